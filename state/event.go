@@ -1,0 +1,62 @@
+package state
+
+import "time"
+
+// EventKind is one of the activity transitions of DESIGN.md §4, after an
+// agent's own event vocabulary has been mapped by its adapter.
+type EventKind string
+
+// The event kinds the activity state machine understands.
+const (
+	// KindTurnStart: the human handed the agent a turn (UserPromptSubmit,
+	// Gemini BeforeAgent, generic active).
+	KindTurnStart EventKind = "turn_start"
+	// KindTurnEnd: the agent finished its turn (Stop, agent-turn-complete,
+	// AfterAgent, generic idle). Outcome may say cancellation.
+	KindTurnEnd EventKind = "turn_end"
+	// KindToolStart: a tool call began (ToolUseID when known).
+	KindToolStart EventKind = "tool_start"
+	// KindToolEnd: a tool call completed or failed (ToolUseID when known).
+	KindToolEnd EventKind = "tool_end"
+	// KindWorking: the agent shows it is working without a turn or tool
+	// boundary (Gemini Before/AfterModel, OpenCode session.status busy).
+	KindWorking EventKind = "working"
+	// KindAsk: the agent asks the human a question (AskUserQuestion,
+	// elicitation_dialog, generic waiting_input). ToolUseID names the asking
+	// call when the question is itself a tool call.
+	KindAsk EventKind = "ask"
+	// KindBlock: the agent waits for a permission or is stuck (PermissionRequest,
+	// permission_prompt, StopFailure with Outcome failure, generic blocked).
+	KindBlock EventKind = "block"
+	// KindIdlePrompt: the agent's UI says it waits at its prompt
+	// (Notification idle_prompt); only moves active → idle.
+	KindIdlePrompt EventKind = "idle_prompt"
+	// KindSessionStart: the agent process started or resumed (Source says how).
+	KindSessionStart EventKind = "session_start"
+	// KindAgentExit: the agent process ended (SessionEnd, generic exited).
+	KindAgentExit EventKind = "agent_exit"
+	// KindSubagentStart and KindSubagentStop maintain the live subagent roster.
+	KindSubagentStart EventKind = "subagent_start"
+	KindSubagentStop  EventKind = "subagent_stop"
+	// KindSignal: a recognised event that changes no activity but proves the
+	// hooks work (PreCompact, for example).
+	KindSignal EventKind = "signal"
+	// KindPR: a PR fact (from `lanes pr`); never fenced by launch.
+	KindPR EventKind = "pr"
+)
+
+// Event is one input to the activity state machine.
+type Event struct {
+	Kind   EventKind
+	At     time.Time
+	Launch string // the launch id the agent was started with
+	Source string // provenance, e.g. "hook:claude"
+
+	ToolUseID         string
+	SessionSource     string  // SessionStart source: startup, resume, clear, compact
+	AgentID           string  // subagent id
+	Outcome           Outcome // for turn end (cancellation) and block (failure)
+	ProviderSessionID string
+	Detail            string // the agent's own event name, for the history
+	PR                *PR    // for KindPR
+}

@@ -1,0 +1,162 @@
+package state
+
+import (
+	"crypto/rand"
+	"fmt"
+	"regexp"
+	"time"
+)
+
+// Record is everything lanes stores about one session: facts only, each group
+// with the source that set it and when. Status is never stored; Derive
+// computes it.
+type Record struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	Agent     Agent     `json:"agent"`
+	Command   []string  `json:"command"`
+	Dir       string    `json:"dir"`
+	Branch    string    `json:"branch,omitempty"`
+	CreatedAt time.Time `json:"created_at"`
+
+	Runtime  Runtime       `json:"runtime"`
+	Pane     Pane          `json:"pane"`
+	Activity ActivityFacts `json:"activity"`
+	PRs      []PR          `json:"prs,omitempty"`
+
+	EventsApplied int            `json:"events_applied"`
+	EventsDropped map[string]int `json:"events_dropped,omitempty"`
+}
+
+// Runtime holds the tmux-side facts of a session.
+type Runtime struct {
+	Socket        string    `json:"socket,omitempty"` // tmux -L name; empty = default server
+	TmuxSession   string    `json:"tmux_session"`     // lanes-<name>
+	SessionID     string    `json:"session_id"`       // $N
+	PaneID        string    `json:"pane_id"`          // %N
+	Launch        string    `json:"launch"`
+	PaneStartedAt time.Time `json:"pane_started_at"`
+
+	Terminated       bool      `json:"is_terminated"`
+	TerminatedReason string    `json:"terminated_reason,omitempty"`
+	TerminatedAt     time.Time `json:"terminated_at,omitzero"`
+
+	// UnreachableSince is set while the tmux server does not answer.
+	UnreachableSince time.Time `json:"unreachable_since,omitzero"`
+	// GoneSeenAt is the start of the first answered read that lacked the
+	// session; a second one ≥ 1 s later certifies it gone.
+	GoneSeenAt time.Time `json:"gone_seen_at,omitzero"`
+
+	Source string    `json:"source"`
+	At     time.Time `json:"at"`
+}
+
+// Pane holds what tmux reads said about the session's pane.
+type Pane struct {
+	PID            int       `json:"pid,omitempty"`
+	Dead           bool      `json:"dead"`
+	ExitStatus     *int      `json:"exit_status"`
+	ExitSignal     string    `json:"exit_signal,omitempty"`
+	DeadTime       time.Time `json:"dead_time,omitzero"`
+	DeadSeenAt     time.Time `json:"dead_seen_at,omitzero"`
+	Confirmations  int       `json:"confirmations"`
+	ConfirmedAt    time.Time `json:"confirmed_at,omitzero"` // start of the read that last confirmed
+	NoTimeReads    int       `json:"no_time_reads,omitempty"`
+	WindowActivity time.Time `json:"window_activity,omitzero"`
+	ObservedAt     time.Time `json:"observed_at,omitzero"`
+}
+
+// ActivityFacts is the activity state machine's stored state.
+type ActivityFacts struct {
+	State         Activity  `json:"state"`
+	Since         time.Time `json:"since"`
+	Source        string    `json:"source"`
+	FirstSignalAt time.Time `json:"first_signal_at,omitzero"`
+	LastEventAt   time.Time `json:"last_event_at,omitzero"`
+	ToolsInFlight []string  `json:"tools_in_flight,omitempty"`
+	// AnonTools counts tool calls in flight that carried no tool_use_id.
+	AnonTools int      `json:"anon_tools,omitempty"`
+	Subagents []string `json:"subagents,omitempty"`
+	Outcome   Outcome  `json:"outcome,omitempty"`
+	// AskingTool is the tool call whose completion answers the pending
+	// question; AskingAll means "once every call in flight has completed".
+	AskingTool        string `json:"asking_tool,omitempty"`
+	AskingAll         bool   `json:"asking_all,omitempty"`
+	HooksInjected     bool   `json:"hooks_injected"`
+	ProviderSessionID string `json:"provider_session_id,omitempty"`
+}
+
+// PR is the facts about one pull request attributed to a session.
+type PR struct {
+	Number         int       `json:"number"`
+	URL            string    `json:"url,omitempty"`
+	State          string    `json:"state"`
+	Review         string    `json:"review"`
+	CI             string    `json:"ci"`
+	Mergeable      string    `json:"mergeable"`
+	Base           string    `json:"base,omitempty"`
+	Head           string    `json:"head,omitempty"`
+	StateChangedAt time.Time `json:"state_changed_at,omitzero"`
+	Source         string    `json:"source,omitempty"`
+	At             time.Time `json:"at,omitzero"`
+}
+
+// Transition is one accepted activity change, kept in a bounded history.
+type Transition struct {
+	At     time.Time `json:"at"`
+	From   Activity  `json:"from"`
+	To     Activity  `json:"to"`
+	Source string    `json:"source"`
+	Detail string    `json:"detail,omitempty"`
+}
+
+// HistoryLimit is how many transitions are kept per session.
+const HistoryLimit = 200
+
+var (
+	nameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,40}$`)
+	idRE   = regexp.MustCompile(`^[a-z0-9]{8}$`)
+)
+
+// ValidName reports whether s is an acceptable session name.
+func ValidName(s string) bool { return nameRE.MatchString(s) }
+
+// ValidID reports whether s has the shape of a session id.
+func ValidID(s string) bool { return idRE.MatchString(s) }
+
+// CheckName explains why s is not an acceptable session name.
+func CheckName(s string) error {
+	if ValidName(s) {
+		return nil
+	}
+	return fmt.Errorf("invalid session name %q: use 1–40 letters, digits, '-' or '_' (tmux rewrites '.' and ':', and spaces break targets)", s)
+}
+
+// NewID returns a fresh random id of 8 characters from [a-z0-9].
+func NewID() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
+}
+
+// TmuxSessionName is the tmux session name for a lanes session name.
+func TmuxSessionName(name string) string { return "lanes-" + name }
+
+// Live reports whether the session has not been terminated.
+func (r *Record) Live() bool { return !r.Runtime.Terminated }
+
+// HookCapable reports whether the agent's hooks were injected or installed,
+// so its silence means something.
+func (r *Record) HookCapable() bool { return r.Activity.HooksInjected }
+
+// Exit describes the pane's exit as (status, signal); both nil-able.
+func (r *Record) Exit() (status *int, signal string, ok bool) {
+	if !r.Pane.Dead {
+		return nil, "", false
+	}
+	return r.Pane.ExitStatus, r.Pane.ExitSignal, true
+}
