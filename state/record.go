@@ -46,6 +46,9 @@ type Runtime struct {
 	// GoneSeenAt is the start of the first answered read that lacked the
 	// session; a second one ≥ 1 s later certifies it gone.
 	GoneSeenAt time.Time `json:"gone_seen_at,omitzero"`
+	// StartingAt is set while lanes spawns or respawns the pane; an exit
+	// seen meanwhile is never taken for a clean one.
+	StartingAt time.Time `json:"starting_at,omitzero"`
 
 	Source string    `json:"source"`
 	At     time.Time `json:"at"`
@@ -77,7 +80,10 @@ type ActivityFacts struct {
 	// AnonTools counts tool calls in flight that carried no tool_use_id.
 	AnonTools int      `json:"anon_tools,omitempty"`
 	Subagents []string `json:"subagents,omitempty"`
-	Outcome   Outcome  `json:"outcome,omitempty"`
+	// PendingStop: the turn ended while subagents were live; the last
+	// SubagentStop ends it.
+	PendingStop bool    `json:"pending_stop,omitempty"`
+	Outcome     Outcome `json:"outcome,omitempty"`
 	// AskingTool is the tool call whose completion answers the pending
 	// question; AskingAll means "once every call in flight has completed".
 	AskingTool        string `json:"asking_tool,omitempty"`

@@ -1,0 +1,226 @@
+package state
+
+import (
+	"slices"
+	"time"
+)
+
+// Drop reasons decided by the state machine (the spool adds its own).
+const (
+	DropAfterExit = "after_exit"
+)
+
+// Apply runs one event through the activity state machine of DESIGN.md §4.
+// It returns the transition it caused (nil when the activity did not change)
+// and, when the event was refused, the reason it was dropped. Counters are
+// the caller's job: it knows whether the event came from the spool.
+func Apply(r *Record, e Event) (tr *Transition, drop string) {
+	if e.Kind == KindPR {
+		if e.PR != nil {
+			upsertPR(r, *e.PR, e)
+		}
+		return nil, ""
+	}
+	if r.Runtime.Terminated {
+		return nil, DropTerminated
+	}
+	if e.Launch != "" && e.Launch != r.Runtime.Launch {
+		return nil, DropStaleLaunch
+	}
+	a := &r.Activity
+	if a.State == ActivityExited && e.Kind != KindTurnStart && !startsSession(e) {
+		return nil, DropAfterExit
+	}
+	if a.FirstSignalAt.IsZero() {
+		a.FirstSignalAt = e.At
+	}
+	a.LastEventAt = e.At
+	if e.ProviderSessionID != "" {
+		a.ProviderSessionID = e.ProviderSessionID
+	}
+
+	from := a.State
+	next := from
+	asking := a.State == ActivityWaitingInput || a.State == ActivityBlocked
+	switch e.Kind {
+	case KindTurnStart:
+		a.clearTurn()
+		a.Outcome = OutcomeNone
+		next = ActivityActive
+	case KindTurnEnd:
+		a.clearCalls()
+		a.Outcome = e.Outcome
+		if len(a.Subagents) > 0 {
+			a.PendingStop = true
+			next = ActivityActive
+		} else {
+			next = ActivityIdle
+		}
+	case KindToolStart:
+		a.startCall(e.ToolUseID)
+		if !asking {
+			next = ActivityActive
+		}
+	case KindToolEnd:
+		answered := a.endCall(e.ToolUseID)
+		if !asking || answered {
+			a.AskingTool, a.AskingAll = "", false
+			next = ActivityActive
+		}
+	case KindWorking, KindSubagentStart:
+		if e.Kind == KindSubagentStart && e.AgentID != "" && !slices.Contains(a.Subagents, e.AgentID) {
+			a.Subagents = append(a.Subagents, e.AgentID)
+		}
+		if !asking {
+			next = ActivityActive
+		}
+	case KindSubagentStop:
+		a.Subagents = slices.DeleteFunc(a.Subagents, func(id string) bool { return id == e.AgentID })
+		if len(a.Subagents) == 0 && a.PendingStop {
+			a.PendingStop = false
+			if from == ActivityActive {
+				next = ActivityIdle
+			}
+		}
+	case KindAsk, KindBlock:
+		if e.Kind == KindAsk && e.ToolUseID != "" {
+			a.startCall(e.ToolUseID) // the question is itself a call in flight
+		}
+		a.setAsking(e.ToolUseID)
+		if e.Outcome != OutcomeNone {
+			a.Outcome = e.Outcome
+		}
+		next = ActivityBlocked
+		if e.Kind == KindAsk {
+			next = ActivityWaitingInput
+		}
+	case KindIdlePrompt:
+		if from == ActivityActive {
+			next = ActivityIdle
+		}
+	case KindSessionStart:
+		if startsSession(e) {
+			a.clearTurn()
+			next = ActivityIdle
+		}
+	case KindAgentExit:
+		a.clearTurn()
+		next = ActivityExited
+	}
+	return a.move(next, e.At, e.Source, e.Detail), ""
+}
+
+// startsSession: SessionStart from startup or resume is a start; clear and
+// compact happen inside a running session (compaction mid-turn).
+func startsSession(e Event) bool {
+	return e.Kind == KindSessionStart && e.SessionSource != "clear" && e.SessionSource != "compact"
+}
+
+// move sets the activity and returns the transition, if any.
+func (a *ActivityFacts) move(to Activity, at time.Time, source, detail string) *Transition {
+	if to == a.State {
+		return nil
+	}
+	tr := &Transition{At: at, From: a.State, To: to, Source: source, Detail: detail}
+	a.State, a.Source = to, source
+	if at.After(a.Since) || a.Since.IsZero() {
+		a.Since = at
+	}
+	return tr
+}
+
+func (a *ActivityFacts) clearCalls() {
+	a.ToolsInFlight, a.AnonTools = nil, 0
+	a.AskingTool, a.AskingAll = "", false
+}
+
+func (a *ActivityFacts) clearTurn() {
+	a.clearCalls()
+	a.Subagents, a.PendingStop = nil, false
+}
+
+func (a *ActivityFacts) startCall(id string) {
+	if id == "" {
+		a.AnonTools++
+	} else if !slices.Contains(a.ToolsInFlight, id) {
+		a.ToolsInFlight = append(a.ToolsInFlight, id)
+	}
+}
+
+// endCall removes a call from flight and reports whether that completion is
+// the answer to a pending question.
+func (a *ActivityFacts) endCall(id string) bool {
+	if id != "" && slices.Contains(a.ToolsInFlight, id) {
+		a.ToolsInFlight = slices.DeleteFunc(a.ToolsInFlight, func(t string) bool { return t == id })
+	} else if a.AnonTools > 0 {
+		a.AnonTools--
+	}
+	if a.AskingTool != "" {
+		return id == a.AskingTool
+	}
+	return a.AskingAll && len(a.ToolsInFlight) == 0 && a.AnonTools == 0
+}
+
+// setAsking records which completion will answer the question: the named
+// call, else the only call in flight, else all of them; with none in flight
+// only a turn boundary answers.
+func (a *ActivityFacts) setAsking(id string) {
+	a.AskingTool, a.AskingAll = "", false
+	n := len(a.ToolsInFlight) + a.AnonTools
+	switch {
+	case id != "":
+		a.AskingTool = id
+	case n == 1 && len(a.ToolsInFlight) == 1:
+		a.AskingTool = a.ToolsInFlight[0]
+	case n >= 1:
+		a.AskingAll = true
+	}
+}
+
+func upsertPR(r *Record, p PR, e Event) {
+	p.Source, p.At = e.Source, e.At
+	for i := range r.PRs {
+		if r.PRs[i].Number == p.Number {
+			old := r.PRs[i]
+			if old.State != p.State {
+				p.StateChangedAt = e.At
+			} else {
+				p.StateChangedAt = old.StateChangedAt
+			}
+			r.PRs[i] = p
+			return
+		}
+	}
+	p.StateChangedAt = e.At
+	r.PRs = append(r.PRs, p)
+}
+
+// Terminate records the end of a session (lanes kill, tmux session certified
+// gone, clean-exit close): is_terminated with its reason, activity exited.
+func Terminate(r *Record, reason, source string, at time.Time) *Transition {
+	if r.Runtime.Terminated {
+		return nil
+	}
+	r.Runtime.Terminated = true
+	r.Runtime.TerminatedReason = reason
+	r.Runtime.TerminatedAt = at
+	r.Runtime.UnreachableSince = time.Time{}
+	r.Runtime.Source, r.Runtime.At = source, at
+	r.Activity.clearTurn()
+	return r.Activity.move(ActivityExited, at, source, reason)
+}
+
+// Restart records a respawn with a new launch: the pane observations, calls
+// in flight, subagents, outcome and first signal reset, and activity becomes
+// idle from the user (DESIGN.md §4).
+func Restart(r *Record, launch string, at time.Time) *Transition {
+	r.Runtime.Launch = launch
+	r.Runtime.PaneStartedAt = at
+	r.Runtime.Source, r.Runtime.At = "user", at
+	r.Pane = Pane{}
+	a := &r.Activity
+	a.clearTurn()
+	a.Outcome = OutcomeNone
+	a.FirstSignalAt = time.Time{}
+	return a.move(ActivityIdle, at, "user", "restart")
+}

@@ -1,0 +1,342 @@
+package state
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Observation is one pane as one tmux read saw it.
+type Observation struct {
+	SessionID      string // $N
+	SessionName    string
+	LanesID        string
+	PaneID         string // %N
+	PID            int
+	Dead           bool
+	DeadStatus     *int // nil: unknown, never 0
+	DeadSignal     string
+	DeadTime       time.Time
+	WindowActivity time.Time
+}
+
+// PaneSource is what the collector needs from tmux: one read of every lanes
+// pane on the server (chained behind a reaping no-op when asked), and closing
+// a session whose agent exited cleanly.
+type PaneSource interface {
+	ListPanes(ctx context.Context, reap bool) ([]Observation, error)
+	KillSession(ctx context.Context, sessionID string) error
+}
+
+// Pane exit rules (DESIGN.md §5).
+const (
+	ConfirmGap      = time.Second
+	CleanLifetime   = 10 * time.Second
+	NoTimeReadLimit = 3
+	startInFlight   = 10 * time.Second
+)
+
+// Collector runs cycles: one tmux read, then one write transaction that
+// ingests the spool and applies the read.
+type Collector struct {
+	Store  *Store
+	Panes  PaneSource // nil: spool only
+	Socket string     // the tmux server whose sessions this collector watches
+	Now    func() time.Time
+
+	reapKnown, reapNext bool
+}
+
+// CycleResult is what one cycle saw.
+type CycleResult struct {
+	Records  []*Record
+	Ingested int
+	Dropped  int
+	// TmuxErr is set when the tmux server did not answer; the records are
+	// still current as far as the store goes.
+	TmuxErr error
+	At      time.Time
+}
+
+func (c *Collector) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
+}
+
+// Cycle runs one collector cycle.
+func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
+	if !c.reapKnown && c.Panes != nil {
+		if err := c.Store.View(func(tx *Tx) error { c.reapNext = tx.flag(keyReap); return nil }); err != nil {
+			return CycleResult{}, err
+		}
+		c.reapKnown = true
+	}
+	var obs []Observation
+	var tmuxErr error
+	readStart := c.now()
+	if c.Panes != nil {
+		obs, tmuxErr = c.Panes.ListPanes(ctx, c.reapNext)
+	}
+	res := CycleResult{TmuxErr: tmuxErr, At: readStart}
+	var closing []string
+	err := c.Store.Update(func(tx *Tx) error {
+		ct := &cycleTx{tx: tx, stateDir: c.Store.Dir, now: c.now(), dirty: map[string]bool{},
+			history: map[string][]Transition{}, badFiles: map[string]bool{}}
+		if err := ct.load(); err != nil {
+			return err
+		}
+		if err := ct.ingest(); err != nil {
+			return err
+		}
+		if c.Panes != nil {
+			closing = ct.observe(c.Socket, obs, tmuxErr, readStart)
+			c.reapNext = ct.reapNext
+			if err := tx.setFlag(keyReap, ct.reapNext); err != nil {
+				return err
+			}
+		}
+		if err := tx.setTime(keyLastCycle, readStart); err != nil {
+			return err
+		}
+		res.Ingested, res.Dropped = ct.ingested, ct.dropped
+		res.Records = ct.records
+		return ct.flush()
+	})
+	if err != nil {
+		return CycleResult{}, err
+	}
+	for _, sid := range closing {
+		if err := c.Panes.KillSession(ctx, sid); err != nil && res.TmuxErr == nil {
+			res.TmuxErr = fmt.Errorf("closing a cleanly exited session: %w", err)
+		}
+	}
+	return res, nil
+}
+
+// cycleTx is the working set of one cycle's write transaction.
+type cycleTx struct {
+	tx       *Tx
+	stateDir string
+	now      time.Time
+	records  []*Record
+	byID     map[string]*Record
+	dirty    map[string]bool
+	history  map[string][]Transition
+	badFiles map[string]bool
+	reapNext bool
+
+	ingested, dropped int
+}
+
+func (c *cycleTx) load() error {
+	all, err := c.tx.All()
+	if err != nil {
+		return err
+	}
+	c.records = all
+	c.byID = make(map[string]*Record, len(all))
+	for _, r := range all {
+		c.byID[r.ID] = r
+	}
+	return nil
+}
+
+func (c *cycleTx) record(id string) *Record { return c.byID[id] }
+
+func (c *cycleTx) flush() error {
+	for id := range c.dirty {
+		if err := c.tx.Put(c.byID[id]); err != nil {
+			return err
+		}
+	}
+	for id, trs := range c.history {
+		for _, tr := range trs {
+			if err := c.tx.AppendHistory(id, tr); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (c *cycleTx) note(r *Record, tr *Transition) {
+	c.dirty[r.ID] = true
+	if tr != nil {
+		c.history[r.ID] = append(c.history[r.ID], *tr)
+	}
+}
+
+// observe applies one tmux read to the live records of that server and
+// returns the tmux sessions to close after the transaction commits.
+func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, readStart time.Time) []string {
+	byLanesID := map[string]Observation{}
+	for _, o := range obs {
+		if prev, ok := byLanesID[o.LanesID]; ok && prev.PaneID == c.paneOf(o.LanesID) {
+			continue
+		}
+		byLanesID[o.LanesID] = o
+	}
+	var closing []string
+	for _, r := range c.records {
+		if !r.Live() || r.Runtime.Socket != socket || r.Runtime.SessionID == "" {
+			continue
+		}
+		if readStart.Before(r.Pane.ObservedAt) {
+			continue // an older read than one already applied
+		}
+		if tmuxErr != nil {
+			if r.Runtime.UnreachableSince.IsZero() {
+				r.Runtime.UnreachableSince = readStart
+				c.dirty[r.ID] = true
+			}
+			continue
+		}
+		if !r.Runtime.UnreachableSince.IsZero() {
+			r.Runtime.UnreachableSince = time.Time{}
+			c.dirty[r.ID] = true
+		}
+		o, ok := byLanesID[r.ID]
+		if !ok {
+			c.gone(r, readStart)
+			continue
+		}
+		r.Runtime.GoneSeenAt = time.Time{}
+		if c.applyPane(r, o, readStart) {
+			closing = append(closing, r.Runtime.SessionID)
+		}
+		if r.Pane.Dead && r.Pane.DeadTime.IsZero() && r.Pane.NoTimeReads < NoTimeReadLimit {
+			c.reapNext = true
+		}
+	}
+	return closing
+}
+
+func (c *cycleTx) paneOf(id string) string {
+	if r := c.byID[id]; r != nil {
+		return r.Runtime.PaneID
+	}
+	return ""
+}
+
+// gone certifies a session gone after two answered reads ≥ 1 s apart
+// without it.
+func (c *cycleTx) gone(r *Record, readStart time.Time) {
+	c.dirty[r.ID] = true
+	if r.Runtime.GoneSeenAt.IsZero() {
+		r.Runtime.GoneSeenAt = readStart
+		return
+	}
+	if readStart.Sub(r.Runtime.GoneSeenAt) >= ConfirmGap {
+		c.note(r, Terminate(r, "tmux session gone", "pane", readStart))
+	}
+}
+
+// applyPane records one observation and reports whether the session must be
+// closed because its agent exited cleanly.
+func (c *cycleTx) applyPane(r *Record, o Observation, readStart time.Time) bool {
+	c.dirty[r.ID] = true
+	p := &r.Pane
+	p.ObservedAt = readStart
+	p.WindowActivity = o.WindowActivity
+	if !o.Dead {
+		if p.Dead || p.PID != o.PID {
+			*p = Pane{PID: o.PID, ObservedAt: readStart, WindowActivity: o.WindowActivity}
+		}
+		c.paneActivity(r, readStart)
+		return false
+	}
+	same := p.Dead && p.PID == o.PID
+	agree := same && eqStatus(p.ExitStatus, o.DeadStatus) && p.ExitSignal == o.DeadSignal
+	switch {
+	case !same:
+		*p = Pane{PID: o.PID, Dead: true, DeadSeenAt: readStart, Confirmations: 1, ConfirmedAt: readStart,
+			ObservedAt: readStart, WindowActivity: o.WindowActivity}
+	case !agree: // the reaped status arrived: a new first reading
+		p.Confirmations, p.ConfirmedAt = 1, readStart
+	case readStart.Sub(p.ConfirmedAt) >= ConfirmGap:
+		p.Confirmations++
+		p.ConfirmedAt = readStart
+	}
+	p.ExitStatus, p.ExitSignal = o.DeadStatus, o.DeadSignal
+	if !o.DeadTime.IsZero() {
+		p.DeadTime = o.DeadTime
+	} else if p.DeadTime.IsZero() {
+		p.NoTimeReads++
+	}
+	if p.Confirmations < 2 || (p.DeadTime.IsZero() && p.NoTimeReads < NoTimeReadLimit) {
+		return false
+	}
+	if r.Activity.State == ActivityExited {
+		return false
+	}
+	if c.cleanExit(r, readStart) {
+		c.note(r, Terminate(r, "agent exited cleanly (status 0)", "pane", readStart))
+		return true
+	}
+	r.Activity.clearTurn()
+	c.note(r, r.Activity.move(ActivityExited, readStart, "pane", ExitDetail(r)))
+	return false
+}
+
+func (c *cycleTx) cleanExit(r *Record, readStart time.Time) bool {
+	p := r.Pane
+	if p.ExitStatus == nil || *p.ExitStatus != 0 || p.ExitSignal != "" || p.DeadTime.IsZero() {
+		return false
+	}
+	if !r.Runtime.StartingAt.IsZero() && readStart.Sub(r.Runtime.StartingAt) < startInFlight {
+		return false
+	}
+	end := p.DeadTime
+	if !p.DeadSeenAt.IsZero() && p.DeadSeenAt.Before(end) {
+		end = p.DeadSeenAt
+	}
+	return end.Sub(r.Runtime.PaneStartedAt) >= CleanLifetime
+}
+
+// paneActivity drives activity from output for agents without hooks, until
+// their first hook signal (DESIGN.md §4).
+func (c *cycleTx) paneActivity(r *Record, readStart time.Time) {
+	a := &r.Activity
+	if r.HookCapable() || !a.FirstSignalAt.IsZero() || a.State == ActivityExited {
+		return
+	}
+	// tmux sets window_activity at creation; only output after the start
+	// second counts.
+	out := r.Pane.WindowActivity.Unix() > r.Runtime.PaneStartedAt.Unix() &&
+		readStart.Sub(r.Pane.WindowActivity) <= PaneActiveWindow
+	next := ActivityIdle
+	if out {
+		next = ActivityActive
+	}
+	c.note(r, a.move(next, readStart, "pane", "output"))
+}
+
+func eqStatus(a, b *int) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+// ExitDetail is the pane exit as users read it: "exited (3)",
+// "exited (SIGKILL)", "exited (unknown)".
+func ExitDetail(r *Record) string {
+	switch {
+	case !r.Pane.Dead:
+		return "exited"
+	case r.Pane.ExitSignal != "":
+		return "exited (" + r.Pane.ExitSignal + ")"
+	case r.Pane.ExitStatus != nil:
+		return fmt.Sprintf("exited (%d)", *r.Pane.ExitStatus)
+	}
+	return "exited (unknown)"
+}
+
+// LastCycle is when the last cycle's tmux read began (for status-line reuse).
+func (s *Store) LastCycle() (time.Time, error) {
+	var t time.Time
+	err := s.View(func(tx *Tx) error { t = tx.time(keyLastCycle); return nil })
+	return t, err
+}

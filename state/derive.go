@@ -1,0 +1,184 @@
+package state
+
+import (
+	"slices"
+	"time"
+)
+
+// Derivation is what Derive says about one session at one moment.
+type Derivation struct {
+	Status Status
+	Zone   Zone
+	Marks  []Mark
+}
+
+// Timing rules of DESIGN.md §3 and §4.
+const (
+	NoSignalGrace      = 90 * time.Second
+	SilenceEvents      = 10 * time.Minute
+	SilenceOutput      = 2 * time.Minute
+	PaneActiveWindow   = 5 * time.Second
+	DoneRecentInterval = 24 * time.Hour
+)
+
+// Derive is the one derivation of status, zone and marks from a record's
+// facts (DESIGN.md §3). It is pure: the same record and time always give the
+// same answer, and nothing else in lanes decides a status, lane or mark.
+func Derive(r *Record, now time.Time) Derivation {
+	if r.Runtime.Terminated {
+		if anyMerged(r.PRs) {
+			return Derivation{Status: StatusMerged, Zone: ZoneDone}
+		}
+		return Derivation{Status: StatusTerminated, Zone: ZoneDone}
+	}
+	if !r.Runtime.UnreachableSince.IsZero() {
+		return Derivation{Status: StatusUnknown, Zone: ZoneNeedsYou, Marks: []Mark{MarkUnreachable}}
+	}
+	a := r.Activity
+	switch ParseActivity(string(a.State)) {
+	case ActivityActive:
+		d := Derivation{Status: StatusWorking, Zone: ZoneWorking}
+		if silent(r, now) {
+			d.Marks = []Mark{MarkUnconfirmed}
+		}
+		return d
+	case ActivityExited:
+		return Derivation{Status: StatusExited, Zone: ZoneNeedsYou}
+	case ActivityWaitingInput, ActivityBlocked:
+		return Derivation{Status: StatusNeedsInput, Zone: ZoneNeedsYou}
+	case ActivityIdle:
+		d := deriveIdle(r, now)
+		switch a.Outcome {
+		case OutcomeFailure:
+			d.Marks = []Mark{MarkFailed}
+		case OutcomeCancellation:
+			d.Marks = []Mark{MarkInterrupted}
+		}
+		return d
+	}
+	return Derivation{Status: StatusUnknown, Zone: ZoneNeedsYou}
+}
+
+func deriveIdle(r *Record, now time.Time) Derivation {
+	if s, ok := prAggregate(r.PRs); ok {
+		return Derivation{Status: s, Zone: prZone(s)}
+	}
+	if anyMerged(r.PRs) {
+		return Derivation{Status: StatusMerged, Zone: ZoneReadyToMerge}
+	}
+	if r.HookCapable() && r.Activity.FirstSignalAt.IsZero() &&
+		!r.Runtime.PaneStartedAt.IsZero() && now.Sub(r.Runtime.PaneStartedAt) > NoSignalGrace {
+		return Derivation{Status: StatusNoSignal, Zone: ZoneNeedsYou}
+	}
+	return Derivation{Status: StatusIdle, Zone: ZoneWorking}
+}
+
+// silent is §4 Silence: active, yet no event for 10 min and no output for 2.
+func silent(r *Record, now time.Time) bool {
+	last := r.Activity.LastEventAt
+	if last.IsZero() {
+		last = r.Activity.Since
+	}
+	return now.Sub(last) > SilenceEvents && now.Sub(r.Pane.WindowActivity) > SilenceOutput
+}
+
+// prRank orders open-PR statuses, worst first.
+var prRank = []Status{
+	StatusCIFailed, StatusChangesRequested, StatusDraft,
+	StatusReviewPending, StatusPROpen, StatusApproved, StatusMergeable,
+}
+
+func prZone(s Status) Zone {
+	switch s {
+	case StatusCIFailed, StatusChangesRequested:
+		return ZoneNeedsYou
+	case StatusApproved, StatusMergeable:
+		return ZoneReadyToMerge
+	}
+	return ZoneInReview
+}
+
+// PRStatus is one open PR's own status (DESIGN.md §3); ok is false for a PR
+// that is not open (merged or closed).
+func PRStatus(p PR) (Status, bool) {
+	if p.State != PRStateOpen && p.State != PRStateDraft {
+		return "", false
+	}
+	switch {
+	case p.CI == CIFailing:
+		return StatusCIFailed, true
+	case p.State == PRStateDraft:
+		return StatusDraft, true
+	case p.Review == ReviewChangesRequested:
+		return StatusChangesRequested, true
+	case p.Mergeable == MergeableYes && p.Review == ReviewApproved:
+		return StatusMergeable, true
+	case p.Review == ReviewPending:
+		return StatusReviewPending, true
+	case p.Review == ReviewApproved:
+		return StatusApproved, true
+	}
+	return StatusPROpen, true
+}
+
+// prAggregate is the worst open PR's status, where a stacked PR (based on
+// the head of another open PR of the session) counts only while it is
+// failing, draft or has changes requested.
+func prAggregate(prs []PR) (Status, bool) {
+	heads := map[string]bool{}
+	for _, p := range prs {
+		if _, open := PRStatus(p); open && p.Head != "" {
+			heads[p.Head] = true
+		}
+	}
+	worst, found := len(prRank), false
+	for _, p := range prs {
+		s, open := PRStatus(p)
+		if !open {
+			continue
+		}
+		if p.Base != "" && heads[p.Base] &&
+			s != StatusCIFailed && s != StatusDraft && s != StatusChangesRequested {
+			continue
+		}
+		if i := slices.Index(prRank, s); i < worst {
+			worst, found = i, true
+		}
+	}
+	if !found {
+		return "", false
+	}
+	return prRank[worst], true
+}
+
+func anyMerged(prs []PR) bool {
+	return slices.ContainsFunc(prs, func(p PR) bool { return p.State == PRStateMerged })
+}
+
+// NeedsHuman reports whether a status asks for its human; the status line's
+// roll-up ranks these first (DESIGN.md §8).
+func NeedsHuman(s Status) bool {
+	switch s {
+	case StatusNeedsInput, StatusExited, StatusCIFailed, StatusChangesRequested, StatusNoSignal, StatusUnknown:
+		return true
+	}
+	return false
+}
+
+// Rank orders derivations for a roll-up where one state stands for several
+// sessions (DESIGN.md §8): lower is more urgent.
+func Rank(d Derivation) int {
+	switch {
+	case NeedsHuman(d.Status):
+		return 0
+	case slices.Contains(d.Marks, MarkFailed):
+		return 1
+	case d.Status == StatusWorking && !slices.Contains(d.Marks, MarkUnconfirmed):
+		return 2
+	case slices.Contains(d.Marks, MarkUnconfirmed):
+		return 3
+	case slices.Contains(d.Marks, MarkInterrupted):
+		return 4
+	}
+	return 5
+}

@@ -1,0 +1,234 @@
+package state
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
+
+// rec builds a live record whose pane started at t0 with activity a.
+func rec(a Activity, prs ...PR) *Record {
+	return &Record{
+		ID: "abcd1234", Name: "api", Agent: AgentClaude,
+		Runtime:  Runtime{Launch: "L1", PaneStartedAt: t0, SessionID: "$1"},
+		Activity: ActivityFacts{State: a, Since: t0, FirstSignalAt: t0, LastEventAt: t0, HooksInjected: true},
+		Pane:     Pane{WindowActivity: t0},
+		PRs:      prs,
+	}
+}
+
+func pr(n int, state, review, ci, mergeable string) PR {
+	return PR{Number: n, State: state, Review: review, CI: ci, Mergeable: mergeable}
+}
+
+var (
+	prOpen     = pr(1, PRStateOpen, ReviewNone, CINone, MergeableUnknown)
+	prDraft    = pr(2, PRStateDraft, ReviewNone, CINone, MergeableUnknown)
+	prPending  = pr(3, PRStateOpen, ReviewPending, CIPassing, MergeableUnknown)
+	prFailing  = pr(4, PRStateOpen, ReviewPending, CIFailing, MergeableUnknown)
+	prChanges  = pr(5, PRStateOpen, ReviewChangesRequested, CIPassing, MergeableUnknown)
+	prApproved = pr(6, PRStateOpen, ReviewApproved, CIPassing, MergeableNo)
+	prMergeabl = pr(7, PRStateOpen, ReviewApproved, CIPassing, MergeableYes)
+	prMerged   = pr(8, PRStateMerged, ReviewApproved, CIPassing, MergeableYes)
+	prClosed   = pr(9, PRStateClosed, ReviewNone, CINone, MergeableUnknown)
+)
+
+func terminated(r *Record) *Record {
+	r.Runtime.Terminated = true
+	r.Runtime.TerminatedReason = "killed by user"
+	r.Activity.State = ActivityExited
+	return r
+}
+
+func TestDerive(t *testing.T) {
+	now := t0.Add(time.Minute)
+	stacked := func(base, head string, p PR) PR { p.Base, p.Head = base, head; return p }
+	cases := []struct {
+		name   string
+		r      *Record
+		now    time.Time
+		status Status
+		zone   Zone
+		marks  []Mark
+	}{
+		// DESIGN.md §3, row by row.
+		{"1 terminated + merged PR", terminated(rec(ActivityIdle, prMerged)), now, StatusMerged, ZoneDone, nil},
+		{"1 terminated + merged among others", terminated(rec(ActivityIdle, prFailing, prMerged)), now, StatusMerged, ZoneDone, nil},
+		{"2 terminated, no PR", terminated(rec(ActivityIdle)), now, StatusTerminated, ZoneDone, nil},
+		{"2 terminated, open PR only", terminated(rec(ActivityIdle, prOpen)), now, StatusTerminated, ZoneDone, nil},
+		{"3 active", rec(ActivityActive), now, StatusWorking, ZoneWorking, nil},
+		{"4 exited", rec(ActivityExited), now, StatusExited, ZoneNeedsYou, nil},
+		{"5 waiting_input", rec(ActivityWaitingInput), now, StatusNeedsInput, ZoneNeedsYou, nil},
+		{"6 blocked", rec(ActivityBlocked), now, StatusNeedsInput, ZoneNeedsYou, nil},
+		{"7 idle + CI failing", rec(ActivityIdle, prFailing), now, StatusCIFailed, ZoneNeedsYou, nil},
+		{"7 idle + changes requested", rec(ActivityIdle, prChanges), now, StatusChangesRequested, ZoneNeedsYou, nil},
+		{"8 idle + draft", rec(ActivityIdle, prDraft), now, StatusDraft, ZoneInReview, nil},
+		{"8 idle + open", rec(ActivityIdle, prOpen), now, StatusPROpen, ZoneInReview, nil},
+		{"8 idle + review pending", rec(ActivityIdle, prPending), now, StatusReviewPending, ZoneInReview, nil},
+		{"9 idle + approved", rec(ActivityIdle, prApproved), now, StatusApproved, ZoneReadyToMerge, nil},
+		{"9 idle + mergeable", rec(ActivityIdle, prMergeabl), now, StatusMergeable, ZoneReadyToMerge, nil},
+		{"10 idle + merged (live)", rec(ActivityIdle, prMerged), now, StatusMerged, ZoneReadyToMerge, nil},
+		{"10 idle + merged and closed", rec(ActivityIdle, prClosed, prMerged), now, StatusMerged, ZoneReadyToMerge, nil},
+		{"11 no signal after 90 s", noSignal(rec(ActivityIdle)), t0.Add(91 * time.Second), StatusNoSignal, ZoneNeedsYou, nil},
+		{"11 no signal not before 90 s", noSignal(rec(ActivityIdle)), t0.Add(89 * time.Second), StatusIdle, ZoneWorking, nil},
+		{"11 never for an agent without hooks", hookless(noSignal(rec(ActivityIdle))), t0.Add(time.Hour), StatusIdle, ZoneWorking, nil},
+		{"11 not once a signal arrived", rec(ActivityIdle), t0.Add(time.Hour), StatusIdle, ZoneWorking, nil},
+		{"12 idle, no PR", rec(ActivityIdle), now, StatusIdle, ZoneWorking, nil},
+		{"12 idle, only a closed PR", rec(ActivityIdle, prClosed), now, StatusIdle, ZoneWorking, nil},
+		{"unreachable", unreachable(rec(ActivityActive)), now, StatusUnknown, ZoneNeedsYou, []Mark{MarkUnreachable}},
+		{"unreachable beats exited", unreachable(rec(ActivityExited)), now, StatusUnknown, ZoneNeedsYou, []Mark{MarkUnreachable}},
+		{"invalid activity", rec(Activity("sleeping")), now, StatusUnknown, ZoneNeedsYou, nil},
+		{"empty activity", rec(Activity("")), now, StatusUnknown, ZoneNeedsYou, nil},
+
+		// Reference matrix: backend status derivation.
+		{"active + PR open", rec(ActivityActive, prOpen), now, StatusWorking, ZoneWorking, nil},
+		{"active + draft", rec(ActivityActive, prDraft), now, StatusWorking, ZoneWorking, nil},
+		{"active + review pending", rec(ActivityActive, prPending), now, StatusWorking, ZoneWorking, nil},
+		{"active + CI failing", rec(ActivityActive, prFailing), now, StatusWorking, ZoneWorking, nil},
+		{"active + changes requested", rec(ActivityActive, prChanges), now, StatusWorking, ZoneWorking, nil},
+		{"active + approved", rec(ActivityActive, prApproved), now, StatusWorking, ZoneWorking, nil},
+		{"active + mergeable", rec(ActivityActive, prMergeabl), now, StatusWorking, ZoneWorking, nil},
+		{"waiting + no PR", rec(ActivityWaitingInput), now, StatusNeedsInput, ZoneNeedsYou, nil},
+		{"waiting + mergeable PR stays needs_input", rec(ActivityWaitingInput, prMergeabl), now, StatusNeedsInput, ZoneNeedsYou, nil},
+		{"blocked + no PR", rec(ActivityBlocked), now, StatusNeedsInput, ZoneNeedsYou, nil},
+		{"exited + CI failing", rec(ActivityExited, prFailing), now, StatusExited, ZoneNeedsYou, nil},
+		{"exited + merged", rec(ActivityExited, prMerged), now, StatusExited, ZoneNeedsYou, nil},
+		{"exited + mergeable", rec(ActivityExited, prMergeabl), now, StatusExited, ZoneNeedsYou, nil},
+
+		// Worst wins across PRs.
+		{"worst wins: failing + mergeable", rec(ActivityIdle, prMergeabl, prFailing), now, StatusCIFailed, ZoneNeedsYou, nil},
+		{"worst wins: changes + draft", rec(ActivityIdle, prDraft, prChanges), now, StatusChangesRequested, ZoneNeedsYou, nil},
+		{"worst wins: draft + pending", rec(ActivityIdle, prPending, prDraft), now, StatusDraft, ZoneInReview, nil},
+		{"worst wins: pending + open", rec(ActivityIdle, prOpen, prPending), now, StatusReviewPending, ZoneInReview, nil},
+		{"worst wins: open + approved", rec(ActivityIdle, prApproved, prOpen), now, StatusPROpen, ZoneInReview, nil},
+		{"worst wins: approved + mergeable", rec(ActivityIdle, prMergeabl, prApproved), now, StatusApproved, ZoneReadyToMerge, nil},
+		{"open PR beats a merged one", rec(ActivityIdle, prMerged, prPending), now, StatusReviewPending, ZoneInReview, nil},
+
+		// Stacked PRs count only while failing, draft or changes requested.
+		{"stacked pending ignored", rec(ActivityIdle, stacked("main", "a", prMergeabl), stacked("a", "b", prPending)), now, StatusMergeable, ZoneReadyToMerge, nil},
+		{"stacked open ignored", rec(ActivityIdle, stacked("main", "a", prApproved), stacked("a", "b", prOpen)), now, StatusApproved, ZoneReadyToMerge, nil},
+		{"stacked failing counts", rec(ActivityIdle, stacked("main", "a", prMergeabl), stacked("a", "b", prFailing)), now, StatusCIFailed, ZoneNeedsYou, nil},
+		{"stacked draft counts", rec(ActivityIdle, stacked("main", "a", prMergeabl), stacked("a", "b", prDraft)), now, StatusDraft, ZoneInReview, nil},
+		{"stacked changes counts", rec(ActivityIdle, stacked("main", "a", prMergeabl), stacked("a", "b", prChanges)), now, StatusChangesRequested, ZoneNeedsYou, nil},
+		{"base of a merged PR is not a stack", rec(ActivityIdle, stacked("main", "a", prMerged), stacked("a", "b", prPending)), now, StatusReviewPending, ZoneInReview, nil},
+
+		// Marks.
+		{"failed mark while idle", outcome(rec(ActivityIdle), OutcomeFailure), now, StatusIdle, ZoneWorking, []Mark{MarkFailed}},
+		{"interrupted mark while idle", outcome(rec(ActivityIdle), OutcomeCancellation), now, StatusIdle, ZoneWorking, []Mark{MarkInterrupted}},
+		{"failed mark with a PR", outcome(rec(ActivityIdle, prPending), OutcomeFailure), now, StatusReviewPending, ZoneInReview, []Mark{MarkFailed}},
+		{"no outcome mark while blocked", outcome(rec(ActivityBlocked), OutcomeFailure), now, StatusNeedsInput, ZoneNeedsYou, nil},
+		{"no outcome mark while active", outcome(rec(ActivityActive), OutcomeCancellation), now, StatusWorking, ZoneWorking, nil},
+		{"unconfirmed after silence", rec(ActivityActive), t0.Add(11 * time.Minute), StatusWorking, ZoneWorking, []Mark{MarkUnconfirmed}},
+		{"not unconfirmed with recent output", output(rec(ActivityActive), t0.Add(10*time.Minute)), t0.Add(11 * time.Minute), StatusWorking, ZoneWorking, nil},
+		{"not unconfirmed with a recent event", event(rec(ActivityActive), t0.Add(5*time.Minute)), t0.Add(11 * time.Minute), StatusWorking, ZoneWorking, nil},
+		{"never unconfirmed while idle", rec(ActivityIdle), t0.Add(time.Hour), StatusIdle, ZoneWorking, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			d := Derive(c.r, c.now)
+			if d.Status != c.status || d.Zone != c.zone || !slices.Equal(d.Marks, c.marks) {
+				t.Errorf("Derive = %s/%s %v, want %s/%s %v", d.Status, d.Zone, d.Marks, c.status, c.zone, c.marks)
+			}
+			if again := Derive(c.r, c.now); again.Status != d.Status || again.Zone != d.Zone {
+				t.Errorf("Derive is not deterministic")
+			}
+		})
+	}
+}
+
+func noSignal(r *Record) *Record   { r.Activity.FirstSignalAt = time.Time{}; return r }
+func hookless(r *Record) *Record   { r.Agent = AgentShell; r.Activity.HooksInjected = false; return r }
+func unreachable(r *Record) *Record { r.Runtime.UnreachableSince = t0; return r }
+func outcome(r *Record, o Outcome) *Record {
+	r.Activity.Outcome = o
+	return r
+}
+func output(r *Record, at time.Time) *Record { r.Pane.WindowActivity = at; return r }
+func event(r *Record, at time.Time) *Record  { r.Activity.LastEventAt = at; return r }
+
+func TestPRStatus(t *testing.T) {
+	cases := []struct {
+		p    PR
+		want Status
+		open bool
+	}{
+		{prFailing, StatusCIFailed, true},
+		{pr(1, PRStateDraft, ReviewApproved, CIFailing, MergeableYes), StatusCIFailed, true},
+		{prDraft, StatusDraft, true},
+		{prChanges, StatusChangesRequested, true},
+		{prMergeabl, StatusMergeable, true},
+		{pr(1, PRStateOpen, ReviewNone, CIPassing, MergeableYes), StatusPROpen, true},
+		{prPending, StatusReviewPending, true},
+		{prApproved, StatusApproved, true},
+		{prOpen, StatusPROpen, true},
+		{prMerged, "", false},
+		{prClosed, "", false},
+	}
+	for _, c := range cases {
+		got, open := PRStatus(c.p)
+		if got != c.want || open != c.open {
+			t.Errorf("PRStatus(%+v) = %s %v, want %s %v", c.p, got, open, c.want, c.open)
+		}
+	}
+}
+
+func TestRank(t *testing.T) {
+	order := []Derivation{
+		{Status: StatusNeedsInput},
+		{Status: StatusIdle, Marks: []Mark{MarkFailed}},
+		{Status: StatusWorking},
+		{Status: StatusWorking, Marks: []Mark{MarkUnconfirmed}},
+		{Status: StatusIdle, Marks: []Mark{MarkInterrupted}},
+		{Status: StatusIdle},
+	}
+	for i := 1; i < len(order); i++ {
+		if Rank(order[i-1]) >= Rank(order[i]) {
+			t.Errorf("Rank(%v) should be more urgent than Rank(%v)", order[i-1], order[i])
+		}
+	}
+	for _, s := range []Status{StatusExited, StatusCIFailed, StatusChangesRequested, StatusNoSignal, StatusUnknown} {
+		if Rank(Derivation{Status: s}) != 0 {
+			t.Errorf("%s should rank as needing a human", s)
+		}
+	}
+}
+
+func TestParseVocabulary(t *testing.T) {
+	for _, a := range Activities {
+		if ParseActivity(string(a)) != a {
+			t.Errorf("ParseActivity(%q) lost it", a)
+		}
+	}
+	for _, bad := range []string{"", "Active", "working", "dead"} {
+		if ParseActivity(bad) != ActivityUnknown {
+			t.Errorf("ParseActivity(%q) should be unknown", bad)
+		}
+	}
+	for _, s := range Statuses {
+		if ParseStatus(string(s)) != s {
+			t.Errorf("ParseStatus(%q) lost it", s)
+		}
+	}
+	if ParseStatus("busy") != StatusUnknown {
+		t.Error("ParseStatus(busy) should be unknown")
+	}
+}
+
+func BenchmarkDerive10k(b *testing.B) {
+	recs := make([]*Record, 10000)
+	shapes := []*Record{rec(ActivityActive), rec(ActivityIdle, prPending, prMergeabl), rec(ActivityBlocked),
+		terminated(rec(ActivityIdle, prMerged)), noSignal(rec(ActivityIdle))}
+	for i := range recs {
+		r := *shapes[i%len(shapes)]
+		recs[i] = &r
+	}
+	now := t0.Add(time.Hour)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, r := range recs {
+			Derive(r, now)
+		}
+	}
+}

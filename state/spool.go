@@ -1,0 +1,247 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Spool rotation rules (DESIGN.md §6).
+const (
+	RotateBytes = 1 << 20
+	RotateGrace = 60 * time.Second
+	// maxReadPerFile bounds one cycle's read of one file, so a flood cannot
+	// stall a cycle; the rest waits for the next one.
+	maxReadPerFile = 8 << 20
+)
+
+// spoolName matches <id>.jsonl and rotated <id>.<unixnano>.jsonl.
+var spoolName = regexp.MustCompile(`^([a-z0-9]{8})(?:\.([0-9]{1,20}))?\.jsonl$`)
+
+// SpoolPath is the active spool file of a session.
+func SpoolPath(stateDir, id string) string {
+	return filepath.Join(stateDir, "spool", id+".jsonl")
+}
+
+// spoolOffset is what the store keeps per spool file identity.
+type spoolOffset struct {
+	Name   string `json:"name"`
+	Offset int64  `json:"offset"`
+}
+
+// ingest drains every spool file into the records of this transaction:
+// events are applied in the same transaction that advances the offsets, so
+// a crash anywhere applies each line exactly once.
+func (c *cycleTx) ingest() error {
+	dir := filepath.Join(c.stateDir, "spool")
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading spool dir: %w", err)
+	}
+	seen := map[string]bool{}
+	for _, de := range entries {
+		m := spoolName.FindStringSubmatch(de.Name())
+		if m == nil || de.Type()&os.ModeSymlink != 0 || !de.Type().IsRegular() {
+			c.countBadFile(de.Name())
+			continue
+		}
+		key, err := c.ingestFile(filepath.Join(dir, de.Name()), m[1], m[2])
+		if err != nil {
+			return err
+		}
+		if key != "" {
+			seen[key] = true
+		}
+	}
+	// Forget offsets of files that are gone.
+	b := c.tx.bucket(bucketSpool)
+	var stale [][]byte
+	_ = b.ForEach(func(k, _ []byte) error {
+		if !seen[string(k)] {
+			stale = append(stale, bytes.Clone(k))
+		}
+		return nil
+	})
+	for _, k := range stale {
+		_ = b.Delete(k)
+	}
+	return nil
+}
+
+func (c *cycleTx) countBadFile(name string) {
+	if c.badFiles[name] {
+		return
+	}
+	c.badFiles[name] = true
+	_ = c.tx.Count("bad_spool_file", 1)
+}
+
+// ingestFile reads one spool file from its stored offset and returns its
+// identity key.
+func (c *cycleTx) ingestFile(path, id, rotated string) (string, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return "", nil
+		}
+		c.countBadFile(filepath.Base(path))
+		return "", nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("stat %s: %w", path, err)
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || !fi.Mode().IsRegular() {
+		c.countBadFile(filepath.Base(path))
+		return "", nil
+	}
+	key := fmt.Sprintf("%d:%d", st.Dev, st.Ino)
+	b := c.tx.bucket(bucketSpool)
+	var off spoolOffset
+	if v := b.Get([]byte(key)); v != nil {
+		_ = json.Unmarshal(v, &off)
+	}
+	if fi.Size() < off.Offset { // truncated or a reused inode: start over
+		off.Offset = 0
+	}
+	if fi.Size() > off.Offset {
+		buf := make([]byte, min(fi.Size()-off.Offset, maxReadPerFile))
+		n, err := f.ReadAt(buf, off.Offset)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return "", fmt.Errorf("reading %s: %w", path, err)
+		}
+		off.Offset += c.applyLines(id, buf[:n], n == len(buf) && int64(n) == maxReadPerFile)
+	}
+	off.Name = filepath.Base(path)
+	drained := off.Offset == fi.Size()
+	switch {
+	case rotated == "" && drained && fi.Size() > RotateBytes:
+		// Atomic rename: hooks then create a fresh file; one that opened this
+		// file just before still lands here and is drained before deletion.
+		name := fmt.Sprintf("%s.%d.jsonl", id, c.now.UnixNano())
+		if err := os.Rename(path, filepath.Join(filepath.Dir(path), name)); err == nil {
+			off.Name = name
+		}
+	case rotated != "" && drained:
+		ns, _ := strconv.ParseInt(rotated, 10, 64)
+		if c.now.Sub(time.Unix(0, ns)) > RotateGrace {
+			if err := os.Remove(path); err == nil {
+				return "", nil
+			}
+		}
+	}
+	v, _ := json.Marshal(off)
+	return key, b.Put([]byte(key), v)
+}
+
+// applyLines applies every complete line of buf and returns how many bytes
+// were consumed. A trailing partial line waits for the next cycle, unless
+// the read was capped and the buffer holds no newline at all (an overlong
+// line, skipped as too long once it ends).
+func (c *cycleTx) applyLines(fileID string, buf []byte, capped bool) int64 {
+	var used int64
+	for {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			if capped && used == 0 {
+				return 0
+			}
+			return used
+		}
+		line := buf[:i]
+		buf = buf[i+1:]
+		used += int64(i + 1)
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		c.applyLine(fileID, line)
+	}
+}
+
+func (c *cycleTx) applyLine(fileID string, raw []byte) {
+	r := c.record(fileID)
+	l, reason, err := ParseLine(raw)
+	if err == nil && l.Session != fileID {
+		reason = DropUnknownSess
+	}
+	if reason != "" {
+		c.drop(r, reason)
+		return
+	}
+	if r == nil {
+		c.drop(nil, DropUnknownSess)
+		return
+	}
+	e, ok := Translate(l)
+	if !ok {
+		c.drop(r, DropUnknownEvent)
+		return
+	}
+	tr, reason := Apply(r, e)
+	if reason != "" {
+		c.drop(r, reason)
+		return
+	}
+	r.EventsApplied++
+	c.dirty[r.ID] = true
+	c.ingested++
+	if tr != nil {
+		c.history[r.ID] = append(c.history[r.ID], *tr)
+	}
+}
+
+func (c *cycleTx) drop(r *Record, reason string) {
+	c.dropped++
+	if r == nil {
+		_ = c.tx.Count("dropped:"+reason, 1)
+		return
+	}
+	if r.EventsDropped == nil {
+		r.EventsDropped = map[string]int{}
+	}
+	r.EventsDropped[reason]++
+	c.dirty[r.ID] = true
+}
+
+// AppendLine writes one spool line for a session with a single write, as
+// hooks do. It never opens the store.
+func AppendLine(stateDir string, l Line) error {
+	if !ValidID(l.Session) {
+		return fmt.Errorf("invalid session id %q", l.Session)
+	}
+	b, err := json.Marshal(l)
+	if err != nil {
+		return err
+	}
+	if strings.ContainsRune(string(b), '\n') {
+		return fmt.Errorf("spool line contains a newline")
+	}
+	dir := filepath.Join(stateDir, "spool")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, l.Session+".jsonl"),
+		os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(append(b, '\n'))
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	return werr
+}

@@ -1,0 +1,402 @@
+package state
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// SchemaVersion is the store layout this build reads and writes.
+const SchemaVersion = 1
+
+var (
+	// ErrBusy: another process held the store's lock past the retry budget.
+	ErrBusy = errors.New("store busy")
+	// ErrSchemaTooNew: the store was written by a newer lanes.
+	ErrSchemaTooNew = errors.New("store schema too new")
+	// ErrNoSession: no record matches the given name or id.
+	ErrNoSession = errors.New("no such session")
+)
+
+var (
+	bucketMeta     = []byte("meta")
+	bucketSessions = []byte("sessions")
+	bucketHistory  = []byte("history")
+	bucketSpool    = []byte("spool")
+	bucketCounters = []byte("counters")
+	keySchema      = []byte("schema")
+)
+
+// Dir resolves the state directory: $LANES_STATE_DIR, else
+// $XDG_STATE_HOME/lanes, else ~/.local/state/lanes. The result is absolute.
+func Dir() (string, error) {
+	if d := os.Getenv("LANES_STATE_DIR"); d != "" {
+		return filepath.Abs(d)
+	}
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Abs(filepath.Join(d, "lanes"))
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("finding the state directory: %w (set LANES_STATE_DIR)", err)
+	}
+	return filepath.Join(home, ".local", "state", "lanes"), nil
+}
+
+// Store is the bbolt file under the state directory. It holds no open file:
+// every View or Update opens, runs one transaction and closes, so no lanes
+// process keeps the lock between cycles.
+type Store struct {
+	Dir         string
+	LockTimeout time.Duration // per attempt
+	Attempts    int
+}
+
+// NewStore returns the store in dir with the default lock budget (about 1 s).
+func NewStore(dir string) *Store {
+	return &Store{Dir: dir, LockTimeout: 250 * time.Millisecond, Attempts: 4}
+}
+
+// Path is the store file.
+func (s *Store) Path() string { return filepath.Join(s.Dir, "lanes.db") }
+
+// SpoolDir is where hooks append their lines.
+func (s *Store) SpoolDir() string { return filepath.Join(s.Dir, "spool") }
+
+func (s *Store) open(readOnly bool) (*bolt.DB, error) {
+	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("creating state dir: %w", err)
+	}
+	if readOnly {
+		if _, err := os.Stat(s.Path()); errors.Is(err, os.ErrNotExist) {
+			readOnly = false // the first use creates and initialises it
+		}
+	}
+	var lastErr error
+	for range max(s.Attempts, 1) {
+		db, err := bolt.Open(s.Path(), 0o600, &bolt.Options{Timeout: s.LockTimeout, ReadOnly: readOnly})
+		if err == nil {
+			if readOnly {
+				return db, nil
+			}
+			if err := migrate(db); err != nil {
+				db.Close()
+				return nil, err
+			}
+			return db, nil
+		}
+		if !errors.Is(err, bolt.ErrTimeout) {
+			return nil, fmt.Errorf("opening store %s: %w", s.Path(), err)
+		}
+		lastErr = err
+	}
+	wait := s.LockTimeout * time.Duration(max(s.Attempts, 1))
+	return nil, fmt.Errorf("%w: another lanes process holds %s (waited %s: %v); try again, or find it with `fuser %s`",
+		ErrBusy, s.Path(), wait, lastErr, s.Path())
+}
+
+// View runs fn in one read transaction.
+func (s *Store) View(fn func(*Tx) error) error {
+	db, err := s.open(true)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.View(func(btx *bolt.Tx) error {
+		if err := checkSchema(btx); err != nil {
+			return err
+		}
+		return fn(&Tx{tx: btx})
+	})
+}
+
+// Update runs fn in one write transaction; nothing is written if fn fails.
+func (s *Store) Update(fn func(*Tx) error) error {
+	db, err := s.open(false)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return db.Update(func(btx *bolt.Tx) error { return fn(&Tx{tx: btx}) })
+}
+
+func checkSchema(btx *bolt.Tx) error {
+	meta := btx.Bucket(bucketMeta)
+	if meta == nil {
+		return nil
+	}
+	v, _ := strconv.Atoi(string(meta.Get(keySchema)))
+	if v > SchemaVersion {
+		return fmt.Errorf("%w: the store was written by a newer lanes (schema %d, this build reads %d); upgrade lanes, or point LANES_STATE_DIR elsewhere", ErrSchemaTooNew, v, SchemaVersion)
+	}
+	return nil
+}
+
+// migrations[i] brings schema i to i+1; all run in one transaction.
+var migrations = []func(*bolt.Tx) error{
+	func(btx *bolt.Tx) error { // 0 → 1: the initial buckets
+		for _, b := range [][]byte{bucketSessions, bucketHistory, bucketSpool, bucketCounters} {
+			if _, err := btx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	},
+}
+
+func migrate(db *bolt.DB) error {
+	need := false
+	if err := db.View(func(btx *bolt.Tx) error {
+		if err := checkSchema(btx); err != nil {
+			return err
+		}
+		meta := btx.Bucket(bucketMeta)
+		need = meta == nil || string(meta.Get(keySchema)) != strconv.Itoa(SchemaVersion)
+		return nil
+	}); err != nil || !need {
+		return err
+	}
+	return db.Update(func(btx *bolt.Tx) error {
+		meta, err := btx.CreateBucketIfNotExists(bucketMeta)
+		if err != nil {
+			return err
+		}
+		v, _ := strconv.Atoi(string(meta.Get(keySchema)))
+		for ; v < SchemaVersion; v++ {
+			if err := migrations[v](btx); err != nil {
+				return fmt.Errorf("migrating store schema %d → %d: %w", v, v+1, err)
+			}
+		}
+		return meta.Put(keySchema, []byte(strconv.Itoa(SchemaVersion)))
+	})
+}
+
+// Tx is one store transaction.
+type Tx struct{ tx *bolt.Tx }
+
+func (t *Tx) bucket(name []byte) *bolt.Bucket {
+	if b := t.tx.Bucket(name); b != nil {
+		return b
+	}
+	if t.tx.Writable() {
+		b, _ := t.tx.CreateBucketIfNotExists(name)
+		return b
+	}
+	return nil
+}
+
+// Get loads the record with the given id.
+func (t *Tx) Get(id string) (*Record, error) {
+	b := t.bucket(bucketSessions)
+	if b == nil {
+		return nil, fmt.Errorf("%w: %s", ErrNoSession, id)
+	}
+	v := b.Get([]byte(id))
+	if v == nil {
+		return nil, fmt.Errorf("%w: %s", ErrNoSession, id)
+	}
+	var r Record
+	if err := json.Unmarshal(v, &r); err != nil {
+		return nil, fmt.Errorf("decoding session %s: %w", id, err)
+	}
+	return &r, nil
+}
+
+// Put stores the record.
+func (t *Tx) Put(r *Record) error {
+	v, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	return t.bucket(bucketSessions).Put([]byte(r.ID), v)
+}
+
+// All loads every record, in id order.
+func (t *Tx) All() ([]*Record, error) {
+	b := t.bucket(bucketSessions)
+	if b == nil {
+		return nil, nil
+	}
+	var out []*Record
+	err := b.ForEach(func(k, v []byte) error {
+		var r Record
+		if err := json.Unmarshal(v, &r); err != nil {
+			return fmt.Errorf("decoding session %s: %w", k, err)
+		}
+		out = append(out, &r)
+		return nil
+	})
+	return out, err
+}
+
+// Delete removes a record and its history.
+func (t *Tx) Delete(id string) error {
+	if h := t.bucket(bucketHistory); h != nil && h.Bucket([]byte(id)) != nil {
+		if err := h.DeleteBucket([]byte(id)); err != nil {
+			return err
+		}
+	}
+	return t.bucket(bucketSessions).Delete([]byte(id))
+}
+
+// Resolve finds a session by id or name: the live session of that name
+// first, else the most recently terminated one (DESIGN.md §2).
+func (t *Tx) Resolve(nameOrID string) (*Record, error) {
+	if ValidID(nameOrID) {
+		if r, err := t.Get(nameOrID); err == nil {
+			return r, nil
+		}
+	}
+	all, err := t.All()
+	if err != nil {
+		return nil, err
+	}
+	return Resolve(all, nameOrID)
+}
+
+// Resolve picks nameOrID out of records as Tx.Resolve does.
+func Resolve(all []*Record, nameOrID string) (*Record, error) {
+	var best *Record
+	for _, r := range all {
+		if r.ID == nameOrID {
+			return r, nil
+		}
+		if r.Name != nameOrID {
+			continue
+		}
+		switch {
+		case best == nil, r.Live() && !best.Live():
+			best = r
+		case r.Live() == best.Live() && r.Runtime.TerminatedAt.After(best.Runtime.TerminatedAt):
+			best = r
+		}
+	}
+	if best == nil {
+		return nil, fmt.Errorf("%w: %q (see `lanes ls --all`)", ErrNoSession, nameOrID)
+	}
+	return best, nil
+}
+
+// AppendHistory adds a transition to the session's history, keeping the
+// last HistoryLimit.
+func (t *Tx) AppendHistory(id string, tr Transition) error {
+	h, err := t.bucket(bucketHistory).CreateBucketIfNotExists([]byte(id))
+	if err != nil {
+		return err
+	}
+	seq, _ := h.NextSequence()
+	v, _ := json.Marshal(tr)
+	if err := h.Put(seqKey(seq), v); err != nil {
+		return err
+	}
+	if seq > HistoryLimit {
+		return h.Delete(seqKey(seq - HistoryLimit))
+	}
+	return nil
+}
+
+// History returns up to n of the session's latest transitions, oldest first.
+func (t *Tx) History(id string, n int) ([]Transition, error) {
+	hb := t.bucket(bucketHistory)
+	if hb == nil {
+		return nil, nil
+	}
+	h := hb.Bucket([]byte(id))
+	if h == nil {
+		return nil, nil
+	}
+	var out []Transition
+	c := h.Cursor()
+	for k, v := c.Last(); k != nil && len(out) < n; k, v = c.Prev() {
+		var tr Transition
+		if err := json.Unmarshal(v, &tr); err != nil {
+			return nil, err
+		}
+		out = append(out, tr)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, nil
+}
+
+func seqKey(n uint64) []byte {
+	k := make([]byte, 8)
+	binary.BigEndian.PutUint64(k, n)
+	return k
+}
+
+// Counters are store-wide drop counts for lines that name no known session.
+func (t *Tx) Counters() (map[string]int, error) {
+	out := map[string]int{}
+	b := t.bucket(bucketCounters)
+	if b == nil {
+		return out, nil
+	}
+	err := b.ForEach(func(k, v []byte) error {
+		n, _ := strconv.Atoi(string(v))
+		out[string(k)] = n
+		return nil
+	})
+	return out, err
+}
+
+// Count adds n to a store-wide counter.
+func (t *Tx) Count(key string, n int) error {
+	b := t.bucket(bucketCounters)
+	old, _ := strconv.Atoi(string(b.Get([]byte(key))))
+	return b.Put([]byte(key), []byte(strconv.Itoa(old+n)))
+}
+
+// Schema reports the stored schema version (for lanes doctor).
+func (t *Tx) Schema() int {
+	if meta := t.tx.Bucket(bucketMeta); meta != nil {
+		v, _ := strconv.Atoi(string(meta.Get(keySchema)))
+		return v
+	}
+	return 0
+}
+
+// Size is the store file's size in bytes.
+func (t *Tx) Size() int64 { return t.tx.Size() }
+
+var (
+	keyReap      = []byte("reap_next")
+	keyLastCycle = []byte("last_cycle")
+)
+
+func (t *Tx) flag(key []byte) bool {
+	meta := t.tx.Bucket(bucketMeta)
+	return meta != nil && string(meta.Get(key)) == "1"
+}
+
+func (t *Tx) setFlag(key []byte, on bool) error {
+	if t.flag(key) == on {
+		return nil
+	}
+	v := "0"
+	if on {
+		v = "1"
+	}
+	return t.bucket(bucketMeta).Put(key, []byte(v))
+}
+
+func (t *Tx) time(key []byte) time.Time {
+	meta := t.tx.Bucket(bucketMeta)
+	if meta == nil {
+		return time.Time{}
+	}
+	ts, _ := time.Parse(time.RFC3339Nano, string(meta.Get(key)))
+	return ts
+}
+
+func (t *Tx) setTime(key []byte, at time.Time) error {
+	return t.bucket(bucketMeta).Put(key, []byte(at.UTC().Format(time.RFC3339Nano)))
+}

@@ -1,0 +1,199 @@
+package state
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+func TestStoreReopenKeepsEverything(t *testing.T) {
+	s := NewStore(filepath.Join(t.TempDir(), "state"))
+	r := rec(ActivityWaitingInput, prPending)
+	r.EventsDropped = map[string]int{DropStaleLaunch: 2}
+	if err := s.Update(func(tx *Tx) error {
+		if err := tx.Put(r); err != nil {
+			return err
+		}
+		return tx.AppendHistory(r.ID, Transition{At: t0, From: ActivityIdle, To: ActivityWaitingInput, Source: "hook:claude"})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var got *Record
+	var hist []Transition
+	if err := s.View(func(tx *Tx) error {
+		var err error
+		if got, err = tx.Resolve("api"); err != nil {
+			return err
+		}
+		hist, err = tx.History(r.ID, 10)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got.Activity.State != ActivityWaitingInput || len(got.PRs) != 1 || got.EventsDropped[DropStaleLaunch] != 2 ||
+		!got.Runtime.PaneStartedAt.Equal(t0) || len(hist) != 1 || hist[0].To != ActivityWaitingInput {
+		t.Fatalf("reopened record differs: %+v, history %+v", got, hist)
+	}
+	fi, err := os.Stat(s.Path())
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("store file mode = %v, %v; want 0600", fi.Mode().Perm(), err)
+	}
+	di, _ := os.Stat(s.Dir)
+	if di.Mode().Perm() != 0o700 {
+		t.Fatalf("state dir mode = %v, want 0700", di.Mode().Perm())
+	}
+}
+
+func TestStoreNeverStoresStatus(t *testing.T) {
+	s := NewStore(t.TempDir())
+	if err := s.Update(func(tx *Tx) error { return tx.Put(rec(ActivityIdle, prMergeabl)) }); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, derived := range []string{`"status"`, `"zone"`, `"marks"`} {
+		if strings.Contains(string(raw), derived) {
+			t.Errorf("the store holds the derived key %s", derived)
+		}
+	}
+}
+
+func TestHistoryIsBounded(t *testing.T) {
+	s := NewStore(t.TempDir())
+	if err := s.Update(func(tx *Tx) error {
+		for i := range HistoryLimit + 50 {
+			if err := tx.AppendHistory("abcd1234", Transition{At: t0.Add(time.Duration(i) * time.Second)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	_ = s.View(func(tx *Tx) error {
+		h, _ := tx.History("abcd1234", 1000)
+		if len(h) != HistoryLimit || !h[len(h)-1].At.Equal(t0.Add((HistoryLimit+49)*time.Second)) {
+			t.Errorf("history: %d entries, last %v", len(h), h[len(h)-1].At)
+		}
+		return nil
+	})
+}
+
+func TestSchemaTooNewRefuses(t *testing.T) {
+	s := NewStore(t.TempDir())
+	if err := s.Update(func(*Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	db, err := bolt.Open(s.Path(), 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keySchema, []byte("99")) })
+	db.Close()
+	for name, err := range map[string]error{
+		"view":   s.View(func(*Tx) error { return nil }),
+		"update": s.Update(func(*Tx) error { return nil }),
+	} {
+		if !errors.Is(err, ErrSchemaTooNew) || !strings.Contains(err.Error(), "upgrade lanes") {
+			t.Errorf("%s on a newer schema: %v", name, err)
+		}
+	}
+}
+
+// TestStoreBusy holds the lock from a real second process.
+func TestStoreBusy(t *testing.T) {
+	if os.Getenv("LANES_TEST_HOLD_LOCK") != "" {
+		holdLock(os.Getenv("LANES_TEST_HOLD_LOCK"))
+		return
+	}
+	s := NewStore(t.TempDir())
+	s.LockTimeout, s.Attempts = 50*time.Millisecond, 3
+	if err := s.Update(func(*Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestStoreBusy$")
+	cmd.Env = append(os.Environ(), "LANES_TEST_HOLD_LOCK="+s.Path())
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { stdin.Close(); _ = cmd.Wait() }()
+	line, _ := bufio.NewReader(stdout).ReadString('\n')
+	if !strings.Contains(line, "locked") {
+		t.Fatalf("helper did not take the lock: %q", line)
+	}
+	start := time.Now()
+	err := s.Update(func(*Tx) error { return nil })
+	if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "store busy: another lanes process holds") {
+		t.Fatalf("err = %v, want store busy", err)
+	}
+	if waited := time.Since(start); waited > 5*time.Second {
+		t.Fatalf("busy error took %v: that is a hang, not a timeout", waited)
+	}
+	stdin.Close() // release
+	_ = cmd.Wait()
+	if err := s.Update(func(*Tx) error { return nil }); err != nil {
+		t.Fatalf("after release: %v", err)
+	}
+}
+
+// holdLock opens the store in this (child) process and keeps it until stdin closes.
+func holdLock(path string) {
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		os.Exit(3)
+	}
+	os.Stdout.WriteString("locked\n")
+	_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
+	db.Close()
+	os.Exit(0)
+}
+
+func TestDirResolution(t *testing.T) {
+	t.Setenv("LANES_STATE_DIR", "")
+	t.Setenv("XDG_STATE_HOME", "/x/state")
+	if d, _ := Dir(); d != "/x/state/lanes" {
+		t.Errorf("XDG: %s", d)
+	}
+	t.Setenv("LANES_STATE_DIR", "rel")
+	if d, _ := Dir(); !filepath.IsAbs(d) || filepath.Base(d) != "rel" {
+		t.Errorf("LANES_STATE_DIR must resolve to an absolute path: %s", d)
+	}
+	t.Setenv("LANES_STATE_DIR", "")
+	t.Setenv("XDG_STATE_HOME", "")
+	t.Setenv("HOME", "/home/u")
+	if d, _ := Dir(); d != "/home/u/.local/state/lanes" {
+		t.Errorf("default: %s", d)
+	}
+}
+
+func TestResolvePrefersLive(t *testing.T) {
+	old := terminated(rec(ActivityIdle))
+	old.ID, old.Runtime.TerminatedAt = "old00001", t0
+	older := terminated(rec(ActivityIdle))
+	older.ID, older.Runtime.TerminatedAt = "old00002", t0.Add(-time.Hour)
+	live := rec(ActivityIdle)
+	live.ID = "live0001"
+	if r, _ := Resolve([]*Record{old, live, older}, "api"); r.ID != "live0001" {
+		t.Errorf("resolved %s, want the live one", r.ID)
+	}
+	if r, _ := Resolve([]*Record{older, old}, "api"); r.ID != "old00001" {
+		t.Errorf("resolved %s, want the most recently terminated", r.ID)
+	}
+	if r, _ := Resolve([]*Record{old, live}, "old00002"); r != nil {
+		t.Errorf("unknown id resolved to %s", r.ID)
+	}
+	if _, err := Resolve(nil, "nope"); !errors.Is(err, ErrNoSession) {
+		t.Errorf("err = %v", err)
+	}
+}
