@@ -15,12 +15,12 @@ func ev(kind EventKind, opts ...func(*Event)) Event {
 	return e
 }
 
-func tool(id string) func(*Event)    { return func(e *Event) { e.ToolUseID = id } }
-func src(s string) func(*Event)      { return func(e *Event) { e.SessionSource = s } }
-func agentID(s string) func(*Event)  { return func(e *Event) { e.AgentID = s } }
-func launch(s string) func(*Event)   { return func(e *Event) { e.Launch = s } }
-func outc(o Outcome) func(*Event)    { return func(e *Event) { e.Outcome = o } }
-func at(t time.Time) func(*Event)    { return func(e *Event) { e.At = t } }
+func tool(id string) func(*Event)   { return func(e *Event) { e.ToolUseID = id } }
+func src(s string) func(*Event)     { return func(e *Event) { e.SessionSource = s } }
+func agentID(s string) func(*Event) { return func(e *Event) { e.AgentID = s } }
+func launch(s string) func(*Event)  { return func(e *Event) { e.Launch = s } }
+func outc(o Outcome) func(*Event)   { return func(e *Event) { e.Outcome = o } }
+func at(t time.Time) func(*Event)   { return func(e *Event) { e.At = t } }
 func applyAll(t *testing.T, r *Record, evs ...Event) {
 	t.Helper()
 	for _, e := range evs {

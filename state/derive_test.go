@@ -138,8 +138,8 @@ func TestDerive(t *testing.T) {
 	}
 }
 
-func noSignal(r *Record) *Record   { r.Activity.FirstSignalAt = time.Time{}; return r }
-func hookless(r *Record) *Record   { r.Agent = AgentShell; r.Activity.HooksInjected = false; return r }
+func noSignal(r *Record) *Record    { r.Activity.FirstSignalAt = time.Time{}; return r }
+func hookless(r *Record) *Record    { r.Agent = AgentShell; r.Activity.HooksInjected = false; return r }
 func unreachable(r *Record) *Record { r.Runtime.UnreachableSince = t0; return r }
 func outcome(r *Record, o Outcome) *Record {
 	r.Activity.Outcome = o
