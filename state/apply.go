@@ -1,6 +1,7 @@
 package state
 
 import (
+	"errors"
 	"slices"
 	"time"
 )
@@ -223,4 +224,26 @@ func Restart(r *Record, launch string, at time.Time) *Transition {
 	a.Outcome = OutcomeNone
 	a.FirstSignalAt = time.Time{}
 	return a.move(ActivityIdle, at, "user", "restart")
+}
+
+// Reasons a prompt may not be typed into a session (DESIGN.md §8).
+var (
+	ErrAgentExited = errors.New("agent exited — its pane may be a shell now")
+	ErrTerminated  = errors.New("session terminated")
+	ErrInDialog    = errors.New("agent is showing a dialog — Enter would answer it; attach to answer")
+)
+
+// CanSend reports whether text may be typed into the session's pane: only a
+// live agent, not in a dialog unless force is set. It reads raw facts, so it
+// holds even while tmux is unreachable.
+func CanSend(r *Record, force bool) error {
+	switch {
+	case r.Runtime.Terminated:
+		return ErrTerminated
+	case r.Activity.State == ActivityExited || r.Pane.Dead:
+		return ErrAgentExited
+	case !force && (r.Activity.State == ActivityWaitingInput || r.Activity.State == ActivityBlocked):
+		return ErrInDialog
+	}
+	return nil
 }

@@ -35,17 +35,18 @@ var (
 )
 
 // Dir resolves the state directory: $LANES_STATE_DIR, else
-// $XDG_STATE_HOME/lanes, else ~/.local/state/lanes. The result is absolute.
-func Dir() (string, error) {
-	if d := os.Getenv("LANES_STATE_DIR"); d != "" {
+// $XDG_STATE_HOME/lanes, else ~/.local/state/lanes, reading the environment
+// through getenv. The result is absolute.
+func Dir(getenv func(string) string) (string, error) {
+	if d := getenv("LANES_STATE_DIR"); d != "" {
 		return filepath.Abs(d)
 	}
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+	if d := getenv("XDG_STATE_HOME"); d != "" {
 		return filepath.Abs(filepath.Join(d, "lanes"))
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("finding the state directory: %w (set LANES_STATE_DIR)", err)
+	home := getenv("HOME")
+	if home == "" {
+		return "", fmt.Errorf("finding the state directory: $HOME is not set (set LANES_STATE_DIR)")
 	}
 	return filepath.Join(home, ".local", "state", "lanes"), nil
 }

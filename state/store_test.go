@@ -162,17 +162,17 @@ func holdLock(path string) {
 func TestDirResolution(t *testing.T) {
 	t.Setenv("LANES_STATE_DIR", "")
 	t.Setenv("XDG_STATE_HOME", "/x/state")
-	if d, _ := Dir(); d != "/x/state/lanes" {
+	if d, _ := Dir(os.Getenv); d != "/x/state/lanes" {
 		t.Errorf("XDG: %s", d)
 	}
 	t.Setenv("LANES_STATE_DIR", "rel")
-	if d, _ := Dir(); !filepath.IsAbs(d) || filepath.Base(d) != "rel" {
+	if d, _ := Dir(os.Getenv); !filepath.IsAbs(d) || filepath.Base(d) != "rel" {
 		t.Errorf("LANES_STATE_DIR must resolve to an absolute path: %s", d)
 	}
 	t.Setenv("LANES_STATE_DIR", "")
 	t.Setenv("XDG_STATE_HOME", "")
 	t.Setenv("HOME", "/home/u")
-	if d, _ := Dir(); d != "/home/u/.local/state/lanes" {
+	if d, _ := Dir(os.Getenv); d != "/home/u/.local/state/lanes" {
 		t.Errorf("default: %s", d)
 	}
 }

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"lanes/state"
+)
+
+// Exit codes (DESIGN.md §10).
+const (
+	exitOK         = 0
+	exitError      = 1
+	exitUsage      = 2
+	exitExited     = 3
+	exitTerminated = 4
+	exitNoSession  = 5
+	exitDialog     = 6
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+// app is one invocation: its streams, environment and global flags.
+type app struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	now            func() time.Time
+
+	socket string // --socket / LANES_TMUX_SOCKET
+	theme  string // --theme
+}
+
+func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, now: time.Now}
+}
+
+// command is one subcommand.
+type command struct {
+	name, args, summary string
+	run                 func(a *app, ctx context.Context, args []string) int
+}
+
+func commands() []command {
+	return []command{
+		{"board", "[--theme auto|dark|light]", "open the board (the default command)", (*app).cmdBoard},
+		{"new", "NAME [--agent A] [--dir DIR] [-- CMD ARGS…]", "start an agent in a new tmux session", (*app).cmdNew},
+		{"ls", "[--json] [--all]", "list sessions with their status", (*app).cmdLs},
+		{"attach", "NAME", "attach to a session's pane", (*app).cmdAttach},
+		{"send", "NAME [--force] TEXT…", "type a prompt into a live agent", (*app).cmdSend},
+		{"kill", "NAME", "kill a session (its record is kept)", (*app).cmdKill},
+		{"restart", "NAME", "respawn a live session's agent with a new launch", (*app).cmdRestart},
+		{"rm", "NAME", "remove a terminated session's record and spool", (*app).cmdRm},
+		{"pr", "NAME --number N [--state …] [--review …] [--ci …] [--mergeable …] [--base B] [--head H] [--url U]", "record a PR's facts for a session", (*app).cmdPR},
+		{"hook", "AGENT [EVENT]", "record an agent hook event (run by agents; always exits 0)", (*app).cmdHook},
+		{"hooks", "install AGENT [--project DIR] [--dry-run]", "install lanes hooks into an agent's own config", (*app).cmdHooks},
+		{"status-line", "[--format tmux|plain|json] [--session NAME] [--theme dark|light]", "print a summary for tmux's status line", (*app).cmdStatusLine},
+		{"doctor", "", "check tmux, the state dir, the store, the spool and hooks", (*app).cmdDoctor},
+		{"version", "", "print the lanes version", (*app).cmdVersion},
+	}
+}
+
+func (a *app) main(ctx context.Context, args []string) int {
+	// The hook path comes first and touches nothing else: agents wait on it.
+	if len(args) > 0 && args[0] == "hook" {
+		return a.cmdHook(ctx, args[1:])
+	}
+	fs := flag.NewFlagSet("lanes", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.StringVar(&a.socket, "socket", "", "tmux server socket name (tmux -L)")
+	fs.StringVar(&a.theme, "theme", "auto", "board theme: auto, dark or light")
+	help := fs.Bool("help", false, "")
+	fs.BoolVar(help, "h", false, "")
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(a.stderr, "lanes: %v\n\n", err)
+		a.usage(a.stderr)
+		return exitUsage
+	}
+	if *help {
+		a.usage(a.stdout)
+		return exitOK
+	}
+	if a.socket == "" {
+		a.socket = a.getenv("LANES_TMUX_SOCKET")
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		return a.cmdBoard(ctx, nil)
+	}
+	if rest[0] == "help" {
+		if len(rest) > 1 {
+			return a.main(ctx, []string{rest[1], "--help"})
+		}
+		a.usage(a.stdout)
+		return exitOK
+	}
+	i := slices.IndexFunc(commands(), func(c command) bool { return c.name == rest[0] })
+	if i < 0 {
+		fmt.Fprintf(a.stderr, "lanes: unknown command %q\n\n", rest[0])
+		a.usage(a.stderr)
+		return exitUsage
+	}
+	return commands()[i].run(a, ctx, rest[1:])
+}
+
+func (a *app) usage(w io.Writer) {
+	fmt.Fprintln(w, "lanes — a board for AI coding agents running in tmux")
+	fmt.Fprintln(w, "\nUsage:\n  lanes [--socket NAME] [COMMAND] [ARGS]")
+	fmt.Fprintln(w, "\nCommands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nGlobal flags:\n  --socket NAME   tmux server socket name (tmux -L); default $LANES_TMUX_SOCKET, else tmux's default server")
+	fmt.Fprintln(w, "\nEnvironment:\n  LANES_STATE_DIR   state directory (default $XDG_STATE_HOME/lanes, else ~/.local/state/lanes)")
+	fmt.Fprintln(w, "\nRun `lanes COMMAND --help` for a command's flags.")
+}
+
+// flags makes a subcommand's flag set with a usage that prints its synopsis.
+func (a *app) flags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet("lanes "+name, flag.ContinueOnError)
+	fs.SetOutput(a.stderr)
+	var c command
+	for _, cc := range commands() {
+		if cc.name == name {
+			c = cc
+		}
+	}
+	fs.Usage = func() {
+		w := fs.Output()
+		fmt.Fprintf(w, "Usage: lanes %s %s\n\n%s.\n", name, c.args, upperFirst(c.summary))
+		var hasFlags bool
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if hasFlags {
+			fmt.Fprintln(w, "\nFlags:")
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+// parse parses args; done is true when the command should return code now
+// (help was asked for, or the flags were wrong).
+func (a *app) parse(fs *flag.FlagSet, args []string) (code int, done bool) {
+	err := fs.Parse(interleave(fs, args))
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(a.stdout)
+		fs.Usage()
+		return exitOK, true
+	case err != nil:
+		return exitUsage, true
+	}
+	return 0, false
+}
+
+// interleave moves flags after positional arguments to the front, so
+// `lanes send api --force hi` works; everything after "--" stays in place.
+func interleave(fs *flag.FlagSet, args []string) []string {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if arg == "--" {
+			pos = append(pos, args[i:]...)
+			break
+		}
+		if !strings.HasPrefix(arg, "-") || arg == "-" {
+			pos = append(pos, arg)
+			continue
+		}
+		flags = append(flags, arg)
+		name := strings.TrimLeft(arg, "-")
+		if strings.Contains(name, "=") {
+			continue
+		}
+		if f := fs.Lookup(name); f != nil && !isBool(f) && i+1 < len(args) {
+			flags = append(flags, args[i+1])
+			i++
+		}
+	}
+	return append(flags, pos...)
+}
+
+func isBool(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// fail prints an error and returns its exit code.
+func (a *app) fail(err error) int {
+	fmt.Fprintf(a.stderr, "lanes: %v\n", err)
+	if errors.Is(err, state.ErrNoSession) {
+		return exitNoSession
+	}
+	return exitError
+}
+
+// usageErr prints a usage error for a command and returns exit 2.
+func (a *app) usageErr(fs *flag.FlagSet, format string, args ...any) int {
+	fmt.Fprintf(a.stderr, "lanes: "+format+"\n\n", args...)
+	fs.SetOutput(a.stderr)
+	fs.Usage()
+	return exitUsage
+}
+
+func (a *app) cmdVersion(_ context.Context, args []string) int {
+	fs := a.flags("version")
+	if code, done := a.parse(fs, args); done {
+		return code
+	}
+	fmt.Fprintf(a.stdout, "lanes %s\n", version)
+	return exitOK
+}
+
+// stateDir resolves the state directory from this invocation's environment.
+func (a *app) stateDir() (string, error) {
+	return state.Dir(a.getenv)
+}
+
+// store opens the store handle (it holds no file until used).
+func (a *app) store() (*state.Store, error) {
+	dir, err := a.stateDir()
+	if err != nil {
+		return nil, err
+	}
+	return state.NewStore(dir), nil
+}

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"lanes/state"
+)
+
+// hookErrorsCap bounds hook-errors.log; past it the log starts over.
+const hookErrorsCap = 256 << 10
+
+// hookAgents are the AGENT values `lanes hook` accepts.
+var hookAgents = []string{"claude", "codex", "gemini", "opencode", "generic"}
+
+// hookPayload is every input field a hook keeps (DESIGN.md §6); the decoder
+// skips the rest, so prompts, tool input and transcripts never reach the spool.
+type hookPayload struct {
+	HookEventName    string `json:"hook_event_name"`
+	SessionID        string `json:"session_id"`
+	Source           string `json:"source"`
+	Reason           string `json:"reason"`
+	ToolName         string `json:"tool_name"`
+	ToolUseID        string `json:"tool_use_id"`
+	NotificationType string `json:"notification_type"`
+	IsInterrupt      bool   `json:"is_interrupt"`
+	AgentID          string `json:"agent_id"`
+	Type             string `json:"type"`
+	Status           string `json:"status"`
+}
+
+// cmdHook is what agents' hooks run. It appends one spool line with one
+// write and exits 0 whatever happens: it never opens the store, never waits
+// on a lock and never prints to the agent's terminal. Its own failures go to
+// $STATE/hook-errors.log.
+func (a *app) cmdHook(_ context.Context, args []string) int {
+	if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
+		fmt.Fprint(a.stdout, hookHelp)
+		return exitOK
+	}
+	dir := a.getenv("LANES_STATE_DIR")
+	if dir == "" {
+		dir, _ = state.Dir(a.getenv)
+	}
+	if err := a.hook(dir, args); err != nil && dir != "" {
+		logHookError(dir, a.now(), err)
+	}
+	return exitOK
+}
+
+const hookHelp = `Usage: lanes hook AGENT [EVENT] [--session NAME] [PAYLOAD]
+
+Record one agent event in the session's spool. Agents' hooks run this; it
+reads the hook's JSON payload on stdin (Codex notify: the last argument),
+appends one line to $LANES_STATE_DIR/spool/<id>.jsonl, and always exits 0.
+Failures are written to $LANES_STATE_DIR/hook-errors.log (see lanes doctor).
+
+AGENT is claude, codex, gemini, opencode or generic. EVENT may be left out
+when the payload names it (hook_event_name). For generic, EVENT is an
+activity: active, idle, waiting_input, blocked or exited.
+
+The session comes from $LANES_SESSION and $LANES_LAUNCH (set by lanes new),
+else from the pane index by $TMUX_PANE, else from --session NAME (manual use;
+targets the session's current launch).
+`
+
+var paneIDRE = regexp.MustCompile(`^%[0-9]+$`)
+
+func (a *app) hook(dir string, args []string) error {
+	var agent, event, session, payloadArg string
+	installed := false
+	var pos []string
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "--installed":
+			installed = true
+		case "--session":
+			if i+1 < len(args) {
+				session = args[i+1]
+				i++
+			}
+		default:
+			pos = append(pos, args[i])
+		}
+	}
+	if len(pos) == 0 {
+		return fmt.Errorf("lanes hook: no AGENT given (want one of %s)", strings.Join(hookAgents, ", "))
+	}
+	agent = pos[0]
+	if !contains(hookAgents, agent) {
+		return fmt.Errorf("lanes hook: unknown agent %q (want one of %s)", agent, strings.Join(hookAgents, ", "))
+	}
+	if len(pos) > 1 {
+		event = pos[1]
+	}
+	if len(pos) > 2 {
+		payloadArg = pos[len(pos)-1]
+	}
+	// Hooks installed in the agent's own config stand down inside sessions
+	// whose hooks lanes injected at launch, so nothing is recorded twice.
+	if installed && a.getenv("LANES_HOOKS_INJECTED") == "1" {
+		return nil
+	}
+
+	var p hookPayload
+	raw, err := a.payload(agent, payloadArg)
+	if err != nil {
+		return err
+	}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return fmt.Errorf("lanes hook %s %s: payload is not JSON: %v", agent, event, err)
+		}
+	}
+	if event == "" {
+		event = p.HookEventName
+	}
+	if event == "" {
+		return fmt.Errorf("lanes hook %s: no EVENT given and the payload has no hook_event_name", agent)
+	}
+	if agent == "codex" && event == "notify" {
+		a.chainCodexNotify(raw)
+	}
+
+	id, launch, err := a.hookSession(dir, session)
+	if err != nil {
+		return fmt.Errorf("lanes hook %s %s: %w", agent, event, err)
+	}
+	l := state.Line{
+		V: state.LineVersion, At: a.now().UTC(), Session: id, Launch: launch, Agent: agent, Event: event,
+		ProviderSessionID: p.SessionID, Source: p.Source, Reason: p.Reason, ToolName: p.ToolName,
+		ToolUseID: p.ToolUseID, NotificationType: p.NotificationType, IsInterrupt: p.IsInterrupt,
+		AgentID: p.AgentID, Type: p.Type, Status: p.Status,
+	}
+	if err := state.AppendLine(dir, l); err != nil {
+		return fmt.Errorf("lanes hook %s %s: appending to the spool of %s: %w", agent, event, id, err)
+	}
+	return nil
+}
+
+// payload is the hook's JSON: the last argument for Codex notify, else
+// stdin unless it is a terminal or the agent is generic.
+func (a *app) payload(agent, arg string) ([]byte, error) {
+	if arg != "" {
+		return []byte(arg), nil
+	}
+	if agent == "generic" {
+		return nil, nil
+	}
+	if f, ok := a.stdin.(*os.File); ok {
+		if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice != 0 {
+			return nil, nil
+		}
+	}
+	b, err := io.ReadAll(io.LimitReader(a.stdin, 16<<20))
+	if err != nil {
+		return nil, fmt.Errorf("reading the hook payload: %w", err)
+	}
+	return b, nil
+}
+
+// hookSession finds the session: the environment lanes passed at spawn, else
+// the pane index by $TMUX_PANE, else --session (id or name index). No tmux
+// call and no store.
+func (a *app) hookSession(dir, session string) (id, launch string, err error) {
+	if id := a.getenv("LANES_SESSION"); id != "" && session == "" {
+		return id, a.getenv("LANES_LAUNCH"), nil
+	}
+	if pane := a.getenv("TMUX_PANE"); pane != "" && session == "" && paneIDRE.MatchString(pane) {
+		if b, err := os.ReadFile(filepath.Join(dir, "panes", pane)); err == nil {
+			if f := strings.Fields(string(b)); len(f) == 2 && state.ValidID(f[0]) {
+				return f[0], f[1], nil
+			}
+		}
+	}
+	switch {
+	case session == "":
+		return "", "", fmt.Errorf("not inside a lanes session ($LANES_SESSION unset, no pane index for $TMUX_PANE); use --session NAME")
+	case state.ValidID(session):
+		return session, "", nil
+	case state.ValidName(session):
+		b, err := os.ReadFile(filepath.Join(dir, "names", session))
+		if err != nil || !state.ValidID(strings.TrimSpace(string(b))) {
+			return "", "", fmt.Errorf("no session named %q in %s", session, dir)
+		}
+		return strings.TrimSpace(string(b)), "", nil
+	}
+	return "", "", fmt.Errorf("invalid --session %q", session)
+}
+
+// chainCodexNotify runs the user's own Codex notify program, which lanes'
+// injected notify setting replaced, with the same payload; it is not waited for.
+func (a *app) chainCodexNotify(payload []byte) {
+	var argv []string
+	if err := json.Unmarshal([]byte(a.getenv("LANES_CODEX_NOTIFY_CHAIN")), &argv); err != nil || len(argv) == 0 {
+		return
+	}
+	cmd := exec.Command(argv[0], append(argv[1:], string(payload))...)
+	_ = cmd.Start()
+}
+
+// logHookError appends to the size-capped hook error log.
+func logHookError(dir string, now time.Time, err error) {
+	path := filepath.Join(dir, "hook-errors.log")
+	if fi, statErr := os.Stat(path); statErr == nil && fi.Size() > hookErrorsCap {
+		_ = os.Rename(path, path+".1")
+	}
+	f, ferr := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if ferr != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "%s %v\n", now.UTC().Format(time.RFC3339), err)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"lanes/state"
+	"lanes/theme"
+)
+
+func (a *app) cmdLs(ctx context.Context, args []string) int {
+	fs := a.flags("ls")
+	asJSON := fs.Bool("json", false, "print a JSON array, one object per session")
+	all := fs.Bool("all", false, "include sessions terminated more than 24 h ago")
+	if code, done := a.parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return a.usageErr(fs, "ls takes no arguments")
+	}
+	res, err := a.cycle(ctx)
+	if err != nil {
+		return a.fail(err)
+	}
+	now := a.now()
+	views := listViews(res.Records, now, *all)
+	if *asJSON {
+		out := make([]sessionJSON, len(views))
+		for i, v := range views {
+			out[i] = toJSON(v)
+		}
+		enc := json.NewEncoder(a.stdout)
+		if err := enc.Encode(out); err != nil {
+			return a.fail(err)
+		}
+		return exitOK
+	}
+	if len(views) == 0 {
+		fmt.Fprintln(a.stdout, "no sessions — start one with `lanes new NAME`")
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tAGENT\tSTATUS\tZONE\tAGE")
+	for _, v := range views {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", v.rec.Name, v.rec.Agent, statusLabel(v),
+			theme.ZoneSpec(v.d.Zone).Short, age(now, v.since()))
+	}
+	tw.Flush()
+	return exitOK
+}
+
+// view is a record with its derivation, as every surface shows it.
+type view struct {
+	rec *state.Record
+	d   state.Derivation
+}
+
+// since is when the current state began.
+func (v view) since() time.Time {
+	if v.rec.Runtime.Terminated {
+		return v.rec.Runtime.TerminatedAt
+	}
+	return v.rec.Activity.Since
+}
+
+// listViews derives every record and sorts by zone order, then name; by
+// default sessions terminated more than 24 h ago are left out.
+func listViews(recs []*state.Record, now time.Time, all bool) []view {
+	var out []view
+	for _, r := range recs {
+		if !all && r.Runtime.Terminated && now.Sub(r.Runtime.TerminatedAt) > state.DoneRecentInterval {
+			continue
+		}
+		out = append(out, view{rec: r, d: state.Derive(r, now)})
+	}
+	slices.SortFunc(out, func(x, y view) int {
+		if c := x.d.Zone.Order() - y.d.Zone.Order(); c != 0 {
+			return c
+		}
+		if c := strings.Compare(x.rec.Name, y.rec.Name); c != 0 {
+			return c
+		}
+		return strings.Compare(x.rec.ID, y.rec.ID)
+	})
+	return out
+}
+
+// statusLabel is the status with its exit detail and marks, in words.
+func statusLabel(v view) string {
+	sp := theme.StatusSpec(v.d.Status)
+	s := sp.Glyph + " " + sp.Short
+	if v.d.Status == state.StatusExited {
+		s = sp.Glyph + " " + state.ExitDetail(v.rec)
+	}
+	for _, m := range v.d.Marks {
+		s += " · " + theme.MarkSpec(m).Short
+	}
+	return s
+}
+
+type exitJSON struct {
+	Status *int    `json:"status"`
+	Signal *string `json:"signal"`
+}
+
+type prJSON struct {
+	Number    int          `json:"number"`
+	URL       string       `json:"url"`
+	State     string       `json:"state"`
+	Review    string       `json:"review"`
+	CI        string       `json:"ci"`
+	Mergeable string       `json:"mergeable"`
+	Base      string       `json:"base"`
+	Head      string       `json:"head"`
+	Status    state.Status `json:"status"`
+}
+
+type sessionJSON struct {
+	ID               string         `json:"id"`
+	Name             string         `json:"name"`
+	Agent            state.Agent    `json:"agent"`
+	Activity         state.Activity `json:"activity"`
+	Status           state.Status   `json:"status"`
+	Zone             state.Zone     `json:"zone"`
+	Marks            []state.Mark   `json:"marks"`
+	IsTerminated     bool           `json:"is_terminated"`
+	TerminatedReason *string        `json:"terminated_reason"`
+	Exit             *exitJSON      `json:"exit"`
+	Since            string         `json:"since"`
+	Launch           string         `json:"launch"`
+	TmuxSession      string         `json:"tmux_session"`
+	Dir              string         `json:"dir"`
+	Branch           string         `json:"branch"`
+	Outcome          *state.Outcome `json:"outcome"`
+	PRs              []prJSON       `json:"prs"`
+	EventsApplied    int            `json:"events_applied"`
+	EventsDropped    map[string]int `json:"events_dropped"`
+}
+
+func toJSON(v view) sessionJSON {
+	r := v.rec
+	j := sessionJSON{
+		ID: r.ID, Name: r.Name, Agent: r.Agent,
+		Activity: state.ParseActivity(string(r.Activity.State)),
+		Status:   v.d.Status, Zone: v.d.Zone, Marks: v.d.Marks,
+		IsTerminated: r.Runtime.Terminated,
+		Since:        rfc3339(v.since()),
+		Launch:       r.Runtime.Launch, TmuxSession: r.Runtime.TmuxSession,
+		Dir: r.Dir, Branch: r.Branch,
+		PRs:           []prJSON{},
+		EventsApplied: r.EventsApplied, EventsDropped: r.EventsDropped,
+	}
+	if j.Marks == nil {
+		j.Marks = []state.Mark{}
+	}
+	if j.EventsDropped == nil {
+		j.EventsDropped = map[string]int{}
+	}
+	if r.Runtime.Terminated {
+		reason := r.Runtime.TerminatedReason
+		j.TerminatedReason = &reason
+	}
+	if status, signal, dead := r.Exit(); dead {
+		j.Exit = &exitJSON{Status: status}
+		if signal != "" {
+			j.Exit.Signal = &signal
+		}
+	}
+	if r.Activity.Outcome != state.OutcomeNone {
+		o := r.Activity.Outcome
+		j.Outcome = &o
+	}
+	for _, p := range r.PRs {
+		s, open := state.PRStatus(p)
+		if !open {
+			s = state.Status(p.State) // a closed PR reads "closed", a merged one "merged"
+		}
+		j.PRs = append(j.PRs, prJSON{p.Number, p.URL, p.State, p.Review, p.CI, p.Mergeable, p.Base, p.Head, s})
+	}
+	return j
+}
+
+func rfc3339(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}

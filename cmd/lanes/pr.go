@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+
+	"lanes/state"
+)
+
+// cmdPR records a PR's facts through the spool, the same ordered path hooks
+// use, then runs a cycle so the next read shows them. Flags left out keep
+// the PR's current values.
+func (a *app) cmdPR(ctx context.Context, args []string) int {
+	fs := a.flags("pr")
+	number := fs.Int("number", 0, "PR number (required)")
+	prState := fs.String("state", "", "open, draft, merged or closed")
+	review := fs.String("review", "", "none, pending, approved or changes_requested")
+	ci := fs.String("ci", "", "none, pending, passing or failing")
+	mergeable := fs.String("mergeable", "", "yes, no or unknown")
+	fs.String("base", "", "base branch")
+	fs.String("head", "", "head branch (default: the session's branch)")
+	fs.String("url", "", "PR URL")
+	if code, done := a.parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() != 1 {
+		return a.usageErr(fs, "pr needs exactly one NAME")
+	}
+	if *number <= 0 {
+		return a.usageErr(fs, "pr needs --number N (a positive PR number)")
+	}
+	for _, f := range []struct {
+		name, val string
+		allowed   []string
+	}{{"state", *prState, state.PRStates}, {"review", *review, state.Reviews}, {"ci", *ci, state.CIs}, {"mergeable", *mergeable, state.Mergeables}} {
+		if f.val != "" && !contains(f.allowed, f.val) {
+			return a.usageErr(fs, "--%s %q: want one of %s", f.name, f.val, strings.Join(f.allowed, ", "))
+		}
+	}
+	r, err := a.resolve(ctx, fs.Arg(0))
+	if err != nil {
+		return a.fail(err)
+	}
+	p := state.PR{Number: *number, State: state.PRStateOpen, Review: state.ReviewNone, CI: state.CINone,
+		Mergeable: state.MergeableUnknown, Head: r.Branch}
+	for _, old := range r.PRs {
+		if old.Number == *number {
+			p = old
+		}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	for name, dst := range map[string]*string{"state": &p.State, "review": &p.Review, "ci": &p.CI,
+		"mergeable": &p.Mergeable, "base": &p.Base, "head": &p.Head, "url": &p.URL} {
+		if set[name] {
+			*dst = fs.Lookup(name).Value.String()
+		}
+	}
+	dir, err := a.stateDir()
+	if err != nil {
+		return a.fail(err)
+	}
+	line := state.Line{V: state.LineVersion, At: a.now().UTC(), Session: r.ID, Agent: "lanes", Event: "pr", PR: &p}
+	if err := state.AppendLine(dir, line); err != nil {
+		return a.fail(fmt.Errorf("recording PR #%d: %w", p.Number, err))
+	}
+	if _, err := a.cycle(ctx); err != nil {
+		fmt.Fprintf(a.stderr, "lanes: PR #%d recorded; it applies at the next cycle (%v)\n", p.Number, err)
+		return exitOK
+	}
+	fmt.Fprintf(a.stdout, "%s: PR #%d %s, review %s, ci %s, mergeable %s\n", r.Name, p.Number, p.State, p.Review, p.CI, p.Mergeable)
+	return exitOK
+}

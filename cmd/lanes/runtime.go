@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"lanes/state"
+	"lanes/tmux"
+)
+
+// paneSource feeds tmux reads to the collector: state defines what it needs
+// and knows nothing of tmux, so the two meet here.
+type paneSource struct{ c *tmux.Client }
+
+func (p paneSource) ListPanes(ctx context.Context, reap bool) ([]state.Observation, error) {
+	panes, err := p.c.ListPanes(ctx, reap)
+	if err != nil {
+		return nil, err
+	}
+	obs := make([]state.Observation, len(panes))
+	for i, pn := range panes {
+		obs[i] = state.Observation{
+			SessionID: pn.SessionID, SessionName: pn.SessionName, LanesID: pn.LanesID,
+			PaneID: pn.PaneID, PID: pn.PID, Dead: pn.Dead, DeadStatus: pn.DeadStatus,
+			DeadSignal: pn.DeadSignal, DeadTime: pn.DeadTime, WindowActivity: pn.WindowActivity,
+		}
+	}
+	return obs, nil
+}
+
+func (p paneSource) KillSession(ctx context.Context, sessionID string) error {
+	return p.c.KillSession(ctx, sessionID)
+}
+
+// tmuxClient is the client for this invocation's server.
+func (a *app) tmuxClient() *tmux.Client { return a.tmuxFor(a.socket) }
+
+// tmuxFor is the client for a session's own server.
+func (a *app) tmuxFor(socket string) *tmux.Client { return tmux.New(socket) }
+
+// collector wires a collector for this invocation's server and store.
+func (a *app) collector() (*state.Collector, error) {
+	st, err := a.store()
+	if err != nil {
+		return nil, err
+	}
+	return &state.Collector{Store: st, Panes: paneSource{a.tmuxClient()}, Socket: a.socket, Now: a.now}, nil
+}
+
+// cycle runs one collector cycle, warning on stderr when tmux did not answer
+// (the records are still printed: DESIGN.md §10).
+func (a *app) cycle(ctx context.Context) (state.CycleResult, error) {
+	c, err := a.collector()
+	if err != nil {
+		return state.CycleResult{}, err
+	}
+	res, err := c.Cycle(ctx)
+	if err == nil && res.TmuxErr != nil && a.watching(res.Records) {
+		a.warn("tmux is not answering (%v); showing what the store holds", res.TmuxErr)
+	}
+	return res, err
+}
+
+// watching reports whether any live session lives on this invocation's
+// server: with none, a server that is not running is the normal state.
+func (a *app) watching(recs []*state.Record) bool {
+	for _, r := range recs {
+		if r.Live() && r.Runtime.Socket == a.socket {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *app) warn(format string, args ...any) {
+	a.stderr.Write([]byte("lanes: warning: " + fmt.Sprintf(format, args...) + "\n"))
+}
+
+// age formats how long ago t was, never negative.
+func age(now, t time.Time) string {
+	d := max(now.Sub(t), 0)
+	switch {
+	case t.IsZero():
+		return "-"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd", int(d.Hours()/24))
+}

@@ -1,0 +1,449 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"lanes/state"
+	"lanes/tmux"
+)
+
+func (a *app) cmdNew(ctx context.Context, args []string) int {
+	fs := a.flags("new")
+	agentFlag := fs.String("agent", "", "agent to run: claude, codex, gemini, opencode or shell (default claude; -- CMD alone runs a custom command)")
+	dirFlag := fs.String("dir", "", "working directory (default: the current directory)")
+	if code, done := a.parse(fs, args); done {
+		return code
+	}
+	rest := fs.Args()
+	if len(rest) == 0 || rest[0] == "--" {
+		return a.usageErr(fs, "new needs a NAME")
+	}
+	name, extra := rest[0], rest[1:]
+	if len(extra) > 0 && extra[0] == "--" {
+		extra = extra[1:]
+	} else if len(extra) > 0 {
+		return a.usageErr(fs, "unexpected %q: put agent arguments after --", extra[0])
+	}
+	if err := state.CheckName(name); err != nil {
+		return a.fail(err)
+	}
+	agent := state.Agent(*agentFlag)
+	switch {
+	case agent == "" && len(extra) > 0:
+		agent = state.AgentCustom
+	case agent == "":
+		agent = state.AgentClaude
+	case !contains(agentNames(), string(agent)):
+		return a.usageErr(fs, "unknown agent %q (want one of %s)", agent, strings.Join(agentNames(), ", "))
+	}
+	dir, err := a.workDir(*dirFlag)
+	if err != nil {
+		return a.fail(err)
+	}
+	r, err := a.create(ctx, name, agent, dir, extra)
+	if err != nil {
+		return a.fail(err)
+	}
+	fmt.Fprintf(a.stdout, "%s  %s\n", r.Runtime.TmuxSession, r.ID)
+	return exitOK
+}
+
+func agentNames() []string {
+	out := make([]string, len(state.Agents))
+	for i, ag := range state.Agents {
+		out[i] = string(ag)
+	}
+	return out
+}
+
+func (a *app) workDir(dir string) (string, error) {
+	if dir == "" {
+		return os.Getwd()
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("--dir %s: %w", dir, err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("--dir %s is not a directory", dir)
+	}
+	return abs, nil
+}
+
+// create starts a session: the record first (so the agent's first hooks find
+// it), then one tmux invocation; any failure removes both.
+func (a *app) create(ctx context.Context, name string, agent state.Agent, dir string, args []string) (*state.Record, error) {
+	st, err := a.store()
+	if err != nil {
+		return nil, err
+	}
+	tc := a.tmuxClient()
+	tmuxName := state.TmuxSessionName(name)
+	if err := st.View(func(tx *state.Tx) error {
+		all, err := tx.All()
+		if err != nil {
+			return err
+		}
+		for _, r := range all {
+			if r.Name == name && r.Live() {
+				return fmt.Errorf("a live session named %q exists (%s); pick another name or `lanes kill %s`", name, r.ID, name)
+			}
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if exists, err := tc.HasSession(ctx, tmuxName); err != nil && !errors.Is(err, tmux.ErrNoServer) {
+		return nil, fmt.Errorf("checking tmux for %s: %w", tmuxName, err)
+	} else if exists {
+		return nil, fmt.Errorf("tmux already has a session named %s (not started by lanes); pick another name", tmuxName)
+	}
+
+	r := &state.Record{
+		ID: state.NewID(), Name: name, Agent: agent, Dir: dir, Branch: gitBranch(ctx, dir),
+		CreatedAt: a.now().UTC(),
+		Runtime: state.Runtime{Socket: a.socket, TmuxSession: tmuxName, Launch: state.NewID(),
+			Source: "user", At: a.now().UTC()},
+	}
+	spawn, err := a.spawnPlan(r, args)
+	if err != nil {
+		return nil, err
+	}
+	r.Command = spawn.command
+	r.Activity = state.ActivityFacts{State: state.ActivityIdle, Since: r.CreatedAt, Source: "user", HooksInjected: spawn.injected}
+	r.Runtime.StartingAt = a.now().UTC()
+	if err := st.Update(func(tx *state.Tx) error { return tx.Put(r) }); err != nil {
+		spawn.cleanup()
+		return nil, err
+	}
+	undo := func() {
+		_ = st.Update(func(tx *state.Tx) error { return tx.Delete(r.ID) })
+		spawn.cleanup()
+	}
+	started := a.now().UTC()
+	info, err := tc.NewSession(ctx, tmux.NewSessionOpts{
+		Name: tmuxName, Dir: dir, Env: spawn.env, Command: spawn.argv, LanesID: r.ID,
+	})
+	if err != nil {
+		undo()
+		return nil, fmt.Errorf("creating tmux session %s: %w", tmuxName, err)
+	}
+	err = st.Update(func(tx *state.Tx) error {
+		cur, err := tx.Get(r.ID)
+		if err != nil {
+			return err
+		}
+		cur.Runtime.SessionID, cur.Runtime.PaneID = info.SessionID, info.PaneID
+		cur.Runtime.PaneStartedAt, cur.Activity.Since = started, started
+		cur.Runtime.StartingAt = time.Time{}
+		if cur.Pane.PID == 0 {
+			cur.Pane.PID = info.PanePID
+		}
+		r = cur
+		return tx.Put(cur)
+	})
+	if err != nil {
+		_ = tc.KillSession(ctx, info.SessionID)
+		undo()
+		return nil, err
+	}
+	a.writeIndexes(r)
+	return r, nil
+}
+
+// writeIndexes records the pane and name indexes `lanes hook` falls back to
+// without opening the store.
+func (a *app) writeIndexes(r *state.Record) {
+	dir, err := a.stateDir()
+	if err != nil {
+		return
+	}
+	for sub, content := range map[string]string{
+		filepath.Join("panes", r.Runtime.PaneID): r.ID + " " + r.Runtime.Launch + "\n",
+		filepath.Join("names", r.Name):           r.ID + "\n",
+	} {
+		if r.Runtime.PaneID == "" && strings.HasPrefix(sub, "panes") {
+			continue
+		}
+		path := filepath.Join(dir, sub)
+		_ = os.MkdirAll(filepath.Dir(path), 0o700)
+		_ = os.WriteFile(path, []byte(content), 0o600)
+	}
+}
+
+func gitBranch(ctx context.Context, dir string) string {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "--abbrev-ref", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	b := strings.TrimSpace(string(out))
+	if b == "HEAD" {
+		return ""
+	}
+	return b
+}
+
+// resolve finds a session by name or id after a collector cycle, so what the
+// command acts on is current.
+func (a *app) resolve(ctx context.Context, nameOrID string) (*state.Record, error) {
+	res, err := a.cycle(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return state.Resolve(res.Records, nameOrID)
+}
+
+// oneName parses a command that takes exactly NAME.
+func (a *app) oneName(name string, args []string) (string, int, bool) {
+	fs := a.flags(name)
+	if code, done := a.parse(fs, args); done {
+		return "", code, true
+	}
+	if fs.NArg() != 1 {
+		return "", a.usageErr(fs, "%s needs exactly one NAME", name), true
+	}
+	return fs.Arg(0), 0, false
+}
+
+func (a *app) cmdKill(ctx context.Context, args []string) int {
+	name, code, done := a.oneName("kill", args)
+	if done {
+		return code
+	}
+	r, err := a.resolve(ctx, name)
+	if err != nil {
+		return a.fail(err)
+	}
+	if err := a.kill(ctx, r); err != nil {
+		return a.fail(err)
+	}
+	fmt.Fprintf(a.stdout, "killed %s (%s); its record is kept — `lanes rm %s` removes it\n", r.Name, r.ID, r.ID)
+	return exitOK
+}
+
+// kill ends a live session's tmux session and records the termination.
+func (a *app) kill(ctx context.Context, r *state.Record) error {
+	if r.Runtime.Terminated {
+		return fmt.Errorf("%s is already terminated", r.Name)
+	}
+	if r.Runtime.SessionID != "" {
+		err := a.tmuxFor(r.Runtime.Socket).KillSession(ctx, r.Runtime.SessionID)
+		if err != nil && !errors.Is(err, tmux.ErrNoSession) {
+			return fmt.Errorf("killing %s: %w (nothing was changed)", r.Name, err)
+		}
+	}
+	return a.update(r.ID, func(cur *state.Record, tx *state.Tx) error {
+		return appendHistory(tx, cur.ID, state.Terminate(cur, "killed by user", "user", a.now().UTC()))
+	})
+}
+
+// update loads, changes and stores one record in one transaction.
+func (a *app) update(id string, fn func(*state.Record, *state.Tx) error) error {
+	st, err := a.store()
+	if err != nil {
+		return err
+	}
+	return st.Update(func(tx *state.Tx) error {
+		cur, err := tx.Get(id)
+		if err != nil {
+			return err
+		}
+		if err := fn(cur, tx); err != nil {
+			return err
+		}
+		return tx.Put(cur)
+	})
+}
+
+func appendHistory(tx *state.Tx, id string, tr *state.Transition) error {
+	if tr == nil {
+		return nil
+	}
+	return tx.AppendHistory(id, *tr)
+}
+
+func (a *app) cmdRestart(ctx context.Context, args []string) int {
+	name, code, done := a.oneName("restart", args)
+	if done {
+		return code
+	}
+	r, err := a.resolve(ctx, name)
+	if err != nil {
+		return a.fail(err)
+	}
+	if r.Runtime.Terminated {
+		fmt.Fprintf(a.stderr, "lanes: %s is terminated; start a new one with `lanes new %s`\n", r.Name, r.Name)
+		return exitTerminated
+	}
+	if err := a.restart(ctx, r); err != nil {
+		return a.fail(err)
+	}
+	fmt.Fprintf(a.stdout, "restarted %s (%s)\n", r.Name, r.ID)
+	return exitOK
+}
+
+// restart respawns the pane with a new launch: the record changes first, so
+// events of the old launch are fenced from that moment.
+func (a *app) restart(ctx context.Context, r *state.Record) error {
+	launch := state.NewID()
+	now := a.now().UTC()
+	r.Runtime.Launch = launch
+	spawn, err := a.spawnPlan(r, agentArgs(r))
+	if err != nil {
+		return err
+	}
+	if err := a.update(r.ID, func(cur *state.Record, tx *state.Tx) error {
+		tr := state.Restart(cur, launch, now)
+		cur.Runtime.StartingAt = now
+		cur.Activity.HooksInjected = spawn.injected
+		*r = *cur
+		return appendHistory(tx, cur.ID, tr)
+	}); err != nil {
+		return err
+	}
+	err = a.tmuxFor(r.Runtime.Socket).RespawnPane(ctx, r.Runtime.PaneID, r.Dir, spawn.env, spawn.argv)
+	_ = a.update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+		cur.Runtime.StartingAt = time.Time{}
+		cur.Runtime.PaneStartedAt = a.now().UTC()
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("respawning %s: %w", r.Name, err)
+	}
+	a.writeIndexes(r)
+	return nil
+}
+
+func (a *app) cmdRm(ctx context.Context, args []string) int {
+	name, code, done := a.oneName("rm", args)
+	if done {
+		return code
+	}
+	r, err := a.resolve(ctx, name)
+	if err != nil {
+		return a.fail(err)
+	}
+	if err := a.remove(r); err != nil {
+		return a.fail(err)
+	}
+	fmt.Fprintf(a.stdout, "removed %s (%s)\n", r.Name, r.ID)
+	return exitOK
+}
+
+// remove purges a terminated session's record, history, spool and indexes.
+func (a *app) remove(r *state.Record) error {
+	if r.Live() {
+		return fmt.Errorf("%s is live; `lanes kill %s` first", r.Name, r.Name)
+	}
+	st, err := a.store()
+	if err != nil {
+		return err
+	}
+	if err := st.Update(func(tx *state.Tx) error { return tx.Delete(r.ID) }); err != nil {
+		return err
+	}
+	spool, _ := filepath.Glob(filepath.Join(st.SpoolDir(), r.ID+"*.jsonl"))
+	for _, f := range spool {
+		_ = os.Remove(f)
+	}
+	_ = os.RemoveAll(filepath.Join(st.Dir, "hooks", r.ID))
+	for _, sub := range []string{filepath.Join("panes", r.Runtime.PaneID), filepath.Join("names", r.Name)} {
+		path := filepath.Join(st.Dir, sub)
+		if b, err := os.ReadFile(path); err == nil && strings.HasPrefix(string(b), r.ID) {
+			_ = os.Remove(path)
+		}
+	}
+	return nil
+}
+
+func (a *app) cmdAttach(ctx context.Context, args []string) int {
+	name, code, done := a.oneName("attach", args)
+	if done {
+		return code
+	}
+	r, err := a.resolve(ctx, name)
+	if err != nil {
+		return a.fail(err)
+	}
+	if r.Runtime.Terminated {
+		fmt.Fprintf(a.stderr, "lanes: %s: %v\n", r.Name, state.ErrTerminated)
+		return exitTerminated
+	}
+	tc := a.tmuxFor(r.Runtime.Socket)
+	if inside := a.getenv("TMUX"); inside != "" {
+		path, err := tc.SocketPath(ctx)
+		if err != nil {
+			return a.fail(err)
+		}
+		if !tmux.InsideSameServer(inside, path) {
+			return a.fail(fmt.Errorf("you are inside another tmux server; detach first, or run lanes there with --socket"))
+		}
+		if err := tc.SwitchClient(ctx, r.Runtime.SessionID); err != nil {
+			return a.fail(err)
+		}
+		return exitOK
+	}
+	cmd := tc.AttachCmd(r.Runtime.SessionID)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return a.fail(fmt.Errorf("tmux attach: %w", err))
+	}
+	return exitOK
+}
+
+func (a *app) cmdSend(ctx context.Context, args []string) int {
+	fs := a.flags("send")
+	force := fs.Bool("force", false, "send even while the agent shows a dialog (Enter will answer it)")
+	if code, done := a.parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() < 2 {
+		return a.usageErr(fs, "send needs a NAME and TEXT")
+	}
+	r, err := a.resolve(ctx, fs.Arg(0))
+	if err != nil {
+		return a.fail(err)
+	}
+	text := strings.Join(fs.Args()[1:], " ")
+	if err := a.send(ctx, r, text, *force); err != nil {
+		fmt.Fprintf(a.stderr, "lanes: %s: %v\n", r.Name, err)
+		return sendExit(err)
+	}
+	return exitOK
+}
+
+// send types text into a live agent's pane, then Enter.
+func (a *app) send(ctx context.Context, r *state.Record, text string, force bool) error {
+	if err := state.CanSend(r, force); err != nil {
+		return err
+	}
+	if !r.Runtime.UnreachableSince.IsZero() {
+		return errors.New("tmux is not answering; nothing was sent")
+	}
+	return a.tmuxFor(r.Runtime.Socket).SendLiteral(ctx, r.Runtime.PaneID, text)
+}
+
+func sendExit(err error) int {
+	switch {
+	case errors.Is(err, state.ErrAgentExited):
+		return exitExited
+	case errors.Is(err, state.ErrTerminated):
+		return exitTerminated
+	case errors.Is(err, state.ErrInDialog):
+		return exitDialog
+	}
+	return exitError
+}
