@@ -1,0 +1,361 @@
+package state
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// fakePanes is a PaneSource whose next read the test sets.
+type fakePanes struct {
+	obs    []Observation
+	err    error
+	reads  int
+	reaped []bool
+	killed []string
+}
+
+func (f *fakePanes) ListPanes(_ context.Context, reap bool) ([]Observation, error) {
+	f.reads++
+	f.reaped = append(f.reaped, reap)
+	return f.obs, f.err
+}
+
+func (f *fakePanes) KillSession(_ context.Context, id string) error {
+	f.killed = append(f.killed, id)
+	return nil
+}
+
+// clock is a settable time source.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time          { return c.t }
+func (c *clock) advance(d time.Duration) { c.t = c.t.Add(d) }
+func intp(n int) *int                    { return &n }
+func newCollector(t *testing.T) (*Collector, *fakePanes, *clock) {
+	t.Helper()
+	f := &fakePanes{}
+	c := &clock{t: t0}
+	return &Collector{Store: NewStore(filepath.Join(t.TempDir(), "state")), Panes: f, Now: c.now}, f, c
+}
+
+func put(t *testing.T, s *Store, recs ...*Record) {
+	t.Helper()
+	if err := s.Update(func(tx *Tx) error {
+		for _, r := range recs {
+			if err := tx.Put(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func get(t *testing.T, s *Store, id string) *Record {
+	t.Helper()
+	var r *Record
+	if err := s.View(func(tx *Tx) error { var err error; r, err = tx.Get(id); return err }); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func cycle(t *testing.T, c *Collector) CycleResult {
+	t.Helper()
+	res, err := c.Cycle(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func alive(id string) Observation {
+	return Observation{SessionID: "$1", LanesID: id, PaneID: "%1", PID: 100, WindowActivity: t0}
+}
+
+func dead(id string, status *int, signal string, deadTime time.Time) Observation {
+	o := alive(id)
+	o.Dead, o.DeadStatus, o.DeadSignal, o.DeadTime = true, status, signal, deadTime
+	return o
+}
+
+func TestExitNeedsTwoReadsASecondApart(t *testing.T) {
+	c, f, clk := newCollector(t)
+	r := rec(ActivityActive)
+	put(t, c.Store, r)
+	f.obs = []Observation{dead(r.ID, intp(3), "", t0.Add(2*time.Second))}
+	clk.advance(3 * time.Second)
+	cycle(t, c)
+	if got := get(t, c.Store, r.ID); got.Activity.State != ActivityActive || !got.Pane.Dead {
+		t.Fatalf("one dead read must not confirm: %s dead=%v", got.Activity.State, got.Pane.Dead)
+	}
+	clk.advance(500 * time.Millisecond)
+	cycle(t, c)
+	if got := get(t, c.Store, r.ID); got.Activity.State != ActivityActive {
+		t.Fatalf("two reads < 1 s apart must not confirm: %s", got.Activity.State)
+	}
+	clk.advance(600 * time.Millisecond)
+	cycle(t, c)
+	got := get(t, c.Store, r.ID)
+	if got.Activity.State != ActivityExited || ExitDetail(got) != "exited (3)" || got.Runtime.Terminated {
+		t.Fatalf("confirmed exit 3: %s %q terminated=%v", got.Activity.State, ExitDetail(got), got.Runtime.Terminated)
+	}
+	if d := Derive(got, clk.t); d.Status != StatusExited || d.Zone != ZoneNeedsYou {
+		t.Fatalf("Derive: %+v", d)
+	}
+	if len(f.killed) != 0 {
+		t.Fatal("a failed exit must keep its pane")
+	}
+}
+
+func TestCleanExitClosesTheSession(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		lifetime time.Duration
+		status   *int
+		signal   string
+		closed   bool
+		detail   string
+	}{
+		{"exit 0 after 10 s", 12 * time.Second, intp(0), "", true, ""},
+		{"exit 0 within 10 s (startup error)", 4 * time.Second, intp(0), "", false, "exited (0)"},
+		{"SIGKILL", 30 * time.Second, nil, "SIGKILL", false, "exited (SIGKILL)"},
+		{"SIGTERM", 30 * time.Second, nil, "SIGTERM", false, "exited (SIGTERM)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			col, f, clk := newCollector(t)
+			r := rec(ActivityIdle)
+			put(t, col.Store, r)
+			f.obs = []Observation{dead(r.ID, c.status, c.signal, t0.Add(c.lifetime))}
+			clk.t = t0.Add(c.lifetime + time.Second)
+			cycle(t, col)
+			clk.advance(1100 * time.Millisecond)
+			cycle(t, col)
+			got := get(t, col.Store, r.ID)
+			if got.Runtime.Terminated != c.closed || (len(f.killed) == 1) != c.closed {
+				t.Fatalf("terminated=%v killed=%v, want closed=%v", got.Runtime.Terminated, f.killed, c.closed)
+			}
+			if c.closed && got.Runtime.TerminatedReason != "agent exited cleanly (status 0)" {
+				t.Fatalf("reason %q", got.Runtime.TerminatedReason)
+			}
+			if !c.closed && (got.Activity.State != ActivityExited || ExitDetail(got) != c.detail) {
+				t.Fatalf("%s %q, want exited %q", got.Activity.State, ExitDetail(got), c.detail)
+			}
+		})
+	}
+}
+
+func TestCleanExitNotDuringAStart(t *testing.T) {
+	col, f, clk := newCollector(t)
+	r := rec(ActivityIdle)
+	put(t, col.Store, r)
+	clk.t = t0.Add(20 * time.Second)
+	r.Runtime.StartingAt = clk.t
+	put(t, col.Store, r)
+	f.obs = []Observation{dead(r.ID, intp(0), "", t0.Add(15*time.Second))}
+	cycle(t, col)
+	clk.advance(1100 * time.Millisecond)
+	cycle(t, col)
+	if got := get(t, col.Store, r.ID); got.Runtime.Terminated || len(f.killed) > 0 {
+		t.Fatal("an exit seen while a restart is in flight was taken for a clean one")
+	}
+}
+
+func TestReapRace(t *testing.T) {
+	col, f, clk := newCollector(t)
+	r := rec(ActivityIdle)
+	put(t, col.Store, r)
+	// tmux 3.3: dead, but neither status nor time until reaped.
+	f.obs = []Observation{dead(r.ID, nil, "", time.Time{})}
+	clk.advance(2 * time.Second)
+	cycle(t, col)
+	clk.advance(1100 * time.Millisecond)
+	cycle(t, col)
+	if !f.reaped[1] || f.reaped[0] {
+		t.Fatalf("the read after a timeless dead pane must be chained behind run-shell: %v", f.reaped)
+	}
+	if got := get(t, col.Store, r.ID); got.Activity.State == ActivityExited {
+		t.Fatal("a timeless dead pane was confirmed before three reads")
+	}
+	// The reaping read brings the status.
+	f.obs = []Observation{dead(r.ID, intp(3), "", t0.Add(time.Second))}
+	clk.advance(1100 * time.Millisecond)
+	cycle(t, col)
+	clk.advance(1100 * time.Millisecond)
+	cycle(t, col)
+	if got := get(t, col.Store, r.ID); ExitDetail(got) != "exited (3)" || got.Activity.State != ActivityExited {
+		t.Fatalf("after reaping: %s %q", got.Activity.State, ExitDetail(got))
+	}
+	cycle(t, col)
+	if f.reaped[len(f.reaped)-1] {
+		t.Fatal("reaping continued after every pane had its time")
+	}
+}
+
+func TestReapRaceGivesUpAsUnknown(t *testing.T) {
+	col, f, clk := newCollector(t)
+	r := rec(ActivityIdle)
+	put(t, col.Store, r)
+	f.obs = []Observation{dead(r.ID, nil, "", time.Time{})}
+	for range 3 {
+		clk.advance(1100 * time.Millisecond)
+		cycle(t, col)
+	}
+	if got := get(t, col.Store, r.ID); got.Activity.State != ActivityExited || ExitDetail(got) != "exited (unknown)" {
+		t.Fatalf("three timeless reads: %s %q", got.Activity.State, ExitDetail(got))
+	}
+	if len(f.killed) != 0 {
+		t.Fatal("an unknown exit is never clean")
+	}
+}
+
+func TestOlderReadIgnored(t *testing.T) {
+	col, f, clk := newCollector(t)
+	r := rec(ActivityIdle)
+	put(t, col.Store, r)
+	f.obs = []Observation{alive(r.ID)}
+	clk.advance(5 * time.Second)
+	cycle(t, col)
+	// Another process's read that began earlier lands late.
+	late := &Collector{Store: col.Store, Panes: &fakePanes{obs: []Observation{dead(r.ID, intp(1), "", t0)}},
+		Now: func() time.Time { return t0.Add(4 * time.Second) }}
+	cycle(t, late)
+	if got := get(t, col.Store, r.ID); got.Pane.Dead || !got.Pane.ObservedAt.Equal(t0.Add(5*time.Second)) {
+		t.Fatalf("an older read was applied: dead=%v observed %v", got.Pane.Dead, got.Pane.ObservedAt)
+	}
+}
+
+func TestConfirmationAcrossProcesses(t *testing.T) {
+	col, f, clk := newCollector(t)
+	r := rec(ActivityActive)
+	put(t, col.Store, r)
+	f.obs = []Observation{dead(r.ID, intp(2), "", t0)}
+	clk.advance(time.Second)
+	cycle(t, col)
+	other := &Collector{Store: col.Store, Panes: &fakePanes{obs: f.obs}, Now: func() time.Time { return clk.t.Add(1500 * time.Millisecond) }}
+	cycle(t, other)
+	if got := get(t, col.Store, r.ID); got.Activity.State != ActivityExited {
+		t.Fatalf("two processes' agreeing reads ≥ 1 s apart must confirm: %s", got.Activity.State)
+	}
+}
+
+func TestUnreachableIsNotDeath(t *testing.T) {
+	col, f, clk := newCollector(t)
+	r := rec(ActivityActive)
+	put(t, col.Store, r)
+	if err := AppendLine(col.Store.Dir, Line{V: 1, At: t0, Session: r.ID, Launch: "L1", Agent: "claude", Event: "Stop"}); err != nil {
+		t.Fatal(err)
+	}
+	f.err = errors.New("no server running on /tmp/tmux-0/x")
+	for range 5 {
+		clk.advance(2 * time.Second)
+		res := cycle(t, col)
+		if res.TmuxErr == nil {
+			t.Fatal("the tmux error must reach the caller")
+		}
+	}
+	got := get(t, col.Store, r.ID)
+	if got.Runtime.Terminated || got.Runtime.UnreachableSince.IsZero() {
+		t.Fatalf("unreachable: terminated=%v since=%v", got.Runtime.Terminated, got.Runtime.UnreachableSince)
+	}
+	if d := Derive(got, clk.t); d.Status != StatusUnknown || d.Marks[0] != MarkUnreachable {
+		t.Fatalf("Derive while unreachable: %+v", d)
+	}
+	if got.EventsApplied != 1 || got.Activity.State != ActivityIdle {
+		t.Fatalf("hook events must still apply while tmux is down: applied=%d %s", got.EventsApplied, got.Activity.State)
+	}
+	// A server answers without the session: gone only after two reads ≥ 1 s apart.
+	f.err, f.obs = nil, nil
+	clk.advance(time.Second)
+	cycle(t, col)
+	got = get(t, col.Store, r.ID)
+	if got.Runtime.Terminated || !got.Runtime.UnreachableSince.IsZero() {
+		t.Fatalf("first answered read: terminated=%v unreachable=%v", got.Runtime.Terminated, got.Runtime.UnreachableSince)
+	}
+	clk.advance(300 * time.Millisecond)
+	cycle(t, col)
+	if get(t, col.Store, r.ID).Runtime.Terminated {
+		t.Fatal("certified gone by reads < 1 s apart")
+	}
+	clk.advance(800 * time.Millisecond)
+	cycle(t, col)
+	if got = get(t, col.Store, r.ID); !got.Runtime.Terminated || got.Runtime.TerminatedReason != "tmux session gone" {
+		t.Fatalf("after two answered reads without it: %+v", got.Runtime)
+	}
+}
+
+func TestGoneResetByReappearance(t *testing.T) {
+	col, f, clk := newCollector(t)
+	r := rec(ActivityIdle)
+	put(t, col.Store, r)
+	cycle(t, col) // absent once
+	f.obs = []Observation{alive(r.ID)}
+	clk.advance(2 * time.Second)
+	cycle(t, col)
+	f.obs = nil
+	clk.advance(2 * time.Second)
+	cycle(t, col)
+	if get(t, col.Store, r.ID).Runtime.Terminated {
+		t.Fatal("absences separated by a sighting are not two consecutive reads")
+	}
+}
+
+func TestHooklessActivityFollowsOutput(t *testing.T) {
+	col, f, clk := newCollector(t)
+	r := hookless(rec(ActivityIdle))
+	r.Activity.FirstSignalAt = time.Time{}
+	put(t, col.Store, r)
+	// tmux sets window_activity at creation: that is not output.
+	f.obs = []Observation{alive(r.ID)}
+	clk.advance(time.Second)
+	cycle(t, col)
+	if got := get(t, col.Store, r.ID); got.Activity.State != ActivityIdle {
+		t.Fatalf("a silent new pane: %s", got.Activity.State)
+	}
+	o := alive(r.ID)
+	o.WindowActivity = t0.Add(3 * time.Second)
+	f.obs = []Observation{o}
+	clk.t = t0.Add(4 * time.Second)
+	cycle(t, col)
+	if got := get(t, col.Store, r.ID); got.Activity.State != ActivityActive || got.Activity.Source != "pane" {
+		t.Fatalf("output: %s from %s", got.Activity.State, got.Activity.Source)
+	}
+	clk.t = t0.Add(9 * time.Second)
+	cycle(t, col)
+	if got := get(t, col.Store, r.ID); got.Activity.State != ActivityIdle {
+		t.Fatalf("quiet for 5 s: %s", got.Activity.State)
+	}
+	// Hook-capable agents do not follow output.
+	h := rec(ActivityIdle)
+	h.ID = "hook0001"
+	put(t, col.Store, h)
+	o2 := alive(h.ID)
+	o2.WindowActivity = clk.t
+	f.obs = []Observation{o, o2}
+	cycle(t, col)
+	if got := get(t, col.Store, h.ID); got.Activity.State != ActivityIdle {
+		t.Fatalf("a hook agent followed output: %s", got.Activity.State)
+	}
+}
+
+func TestRunnerErrorsChangeNoFacts(t *testing.T) {
+	col, f, clk := newCollector(t)
+	r := rec(ActivityWaitingInput)
+	put(t, col.Store, r)
+	f.obs = []Observation{alive(r.ID)}
+	cycle(t, col)
+	before := get(t, col.Store, r.ID)
+	f.err = context.DeadlineExceeded
+	clk.advance(5 * time.Second)
+	cycle(t, col)
+	after := get(t, col.Store, r.ID)
+	after.Runtime.UnreachableSince = time.Time{}
+	if after.Activity.State != before.Activity.State || !after.Activity.Since.Equal(before.Activity.Since) ||
+		!after.Pane.ObservedAt.Equal(before.Pane.ObservedAt) || after.Runtime.Terminated {
+		t.Fatalf("a failed read changed facts: %+v → %+v", before, after)
+	}
+}

@@ -1,0 +1,117 @@
+package theme
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"charm.land/lipgloss/v2"
+)
+
+func TestContrast(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want float64
+	}{
+		{"#000000", "#FFFFFF", 21},
+		{"#FFFFFF", "#000000", 21},
+		{"#777777", "#777777", 1},
+		{"#767676", "#FFFFFF", 4.54}, // the classic lightest grey that passes AA on white
+	}
+	for _, tt := range tests {
+		got := Contrast(lipgloss.Color(tt.a), lipgloss.Color(tt.b))
+		if math.Abs(got-tt.want) > 0.01 {
+			t.Errorf("Contrast(%s, %s) = %.3f, want %.2f", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+func TestDeltaEScale(t *testing.T) {
+	// Black to white is ΔE2000 100 on the usual scale.
+	if got := DeltaE(lipgloss.Color("#000000"), lipgloss.Color("#FFFFFF")); math.Abs(got-100) > 0.5 {
+		t.Errorf("DeltaE(black, white) = %.2f, want 100", got)
+	}
+	if got := DeltaE(lipgloss.Color("#36C2B4"), lipgloss.Color("#36C2B4")); got != 0 {
+		t.Errorf("DeltaE(x, x) = %.2f, want 0", got)
+	}
+}
+
+func TestShippedPalettesPass(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		p    Palette
+	}{{"dark", Dark}, {"light", Light}} {
+		for _, err := range tt.p.Check() {
+			t.Errorf("%s: %v", tt.name, err)
+		}
+	}
+}
+
+// TestPaletteFigures logs the measured figures, so a review sees the margins.
+func TestPaletteFigures(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		p    Palette
+	}{{"dark", Dark}, {"light", Light}} {
+		bg := lipgloss.Color(tt.p.Background)
+		for _, r := range Roles {
+			surface, text := badgeColors(tt.p, r)
+			t.Logf("%s %-10s %s on %s %.2f:1  badge text %.2f:1", tt.name, r, tt.p.Hex(r), tt.p.Background,
+				Contrast(tt.p.Color(r), bg), Contrast(text, surface))
+		}
+		t.Logf("%s ΔE2000 working/needs %.1f, terminated/danger %.1f", tt.name,
+			DeltaE(tt.p.Color(RoleWorking), tt.p.Color(RoleNeeds)),
+			DeltaE(tt.p.Color(RoleTerminated), tt.p.Color(RoleDanger)))
+	}
+}
+
+// TestCheckCatchesBrokenPalettes proves the checks bite: each palette below
+// breaks one rule and Check must say which.
+func TestCheckCatchesBrokenPalettes(t *testing.T) {
+	tests := []struct {
+		name   string
+		base   Palette
+		mutate func(*Palette)
+		want   string
+	}{
+		{"needs equals working", Dark, func(p *Palette) { p.Needs = p.Working }, "ΔE2000"},
+		{"needs near working", Light, func(p *Palette) { p.Needs = "#0A8A70" }, "working"},
+		{"old orange working", Dark, func(p *Palette) { p.Working, p.Needs = "#F59F4C", "#E8C14A" }, "ΔE2000"},
+		{"terminated is red", Dark, func(p *Palette) { p.Terminated = p.Danger }, "terminated"},
+		{"terminated reddish", Light, func(p *Palette) { p.Terminated = "#A83A3A" }, "danger"},
+		{"review lost on dark", Dark, func(p *Palette) { p.Review = "#1B2A4A" }, "review #1B2A4A on background"},
+		{"ready lost on light", Light, func(p *Palette) { p.Ready = "#BFE8C9" }, "ready #BFE8C9 on background"},
+		{"merged accent unreadable on surface", Dark, func(p *Palette) { p.Merged = "#2A6B45" }, "merged badge"},
+		{"muted text too faint", Light, func(p *Palette) { p.Muted = "#B0B0B0" }, "muted"},
+		{"selection invisible", Dark, func(p *Palette) { p.Selected = "#22252B" }, "selected border"},
+		{"not a hex colour", Dark, func(p *Palette) { p.Idle = "grey" }, "not a #RRGGBB"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := tt.base
+			tt.mutate(&p)
+			errs := p.Check()
+			if len(errs) == 0 {
+				t.Fatalf("Check passed a broken palette")
+			}
+			var msgs []string
+			for _, err := range errs {
+				msgs = append(msgs, err.Error())
+			}
+			if all := strings.Join(msgs, "\n"); !strings.Contains(all, tt.want) {
+				t.Errorf("errors do not mention %q:\n%s", tt.want, all)
+			}
+		})
+	}
+}
+
+func TestInkPicksReadableText(t *testing.T) {
+	for _, p := range []Palette{Dark, Light} {
+		for _, r := range Roles {
+			bg, fg := badgeColors(p, r)
+			if got := Contrast(fg, bg); got < MinTextContrast {
+				t.Errorf("%s badge on %s: %.2f:1", r, p.Surface(r), got)
+			}
+		}
+	}
+}

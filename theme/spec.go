@@ -1,0 +1,94 @@
+package theme
+
+import "lanes/state"
+
+// Spec is how one state is presented wherever it appears: its colour role,
+// a single-cell glyph, a short label for badges and dots, a long label for
+// help and detail views, and whether it animates.
+type Spec struct {
+	Role     Role
+	Glyph    string
+	Short    string
+	Long     string
+	Animates bool
+}
+
+// Statuses that share a role differ in glyph and label, so a monochrome or
+// colour-blind reader still tells them apart.
+var statusSpecs = map[state.Status]Spec{
+	state.StatusWorking:          {RoleWorking, "●", "Working", "Agent is working on a turn", true},
+	state.StatusIdle:             {RoleIdle, "○", "Idle", "Agent is idle, nothing pending", false},
+	state.StatusNeedsInput:       {RoleNeeds, "◆", "Needs input", "Agent is waiting for your answer or permission", false},
+	state.StatusExited:           {RoleDanger, "■", "Exited", "Agent exited; its pane is kept for inspection", false},
+	state.StatusNoSignal:         {RoleUnknown, "⊘", "No signal", "No hook event since launch; hooks may not be installed", false},
+	state.StatusCIFailed:         {RoleDanger, "✗", "CI failed", "An open PR's CI is failing", false},
+	state.StatusChangesRequested: {RoleNeeds, "↺", "Changes", "Changes were requested on an open PR", false},
+	state.StatusDraft:            {RoleReview, "◌", "Draft", "An open PR is still a draft", false},
+	state.StatusReviewPending:    {RoleReview, "◐", "Review", "An open PR is waiting for review", false},
+	state.StatusPROpen:           {RoleReview, "◎", "PR open", "A PR is open", false},
+	state.StatusApproved:         {RoleReady, "✓", "Approved", "An open PR is approved", false},
+	state.StatusMergeable:        {RoleReady, "⇡", "Mergeable", "An open PR is approved and can be merged", false},
+	state.StatusMerged:           {RoleMerged, "★", "Merged", "A PR from this session was merged", false},
+	state.StatusTerminated:       {RoleTerminated, "□", "Terminated", "Session ended; its record is kept", false},
+	state.StatusUnknown:          {RoleUnknown, "?", "Unknown", "State unknown: tmux unreachable or facts invalid", false},
+}
+
+var activitySpecs = map[state.Activity]Spec{
+	state.ActivityActive:       {RoleWorking, "●", "Active", "Agent is working", true},
+	state.ActivityIdle:         {RoleIdle, "○", "Idle", "Agent is idle", false},
+	state.ActivityWaitingInput: {RoleNeeds, "◆", "Waiting", "Agent is asking you a question", false},
+	state.ActivityBlocked:      {RoleNeeds, "▲", "Blocked", "Agent is blocked on a permission or a failure", false},
+	state.ActivityExited:       {RoleDanger, "■", "Exited", "Agent process exited", false},
+	state.ActivityUnknown:      {RoleUnknown, "?", "Unknown", "No valid activity recorded", false},
+}
+
+var zoneSpecs = map[state.Zone]Spec{
+	state.ZoneWorking:      {RoleWorking, "●", "Working", "Agents working now, with the idle stack below", false},
+	state.ZoneNeedsYou:     {RoleNeeds, "◆", "Needs you", "Sessions waiting on you", false},
+	state.ZoneInReview:     {RoleReview, "◐", "In review", "PRs waiting on review", false},
+	state.ZoneReadyToMerge: {RoleReady, "⇡", "Ready to merge", "PRs ready to merge, and merged PRs of live sessions", false},
+	state.ZoneDone:         {RoleTerminated, "□", "Done", "Terminated sessions", false},
+}
+
+var markSpecs = map[state.Mark]Spec{
+	state.MarkFailed:      {RoleDanger, "✗", "Failed", "The last turn ended in a failure", false},
+	state.MarkInterrupted: {RoleIdle, "‖", "Interrupted", "The last turn was interrupted", false},
+	state.MarkUnconfirmed: {RoleUnknown, "…", "unconfirmed", "Working, but silent for over 10 minutes", false},
+	state.MarkUnreachable: {RoleUnknown, "↯", "tmux unreachable", "The tmux server is not answering", false},
+}
+
+// StatusSpec is how status s is presented; an unrecognised status is shown as
+// unknown.
+func StatusSpec(s state.Status) Spec {
+	if sp, ok := statusSpecs[s]; ok {
+		return sp
+	}
+	return statusSpecs[state.StatusUnknown]
+}
+
+// ActivitySpec is how raw activity a is presented (sidebar dots and activity
+// pills); an unrecognised activity is shown as unknown.
+func ActivitySpec(a state.Activity) Spec {
+	if sp, ok := activitySpecs[a]; ok {
+		return sp
+	}
+	return activitySpecs[state.ActivityUnknown]
+}
+
+// ZoneSpec is how zone z's lane header is presented. An unrecognised zone
+// keeps its own name and is coloured unknown.
+func ZoneSpec(z state.Zone) Spec {
+	if sp, ok := zoneSpecs[z]; ok {
+		return sp
+	}
+	return Spec{Role: RoleUnknown, Glyph: "?", Short: string(z), Long: "Unknown zone " + string(z)}
+}
+
+// MarkSpec is how mark m is presented beside a status. An unrecognised mark
+// keeps its own name and is coloured unknown.
+func MarkSpec(m state.Mark) Spec {
+	if sp, ok := markSpecs[m]; ok {
+		return sp
+	}
+	return Spec{Role: RoleUnknown, Glyph: "?", Short: string(m), Long: "Unknown mark " + string(m)}
+}

@@ -1,0 +1,265 @@
+package tmux
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// DefaultTimeout bounds one tmux invocation. A healthy server answers in a
+// few milliseconds; two seconds leaves room for a loaded machine while
+// keeping a wedged server from freezing the board.
+const DefaultTimeout = 2 * time.Second
+
+// SocketEnv is the environment variable naming the tmux socket (tmux -L)
+// when no flag is given.
+const SocketEnv = "LANES_TMUX_SOCKET"
+
+// Runner executes one tmux invocation. args is tmux's argv without the
+// leading "tmux" and without the global flags that select the server (the
+// Runner adds those); it returns stdout. Tests substitute a fake that
+// records args.
+type Runner func(ctx context.Context, args ...string) ([]byte, error)
+
+// ExecRunner returns a Runner that executes the tmux binary on PATH
+// directly (never through a shell), talking to the server named socket
+// ("" = tmux's default server, no -L flag). flags are extra global flags
+// placed before the command, such as "-f", "/dev/null" for a private test
+// server that must not read the user's configuration. Each call is bounded
+// by timeout (none when timeout <= 0) on top of the caller's context.
+//
+// A failed call returns an error of the form "tmux CMD: SENTINEL: stderr",
+// wrapping the sentinel chosen by classify (or the exec error).
+func ExecRunner(socket string, timeout time.Duration, flags ...string) Runner {
+	global := append(socketArgs(socket), flags...)
+	return func(ctx context.Context, args ...string) ([]byte, error) {
+		if timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, timeout)
+			defer cancel()
+		}
+		cmd := exec.CommandContext(ctx, "tmux", append(slices.Clone(global), args...)...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		// A server started by this call daemonizes; should anything it
+		// spawns keep our pipes open, don't wait for it past the answer.
+		cmd.WaitDelay = 500 * time.Millisecond
+		err := cmd.Run()
+		if errors.Is(err, exec.ErrWaitDelay) {
+			err = nil // tmux itself exited 0; only a straggler held the pipe
+		}
+		if err == nil {
+			return stdout.Bytes(), nil
+		}
+		if ctx.Err() != nil {
+			// The kill from CommandContext surfaces as "signal: killed";
+			// the context says why it happened.
+			err = ctx.Err()
+		}
+		msg := strings.TrimSpace(stderr.String())
+		return stdout.Bytes(), wrapErr(commandName(args), classify(msg, err), msg)
+	}
+}
+
+func wrapErr(name string, err error, stderr string) error {
+	if stderr == "" || strings.Contains(err.Error(), stderr) {
+		return fmt.Errorf("tmux %s: %w", name, err)
+	}
+	return fmt.Errorf("tmux %s: %w: %s", name, err, stderr)
+}
+
+// commandName names an invocation in error messages: its command, or its
+// commands joined by " ; " when several are chained.
+func commandName(args []string) string {
+	if len(args) == 0 {
+		return "(no command)"
+	}
+	names := []string{args[0]}
+	for i, a := range args[:len(args)-1] {
+		if a == ";" {
+			names = append(names, args[i+1])
+		}
+	}
+	return strings.Join(names, " ; ")
+}
+
+func socketArgs(socket string) []string {
+	if socket == "" {
+		return nil
+	}
+	return []string{"-L", socket}
+}
+
+// Client talks to one tmux server. The zero value of Run means "exec tmux
+// with DefaultTimeout", so a Client literal with only Socket set works.
+type Client struct {
+	// Socket is the server's socket name (tmux -L); "" is tmux's default
+	// server, which inside tmux means the server named by $TMUX.
+	Socket string
+	// Config is a configuration file passed as tmux -f; "" lets tmux read
+	// the user's own. It only matters for a call that starts the server.
+	Config string
+	// Run executes tmux; nil uses ExecRunner(Socket, DefaultTimeout, -f
+	// Config).
+	Run Runner
+}
+
+// New returns a Client for the server on socket ("" = tmux's default
+// server) that execs tmux with DefaultTimeout per call.
+func New(socket string) *Client {
+	return &Client{Socket: socket, Run: ExecRunner(socket, DefaultTimeout)}
+}
+
+// SocketFromEnv returns the socket name to use: flag when set, else
+// $LANES_TMUX_SOCKET, else "" (tmux's default server).
+func SocketFromEnv(flag string) string {
+	if flag != "" {
+		return flag
+	}
+	return os.Getenv(SocketEnv)
+}
+
+func (c *Client) configArgs() []string {
+	if c.Config == "" {
+		return nil
+	}
+	return []string{"-f", c.Config}
+}
+
+// run executes cmds as ONE tmux invocation, joined by ";" separators, so
+// they run back to back in the server with nothing in between. Every
+// argument is escaped so that user text can never become a separator.
+func (c *Client) run(ctx context.Context, cmds ...[]string) ([]byte, error) {
+	var argv []string
+	for i, cmd := range cmds {
+		if i > 0 {
+			argv = append(argv, ";")
+		}
+		for _, a := range cmd {
+			argv = append(argv, escapeArg(a))
+		}
+	}
+	run := c.Run
+	if run == nil {
+		run = ExecRunner(c.Socket, DefaultTimeout, c.configArgs()...)
+	}
+	return run(ctx, argv...)
+}
+
+// escapeArg protects one argv word from tmux's argv splitting: tmux 3.x
+// treats ANY argument ending in ';' as "this word, then end of command"
+// (so "a;" sends "a" and ";" vanishes), and turns a trailing "\;" into a
+// literal ";". Rewriting a trailing ';' as "\;" therefore delivers the word
+// unchanged. Nothing else in an argv word is special to tmux.
+func escapeArg(a string) string {
+	if strings.HasSuffix(a, ";") {
+		return a[:len(a)-1] + `\;`
+	}
+	return a
+}
+
+// escapeFormat doubles '#' in a value that tmux expands as a format (-c
+// start directories, -s session names): "/src/c#app" would otherwise lose
+// its "#a".
+func escapeFormat(s string) string {
+	return strings.ReplaceAll(s, "#", "##")
+}
+
+// SessionTarget returns the exact tmux target for a session given its id
+// ("$3" stays "$3") or its name ("api" becomes "=api"). A bare name would
+// be a prefix match in tmux, so "foo" could hit "foo-bar". A value already
+// starting with '=' is returned unchanged.
+func SessionTarget(idOrName string) string {
+	if isID(idOrName, '$') || strings.HasPrefix(idOrName, "=") {
+		return idOrName
+	}
+	return "=" + idOrName
+}
+
+// isID reports whether s is prefix followed by one or more digits, the
+// shape of tmux's session ($), window (@) and pane (%) ids.
+func isID(s string, prefix byte) bool {
+	if len(s) < 2 || s[0] != prefix {
+		return false
+	}
+	for _, r := range s[1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Version returns the tmux version as the binary reports it, without the
+// leading "tmux " (for example "3.3a"). It needs no server.
+func (c *Client) Version(ctx context.Context) (string, error) {
+	// -V is a global flag, not a command: it goes where a command would.
+	out, err := c.run(ctx, []string{"-V"})
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimPrefix(strings.TrimSpace(string(out)), "tmux "), nil
+}
+
+// SocketPath returns the server's socket path, the first field of $TMUX in
+// its panes. It needs a running server (ErrNoServer otherwise).
+func (c *Client) SocketPath(ctx context.Context) (string, error) {
+	out, err := c.run(ctx, []string{"display-message", "-p", "#{socket_path}"})
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// AttachCmd returns the command that hands the terminal to tmux attached to
+// the session target (an id or a name, made exact). It carries the
+// client's socket flags: a bare "tmux attach" would reach the wrong server.
+// It has no context because it is interactive and ends when the user
+// detaches. Inside another tmux server, tmux refuses to nest unless $TMUX
+// is cleared; that choice is the caller's.
+func (c *Client) AttachCmd(target string) *exec.Cmd {
+	args := append(socketArgs(c.Socket), c.configArgs()...)
+	args = append(args, "attach-session", "-t", escapeArg(SessionTarget(target)))
+	return exec.Command("tmux", args...)
+}
+
+// SwitchArgs returns the argv (without "tmux" and socket flags) that moves
+// the current tmux client to the session target, for use from inside the
+// same server.
+func SwitchArgs(target string) []string {
+	return []string{"switch-client", "-t", SessionTarget(target)}
+}
+
+// SwitchClient moves the tmux client this process runs under (found by tmux
+// from $TMUX) to the session target. Use it only when InsideSameServer.
+func (c *Client) SwitchClient(ctx context.Context, target string) error {
+	_, err := c.run(ctx, SwitchArgs(target))
+	return err
+}
+
+// InsideSameServer reports whether tmuxEnv (the value of $TMUX,
+// "socketpath,pid,index") names the server whose socket is socketPath, that
+// is, whether switch-client can reach the session instead of a nested
+// attach.
+func InsideSameServer(tmuxEnv, socketPath string) bool {
+	if tmuxEnv == "" || socketPath == "" {
+		return false
+	}
+	// The path itself may contain commas; the last two fields never do.
+	i := strings.LastIndexByte(tmuxEnv, ',')
+	if i < 0 {
+		return false
+	}
+	j := strings.LastIndexByte(tmuxEnv[:i], ',')
+	if j <= 0 {
+		return false
+	}
+	return filepath.Clean(tmuxEnv[:j]) == filepath.Clean(socketPath)
+}
