@@ -27,10 +27,11 @@ const (
 // spoolName matches <id>.jsonl and rotated <id>.<unixnano>.jsonl.
 var spoolName = regexp.MustCompile(`^([a-z0-9]{8})(?:\.([0-9]{1,20}))?\.jsonl$`)
 
+// SpoolDir is where hooks append their lines.
+func SpoolDir(stateDir string) string { return filepath.Join(stateDir, "spool") }
+
 // SpoolPath is the active spool file of a session.
-func SpoolPath(stateDir, id string) string {
-	return filepath.Join(stateDir, "spool", id+".jsonl")
-}
+func SpoolPath(stateDir, id string) string { return filepath.Join(SpoolDir(stateDir), id+".jsonl") }
 
 // spoolOffset is what the store keeps per spool file identity.
 type spoolOffset struct {
@@ -42,7 +43,7 @@ type spoolOffset struct {
 // events are applied in the same transaction that advances the offsets, so
 // a crash anywhere applies each line exactly once.
 func (c *cycleTx) ingest() error {
-	dir := filepath.Join(c.stateDir, "spool")
+	dir := SpoolDir(c.stateDir)
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -230,11 +231,10 @@ func AppendLine(stateDir string, l Line) error {
 	if strings.ContainsRune(string(b), '\n') {
 		return fmt.Errorf("spool line contains a newline")
 	}
-	dir := filepath.Join(stateDir, "spool")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(SpoolDir(stateDir), 0o700); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, l.Session+".jsonl"),
+	f, err := os.OpenFile(SpoolPath(stateDir, l.Session),
 		os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return err

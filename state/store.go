@@ -69,7 +69,7 @@ func NewStore(dir string) *Store {
 func (s *Store) Path() string { return filepath.Join(s.Dir, "lanes.db") }
 
 // SpoolDir is where hooks append their lines.
-func (s *Store) SpoolDir() string { return filepath.Join(s.Dir, "spool") }
+func (s *Store) SpoolDir() string { return SpoolDir(s.Dir) }
 
 func (s *Store) open(readOnly bool) (*bolt.DB, error) {
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
