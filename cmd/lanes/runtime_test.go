@@ -1,0 +1,310 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"lanes/state"
+	"lanes/tmux"
+	"lanes/tmux/tmuxtest"
+)
+
+func exited(name, detail string) func(map[string]sessionJSON) bool {
+	return func(m map[string]sessionJSON) bool {
+		s := m[name]
+		return s.Activity == state.ActivityExited && exitDetail(s) == detail
+	}
+}
+
+func exitDetail(s sessionJSON) string {
+	switch {
+	case s.Exit == nil:
+		return ""
+	case s.Exit.Signal != nil:
+		return "exited (" + *s.Exit.Signal + ")"
+	case s.Exit.Status != nil:
+		return fmt.Sprintf("exited (%d)", *s.Exit.Status)
+	}
+	return "exited (unknown)"
+}
+
+func TestPaneExits(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("new", "fail3", "--", "sh", "-c", "sleep 0.3; exit 3")
+	e.must("new", "short0", "--", "sh", "-c", "sleep 0.3; exit 0")
+	e.must("new", "killed", "--", "sh", "-c", "sleep 0.3; kill -9 $$")
+	e.must("new", "termed", "--", "sh", "-c", "sleep 0.3; kill -15 $$")
+	e.must("new", "live", "--", "sleep", "3600")
+	got := e.waitFor("every exit confirmed", 20*time.Second, func(m map[string]sessionJSON) bool {
+		return exited("fail3", "exited (3)")(m) && exited("short0", "exited (0)")(m) &&
+			exited("killed", "exited (SIGKILL)")(m) && exited("termed", "exited (SIGTERM)")(m)
+	})
+	for _, name := range []string{"fail3", "short0", "killed", "termed"} {
+		s := got[name]
+		if s.IsTerminated || s.Status != state.StatusExited || s.Zone != state.ZoneNeedsYou {
+			t.Errorf("%s: terminated=%v %s/%s; want exited in needs_you with the pane kept", name, s.IsTerminated, s.Status, s.Zone)
+		}
+	}
+	if has, _ := e.tc.HasSession(context.Background(), "lanes-fail3"); !has {
+		t.Error("a failed agent's pane must be kept for inspection")
+	}
+	if s := got["live"]; s.IsTerminated || s.Activity == state.ActivityExited || s.Status == state.StatusUnknown {
+		t.Errorf("a live agent was affected: %+v", s)
+	}
+}
+
+func TestCleanExitAfterTenSeconds(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("new", "done", "--", "sh", "-c", "sleep 11; exit 0")
+	got := e.waitFor("clean exit", 30*time.Second, func(m map[string]sessionJSON) bool { return m["done"].IsTerminated })
+	s := got["done"]
+	if s.TerminatedReason == nil || *s.TerminatedReason != "agent exited cleanly (status 0)" || s.Status != state.StatusTerminated {
+		t.Fatalf("clean exit: %+v", s)
+	}
+	if has, _ := e.tc.HasSession(context.Background(), "lanes-done"); has {
+		t.Fatal("a clean exit must close the tmux session")
+	}
+}
+
+// TestReapRaceOnFreshServers: one-second `exit 3` panes, each on a fresh
+// server, all end `exited (3)`.
+func TestReapRaceOnFreshServers(t *testing.T) {
+	t.Parallel()
+	for i := range 6 {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			t.Parallel()
+			e := newEnv(t)
+			e.must("new", "r", "--", "sh", "-c", "sleep 1; exit 3")
+			e.waitFor("exit 3 confirmed", 20*time.Second, exited("r", "exited (3)"))
+		})
+	}
+}
+
+func TestCustomAgentActivityFollowsOutput(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("new", "quiet", "--", "sleep", "3600")
+	e.must("new", "chatty", "--", "sh", "-c", "sleep 1.5; for i in 1 2 3 4 5 6; do echo tick $i; sleep 0.5; done; sleep 3600")
+	e.waitFor("chatty working", 15*time.Second, func(m map[string]sessionJSON) bool {
+		return m["chatty"].Status == state.StatusWorking && m["quiet"].Status == state.StatusIdle
+	})
+	e.waitFor("chatty idle once quiet", 20*time.Second, func(m map[string]sessionJSON) bool {
+		return m["chatty"].Status == state.StatusIdle
+	})
+}
+
+func TestServerKilledThenReplaced(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("new", "a", "--", "sleep", "3600")
+	e.must("new", "b", "--", "sleep", "3600")
+	e.waitFor("both seen", 5*time.Second, func(m map[string]sessionJSON) bool { return m["a"].Status == state.StatusIdle })
+	if _, err := e.tc.Run(context.Background(), "kill-server"); err != nil {
+		t.Fatal(err)
+	}
+	e.must("hook", "generic", "active", "--session", "a")
+	for range 3 {
+		_, errs, code := e.run("ls", "--json")
+		if code != 0 || !strings.Contains(errs, "tmux is not answering") {
+			t.Fatalf("ls with the server down: exit %d, stderr %q", code, errs)
+		}
+		time.Sleep(600 * time.Millisecond)
+	}
+	got := e.ls()
+	for _, n := range []string{"a", "b"} {
+		s := got[n]
+		if s.IsTerminated || s.Status != state.StatusUnknown || len(s.Marks) != 1 || s.Marks[0] != state.MarkUnreachable {
+			t.Fatalf("%s with the server down: %+v", n, s)
+		}
+	}
+	if got["a"].EventsApplied != 1 || len(got["a"].EventsDropped) != 0 {
+		t.Fatalf("a hook while tmux was down: applied %d dropped %v", got["a"].EventsApplied, got["a"].EventsDropped)
+	}
+	// A new server without the sessions: certified gone after two reads ≥ 1 s apart.
+	e.startServer()
+	e.waitFor("certified gone", 10*time.Second, func(m map[string]sessionJSON) bool {
+		return m["a"].IsTerminated && m["b"].IsTerminated
+	})
+	if r := *e.ls()["a"].TerminatedReason; r != "tmux session gone" {
+		t.Fatalf("reason %q", r)
+	}
+	// New sessions work on the new server.
+	e.must("new", "c", "--", "sleep", "3600")
+	e.waitFor("c live", 5*time.Second, func(m map[string]sessionJSON) bool { return m["c"].Status == state.StatusIdle })
+}
+
+func TestRestartFencesTheOldLaunch(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("new", "w", "--", "sh", "-c", "sleep 0.2; exit 4")
+	e.waitFor("exited", 15*time.Second, exited("w", "exited (4)"))
+	old := e.ls()["w"]
+	e.must("restart", "w")
+	got := e.ls()["w"]
+	if got.Launch == old.Launch || got.Activity != state.ActivityIdle || got.Exit != nil {
+		t.Fatalf("after restart: launch %s→%s activity %s exit %+v", old.Launch, got.Launch, got.Activity, got.Exit)
+	}
+	line := state.Line{V: 1, At: time.Now().UTC(), Session: got.ID, Launch: old.Launch, Agent: "generic", Event: "active"}
+	if err := state.AppendLine(e.state, line); err != nil {
+		t.Fatal(err)
+	}
+	got = e.ls()["w"]
+	if got.EventsDropped[state.DropStaleLaunch] != 1 || got.Activity != state.ActivityIdle {
+		t.Fatalf("old-launch event: dropped %v, activity %s", got.EventsDropped, got.Activity)
+	}
+	// The respawned agent exits again and is seen again.
+	e.waitFor("exited again", 15*time.Second, exited("w", "exited (4)"))
+}
+
+func TestSendRefusals(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("new", "cat", "--", "cat")
+	e.must("new", "gone", "--", "sh", "-c", "exit 2")
+	e.waitFor("gone exited", 15*time.Second, exited("gone", "exited (2)"))
+
+	e.must("send", "cat", "hello", "; $HOME")
+	waitPane(t, e.tc, "lanes-cat", "hello ; $HOME")
+
+	refused := func(code int, msg string, args ...string) {
+		t.Helper()
+		_, errs, got := e.run(args...)
+		if got != code || !strings.Contains(errs, msg) {
+			t.Errorf("lanes %v: exit %d %q, want %d %q", args, got, errs, code, msg)
+		}
+	}
+	refused(exitExited, "agent exited — its pane may be a shell now", "send", "gone", "hi")
+	refused(exitNoSession, "no such session", "send", "nosuch", "hi")
+	e.must("hook", "generic", "blocked", "--session", "cat")
+	refused(exitDialog, "agent is showing a dialog — Enter would answer it; attach to answer", "send", "cat", "yes")
+	e.must("kill", "gone")
+	refused(exitTerminated, "session terminated", "send", "gone", "hi")
+	e.must("send", "--force", "cat", "forced")
+	waitPane(t, e.tc, "lanes-cat", "forced")
+}
+
+func waitPane(t *testing.T, tc *tmux.Client, session, want string) {
+	t.Helper()
+	end := time.Now().Add(5 * time.Second)
+	for {
+		out, _ := tc.Run(context.Background(), "capture-pane", "-p", "-t", "="+session+":")
+		if strings.Contains(string(out), want) {
+			return
+		}
+		if time.Now().After(end) {
+			t.Fatalf("pane %s never showed %q:\n%s", session, want, out)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestExactTargetsAndNames(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("new", "foo-bar", "--", "sleep", "3600")
+	e.must("new", "foo", "--", "sleep", "3600")
+	e.must("kill", "foo")
+	got := e.ls()
+	if !got["foo"].IsTerminated || got["foo-bar"].IsTerminated {
+		t.Fatalf("kill foo: foo terminated=%v, foo-bar terminated=%v", got["foo"].IsTerminated, got["foo-bar"].IsTerminated)
+	}
+	if has, _ := e.tc.HasSession(context.Background(), "lanes-foo-bar"); !has {
+		t.Fatal("killing foo killed foo-bar")
+	}
+	for _, bad := range []string{"a.b", "a:b", "a b", "", strings.Repeat("x", 41), "../x"} {
+		_, errs, code := e.run("new", bad, "--", "sleep", "1")
+		if code == 0 || (bad != "" && !strings.Contains(errs, "invalid session name")) {
+			t.Errorf("new %q: exit %d %q", bad, code, errs)
+		}
+	}
+	_, errs, code := e.run("new", "foo-bar", "--", "sleep", "1")
+	if code == 0 || !strings.Contains(errs, "live session named") {
+		t.Errorf("duplicate live name: exit %d %q", code, errs)
+	}
+	if _, err := e.tc.Run(context.Background(), "new-session", "-d", "-s", "lanes-clash", "sleep", "60"); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code = e.run("new", "clash", "--", "sleep", "1")
+	if code == 0 || !strings.Contains(errs, "tmux already has a session named lanes-clash") {
+		t.Errorf("tmux clash: exit %d %q", code, errs)
+	}
+	_, errs, code = e.run("new", "nodir", "--dir", filepath.Join(e.home, "missing"), "--", "sleep", "1")
+	if code == 0 || !strings.Contains(errs, "no such file") {
+		t.Errorf("missing dir: exit %d %q", code, errs)
+	}
+	_, errs, code = e.run("new", "nobin", "--agent", "codex")
+	if code == 0 || !strings.Contains(errs, "codex not found on PATH") {
+		t.Errorf("missing agent: exit %d %q", code, errs)
+	}
+	for _, n := range []string{"clash", "nodir", "nobin"} {
+		if _, ok := e.ls()[n]; ok {
+			t.Errorf("a refused new left a record for %s", n)
+		}
+	}
+	_, _, code = e.run("rm", "foo-bar")
+	if code == 0 {
+		t.Error("rm of a live session must be refused")
+	}
+	e.must("rm", "foo")
+	if _, ok := e.ls()["foo"]; ok {
+		t.Error("rm left the record")
+	}
+}
+
+// TestHooksReachTheirStateDir: the tmux server was started by a process with
+// another LANES_STATE_DIR; the pane still reports to the session's own.
+func TestHooksReachTheirStateDir(t *testing.T) {
+	t.Parallel()
+	tc := tmuxtest.Server(t)
+	other := t.TempDir()
+	if _, err := tc.Run(context.Background(), "new-session", "-d", "-s", "keep", "-e", "LANES_STATE_DIR="+other, "sleep", "3600"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tc.Run(context.Background(), "set-environment", "-g", "LANES_STATE_DIR", other); err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, tc: tc, state: filepath.Join(t.TempDir(), "state"), home: t.TempDir()}
+	e.vars = map[string]string{"LANES_STATE_DIR": e.state, "LANES_TMUX_SOCKET": tc.Socket, "HOME": e.home, "PATH": os.Getenv("PATH")}
+	e.must("new", "h", "--", "sh", "-c", hookCmd("generic", "active")+"; sleep 3600")
+	e.waitFor("hook applied", 10*time.Second, func(m map[string]sessionJSON) bool { return m["h"].EventsApplied == 1 })
+	if entries, _ := os.ReadDir(filepath.Join(other, "spool")); len(entries) != 0 {
+		t.Fatalf("the hook wrote to the server's state dir: %v", entries)
+	}
+}
+
+// TestOneTmuxReadPerCycle counts tmux invocations per cycle.
+func TestOneTmuxReadPerCycle(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ctx := context.Background()
+	made := 0
+	for _, n := range []int{1, 10, 50} {
+		for ; made < n; made++ {
+			e.must("new", fmt.Sprintf("s%d", made), "--", "sleep", "3600")
+		}
+		var calls atomic.Int32
+		counting := &tmux.Client{Socket: e.tc.Socket, Run: func(ctx context.Context, args ...string) ([]byte, error) {
+			calls.Add(1)
+			return e.tc.Run(ctx, args...)
+		}}
+		col := &state.Collector{Store: state.NewStore(e.state), Panes: paneSource{counting}, Socket: e.tc.Socket}
+		for range 3 {
+			calls.Store(0)
+			res, err := col.Cycle(ctx)
+			if err != nil || res.TmuxErr != nil {
+				t.Fatal(err, res.TmuxErr)
+			}
+			if got := calls.Load(); got != 1 {
+				t.Fatalf("%d sessions: %d tmux calls in one cycle, want 1", n, got)
+			}
+		}
+	}
+}
