@@ -245,3 +245,38 @@ func AppendLine(stateDir string, l Line) error {
 	}
 	return werr
 }
+
+// Backlog is, per session id, how many spool bytes wait to be ingested.
+func (s *Store) Backlog() (map[string]int64, error) {
+	out := map[string]int64{}
+	entries, err := os.ReadDir(s.SpoolDir())
+	if errors.Is(err, os.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	err = s.View(func(tx *Tx) error {
+		b := tx.bucket(bucketSpool)
+		for _, de := range entries {
+			m := spoolName.FindStringSubmatch(de.Name())
+			info, err := de.Info()
+			if m == nil || err != nil || !info.Mode().IsRegular() {
+				continue
+			}
+			st, ok := info.Sys().(*syscall.Stat_t)
+			if !ok {
+				continue
+			}
+			var off spoolOffset
+			if b != nil {
+				if v := b.Get(fmt.Appendf(nil, "%d:%d", st.Dev, st.Ino)); v != nil {
+					_ = json.Unmarshal(v, &off)
+				}
+			}
+			out[m[1]] += max(info.Size()-off.Offset, 0)
+		}
+		return nil
+	})
+	return out, err
+}

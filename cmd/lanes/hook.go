@@ -209,6 +209,7 @@ func (a *app) chainCodexNotify(payload []byte) {
 
 // logHookError appends to the size-capped hook error log.
 func logHookError(dir string, now time.Time, err error) {
+	_ = os.MkdirAll(dir, 0o700)
 	path := filepath.Join(dir, "hook-errors.log")
 	if fi, statErr := os.Stat(path); statErr == nil && fi.Size() > hookErrorsCap {
 		_ = os.Rename(path, path+".1")

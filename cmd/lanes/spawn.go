@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"lanes/state"
+	"lanes/state/agent"
 )
 
 // spawn is everything tmux needs to start (or respawn) a session's agent.
@@ -26,47 +27,43 @@ func (a *app) spawnPlan(r *state.Record, args []string) (spawn, error) {
 	if err != nil {
 		return spawn{}, err
 	}
-	sp := spawn{cleanup: func() {}}
-	switch r.Agent {
-	case state.AgentCustom:
-		if len(args) == 0 {
-			return spawn{}, fmt.Errorf("a custom agent needs a command after --")
-		}
-		sp.argv = args
-	case state.AgentShell:
-		sh := a.getenv("SHELL")
-		if sh == "" {
-			sh = "/bin/sh"
-		}
-		sp.argv = append([]string{sh}, args...)
-	default:
-		sp.argv = append([]string{string(r.Agent)}, args...)
+	self, err := os.Executable()
+	if err != nil {
+		return spawn{}, fmt.Errorf("finding the lanes binary for hooks: %w", err)
 	}
-	if _, err := exec.LookPath(sp.argv[0]); err != nil {
-		return spawn{}, fmt.Errorf("%s not found on PATH: install it, or run another command with `lanes new %s -- CMD`", sp.argv[0], r.Name)
+	if resolved, err := filepath.EvalSymlinks(self); err == nil {
+		self = resolved
 	}
-	sp.command = sp.argv
-	sp.env = []string{
-		"LANES_SESSION=" + r.ID,
-		"LANES_LAUNCH=" + r.Runtime.Launch,
-		"LANES_STATE_DIR=" + dir,
-	}
-	plan, err := hookPlan(r, dir, sp.argv)
+	plan, err := agent.Launch(r.Agent, self, dir, r.ID, args, a.getenv)
 	if err != nil {
 		return spawn{}, err
 	}
-	if plan.injected {
-		sp.argv, sp.injected = plan.argv, true
-		sp.env = append(sp.env, plan.env...)
-		for path, body := range plan.files {
-			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-				return spawn{}, err
-			}
-			if err := os.WriteFile(path, body, 0o600); err != nil {
-				return spawn{}, err
-			}
+	if _, err := exec.LookPath(plan.Args[0]); err != nil {
+		return spawn{}, fmt.Errorf("%s not found on PATH: install it, or run another command with `lanes new %s -- CMD`", plan.Args[0], r.Name)
+	}
+	if plan.Note != "" && plan.Injected {
+		a.warn("%s", plan.Note)
+	}
+	sp := spawn{argv: plan.Args, injected: plan.Injected, cleanup: func() {}}
+	sp.command = args
+	if r.Agent != state.AgentCustom {
+		sp.command = append([]string{string(r.Agent)}, args...)
+	}
+	sp.env = append([]string{
+		"LANES_SESSION=" + r.ID,
+		"LANES_LAUNCH=" + r.Runtime.Launch,
+		"LANES_STATE_DIR=" + dir,
+	}, plan.Env...)
+	for path, body := range plan.Files {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return spawn{}, err
 		}
-		sp.cleanup = func() { _ = os.RemoveAll(filepath.Join(dir, "hooks", r.ID)) }
+		if err := os.WriteFile(path, body, 0o600); err != nil {
+			return spawn{}, err
+		}
+	}
+	if len(plan.Files) > 0 {
+		sp.cleanup = func() { _ = os.RemoveAll(agent.HookDir(dir, r.ID)) }
 	}
 	return sp, nil
 }

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"lanes/state"
+	"lanes/state/agent"
+	"lanes/tmux"
+)
+
+// check is one line of the doctor's report; fix is the command that mends a
+// problem ("" when healthy).
+type check struct {
+	ok        bool
+	what, fix string
+}
+
+func (a *app) cmdDoctor(ctx context.Context, args []string) int {
+	fs := a.flags("doctor")
+	if code, done := a.parse(fs, args); done {
+		return code
+	}
+	var checks []check
+	add := func(ok bool, fix, format string, args ...any) {
+		checks = append(checks, check{ok, fmt.Sprintf(format, args...), fix})
+	}
+	a.doctorTmux(ctx, add)
+	dir, err := a.stateDir()
+	if err != nil {
+		add(false, "export LANES_STATE_DIR=…", "state dir: %v", err)
+	} else {
+		a.doctorState(dir, add)
+	}
+	a.doctorHooks(add)
+
+	bad := 0
+	for _, c := range checks {
+		mark := "ok "
+		if !c.ok {
+			mark, bad = "!! ", bad+1
+		}
+		fmt.Fprintf(a.stdout, "%s %s\n", mark, c.what)
+		if !c.ok && c.fix != "" {
+			fmt.Fprintf(a.stdout, "    fix: %s\n", c.fix)
+		}
+	}
+	if bad > 0 {
+		fmt.Fprintf(a.stdout, "\n%d problem(s) found\n", bad)
+		return exitError
+	}
+	fmt.Fprintln(a.stdout, "\nall good")
+	return exitOK
+}
+
+type addFunc func(ok bool, fix, format string, args ...any)
+
+func (a *app) doctorTmux(ctx context.Context, add addFunc) {
+	tc := a.tmuxClient()
+	v, err := tc.Version(ctx)
+	if err != nil {
+		add(false, "install tmux ≥ 3.3 (e.g. apt-get install tmux)", "tmux: %v", err)
+		return
+	}
+	add(versionAtLeast(v, 3, 3), "upgrade tmux to 3.3 or newer", "tmux %s", v)
+	server := "tmux's default server"
+	if a.socket != "" {
+		server = "tmux server -L " + a.socket
+	}
+	if _, err := tc.ListPanes(ctx, false); errors.Is(err, tmux.ErrNoServer) {
+		add(true, "", "%s: not running (it starts with the first `lanes new`)", server)
+	} else if err != nil {
+		add(false, "check the server with `tmux ls`; lanes keeps every session's record meanwhile", "%s: %v", server, err)
+	} else {
+		add(true, "", "%s: answering", server)
+	}
+}
+
+func versionAtLeast(v string, major, minor int) bool {
+	var ma, mi int
+	if _, err := fmt.Sscanf(strings.TrimPrefix(v, "next-"), "%d.%d", &ma, &mi); err != nil {
+		return true // an unusual version string: do not cry wolf
+	}
+	return ma > major || ma == major && mi >= minor
+}
+
+func (a *app) doctorState(dir string, add addFunc) {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		add(true, "", "state dir %s: not created yet", dir)
+		return
+	case err != nil:
+		add(false, "", "state dir %s: %v", dir, err)
+		return
+	}
+	add(fi.Mode().Perm()&0o077 == 0, "chmod 700 "+dir, "state dir %s (mode %04o)", dir, fi.Mode().Perm())
+
+	st := state.NewStore(dir)
+	var recs []*state.Record
+	var counters map[string]int
+	var schema int
+	var size int64
+	err = st.View(func(tx *state.Tx) error {
+		var err error
+		recs, err = tx.All()
+		if err != nil {
+			return err
+		}
+		counters, err = tx.Counters()
+		schema, size = tx.Schema(), tx.Size()
+		return err
+	})
+	if err != nil {
+		add(false, "wait for the other lanes process, or find it with `fuser "+st.Path()+"`", "store: %v", err)
+		return
+	}
+	add(schema == state.SchemaVersion, "", "store %s: schema %d, %d KiB, %d session(s)", st.Path(), schema, size/1024, len(recs))
+
+	backlog, err := st.Backlog()
+	if err != nil {
+		add(false, "", "spool: %v", err)
+	}
+	var waiting []string
+	for id, n := range backlog {
+		if n > 0 {
+			waiting = append(waiting, fmt.Sprintf("%s %d B", id, n))
+		}
+	}
+	sort.Strings(waiting)
+	if len(waiting) > 0 {
+		add(true, "", "spool backlog (ingested at the next cycle): %s", strings.Join(waiting, ", "))
+	} else {
+		add(true, "", "spool: nothing waiting")
+	}
+
+	dropped := map[string]int{}
+	for _, r := range recs {
+		for k, n := range r.EventsDropped {
+			dropped[k] += n
+		}
+	}
+	for k, n := range counters {
+		dropped[strings.TrimPrefix(k, "dropped:")] += n
+	}
+	if len(dropped) == 0 {
+		add(true, "", "no dropped or malformed spool lines")
+	} else {
+		keys := make([]string, 0, len(dropped))
+		for k := range dropped {
+			keys = append(keys, fmt.Sprintf("%s %d", k, dropped[k]))
+		}
+		sort.Strings(keys)
+		// Stale-launch and after-exit drops are fencing doing its job.
+		malformed := dropped[state.DropBadJSON] + dropped[state.DropBadVersion] + dropped[state.DropTooLong] +
+			dropped[state.DropBadUTF8] + dropped["bad_spool_file"]
+		add(malformed == 0, "look at the spool lines in "+state.SpoolDir(dir)+"; a hook from another lanes version may be writing them",
+			"dropped spool lines by reason: %s", strings.Join(keys, ", "))
+	}
+
+	log := filepath.Join(dir, "hook-errors.log")
+	if b, err := os.ReadFile(log); err == nil && len(b) > 0 {
+		lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
+		add(false, "read "+log+", fix the cause, then remove the file",
+			"%d hook error(s); last: %s", len(lines), lines[len(lines)-1])
+	} else {
+		add(true, "", "no hook errors")
+	}
+}
+
+func (a *app) doctorHooks(add addFunc) {
+	home := a.getenv("HOME")
+	for _, ag := range []state.Agent{state.AgentClaude, state.AgentCodex, state.AgentGemini, state.AgentOpenCode} {
+		path, err := exec.LookPath(string(ag))
+		if err != nil {
+			continue // not installed: nothing to say
+		}
+		installed, err := agent.Installed(ag, home)
+		switch {
+		case err != nil:
+			add(false, "", "%s (%s): reading its config: %v", ag, path, err)
+		case installed:
+			add(true, "", "%s: lanes hooks installed in its own config", ag)
+		default:
+			add(true, "", "%s: hooks are injected by `lanes new --agent %s` (optional: `lanes hooks install %s` for sessions started outside lanes)", ag, ag, ag)
+		}
+	}
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"lanes/state"
+	"lanes/state/agent"
+)
+
+// cmdHooks installs lanes' hooks into an agent's own config, for sessions
+// started outside lanes. Sessions lanes starts get them injected anyway.
+func (a *app) cmdHooks(_ context.Context, args []string) int {
+	fl := a.flags("hooks")
+	project := fl.String("project", "", "install into this project's config instead of the user's")
+	dryRun := fl.Bool("dry-run", false, "print the change as a diff and write nothing")
+	if code, done := a.parse(fl, args); done {
+		return code
+	}
+	if fl.NArg() != 2 || fl.Arg(0) != "install" {
+		return a.usageErr(fl, "usage: lanes hooks install AGENT (claude, codex, gemini or opencode)")
+	}
+	ag := state.Agent(fl.Arg(1))
+	if !contains([]string{"claude", "codex", "gemini", "opencode"}, string(ag)) {
+		return a.usageErr(fl, "unknown agent %q (want claude, codex, gemini or opencode)", ag)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return a.fail(err)
+	}
+	if resolved, err := filepath.EvalSymlinks(self); err == nil {
+		self = resolved
+	}
+	projectDir := ""
+	if *project != "" {
+		if projectDir, err = a.workDir(*project); err != nil {
+			return a.fail(err)
+		}
+	}
+	path, before, after, err := agent.Install(ag, self, a.getenv("HOME"), projectDir)
+	if err != nil {
+		return a.fail(fmt.Errorf("installing %s hooks: %w", ag, err))
+	}
+	if bytes.Equal(before, after) {
+		fmt.Fprintf(a.stdout, "%s hooks are already installed in %s\n", ag, path)
+		return exitOK
+	}
+	if *dryRun {
+		fmt.Fprintf(a.stdout, "--- %s\n+++ %s (with lanes hooks)\n", path, path)
+		fmt.Fprint(a.stdout, lineDiff(string(before), string(after)))
+		return exitOK
+	}
+	mode := fs.FileMode(0o600)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+		backup := fmt.Sprintf("%s.lanes-backup-%s", path, a.now().UTC().Format("20060102T150405Z"))
+		if err := os.WriteFile(backup, before, mode); err != nil {
+			return a.fail(fmt.Errorf("writing backup %s: %w (nothing was changed)", backup, err))
+		}
+		fmt.Fprintf(a.stdout, "backup: %s\n", backup)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return a.fail(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return a.fail(err)
+	}
+	tmp := path + ".lanes-tmp"
+	if err := os.WriteFile(tmp, after, mode); err != nil {
+		return a.fail(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return a.fail(err)
+	}
+	fmt.Fprintf(a.stdout, "installed %s hooks in %s\n", ag, path)
+	return exitOK
+}
+
+// lineDiff is a small unified-style diff (no hunks' context trimming):
+// lines only in a are "-", only in b "+", common ones " ".
+func lineDiff(a, b string) string {
+	x, y := strings.SplitAfter(a, "\n"), strings.SplitAfter(b, "\n")
+	// Longest common subsequence table.
+	lcs := make([][]int, len(x)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(y)+1)
+	}
+	for i := len(x) - 1; i >= 0; i-- {
+		for j := len(y) - 1; j >= 0; j-- {
+			if x[i] == y[j] {
+				lcs[i][j] = lcs[i+1][j+1] + 1
+			} else {
+				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+			}
+		}
+	}
+	var out strings.Builder
+	emit := func(prefix, line string) {
+		if line == "" {
+			return
+		}
+		out.WriteString(prefix + strings.TrimSuffix(line, "\n") + "\n")
+	}
+	i, j := 0, 0
+	for i < len(x) && j < len(y) {
+		switch {
+		case x[i] == y[j]:
+			emit(" ", x[i])
+			i, j = i+1, j+1
+		case lcs[i+1][j] >= lcs[i][j+1]:
+			emit("-", x[i])
+			i++
+		default:
+			emit("+", y[j])
+			j++
+		}
+	}
+	for ; i < len(x); i++ {
+		emit("-", x[i])
+	}
+	for ; j < len(y); j++ {
+		emit("+", y[j])
+	}
+	return out.String()
+}

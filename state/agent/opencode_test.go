@@ -1,0 +1,162 @@
+package agent
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The plugin is JavaScript run by OpenCode (Bun); node runs the same module
+// here against a fake lanes binary that records what it receives.
+const pluginDriver = `
+import { LanesPlugin } from "./lanes.mjs";
+const S = "ses_main", C = "ses_child";
+const hooks = await LanesPlugin({});
+const ev = (type, properties) => hooks.event({ event: { type, properties } });
+if (Object.keys(hooks).length === 0) process.exit(0);
+await hooks["chat.message"]({ sessionID: S }, { message: {}, parts: [] });
+await ev("session.status", { sessionID: S, status: { type: "busy" } });
+await hooks["tool.execute.before"]({ tool: "bash", sessionID: S, callID: "call_1" }, { args: { command: "rm -rf build" } });
+await ev("permission.asked", { id: "per_1", sessionID: S, permission: "bash", patterns: ["rm *"], metadata: {}, always: [], tool: { messageID: "msg_1", callID: "call_1" } });
+await ev("permission.replied", { sessionID: S, requestID: "per_1", reply: "once" });
+await hooks["tool.execute.after"]({ tool: "bash", sessionID: S, callID: "call_1" }, { title: "", output: "secret output", metadata: {} });
+await ev("session.created", { info: { id: C, parentID: S } });
+await ev("session.status", { sessionID: C, status: { type: "busy" } });
+await hooks["tool.execute.before"]({ tool: "read", sessionID: C, callID: "call_2" }, { args: {} });
+await ev("question.asked", { id: "que_1", sessionID: C, questions: [], tool: { messageID: "msg_2", callID: "call_2" } });
+await ev("question.replied", { sessionID: C, requestID: "que_1", answers: [] });
+await ev("session.status", { sessionID: C, status: { type: "idle" } });
+await ev("session.idle", { sessionID: C });
+await ev("session.error", { sessionID: S, error: { name: "MessageAbortedError", data: { message: "aborted" } } });
+await ev("session.status", { sessionID: S, status: { type: "idle" } });
+await ev("session.idle", { sessionID: S });
+await hooks["chat.message"]({ sessionID: S }, { message: {}, parts: [] });
+await ev("session.status", { sessionID: S, status: { type: "retry", attempt: 1, message: "rate limited", next: 0 } });
+await ev("session.status", { sessionID: S, status: { type: "idle" } });
+await ev("permission.updated", { id: "per_2", type: "edit", sessionID: S, messageID: "m", callID: "call_3", title: "", metadata: {}, time: { created: 0 } });
+await ev("permission.replied", { sessionID: S, permissionID: "per_2", response: "reject" });
+await ev("message.part.updated", { part: { text: "never forwarded" } });
+await hooks["tool.execute.before"](undefined, undefined);
+await ev("session.deleted", { info: { id: "ses_other" } });
+await ev("session.deleted", { info: { id: S } });
+`
+
+func TestOpenCodePluginRuns(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not installed")
+	}
+	want := []string{
+		`lanes.start`,
+		`chat.message session=ses_main`,
+		`session.status session=ses_main status=busy`,
+		`tool.execute.before session=ses_main tool=bash call=call_1`,
+		`permission.asked session=ses_main call=call_1`,
+		`permission.replied session=ses_main call=call_1`,
+		`tool.execute.after session=ses_main tool=bash call=call_1`,
+		`subagent.start session=ses_main agent=ses_child`,
+		`tool.execute.before session=ses_main tool=read call=call_2`,
+		`question.asked session=ses_main call=call_2`,
+		`question.replied session=ses_main call=call_2`,
+		`subagent.stop session=ses_main agent=ses_child`,
+		`session.error session=ses_main reason=MessageAbortedError`,
+		`chat.message session=ses_main`,
+		`session.status session=ses_main status=retry`,
+		`session.status session=ses_main status=idle`,
+		`permission.updated session=ses_main call=call_3`,
+		`permission.replied session=ses_main call=call_3`,
+		`session.deleted session=ses_main`,
+	}
+	t.Run("injected", func(t *testing.T) {
+		got := runPlugin(t, node, false, "", len(want))
+		slices.Sort(got)
+		w := slices.Clone(want)
+		slices.Sort(w)
+		if !slices.Equal(got, w) {
+			t.Fatalf("plugin sent\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(w, "\n  "))
+		}
+	})
+	t.Run("installed stands down in an injected session", func(t *testing.T) {
+		if got := runPlugin(t, node, true, "1", 0); len(got) != 0 {
+			t.Fatalf("installed plugin sent %q", got)
+		}
+	})
+	t.Run("installed reports elsewhere", func(t *testing.T) {
+		got := runPlugin(t, node, true, "", len(want))
+		if len(got) != len(want) {
+			t.Fatalf("installed plugin sent %d events, want %d", len(got), len(want))
+		}
+	})
+}
+
+// runPlugin runs the driver and returns what the fake lanes received, one
+// summary per call: event and the non-empty fields.
+func runPlugin(t *testing.T, node string, installed bool, injected string, n int) []string {
+	t.Helper()
+	dir := t.TempDir()
+	calls := filepath.Join(dir, "calls")
+	if err := os.Mkdir(calls, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fake := filepath.Join(dir, "fake lanes")
+	wantArgs := "hook opencode"
+	if installed {
+		wantArgs += " --installed"
+	}
+	// One file per call: concurrent calls cannot interleave.
+	write(t, fake, "#!/bin/sh\nf=$(mktemp '"+calls+"/call.XXXXXX')\n{ printf '%s\\t' \"$*\"; cat; } > \"$f.tmp\" && mv \"$f.tmp\" \"$f.json\"\n")
+	if err := os.Chmod(fake, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "lanes.mjs"), string(opencodePlugin(fake, installed)))
+	write(t, filepath.Join(dir, "driver.mjs"), pluginDriver)
+	cmd := exec.Command(node, "driver.mjs")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), EnvInjected+"="+injected)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	done := func() []string {
+		m, _ := filepath.Glob(filepath.Join(calls, "*.json"))
+		return m
+	}
+	for deadline := time.Now().Add(5 * time.Second); len(done()) < n && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // nothing more arrives
+	var out []string
+	for _, f := range done() {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		line := string(b)
+		args, payload, _ := strings.Cut(line, "\t")
+		if args != wantArgs {
+			t.Errorf("args %q, want %q", args, wantArgs)
+		}
+		if strings.Contains(payload, "secret") || strings.Contains(payload, "rm -rf") || strings.Contains(payload, "never forwarded") {
+			t.Errorf("payload leaks content: %s", payload)
+		}
+		var p map[string]string
+		if err := json.Unmarshal([]byte(payload), &p); err != nil {
+			t.Fatalf("payload %q: %v", payload, err)
+		}
+		s := p["hook_event_name"]
+		for _, f := range []struct{ key, label string }{
+			{"session_id", "session"}, {"status", "status"}, {"reason", "reason"},
+			{"tool_name", "tool"}, {"tool_use_id", "call"}, {"agent_id", "agent"},
+		} {
+			if v := p[f.key]; v != "" {
+				s += " " + f.label + "=" + v
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
