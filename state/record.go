@@ -3,7 +3,6 @@ package state
 import (
 	"crypto/rand"
 	"fmt"
-	"regexp"
 	"time"
 )
 
@@ -119,16 +118,36 @@ type Transition struct {
 // HistoryLimit is how many transitions are kept per session.
 const HistoryLimit = 200
 
-var (
-	nameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,40}$`)
-	idRE   = regexp.MustCompile(`^[a-z0-9]{8}$`)
-)
+// ValidName reports whether s is an acceptable session name:
+// [a-zA-Z0-9_-]{1,40}. (Hand-written rather than a regexp: this package is
+// linked into the hook path, where package init time counts.)
+func ValidName(s string) bool {
+	if len(s) < 1 || len(s) > 40 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !isLower(c) && !isDigit(c) && !(c >= 'A' && c <= 'Z') && c != '_' && c != '-' {
+			return false
+		}
+	}
+	return true
+}
 
-// ValidName reports whether s is an acceptable session name.
-func ValidName(s string) bool { return nameRE.MatchString(s) }
+// ValidID reports whether s has the shape of a session id: [a-z0-9]{8}.
+func ValidID(s string) bool {
+	if len(s) != 8 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !isLower(c) && !isDigit(c) {
+			return false
+		}
+	}
+	return true
+}
 
-// ValidID reports whether s has the shape of a session id.
-func ValidID(s string) bool { return idRE.MatchString(s) }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // CheckName explains why s is not an acceptable session name.
 func CheckName(s string) error {

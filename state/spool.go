@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -24,8 +23,23 @@ const (
 	maxReadPerFile = 8 << 20
 )
 
-// spoolName matches <id>.jsonl and rotated <id>.<unixnano>.jsonl.
-var spoolName = regexp.MustCompile(`^([a-z0-9]{8})(?:\.([0-9]{1,20}))?\.jsonl$`)
+// parseSpoolName splits <id>.jsonl and rotated <id>.<unixnano>.jsonl into
+// the session id and the rotation stamp; ok is false for any other name.
+func parseSpoolName(name string) (id, rotated string, ok bool) {
+	base, found := strings.CutSuffix(name, ".jsonl")
+	if !found || len(base) < 8 || !ValidID(base[:8]) {
+		return "", "", false
+	}
+	id, rest := base[:8], base[8:]
+	if rest == "" {
+		return id, "", true
+	}
+	stamp, found := strings.CutPrefix(rest, ".")
+	if !found || len(stamp) == 0 || len(stamp) > 20 || strings.Trim(stamp, "0123456789") != "" {
+		return "", "", false
+	}
+	return id, stamp, true
+}
 
 // SpoolDir is where hooks append their lines.
 func SpoolDir(stateDir string) string { return filepath.Join(stateDir, "spool") }
@@ -53,12 +67,12 @@ func (c *cycleTx) ingest() error {
 	}
 	seen := map[string]bool{}
 	for _, de := range entries {
-		m := spoolName.FindStringSubmatch(de.Name())
-		if m == nil || de.Type()&os.ModeSymlink != 0 || !de.Type().IsRegular() {
+		id, rotated, ok := parseSpoolName(de.Name())
+		if !ok || de.Type()&os.ModeSymlink != 0 || !de.Type().IsRegular() {
 			c.countBadFile(de.Name())
 			continue
 		}
-		key, err := c.ingestFile(filepath.Join(dir, de.Name()), m[1], m[2])
+		key, err := c.ingestFile(filepath.Join(dir, de.Name()), id, rotated)
 		if err != nil {
 			return err
 		}
@@ -259,9 +273,9 @@ func (s *Store) Backlog() (map[string]int64, error) {
 	err = s.View(func(tx *Tx) error {
 		b := tx.bucket(bucketSpool)
 		for _, de := range entries {
-			m := spoolName.FindStringSubmatch(de.Name())
+			id, _, ok := parseSpoolName(de.Name())
 			info, err := de.Info()
-			if m == nil || err != nil || !info.Mode().IsRegular() {
+			if !ok || err != nil || !info.Mode().IsRegular() {
 				continue
 			}
 			st, ok := info.Sys().(*syscall.Stat_t)
@@ -274,7 +288,7 @@ func (s *Store) Backlog() (map[string]int64, error) {
 					_ = json.Unmarshal(v, &off)
 				}
 			}
-			out[m[1]] += max(info.Size()-off.Offset, 0)
+			out[id] += max(info.Size()-off.Offset, 0)
 		}
 		return nil
 	})

@@ -197,3 +197,24 @@ func TestResolvePrefersLive(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestValidNamesAndIDs(t *testing.T) {
+	for s, want := range map[string]bool{"api": true, "A_b-9": true, "": false, "a.b": false, "a:b": false, "a b": false,
+		"../x": false, strings.Repeat("x", 40): true, strings.Repeat("x", 41): false, "é": false} {
+		if ValidName(s) != want {
+			t.Errorf("ValidName(%q) = %v", s, !want)
+		}
+	}
+	for s, want := range map[string]bool{"abcd1234": true, "ABCD1234": false, "abcd123": false, "abcd12345": false, "../../aa": false} {
+		if ValidID(s) != want {
+			t.Errorf("ValidID(%q) = %v", s, !want)
+		}
+	}
+	for name, want := range map[string][2]string{"abcd1234.jsonl": {"abcd1234", ""}, "abcd1234.17.jsonl": {"abcd1234", "17"},
+		"abcd1234.jsonl.x": {}, "..evil.jsonl": {}, "abcd1234..jsonl": {}, "abcd1234.1a.jsonl": {}, "abcd12345.jsonl": {}} {
+		id, rot, ok := parseSpoolName(name)
+		if id != want[0] || rot != want[1] || ok != (want[0] != "") {
+			t.Errorf("parseSpoolName(%q) = %q %q %v", name, id, rot, ok)
+		}
+	}
+}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -72,7 +71,10 @@ else from the pane index by $TMUX_PANE, else from --session NAME (manual use;
 targets the session's current launch).
 `
 
-var paneIDRE = regexp.MustCompile(`^%[0-9]+$`)
+// validPaneID is tmux's %N pane id shape.
+func validPaneID(s string) bool {
+	return len(s) > 1 && s[0] == '%' && strings.Trim(s[1:], "0123456789") == ""
+}
 
 func (a *app) hook(dir string, args []string) error {
 	var agent, event, session, payloadArg string
@@ -174,7 +176,7 @@ func (a *app) hookSession(dir, session string) (id, launch string, err error) {
 	if id := a.getenv("LANES_SESSION"); id != "" && session == "" {
 		return id, a.getenv("LANES_LAUNCH"), nil
 	}
-	if pane := a.getenv("TMUX_PANE"); pane != "" && session == "" && paneIDRE.MatchString(pane) {
+	if pane := a.getenv("TMUX_PANE"); pane != "" && session == "" && validPaneID(pane) {
 		if b, err := os.ReadFile(filepath.Join(dir, "panes", pane)); err == nil {
 			if f := strings.Fields(string(b)); len(f) == 2 && state.ValidID(f[0]) {
 				return f[0], f[1], nil

@@ -30,12 +30,13 @@ func (a *app) cmdHooks(_ context.Context, args []string) int {
 	if !contains([]string{"claude", "codex", "gemini", "opencode"}, string(ag)) {
 		return a.usageErr(fl, "unknown agent %q (want claude, codex, gemini or opencode)", ag)
 	}
-	self, err := os.Executable()
+	dir, err := a.stateDir()
 	if err != nil {
 		return a.fail(err)
 	}
-	if resolved, err := filepath.EvalSymlinks(self); err == nil {
-		self = resolved
+	self, err := hookBinary(dir)
+	if err != nil {
+		return a.fail(err)
 	}
 	projectDir := ""
 	if *project != "" {

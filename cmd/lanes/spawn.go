@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"lanes/state"
 	"lanes/state/agent"
@@ -27,12 +29,9 @@ func (a *app) spawnPlan(r *state.Record, args []string) (spawn, error) {
 	if err != nil {
 		return spawn{}, err
 	}
-	self, err := os.Executable()
+	self, err := hookBinary(dir)
 	if err != nil {
-		return spawn{}, fmt.Errorf("finding the lanes binary for hooks: %w", err)
-	}
-	if resolved, err := filepath.EvalSymlinks(self); err == nil {
-		self = resolved
+		return spawn{}, err
 	}
 	plan, err := agent.Launch(r.Agent, self, dir, r.ID, args, a.getenv)
 	if err != nil {
@@ -66,6 +65,38 @@ func (a *app) spawnPlan(r *state.Record, args []string) (spawn, error) {
 		sp.cleanup = func() { _ = os.RemoveAll(agent.HookDir(dir, r.ID)) }
 	}
 	return sp, nil
+}
+
+// hookBinary is the absolute path hooks run lanes by. A binary from `go run`
+// lives in a build cache directory that is deleted when it exits, while the
+// sessions it starts live on, so such a binary is copied to $STATE/bin first.
+func hookBinary(stateDir string) (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("finding the lanes binary for hooks: %w", err)
+	}
+	if resolved, err := filepath.EvalSymlinks(self); err == nil {
+		self = resolved
+	}
+	if !strings.Contains(self, string(filepath.Separator)+"go-build") {
+		return self, nil
+	}
+	body, err := os.ReadFile(self)
+	if err != nil {
+		return "", err
+	}
+	stable := filepath.Join(stateDir, "bin", "lanes")
+	if old, err := os.ReadFile(stable); err == nil && bytes.Equal(old, body) {
+		return stable, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(stable), 0o700); err != nil {
+		return "", err
+	}
+	tmp := stable + ".tmp"
+	if err := os.WriteFile(tmp, body, 0o700); err != nil {
+		return "", fmt.Errorf("copying lanes for hooks: %w", err)
+	}
+	return stable, os.Rename(tmp, stable)
 }
 
 // agentArgs recovers the user's own arguments from a record's command, for a
