@@ -2,6 +2,9 @@ package state
 
 import (
 	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"fmt"
 	"time"
 )
@@ -75,7 +78,7 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	}
 	var obs []Observation
 	var tmuxErr error
-	readStart := c.now()
+	readStart := c.now().UTC().Round(0) // as the store gives it back: UTC, no monotonic reading
 	if c.Panes != nil {
 		obs, tmuxErr = c.Panes.ListPanes(ctx, c.reapNext)
 	}
@@ -97,16 +100,20 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 				return err
 			}
 		}
-		if err := tx.setTime(keyLastCycle, readStart); err != nil {
-			return err
-		}
 		res.Ingested, res.Dropped = ct.ingested, ct.dropped
 		res.Records = ct.records
-		return ct.flush()
+		if err := ct.flush(); err != nil {
+			return err
+		}
+		if !tx.wrote {
+			return errUnchanged // roll back: nothing to commit, no fsync
+		}
+		return nil
 	})
-	if err != nil {
+	if err != nil && !errors.Is(err, errUnchanged) {
 		return CycleResult{}, err
 	}
+	c.Store.markCycle(readStart)
 	for _, sid := range closing {
 		if err := c.Panes.KillSession(ctx, sid); err != nil && res.TmuxErr == nil {
 			res.TmuxErr = fmt.Errorf("closing a cleanly exited session: %w", err)
@@ -173,6 +180,7 @@ func (c *cycleTx) note(r *Record, tr *Transition) {
 func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, readStart time.Time) []string {
 	byLanesID := map[string]Observation{}
 	for _, o := range obs {
+		o.DeadTime, o.WindowActivity = utc(o.DeadTime), utc(o.WindowActivity)
 		if prev, ok := byLanesID[o.LanesID]; ok && prev.PaneID == c.paneOf(o.LanesID) {
 			continue
 		}
@@ -186,31 +194,61 @@ func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, readS
 		if readStart.Before(r.Pane.ObservedAt) {
 			continue // an older read than one already applied
 		}
-		if tmuxErr != nil {
-			if r.Runtime.UnreachableSince.IsZero() {
-				r.Runtime.UnreachableSince = readStart
-				c.dirty[r.ID] = true
-			}
-			continue
-		}
-		if !r.Runtime.UnreachableSince.IsZero() {
-			r.Runtime.UnreachableSince = time.Time{}
-			c.dirty[r.ID] = true
-		}
-		o, ok := byLanesID[r.ID]
-		if !ok {
-			c.gone(r, readStart)
-			continue
-		}
-		r.Runtime.GoneSeenAt = time.Time{}
-		if c.applyPane(r, o, readStart) {
+		pane, rt, act := r.Pane, r.Runtime, r.Activity.State
+		if c.observeOne(r, byLanesID, tmuxErr, readStart) {
 			closing = append(closing, r.Runtime.SessionID)
+		}
+		// Only a read that changed something is written: an idle board's
+		// cycles then cost no store write at all.
+		changed := !samePane(pane, r.Pane) || rt != r.Runtime || act != r.Activity.State
+		r.Pane.ObservedAt = pane.ObservedAt
+		if changed && tmuxErr == nil {
+			r.Pane.ObservedAt = readStart // a failed read is no observation
+		}
+		if changed {
+			c.dirty[r.ID] = true
 		}
 		if r.Pane.Dead && r.Pane.DeadTime.IsZero() && r.Pane.NoTimeReads < NoTimeReadLimit {
 			c.reapNext = true
 		}
 	}
 	return closing
+}
+
+// observeOne applies one read to one live record and reports whether its
+// session must be closed.
+func (c *cycleTx) observeOne(r *Record, byLanesID map[string]Observation, tmuxErr error, readStart time.Time) bool {
+	if tmuxErr != nil {
+		if r.Runtime.UnreachableSince.IsZero() {
+			r.Runtime.UnreachableSince = readStart
+		}
+		return false
+	}
+	r.Runtime.UnreachableSince = time.Time{}
+	o, ok := byLanesID[r.ID]
+	if !ok {
+		c.gone(r, readStart)
+		return false
+	}
+	r.Runtime.GoneSeenAt = time.Time{}
+	return c.applyPane(r, o, readStart)
+}
+
+// utc is t as a decoded store value: UTC (zero stays zero), so comparing
+// facts with == does not trip over locations.
+func utc(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// samePane compares observations, ignoring when they were read.
+func samePane(a, b Pane) bool {
+	a.ObservedAt, b.ObservedAt = time.Time{}, time.Time{}
+	as, bs := a.ExitStatus, b.ExitStatus
+	a.ExitStatus, b.ExitStatus = nil, nil
+	return a == b && eqStatus(as, bs)
 }
 
 func (c *cycleTx) paneOf(id string) string {
@@ -223,7 +261,6 @@ func (c *cycleTx) paneOf(id string) string {
 // gone certifies a session gone after two answered reads ≥ 1 s apart
 // without it.
 func (c *cycleTx) gone(r *Record, readStart time.Time) {
-	c.dirty[r.ID] = true
 	if r.Runtime.GoneSeenAt.IsZero() {
 		r.Runtime.GoneSeenAt = readStart
 		return
@@ -236,13 +273,11 @@ func (c *cycleTx) gone(r *Record, readStart time.Time) {
 // applyPane records one observation and reports whether the session must be
 // closed because its agent exited cleanly.
 func (c *cycleTx) applyPane(r *Record, o Observation, readStart time.Time) bool {
-	c.dirty[r.ID] = true
 	p := &r.Pane
-	p.ObservedAt = readStart
 	p.WindowActivity = o.WindowActivity
 	if !o.Dead {
 		if p.Dead || p.PID != o.PID {
-			*p = Pane{PID: o.PID, ObservedAt: readStart, WindowActivity: o.WindowActivity}
+			*p = Pane{PID: o.PID, WindowActivity: o.WindowActivity}
 		}
 		c.paneActivity(r, readStart)
 		return false
@@ -252,7 +287,7 @@ func (c *cycleTx) applyPane(r *Record, o Observation, readStart time.Time) bool 
 	switch {
 	case !same:
 		*p = Pane{PID: o.PID, Dead: true, DeadSeenAt: readStart, Confirmations: 1, ConfirmedAt: readStart,
-			ObservedAt: readStart, WindowActivity: o.WindowActivity}
+			WindowActivity: o.WindowActivity}
 	case !agree: // the reaped status arrived: a new first reading
 		p.Confirmations, p.ConfirmedAt = 1, readStart
 	case readStart.Sub(p.ConfirmedAt) >= ConfirmGap:
@@ -310,7 +345,9 @@ func (c *cycleTx) paneActivity(r *Record, readStart time.Time) {
 	if out {
 		next = ActivityActive
 	}
-	c.note(r, a.move(next, readStart, "pane", "output"))
+	if tr := a.move(next, readStart, "pane", "output"); tr != nil {
+		c.note(r, tr)
+	}
 }
 
 func eqStatus(a, b *int) bool {
@@ -334,9 +371,29 @@ func ExitDetail(r *Record) string {
 	return "exited (unknown)"
 }
 
-// LastCycle is when the last cycle's tmux read began (for status-line reuse).
-func (s *Store) LastCycle() (time.Time, error) {
-	var t time.Time
-	err := s.View(func(tx *Tx) error { t = tx.time(keyLastCycle); return nil })
-	return t, err
+// errUnchanged rolls back a cycle's transaction that changed nothing.
+var errUnchanged = errors.New("cycle changed nothing")
+
+// lastCyclePath's mtime is when the last cycle's read began. A file, not a
+// store key, so a cycle that changes nothing writes nothing to the store.
+func (s *Store) lastCyclePath() string { return filepath.Join(s.Dir, "last-cycle") }
+
+func (s *Store) markCycle(at time.Time) {
+	path := s.lastCyclePath()
+	if err := os.Chtimes(path, at, at); err != nil {
+		if f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+			f.Close()
+			_ = os.Chtimes(path, at, at)
+		}
+	}
+}
+
+// LastCycle is when the last finished cycle's tmux read began, by any lanes
+// process (for status-line reuse); zero when none ran.
+func (s *Store) LastCycle() time.Time {
+	fi, err := os.Stat(s.lastCyclePath())
+	if err != nil {
+		return time.Time{}
+	}
+	return fi.ModTime()
 }

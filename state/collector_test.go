@@ -1,7 +1,9 @@
 package state
 
 import (
+	"bytes"
 	"context"
+	"os"
 	"errors"
 	"path/filepath"
 	"testing"
@@ -41,7 +43,7 @@ func newCollector(t *testing.T) (*Collector, *fakePanes, *clock) {
 	return &Collector{Store: NewStore(filepath.Join(t.TempDir(), "state")), Panes: f, Now: c.now}, f, c
 }
 
-func put(t *testing.T, s *Store, recs ...*Record) {
+func put(t testing.TB, s *Store, recs ...*Record) {
 	t.Helper()
 	if err := s.Update(func(tx *Tx) error {
 		for _, r := range recs {
@@ -357,5 +359,32 @@ func TestRunnerErrorsChangeNoFacts(t *testing.T) {
 	if after.Activity.State != before.Activity.State || !after.Activity.Since.Equal(before.Activity.Since) ||
 		!after.Pane.ObservedAt.Equal(before.Pane.ObservedAt) || after.Runtime.Terminated {
 		t.Fatalf("a failed read changed facts: %+v → %+v", before, after)
+	}
+}
+
+// TestSteadyCycleWritesNothing: a read that changes nothing costs no store
+// write (an idle board cycles every second).
+func TestSteadyCycleWritesNothing(t *testing.T) {
+	col, f, clk := newCollector(t)
+	r := hookless(rec(ActivityIdle))
+	put(t, col.Store, r)
+	o := alive(r.ID)
+	o.WindowActivity = t0.In(time.FixedZone("tmux-local", 3600)) // tmux times arrive in local time
+	f.obs = []Observation{o}
+	clk.t = clk.t.In(time.Local)
+	cycle(t, col)
+	clk.advance(time.Second)
+	cycle(t, col)
+	before, _ := os.ReadFile(col.Store.Path())
+	for range 3 {
+		clk.advance(time.Second)
+		cycle(t, col)
+	}
+	after, _ := os.ReadFile(col.Store.Path())
+	if !bytes.Equal(before, after) {
+		t.Fatal("a cycle that changed nothing wrote to the store")
+	}
+	if !col.Store.LastCycle().Equal(clk.t.Truncate(time.Microsecond)) && !col.Store.LastCycle().Equal(clk.t) {
+		t.Fatalf("LastCycle = %v, want %v", col.Store.LastCycle(), clk.t)
 	}
 }

@@ -70,6 +70,7 @@ func (c *cycleTx) ingest() error {
 		id, rotated, ok := parseSpoolName(de.Name())
 		if !ok || de.Type()&os.ModeSymlink != 0 || !de.Type().IsRegular() {
 			c.countBadFile(de.Name())
+			seen["bad:"+de.Name()] = true
 			continue
 		}
 		key, err := c.ingestFile(filepath.Join(dir, de.Name()), id, rotated)
@@ -90,16 +91,23 @@ func (c *cycleTx) ingest() error {
 		return nil
 	})
 	for _, k := range stale {
+		c.tx.wrote = true
 		_ = b.Delete(k)
 	}
 	return nil
 }
 
+// countBadFile counts a refused spool file once, however many cycles see it.
 func (c *cycleTx) countBadFile(name string) {
-	if c.badFiles[name] {
+	b := c.tx.bucket(bucketSpool)
+	key := []byte("bad:" + name)
+	if c.badFiles[name] || b.Get(key) != nil {
+		c.badFiles[name] = true
 		return
 	}
 	c.badFiles[name] = true
+	c.tx.wrote = true
+	_ = b.Put(key, []byte("1"))
 	_ = c.tx.Count("bad_spool_file", 1)
 }
 
@@ -130,6 +138,7 @@ func (c *cycleTx) ingestFile(path, id, rotated string) (string, error) {
 	if v := b.Get([]byte(key)); v != nil {
 		_ = json.Unmarshal(v, &off)
 	}
+	was := off
 	if fi.Size() < off.Offset { // truncated or a reused inode: start over
 		off.Offset = 0
 	}
@@ -159,6 +168,10 @@ func (c *cycleTx) ingestFile(path, id, rotated string) (string, error) {
 			}
 		}
 	}
+	if off == was {
+		return key, nil
+	}
+	c.tx.wrote = true
 	v, _ := json.Marshal(off)
 	return key, b.Put([]byte(key), v)
 }

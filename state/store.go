@@ -180,7 +180,10 @@ func migrate(db *bolt.DB) error {
 }
 
 // Tx is one store transaction.
-type Tx struct{ tx *bolt.Tx }
+type Tx struct {
+	tx    *bolt.Tx
+	wrote bool // whether anything was written
+}
 
 func (t *Tx) bucket(name []byte) *bolt.Bucket {
 	if b := t.tx.Bucket(name); b != nil {
@@ -216,6 +219,7 @@ func (t *Tx) Put(r *Record) error {
 	if err != nil {
 		return err
 	}
+	t.wrote = true
 	return t.bucket(bucketSessions).Put([]byte(r.ID), v)
 }
 
@@ -239,6 +243,7 @@ func (t *Tx) All() ([]*Record, error) {
 
 // Delete removes a record and its history.
 func (t *Tx) Delete(id string) error {
+	t.wrote = true
 	if h := t.bucket(bucketHistory); h != nil && h.Bucket([]byte(id)) != nil {
 		if err := h.DeleteBucket([]byte(id)); err != nil {
 			return err
@@ -288,6 +293,7 @@ func Resolve(all []*Record, nameOrID string) (*Record, error) {
 // AppendHistory adds a transition to the session's history, keeping the
 // last HistoryLimit.
 func (t *Tx) AppendHistory(id string, tr Transition) error {
+	t.wrote = true
 	h, err := t.bucket(bucketHistory).CreateBucketIfNotExists([]byte(id))
 	if err != nil {
 		return err
@@ -351,6 +357,7 @@ func (t *Tx) Counters() (map[string]int, error) {
 
 // Count adds n to a store-wide counter.
 func (t *Tx) Count(key string, n int) error {
+	t.wrote = true
 	b := t.bucket(bucketCounters)
 	old, _ := strconv.Atoi(string(b.Get([]byte(key))))
 	return b.Put([]byte(key), []byte(strconv.Itoa(old+n)))
@@ -368,10 +375,7 @@ func (t *Tx) Schema() int {
 // Size is the store file's size in bytes.
 func (t *Tx) Size() int64 { return t.tx.Size() }
 
-var (
-	keyReap      = []byte("reap_next")
-	keyLastCycle = []byte("last_cycle")
-)
+var keyReap = []byte("reap_next")
 
 func (t *Tx) flag(key []byte) bool {
 	meta := t.tx.Bucket(bucketMeta)
@@ -382,22 +386,10 @@ func (t *Tx) setFlag(key []byte, on bool) error {
 	if t.flag(key) == on {
 		return nil
 	}
+	t.wrote = true
 	v := "0"
 	if on {
 		v = "1"
 	}
 	return t.bucket(bucketMeta).Put(key, []byte(v))
-}
-
-func (t *Tx) time(key []byte) time.Time {
-	meta := t.tx.Bucket(bucketMeta)
-	if meta == nil {
-		return time.Time{}
-	}
-	ts, _ := time.Parse(time.RFC3339Nano, string(meta.Get(key)))
-	return ts
-}
-
-func (t *Tx) setTime(key []byte, at time.Time) error {
-	return t.bucket(bucketMeta).Put(key, []byte(at.UTC().Format(time.RFC3339Nano)))
 }
