@@ -3,9 +3,9 @@ package state
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
-	"fmt"
 	"time"
 )
 

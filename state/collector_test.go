@@ -3,8 +3,8 @@ package state
 import (
 	"bytes"
 	"context"
-	"os"
 	"errors"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
