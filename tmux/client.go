@@ -38,7 +38,10 @@ type Runner func(ctx context.Context, args ...string) ([]byte, error)
 // A failed call returns an error of the form "tmux CMD: SENTINEL: stderr",
 // wrapping the sentinel chosen by classify (or the exec error).
 func ExecRunner(socket string, timeout time.Duration, flags ...string) Runner {
-	global := append(socketArgs(socket), flags...)
+	// -u: without a UTF-8 locale (cron, env -i, a bare service) the tmux
+	// client prints control characters as '_', which would turn the \x1f
+	// field separator of every read into an underscore.
+	global := append(append([]string{"-u"}, socketArgs(socket)...), flags...)
 	return func(ctx context.Context, args ...string) ([]byte, error) {
 		if timeout > 0 {
 			var cancel context.CancelFunc
