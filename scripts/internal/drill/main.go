@@ -1,0 +1,407 @@
+// Command drill runs lanes' fault drills: each throws one thing a real
+// machine throws at lanes and prints PASS or FAIL with its evidence.
+// Run it through scripts/drill.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"lanes/scripts/internal/world"
+)
+
+var quick = flag.Bool("quick", false, "small counts, for CI")
+
+type drill struct {
+	name string
+	run  func(w *world.World) (evidence string, err error)
+}
+
+func main() {
+	flag.Parse()
+	drills := []drill{
+		{"1 collector SIGKILLed during heavy ingest", drillCrash},
+		{"2 tmux server killed under a running board", drillServerKilled},
+		{"3 store lock held by another process", drillLockHeld},
+		{"4 spool unwritable", drillSpoolUnwritable},
+		{"5 hostile spool input", drillHostile},
+		{"6 clock jumps backwards", drillClockBack},
+	}
+	failed := 0
+	for _, d := range drills {
+		w, err := world.New(".")
+		if err == nil {
+			err = w.StartServer()
+		}
+		var evidence string
+		if err == nil {
+			evidence, err = d.run(w)
+		}
+		if w != nil {
+			w.Close()
+		}
+		if err != nil {
+			failed++
+			fmt.Printf("FAIL drill %s\n     %v\n", d.name, err)
+			if evidence != "" {
+				fmt.Printf("     %s\n", strings.ReplaceAll(evidence, "\n", "\n     "))
+			}
+			continue
+		}
+		fmt.Printf("PASS drill %s\n     %s\n", d.name, strings.ReplaceAll(evidence, "\n", "\n     "))
+	}
+	fmt.Printf("%d passed, %d failed\n", len(drills)-failed, failed)
+	if failed > 0 {
+		os.Exit(1)
+	}
+}
+
+// sum adds a session's applied and dropped counts.
+func accounted(s world.Session) (applied, dropped int) {
+	for _, n := range s.EventsDropped {
+		dropped += n
+	}
+	return s.EventsApplied, dropped
+}
+
+// drillCrash: 8 writers run `lanes hook` while `lanes ls` processes (each a
+// collector cycle) are SIGKILLed at random points and restarted; every line
+// must be applied or counted exactly once.
+func drillCrash(w *world.World) (string, error) {
+	writers, perWriter, kills := 8, 2000, 20
+	if *quick {
+		perWriter, kills = 60, 8
+	}
+	if r := w.Lanes("", "new", "sink", "--", "sleep", "86400"); r.Code != 0 {
+		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range perWriter {
+				ev := []string{"active", "idle", "blocked", "active"}[j%4]
+				if r := w.Lanes("", "hook", "generic", ev, "--session", "sink"); r.Code != 0 {
+					errs <- fmt.Errorf("writer %d: hook exit %d", i, r.Code)
+					return
+				}
+			}
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	killed := 0
+	for running := true; running || killed < kills; {
+		cmd := exec.Command(w.Bin, "ls", "--json")
+		cmd.Env = w.Env()
+		if err := cmd.Start(); err != nil {
+			return "", err
+		}
+		time.Sleep(time.Duration(rand.IntN(25)) * time.Millisecond)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+		killed++
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+	}
+	close(errs)
+	for err := range errs {
+		return "", err
+	}
+	sessions, err := w.Ls()
+	if err != nil {
+		return "", err
+	}
+	applied, dropped := accounted(sessions["sink"])
+	total := writers * perWriter
+	evidence := fmt.Sprintf("%d writers × %d events, %d collector kills: applied %d + dropped %d = %d of %d lines",
+		writers, perWriter, killed, applied, dropped, applied+dropped, total)
+	if applied+dropped != total || dropped != 0 {
+		return evidence, fmt.Errorf("events lost, duplicated or dropped")
+	}
+	return evidence, nil
+}
+
+// drillServerKilled: the board keeps running while its tmux server dies;
+// sessions show unknown + unreachable, nothing is terminated, no event is
+// dropped; a new server certifies them gone and new sessions work.
+func drillServerKilled(w *world.World) (string, error) {
+	for _, n := range []string{"a", "b"} {
+		if r := w.Lanes("", "new", n, "--", "sleep", "86400"); r.Code != 0 {
+			return "", fmt.Errorf("lanes new: %s", r.Stderr)
+		}
+	}
+	view := w.Socket + "-view"
+	board := strings.Join(append(envArgs(w), w.Bin), " ")
+	if _, err := w.Tmux(view, "new-session", "-d", "-x", "120", "-y", "40", "sh", "-c", board); err != nil {
+		return "", fmt.Errorf("starting the board: %v", err)
+	}
+	screen := func() string { out, _ := w.Tmux(view, "capture-pane", "-p"); return out }
+	if !world.WaitFor(10*time.Second, func() bool { return strings.Contains(screen(), "a") && strings.Contains(screen(), "Working") }) {
+		return screen(), fmt.Errorf("the board never showed the sessions")
+	}
+	if _, err := w.Tmux(w.Socket, "kill-server"); err != nil {
+		return "", err
+	}
+	if r := w.Lanes("", "hook", "generic", "active", "--session", "a"); r.Code != 0 {
+		return "", fmt.Errorf("hook while tmux is down: exit %d", r.Code)
+	}
+	if !world.WaitFor(10*time.Second, func() bool { return strings.Contains(screen(), "unreachable") }) {
+		return screen(), fmt.Errorf("the board did not show the unreachable mark")
+	}
+	if dead, _ := w.Tmux(view, "display-message", "-p", "#{pane_dead}"); strings.TrimSpace(dead) != "0" {
+		return screen(), fmt.Errorf("the board exited when its tmux server died")
+	}
+	s, err := w.Ls()
+	if err != nil {
+		return "", err
+	}
+	for _, n := range []string{"a", "b"} {
+		if s[n].IsTerminated || s[n].Status != "unknown" || len(s[n].Marks) == 0 || s[n].Marks[0] != "unreachable" {
+			return "", fmt.Errorf("%s while the server is down: %+v", n, s[n])
+		}
+	}
+	if applied, dropped := accounted(s["a"]); applied != 1 || dropped != 0 {
+		return "", fmt.Errorf("the hook while tmux was down: applied %d dropped %d", applied, dropped)
+	}
+	evidence := "server down: a and b unknown+unreachable, not terminated; board alive; hook applied 1, dropped 0"
+	if err := w.StartServer(); err != nil {
+		return evidence, err
+	}
+	if !world.WaitFor(10*time.Second, func() bool {
+		s, err := w.Ls()
+		return err == nil && s["a"].IsTerminated && s["b"].IsTerminated
+	}) {
+		return evidence, fmt.Errorf("the old sessions were not certified gone on the new server")
+	}
+	if r := w.Lanes("", "new", "c", "--", "sleep", "86400"); r.Code != 0 {
+		return evidence, fmt.Errorf("lanes new on the new server: %s", r.Stderr)
+	}
+	if !world.WaitFor(10*time.Second, func() bool { return strings.Contains(screen(), " c ") || strings.Contains(screen(), "c\n") || strings.Contains(screen(), " c") }) {
+		return screen(), fmt.Errorf("the board did not show the new session without a restart")
+	}
+	return evidence + "\nnew server: a and b certified gone (tmux session gone); c appears on the same board", nil
+}
+
+func envArgs(w *world.World) []string {
+	out := []string{"env"}
+	for _, kv := range w.Env() {
+		k, v, _ := strings.Cut(kv, "=")
+		out = append(out, k+"='"+strings.ReplaceAll(v, "'", `'\''`)+"'")
+	}
+	return out
+}
+
+// drillLockHeld: another process holds the store's lock for 5 s.
+func drillLockHeld(w *world.World) (string, error) {
+	if r := w.Lanes("", "new", "l", "--", "sleep", "86400"); r.Code != 0 {
+		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	}
+	hold := 5 * time.Second
+	if *quick {
+		hold = 3 * time.Second
+	}
+	f, err := os.OpenFile(filepath.Join(w.State, "lanes.db"), os.O_RDWR, 0)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		return "", err
+	}
+	released := time.Now().Add(hold)
+	ls := w.Lanes("", "ls")
+	sl := w.Lanes("", "status-line")
+	hook := w.Lanes("", "hook", "generic", "active", "--session", "l")
+	evidence := fmt.Sprintf("ls: exit %d in %v (%q); status-line: exit %d in %v (%q); hook: exit %d in %v",
+		ls.Code, ls.Took.Round(time.Millisecond), firstLine(ls.Stderr), sl.Code, sl.Took.Round(time.Millisecond),
+		strings.TrimSpace(sl.Stdout), hook.Code, hook.Took.Round(time.Millisecond))
+	switch {
+	case ls.Code == 0 || !strings.Contains(ls.Stderr, "store busy"):
+		return evidence, fmt.Errorf("ls did not report a busy store")
+	case ls.Took > 3*time.Second:
+		return evidence, fmt.Errorf("ls took too long to give up")
+	case sl.Code != 0 || sl.Took > 300*time.Millisecond || strings.TrimSpace(sl.Stdout) == "":
+		return evidence, fmt.Errorf("status-line must print its marker or last line, exit 0, within 300 ms")
+	case hook.Code != 0 || hook.Took > 500*time.Millisecond:
+		return evidence, fmt.Errorf("the hook waited on the lock")
+	}
+	time.Sleep(time.Until(released))
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	s, err := w.Ls()
+	if err != nil {
+		return evidence, fmt.Errorf("after release: %v", err)
+	}
+	if s["l"].EventsApplied != 1 || s["l"].Status != "working" {
+		return evidence, fmt.Errorf("the hook line written under the lock was lost: %+v", s["l"])
+	}
+	return evidence + "\nafter release: ls works and the hook line was applied (status working)", nil
+}
+
+func firstLine(s string) string { l, _, _ := strings.Cut(strings.TrimSpace(s), "\n"); return l }
+
+// drillSpoolUnwritable: the spool cannot be written; hooks still exit 0
+// quickly, log the failure, and doctor reports it.
+func drillSpoolUnwritable(w *world.World) (string, error) {
+	if r := w.Lanes("", "new", "u", "--", "sleep", "86400"); r.Code != 0 {
+		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	}
+	spool := filepath.Join(w.State, "spool")
+	_ = os.RemoveAll(spool)
+	// A file where the directory should be: writes fail for root too.
+	if err := os.WriteFile(spool, nil, 0o600); err != nil {
+		return "", err
+	}
+	r := w.Lanes(`{"hook_event_name":"Stop"}`, "hook", "claude", "--session", "u")
+	log, _ := os.ReadFile(filepath.Join(w.State, "hook-errors.log"))
+	doc := w.Lanes("", "doctor")
+	evidence := fmt.Sprintf("hook: exit %d in %v, stdout %q; hook-errors.log: %q; doctor: exit %d",
+		r.Code, r.Took.Round(time.Millisecond), r.Stdout, firstLine(string(log)), doc.Code)
+	switch {
+	case r.Code != 0 || r.Stdout != "" || r.Stderr != "" || r.Took > time.Second:
+		return evidence, fmt.Errorf("the hook must exit 0 quickly and silently")
+	case !strings.Contains(string(log), "spool"):
+		return evidence, fmt.Errorf("the failure is not in hook-errors.log")
+	case doc.Code == 0 || !strings.Contains(doc.Stdout, "hook error"):
+		return evidence + "\n" + doc.Stdout, fmt.Errorf("doctor did not report the hook errors")
+	}
+	return evidence, nil
+}
+
+// drillHostile: every kind of bad spool line and file is counted, nothing
+// is applied wrongly, and nothing outside the state dir is touched.
+func drillHostile(w *world.World) (string, error) {
+	if r := w.Lanes("", "new", "h", "--", "sleep", "86400"); r.Code != 0 {
+		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	}
+	if r := w.Lanes("", "new", "t", "--", "sleep", "86400"); r.Code != 0 {
+		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	}
+	s, err := w.Ls()
+	if err != nil {
+		return "", err
+	}
+	h, t := s["h"], s["t"]
+	if r := w.Lanes("", "kill", "t"); r.Code != 0 {
+		return "", fmt.Errorf("kill: %s", r.Stderr)
+	}
+	outside := filepath.Join(w.Root, "outside.jsonl")
+	_ = os.WriteFile(outside, []byte("untouched\n"), 0o600)
+	spool := filepath.Join(w.State, "spool")
+	_ = os.MkdirAll(spool, 0o700)
+	line := func(session, launch, event string) string {
+		b, _ := json.Marshal(map[string]any{"v": 1, "at": time.Now().UTC(), "session": session, "launch": launch, "agent": "generic", "event": event})
+		return string(b) + "\n"
+	}
+	bad := strings.Join([]string{
+		"{bad json\n",
+		`{"v":7,"session":"` + h.ID + `","agent":"generic","event":"idle"}` + "\n",
+		`{"v":1,"session":"` + h.ID + `","agent":"generic","event":"` + strings.Repeat("x", 1<<20) + "\"}\n",
+		"{\"v\":1,\"session\":\"" + h.ID + "\",\"agent\":\"generic\",\"event\":\"\xc3\x28\"}\n",
+		line("../../etc", h.Launch, "active"),
+		line(h.ID, "stale-launch", "blocked"),
+		line(h.ID, h.Launch, "no-such-event"),
+	}, "")
+	f, _ := os.OpenFile(filepath.Join(spool, h.ID+".jsonl"), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f.WriteString(bad + line(h.ID, h.Launch, "active"))
+	f.Close()
+	_ = os.WriteFile(filepath.Join(spool, t.ID+".jsonl"), []byte(line(t.ID, t.Launch, "active")), 0o600)
+	_ = os.Symlink(outside, filepath.Join(spool, "zzzzzzzz.jsonl"))
+	_ = os.WriteFile(filepath.Join(spool, "..x.jsonl"), []byte(line(h.ID, h.Launch, "idle")), 0o600)
+	r := w.Lanes("", "hook", "generic", "active", "--session", "../../../tmp/x")
+	if r.Code != 0 {
+		return "", fmt.Errorf("a hostile --session must still exit 0")
+	}
+	s, err = w.Ls()
+	if err != nil {
+		return "", err
+	}
+	h, t = s["h"], s["t"]
+	doc := w.Lanes("", "doctor")
+	body, _ := os.ReadFile(outside)
+	evidence := fmt.Sprintf("h: applied %d, dropped %v, status %s; t (terminated): dropped %v; doctor: %s",
+		h.EventsApplied, h.EventsDropped, h.Status, t.EventsDropped, grepLine(doc.Stdout, "dropped"))
+	want := map[string]int{"bad_json": 1, "bad_version": 1, "too_long": 1, "bad_utf8": 1, "unknown_session": 1, "stale_launch": 1, "unknown_event": 1}
+	for k, n := range want {
+		if h.EventsDropped[k] != n {
+			return evidence, fmt.Errorf("dropped[%s] = %d, want %d", k, h.EventsDropped[k], n)
+		}
+	}
+	switch {
+	case h.EventsApplied != 1 || h.Status != "working":
+		return evidence, fmt.Errorf("the one good line was not applied after the bad ones")
+	case t.EventsDropped["terminated"] != 1 || !t.IsTerminated:
+		return evidence, fmt.Errorf("an event for a terminated session was not dropped")
+	case string(body) != "untouched\n":
+		return evidence, fmt.Errorf("a file outside the state dir was touched")
+	case !strings.Contains(doc.Stdout, "bad_json 1"):
+		return evidence, fmt.Errorf("doctor does not report the malformed lines")
+	}
+	if _, err := os.Stat("/tmp/x.jsonl"); err == nil {
+		return evidence, fmt.Errorf("a hook wrote outside the state dir")
+	}
+	return evidence, nil
+}
+
+func grepLine(s, word string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, word) {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
+}
+
+// drillClockBack: lines whose time goes backwards still apply in spool
+// order, and no age is negative.
+func drillClockBack(w *world.World) (string, error) {
+	if r := w.Lanes("", "new", "c", "--", "sleep", "86400"); r.Code != 0 {
+		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	}
+	s, err := w.Ls()
+	if err != nil {
+		return "", err
+	}
+	c := s["c"]
+	now := time.Now().UTC()
+	var b strings.Builder
+	for i, ev := range []string{"active", "blocked", "active", "idle"} {
+		at := now.Add(time.Duration(-i) * time.Hour) // each line an hour earlier than the last
+		l, _ := json.Marshal(map[string]any{"v": 1, "at": at, "session": c.ID, "launch": c.Launch, "agent": "generic", "event": ev})
+		b.Write(append(l, '\n'))
+	}
+	_ = os.MkdirAll(filepath.Join(w.State, "spool"), 0o700)
+	_ = os.WriteFile(filepath.Join(w.State, "spool", c.ID+".jsonl"), []byte(b.String()), 0o600)
+	s, err = w.Ls()
+	if err != nil {
+		return "", err
+	}
+	c = s["c"]
+	table := w.Lanes("", "ls")
+	since, _ := time.Parse(time.RFC3339, c.Since)
+	evidence := fmt.Sprintf("4 lines each an hour earlier: activity %s (last line: idle), applied %d, since %s; ls: %s",
+		c.Activity, c.EventsApplied, c.Since, grepLine(table.Stdout, "c "))
+	switch {
+	case c.Activity != "idle" || c.EventsApplied != 4:
+		return evidence, fmt.Errorf("the spool order was not followed")
+	case since.After(time.Now().Add(time.Second)):
+		return evidence, fmt.Errorf("since lies in the future")
+	case strings.Contains(table.Stdout, "-"+"1") || strings.Contains(grepLine(table.Stdout, "c "), " -"):
+		return evidence, fmt.Errorf("a negative age is shown")
+	}
+	return evidence, nil
+}

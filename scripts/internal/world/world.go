@@ -1,0 +1,207 @@
+// Package world gives the bench and drill programs a lanes installation of
+// their own: a freshly built binary, a private tmux server, and a state dir
+// and HOME in a temp dir, all removed by Close (also on Ctrl-C).
+package world
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// World is one private lanes installation.
+type World struct {
+	Root   string // temp dir holding everything
+	Bin    string // the lanes binary
+	Mini   string // a Go binary that only exits, for side-by-side ratios
+	Socket string // the private tmux server (-L)
+	State  string
+	Home   string
+
+	extraSockets []string
+	cleanups     []func()
+}
+
+// New builds lanes (from the module at repo) and a minimal binary, and
+// prepares a private tmux socket name. Close undoes everything.
+func New(repo string) (*World, error) {
+	root, err := os.MkdirTemp("", "lanes-world-")
+	if err != nil {
+		return nil, err
+	}
+	w := &World{Root: root, Bin: filepath.Join(root, "lanes"), Mini: filepath.Join(root, "mini"),
+		Socket: "lanes-w-" + randHex(), State: filepath.Join(root, "state"), Home: filepath.Join(root, "home")}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		w.Close()
+		os.Exit(130)
+	}()
+	if err := os.MkdirAll(w.Home, 0o700); err != nil {
+		return w, err
+	}
+	build := exec.Command("go", "build", "-o", w.Bin, "./cmd/lanes")
+	build.Dir, build.Stderr = repo, os.Stderr
+	if err := build.Run(); err != nil {
+		return w, fmt.Errorf("building lanes: %w", err)
+	}
+	mini := filepath.Join(root, "mini-src")
+	_ = os.MkdirAll(mini, 0o700)
+	_ = os.WriteFile(filepath.Join(mini, "go.mod"), []byte("module mini\n\ngo 1.26\n"), 0o600)
+	_ = os.WriteFile(filepath.Join(mini, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o600)
+	mb := exec.Command("go", "build", "-o", w.Mini, ".")
+	mb.Dir, mb.Stderr = mini, os.Stderr
+	mb.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	if err := mb.Run(); err != nil {
+		return w, fmt.Errorf("building the minimal binary: %w", err)
+	}
+	return w, nil
+}
+
+func randHex() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// OnClose registers f to run at Close.
+func (w *World) OnClose(f func()) { w.cleanups = append(w.cleanups, f) }
+
+// Close kills every tmux server the world started and removes its files.
+func (w *World) Close() {
+	for i := len(w.cleanups) - 1; i >= 0; i-- {
+		w.cleanups[i]()
+	}
+	w.cleanups = nil
+	for _, s := range append([]string{w.Socket}, w.extraSockets...) {
+		_ = exec.Command("tmux", "-L", s, "kill-server").Run()
+		_ = os.Remove(filepath.Join(tmuxDir(), s))
+	}
+	_ = os.RemoveAll(w.Root)
+}
+
+func tmuxDir() string {
+	if d := os.Getenv("TMUX_TMPDIR"); d != "" {
+		return filepath.Join(d, fmt.Sprintf("tmux-%d", os.Getuid()))
+	}
+	return filepath.Join(os.TempDir(), fmt.Sprintf("tmux-%d", os.Getuid()))
+}
+
+// Env is the environment every lanes call of this world gets.
+func (w *World) Env() []string {
+	return []string{
+		"PATH=" + os.Getenv("PATH"), "HOME=" + w.Home, "LANES_STATE_DIR=" + w.State,
+		"LANES_TMUX_SOCKET=" + w.Socket, "TERM=xterm-256color", "SHELL=/bin/sh",
+	}
+}
+
+// Tmux runs tmux against a socket of this world (never the default server).
+func (w *World) Tmux(socket string, args ...string) (string, error) {
+	if socket != w.Socket && !contains(w.extraSockets, socket) {
+		w.extraSockets = append(w.extraSockets, socket)
+	}
+	cmd := exec.Command("tmux", append([]string{"-L", socket, "-f", "/dev/null"}, args...)...)
+	cmd.Env = w.Env()
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// StartServer starts the world's tmux server with a keep-alive session.
+func (w *World) StartServer() error {
+	_, err := w.Tmux(w.Socket, "new-session", "-d", "-s", "keep", "sleep", "86400")
+	return err
+}
+
+// Result is one finished lanes call.
+type Result struct {
+	Stdout, Stderr string
+	Code           int
+	Took           time.Duration
+}
+
+// Lanes runs the lanes binary with args (stdin from input, if any).
+func (w *World) Lanes(input string, args ...string) Result {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, w.Bin, args...)
+	cmd.Env = w.Env()
+	cmd.Stdin = strings.NewReader(input)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	start := time.Now()
+	err := cmd.Run()
+	r := Result{Stdout: out.String(), Stderr: errb.String(), Took: time.Since(start)}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.Code = ee.ExitCode()
+	} else if err != nil {
+		r.Code, r.Stderr = -1, err.Error()
+	}
+	return r
+}
+
+// Session is the part of `lanes ls --json` the programs read.
+type Session struct {
+	ID               string            `json:"id"`
+	Name             string            `json:"name"`
+	Activity         string            `json:"activity"`
+	Status           string            `json:"status"`
+	Zone             string            `json:"zone"`
+	Marks            []string          `json:"marks"`
+	IsTerminated     bool              `json:"is_terminated"`
+	TerminatedReason *string           `json:"terminated_reason"`
+	Since            string            `json:"since"`
+	Launch           string            `json:"launch"`
+	EventsApplied    int               `json:"events_applied"`
+	EventsDropped    map[string]int    `json:"events_dropped"`
+	Exit             *json.RawMessage  `json:"exit"`
+	Extra            map[string]string `json:"-"`
+}
+
+// Ls is `lanes ls --json --all`, keyed by name.
+func (w *World) Ls() (map[string]Session, error) {
+	r := w.Lanes("", "ls", "--json", "--all")
+	if r.Code != 0 {
+		return nil, fmt.Errorf("lanes ls: exit %d: %s", r.Code, r.Stderr)
+	}
+	var list []Session
+	if err := json.Unmarshal([]byte(r.Stdout), &list); err != nil {
+		return nil, err
+	}
+	out := map[string]Session{}
+	for _, s := range list {
+		out[s.Name] = s
+	}
+	return out, nil
+}
+
+// WaitFor polls cond until it holds or the deadline passes.
+func WaitFor(deadline time.Duration, cond func() bool) bool {
+	end := time.Now().Add(deadline)
+	for time.Now().Before(end) {
+		if cond() {
+			return true
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return cond()
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
