@@ -191,7 +191,9 @@ func drillServerKilled(w *world.World) (string, error) {
 	if r := w.Lanes("", "new", "c", "--", "sleep", "86400"); r.Code != 0 {
 		return evidence, fmt.Errorf("lanes new on the new server: %s", r.Stderr)
 	}
-	if !world.WaitFor(10*time.Second, func() bool { return strings.Contains(screen(), " c ") || strings.Contains(screen(), "c\n") || strings.Contains(screen(), " c") }) {
+	if !world.WaitFor(10*time.Second, func() bool {
+		return strings.Contains(screen(), " c ") || strings.Contains(screen(), "c\n") || strings.Contains(screen(), " c")
+	}) {
 		return screen(), fmt.Errorf("the board did not show the new session without a restart")
 	}
 	return evidence + "\nnew server: a and b certified gone (tmux session gone); c appears on the same board", nil
