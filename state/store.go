@@ -99,7 +99,7 @@ func (s *Store) open(readOnly bool) (*bolt.DB, error) {
 		lastErr = err
 	}
 	wait := s.LockTimeout * time.Duration(max(s.Attempts, 1))
-	return nil, fmt.Errorf("%w: another lanes process holds %s (waited %s: %v); try again, or find it with `fuser %s`",
+	return nil, fmt.Errorf("%w: another lanes process holds %s (gave up after %s: %v); try again, or find it with `fuser %s`",
 		ErrBusy, s.Path(), wait, lastErr, s.Path())
 }
 

@@ -227,6 +227,10 @@ func (a *app) cmdKill(ctx context.Context, args []string) int {
 	if err != nil {
 		return a.fail(err)
 	}
+	if r.Runtime.Terminated {
+		fmt.Fprintf(a.stderr, "lanes: %s: %v already (%s)\n", r.Name, state.ErrTerminated, r.Runtime.TerminatedReason)
+		return exitTerminated
+	}
 	if err := a.kill(ctx, r); err != nil {
 		return a.fail(err)
 	}
