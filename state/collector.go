@@ -79,8 +79,12 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	var obs []Observation
 	var tmuxErr error
 	readStart := c.now().UTC().Round(0) // as the store gives it back: UTC, no monotonic reading
-	if c.Panes != nil {
+	readPanes := c.Panes != nil
+	if readPanes {
 		obs, tmuxErr = c.Panes.ListPanes(ctx, c.reapNext)
+		// The caller's own deadline or cancellation says nothing about the
+		// server: such a read is no read at all.
+		readPanes = tmuxErr == nil || ctx.Err() == nil
 	}
 	res := CycleResult{TmuxErr: tmuxErr, At: readStart}
 	var closing []string
@@ -93,7 +97,7 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 		if err := ct.ingest(); err != nil {
 			return err
 		}
-		if c.Panes != nil {
+		if readPanes {
 			closing = ct.observe(c.Socket, obs, tmuxErr, readStart)
 			c.reapNext = ct.reapNext
 			if err := tx.setFlag(keyReap, ct.reapNext); err != nil {

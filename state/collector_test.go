@@ -388,3 +388,20 @@ func TestSteadyCycleWritesNothing(t *testing.T) {
 		t.Fatalf("LastCycle = %v, want %v", col.Store.LastCycle(), clk.t)
 	}
 }
+
+// TestCallerDeadlineIsNotUnreachability: a read cut short by the caller's
+// own context changes nothing.
+func TestCallerDeadlineIsNotUnreachability(t *testing.T) {
+	col, f, _ := newCollector(t)
+	r := rec(ActivityIdle)
+	put(t, col.Store, r)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	f.err = context.Canceled
+	if _, err := col.Cycle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := get(t, col.Store, r.ID); !got.Runtime.UnreachableSince.IsZero() {
+		t.Fatal("the caller's cancelled context marked the server unreachable")
+	}
+}

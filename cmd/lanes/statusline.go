@@ -1,0 +1,424 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"lanes/state"
+	"lanes/theme"
+)
+
+// tmux runs the status line every status-interval and shows whatever it
+// prints, so it answers within a fixed budget and never fails.
+const (
+	// statusBudget bounds the store lock waits; a held lock makes the
+	// command give up after about 100 ms (one open waits at most half of
+	// it, and bbolt polls the lock every 50 ms).
+	statusBudget = 250 * time.Millisecond
+	// statusTmuxFloor is the least time the tmux read gets, so a budget
+	// spent on lock waits does not make a healthy server look unreachable.
+	statusTmuxFloor = 100 * time.Millisecond
+	// statusReuse: a cycle younger than this is current enough.
+	statusReuse = time.Second
+	// lastGoodMaxAge: on an error the last good line stands in only this
+	// long; a lasting failure shows the marker instead of an old answer.
+	lastGoodMaxAge = time.Minute
+
+	markerError     = "lanes:!"
+	markerNoSession = "lanes:?"
+	lastGoodFile    = "status-line.last"
+)
+
+// errTmuxDown: the tmux server holding live sessions did not answer.
+var errTmuxDown = errors.New("tmux is not answering")
+
+const statusLineHelp = `
+Without --session: counts of working (●), idle (○), needs you (◆), in review
+(◐) and ready to merge (⇡) sessions, zero counts left out; done is not
+counted, and nothing at all is printed when nothing is live. --format json
+always prints {"zones":{…},"statuses":{…},"live":N}, where "done" counts
+sessions terminated in the last 24 h, as ` + "`lanes ls`" + ` does.
+
+--session NAME takes a lanes name, an id, or the tmux session name
+(lanes-NAME, so '#{session_name}' works in a tmux format); it prints the
+session's activity dot and status label. Given several times, it prints the
+one state that stands for the group, with its name: needs you first, then
+a failed turn, working, unconfirmed, interrupted, and the rest.
+An unknown session prints ` + markerNoSession + `.
+
+It never fails tmux's status bar: on any error (store busy, tmux not
+answering, store schema too new) it prints the last good line of the past
+minute, else ` + markerError + `, and exits 0. Run ` + "`lanes doctor`" + ` for details.
+NO_COLOR drops the colour codes from the tmux format.
+`
+
+// sessionsFlag collects a repeatable --session.
+type sessionsFlag []string
+
+func (s *sessionsFlag) String() string     { return strings.Join(*s, ",") }
+func (s *sessionsFlag) Set(v string) error { *s = append(*s, v); return nil }
+
+// statusLine is one status-line request.
+type statusLine struct {
+	format   string // tmux, plain or json
+	dark     bool
+	color    bool
+	sessions []string
+}
+
+func (a *app) cmdStatusLine(ctx context.Context, args []string) int {
+	fs := a.flags("status-line")
+	format := fs.String("format", "tmux", "tmux (a tmux format with colours), plain or json")
+	var sessions sessionsFlag
+	fs.Var(&sessions, "session", "one session's dot and label, by `NAME`, id or lanes-NAME; repeat for a group")
+	themeName := fs.String("theme", "", "colours for the tmux format: dark or light (default: global --theme, else dark)")
+	usage := fs.Usage
+	fs.Usage = func() {
+		usage()
+		if fs.Output() == a.stdout { // --help, not a usage error
+			fmt.Fprint(fs.Output(), statusLineHelp)
+		}
+	}
+	if code, done := a.parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return a.usageErr(fs, "status-line takes no arguments (did you mean --session %s?)", fs.Arg(0))
+	}
+	if !slices.Contains([]string{"tmux", "plain", "json"}, *format) {
+		return a.usageErr(fs, "unknown --format %q: use tmux, plain or json", *format)
+	}
+	if *themeName == "" {
+		*themeName = a.theme
+	}
+	if !slices.Contains([]string{"", "auto", "dark", "light"}, *themeName) {
+		return a.usageErr(fs, "unknown --theme %q: use dark or light", *themeName)
+	}
+	sl := statusLine{format: *format, dark: *themeName != "light", color: a.getenv("NO_COLOR") == "", sessions: sessions}
+
+	recs, err := a.statusRecords(ctx, time.Now().Add(statusBudget))
+	var out string
+	if err == nil {
+		out = sl.render(recs, a.now())
+		a.saveLastGood(sl.key(), out)
+	} else {
+		fmt.Fprintf(a.stderr, "lanes: status-line: %v (see `lanes doctor`)\n", err)
+		var ok bool
+		if out, ok = a.lastGood(sl.key()); !ok {
+			out = sl.marker(err)
+		}
+	}
+	if out != "" {
+		fmt.Fprintln(a.stdout, out)
+	}
+	return exitOK
+}
+
+// statusRecords returns the records as of a cycle less than statusReuse
+// old, running one when there is none. Every store lock wait and the tmux
+// read end by deadline, so a held lock costs a bounded wait, not a hang.
+func (a *app) statusRecords(ctx context.Context, deadline time.Time) ([]*state.Record, error) {
+	st, err := a.store()
+	if err != nil {
+		return nil, err
+	}
+	// bbolt waits up to LockTimeout per open; each open gets at most half
+	// the budget, and the opens still to come share what is left.
+	st.Attempts = 1
+	budget := func(opens int) {
+		st.LockTimeout = min(max(time.Until(deadline)/time.Duration(opens), time.Millisecond), statusBudget/2)
+	}
+	last := st.LastCycle()
+	if age := a.now().Sub(last); !last.IsZero() && age >= 0 && age < statusReuse {
+		budget(1)
+		var recs []*state.Record
+		if err := st.View(func(tx *state.Tx) error {
+			var err error
+			recs, err = tx.All()
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		// The reused cycle may itself have found the server silent.
+		for _, r := range recs {
+			if r.Live() && r.Runtime.Socket == a.socket && !r.Runtime.UnreachableSince.IsZero() {
+				return nil, fmt.Errorf("%w (%s's server, since %s)", errTmuxDown, r.Name, rfc3339(r.Runtime.UnreachableSince))
+			}
+		}
+		return recs, nil
+	}
+	tmuxBy := deadline
+	if floor := time.Now().Add(statusTmuxFloor); floor.After(tmuxBy) {
+		tmuxBy = floor
+	}
+	ctx, cancel := context.WithDeadline(ctx, tmuxBy)
+	defer cancel()
+	budget(2) // the cycle opens the store twice
+	c := &state.Collector{Store: st, Panes: paneSource{a.tmuxClient()}, Socket: a.socket, Now: a.now}
+	res, err := c.Cycle(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if res.TmuxErr != nil && a.watching(res.Records) {
+		return nil, fmt.Errorf("%w: %w", errTmuxDown, res.TmuxErr)
+	}
+	return res.Records, nil
+}
+
+// render is the line for recs at now; "" when there is nothing to show.
+func (sl statusLine) render(recs []*state.Record, now time.Time) string {
+	if len(sl.sessions) > 0 {
+		return sl.renderSessions(recs, now)
+	}
+	t := tallyOf(listViews(recs, now, false))
+	if sl.format == "json" {
+		return t.json()
+	}
+	if t.live == 0 {
+		return ""
+	}
+	segments := []struct {
+		spec theme.Spec
+		n    int
+	}{
+		{theme.StatusSpec(state.StatusWorking), t.statuses[state.StatusWorking]},
+		{theme.StatusSpec(state.StatusIdle), t.statuses[state.StatusIdle]},
+		{theme.ZoneSpec(state.ZoneNeedsYou), t.zones[state.ZoneNeedsYou]},
+		{theme.ZoneSpec(state.ZoneInReview), t.zones[state.ZoneInReview]},
+		{theme.ZoneSpec(state.ZoneReadyToMerge), t.zones[state.ZoneReadyToMerge]},
+	}
+	var parts []string
+	for _, s := range segments {
+		if s.n > 0 {
+			parts = append(parts, sl.paint(s.spec.Role, s.spec.Glyph+strconv.Itoa(s.n)))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// renderSessions shows one session, or the one that stands for a group.
+func (sl statusLine) renderSessions(recs []*state.Record, now time.Time) string {
+	var views []view
+	for _, name := range sl.sessions {
+		if r := resolveForStatus(recs, name); r != nil {
+			views = append(views, view{rec: r, d: state.Derive(r, now)})
+		}
+	}
+	if len(views) == 0 {
+		if sl.format == "json" {
+			return errorJSON(strings.Join(sl.sessions, ","), "no such session")
+		}
+		return markerNoSession
+	}
+	ds := make([]state.Derivation, len(views))
+	for i, v := range views {
+		ds[i] = v.d
+	}
+	v := views[rollup(ds)]
+	if sl.format == "json" {
+		marks := v.d.Marks
+		if marks == nil {
+			marks = []state.Mark{}
+		}
+		b, _ := json.Marshal(struct {
+			Name     string         `json:"name"`
+			Activity state.Activity `json:"activity"`
+			Status   state.Status   `json:"status"`
+			Zone     state.Zone     `json:"zone"`
+			Marks    []state.Mark   `json:"marks"`
+		}{v.rec.Name, state.ParseActivity(string(v.rec.Activity.State)), v.d.Status, v.d.Zone, marks})
+		return string(b)
+	}
+	dot := theme.ActivitySpec(state.ParseActivity(string(v.rec.Activity.State)))
+	if v.rec.Runtime.Terminated {
+		dot = theme.StatusSpec(v.d.Status) // its last activity no longer means anything
+	}
+	status := theme.StatusSpec(v.d.Status)
+	var parts []string
+	if len(sl.sessions) > 1 {
+		parts = append(parts, sl.paint(-1, v.rec.Name))
+	}
+	parts = append(parts, sl.paint(dot.Role, dot.Glyph), sl.paint(status.Role, status.Short))
+	for _, m := range v.d.Marks {
+		ms := theme.MarkSpec(m)
+		parts = append(parts, "·", sl.paint(ms.Role, ms.Short))
+	}
+	return strings.Join(parts, " ")
+}
+
+// resolveForStatus finds a session by name or id, or by its tmux session
+// name (lanes-NAME), which is what '#{session_name}' gives inside tmux.
+func resolveForStatus(recs []*state.Record, name string) *state.Record {
+	if r, err := state.Resolve(recs, name); err == nil {
+		return r
+	}
+	if n, ok := strings.CutPrefix(name, "lanes-"); ok {
+		if r, err := state.Resolve(recs, n); err == nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// rollup is the index of the derivation that stands for a group (DESIGN.md
+// §8): the most urgent by state.Rank, the earliest on a tie.
+func rollup(ds []state.Derivation) int {
+	best := 0
+	for i, d := range ds {
+		if state.Rank(d) < state.Rank(ds[best]) {
+			best = i
+		}
+	}
+	return best
+}
+
+// paint colours text in role r for the tmux format (r < 0: no colour); the
+// plain and json formats take text as it is.
+func (sl statusLine) paint(r theme.Role, text string) string {
+	switch {
+	case sl.format != "tmux":
+		return text
+	case r < 0 || !sl.color:
+		return theme.EscapeTmux(text)
+	}
+	return theme.Tmux(r, sl.dark, text)
+}
+
+// marker is what stands in for a line when there is neither one nor a last
+// good one.
+func (sl statusLine) marker(err error) string {
+	if sl.format != "json" {
+		return markerError
+	}
+	reason := "error"
+	switch {
+	case errors.Is(err, state.ErrBusy):
+		reason = "store busy"
+	case errors.Is(err, state.ErrSchemaTooNew):
+		reason = "store schema too new"
+	case errors.Is(err, errTmuxDown):
+		reason = "tmux not answering"
+	}
+	return errorJSON(strings.Join(sl.sessions, ","), reason)
+}
+
+func errorJSON(name, reason string) string {
+	v := map[string]string{"error": reason}
+	if name != "" {
+		v["name"] = name
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// key names this request's entry in the last-good cache.
+func (sl statusLine) key() string {
+	return fmt.Sprintf("%s/dark=%t/color=%t/%s", sl.format, sl.dark, sl.color, strings.Join(sl.sessions, ","))
+}
+
+// tally counts sessions for the summary.
+type tally struct {
+	zones    map[state.Zone]int
+	statuses map[state.Status]int
+	live     int
+}
+
+func tallyOf(views []view) tally {
+	t := tally{zones: map[state.Zone]int{}, statuses: map[state.Status]int{}}
+	for _, v := range views {
+		t.zones[v.d.Zone]++
+		t.statuses[v.d.Status]++
+		if v.rec.Live() {
+			t.live++
+		}
+	}
+	return t
+}
+
+// json is the DESIGN.md §10 shape, keys in board and legend order; every
+// zone and status is present, zeros included, so scripts need no defaults.
+func (t tally) json() string {
+	return fmt.Sprintf(`{"zones":%s,"statuses":%s,"live":%d}`,
+		jsonCounts(state.Zones, t.zones), jsonCounts(state.Statuses, t.statuses), t.live)
+}
+
+func jsonCounts[K ~string](keys []K, n map[K]int) string {
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%q:%d", k, n[k])
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+// lastGoodEntry is one cached line and when it was rendered.
+type lastGoodEntry struct {
+	Line string    `json:"line"`
+	At   time.Time `json:"at"`
+}
+
+func (a *app) lastGoodPath() string {
+	dir, err := a.stateDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, lastGoodFile)
+}
+
+func (a *app) readLastGood() map[string]lastGoodEntry {
+	m := map[string]lastGoodEntry{}
+	if p := a.lastGoodPath(); p != "" {
+		b, _ := os.ReadFile(p)
+		_ = json.Unmarshal(b, &m)
+	}
+	return m
+}
+
+// lastGood is the line last rendered for key, if it is recent.
+func (a *app) lastGood(key string) (string, bool) {
+	e, ok := a.readLastGood()[key]
+	if age := a.now().Sub(e.At); !ok || age < 0 || age > lastGoodMaxAge {
+		return "", false
+	}
+	return e.Line, true
+}
+
+// saveLastGood caches line for key; an unchanged line is rewritten only when
+// half its lifetime has passed. Concurrent status lines may lose one
+// another's update, which costs at most a marker in place of a line.
+func (a *app) saveLastGood(key, line string) {
+	p := a.lastGoodPath()
+	if p == "" {
+		return
+	}
+	now := a.now()
+	m := a.readLastGood()
+	if e, ok := m[key]; ok && e.Line == line && now.Sub(e.At) >= 0 && now.Sub(e.At) < lastGoodMaxAge/2 {
+		return
+	}
+	for k, e := range m {
+		if now.Sub(e.At) > lastGoodMaxAge {
+			delete(m, k)
+		}
+	}
+	m[key] = lastGoodEntry{Line: line, At: now}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return
+	}
+	f, err := os.CreateTemp(filepath.Dir(p), lastGoodFile+".*")
+	if err != nil {
+		return
+	}
+	_, werr := f.Write(b)
+	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), p) != nil {
+		os.Remove(f.Name())
+	}
+}
