@@ -405,3 +405,31 @@ func TestCallerDeadlineIsNotUnreachability(t *testing.T) {
 		t.Fatal("the caller's cancelled context marked the server unreachable")
 	}
 }
+
+// TestCacheSeesOtherWriters: a collector that reuses its decoded records
+// must still see what another process wrote in between.
+func TestCacheSeesOtherWriters(t *testing.T) {
+	col, f, clk := newCollector(t)
+	r := rec(ActivityIdle)
+	put(t, col.Store, r)
+	f.obs = []Observation{alive(r.ID)}
+	cycle(t, col)
+	clk.advance(time.Second)
+	cycle(t, col) // steady: served from the cache
+	other := get(t, col.Store, r.ID)
+	other.Activity.State = ActivityBlocked
+	put(t, NewStore(col.Store.Dir), other)
+	clk.advance(time.Second)
+	res := cycle(t, col)
+	if res.Records[0].Activity.State != ActivityBlocked {
+		t.Fatalf("the collector served a stale cached record: %s", res.Records[0].Activity.State)
+	}
+	// Records handed out are never changed by a later cycle.
+	held := res.Records[0]
+	f.obs = []Observation{dead(r.ID, intp(1), "", clk.t)}
+	clk.advance(time.Second)
+	cycle(t, col)
+	if held.Pane.Dead {
+		t.Fatal("a later cycle mutated records an earlier cycle handed out")
+	}
+}

@@ -3,6 +3,8 @@ package state
 import (
 	"crypto/rand"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 )
 
@@ -184,4 +186,19 @@ func (r *Record) Exit() (status *int, signal string, ok bool) {
 		return nil, "", false
 	}
 	return r.Pane.ExitStatus, r.Pane.ExitSignal, true
+}
+
+// Clone is a deep copy: nothing it holds is shared with r.
+func (r *Record) Clone() *Record {
+	c := *r
+	c.Command = slices.Clone(r.Command)
+	c.PRs = slices.Clone(r.PRs)
+	c.EventsDropped = maps.Clone(r.EventsDropped)
+	c.Activity.ToolsInFlight = slices.Clone(r.Activity.ToolsInFlight)
+	c.Activity.Subagents = slices.Clone(r.Activity.Subagents)
+	if r.Pane.ExitStatus != nil {
+		st := *r.Pane.ExitStatus
+		c.Pane.ExitStatus = &st
+	}
+	return &c
 }
