@@ -11,7 +11,7 @@ const (
 	DropAfterExit = "after_exit"
 )
 
-// Apply runs one event through the activity state machine of DESIGN.md §4.
+// Apply runs one event through the activity state machine of docs/design.md §4.
 // It returns the transition it caused (nil when the activity did not change)
 // and, when the event was refused, the reason it was dropped. Counters are
 // the caller's job: it knows whether the event came from the spool.
@@ -213,7 +213,7 @@ func Terminate(r *Record, reason, source string, at time.Time) *Transition {
 
 // Restart records a respawn with a new launch: the pane observations, calls
 // in flight, subagents, outcome and first signal reset, and activity becomes
-// idle from the user (DESIGN.md §4).
+// idle from the user (docs/design.md §4).
 func Restart(r *Record, launch string, at time.Time) *Transition {
 	r.Runtime.Launch = launch
 	r.Runtime.PaneStartedAt = at
@@ -226,7 +226,7 @@ func Restart(r *Record, launch string, at time.Time) *Transition {
 	return a.move(ActivityIdle, at, "user", "restart")
 }
 
-// Reasons a prompt may not be typed into a session (DESIGN.md §8).
+// Reasons a prompt may not be typed into a session (docs/design.md §8).
 var (
 	ErrAgentExited = errors.New("agent exited — its pane may be a shell now")
 	ErrTerminated  = errors.New("session terminated")

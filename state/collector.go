@@ -31,7 +31,7 @@ type PaneSource interface {
 	KillSession(ctx context.Context, sessionID string) error
 }
 
-// Pane exit rules (DESIGN.md §5).
+// Pane exit rules (docs/design.md §5).
 const (
 	ConfirmGap      = time.Second
 	CleanLifetime   = 10 * time.Second
@@ -358,7 +358,7 @@ func (c *cycleTx) cleanExit(r *Record, readStart time.Time) bool {
 }
 
 // paneActivity drives activity from output for agents without hooks, until
-// their first hook signal (DESIGN.md §4).
+// their first hook signal (docs/design.md §4).
 func (c *cycleTx) paneActivity(r *Record, readStart time.Time) {
 	a := &r.Activity
 	if r.HookCapable() || !a.FirstSignalAt.IsZero() || a.State == ActivityExited {

@@ -12,7 +12,7 @@ type Derivation struct {
 	Marks  []Mark
 }
 
-// Timing rules of DESIGN.md §3 and §4.
+// Timing rules of docs/design.md §3 and §4.
 const (
 	NoSignalGrace      = 90 * time.Second
 	SilenceEvents      = 10 * time.Minute
@@ -22,7 +22,7 @@ const (
 )
 
 // Derive is the one derivation of status, zone and marks from a record's
-// facts (DESIGN.md §3). It is pure: the same record and time always give the
+// facts (docs/design.md §3). It is pure: the same record and time always give the
 // same answer, and nothing else in lanes decides a status, lane or mark.
 func Derive(r *Record, now time.Time) Derivation {
 	if r.Runtime.Terminated {
@@ -98,7 +98,7 @@ func prZone(s Status) Zone {
 	return ZoneInReview
 }
 
-// PRStatus is one open PR's own status (DESIGN.md §3); ok is false for a PR
+// PRStatus is one open PR's own status (docs/design.md §3); ok is false for a PR
 // that is not open (merged or closed).
 func PRStatus(p PR) (Status, bool) {
 	if p.State != PRStateOpen && p.State != PRStateDraft {
@@ -156,7 +156,7 @@ func anyMerged(prs []PR) bool {
 }
 
 // NeedsHuman reports whether a status asks for its human; the status line's
-// roll-up ranks these first (DESIGN.md §8).
+// roll-up ranks these first (docs/design.md §8).
 func NeedsHuman(s Status) bool {
 	switch s {
 	case StatusNeedsInput, StatusExited, StatusCIFailed, StatusChangesRequested, StatusNoSignal, StatusUnknown:
@@ -166,7 +166,7 @@ func NeedsHuman(s Status) bool {
 }
 
 // Rank orders derivations for a roll-up where one state stands for several
-// sessions (DESIGN.md §8): lower is more urgent.
+// sessions (docs/design.md §8): lower is more urgent.
 func Rank(d Derivation) int {
 	switch {
 	case NeedsHuman(d.Status):

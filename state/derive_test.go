@@ -53,7 +53,7 @@ func TestDerive(t *testing.T) {
 		zone   Zone
 		marks  []Mark
 	}{
-		// DESIGN.md §3, row by row.
+		// docs/design.md §3, row by row.
 		{"1 terminated + merged PR", terminated(rec(ActivityIdle, prMerged)), now, StatusMerged, ZoneDone, nil},
 		{"1 terminated + merged among others", terminated(rec(ActivityIdle, prFailing, prMerged)), now, StatusMerged, ZoneDone, nil},
 		{"2 terminated, no PR", terminated(rec(ActivityIdle)), now, StatusTerminated, ZoneDone, nil},

@@ -2,7 +2,7 @@ package state
 
 import "time"
 
-// EventKind is one of the activity transitions of DESIGN.md §4, after an
+// EventKind is one of the activity transitions of docs/design.md §4, after an
 // agent's own event vocabulary has been mapped by its adapter.
 type EventKind string
 

@@ -15,7 +15,7 @@ const LineVersion = 1
 const MaxLineBytes = 64 << 10
 
 // Line is one spool line: what `lanes hook` (or `lanes pr`) appends to
-// $STATE/spool/<id>.jsonl. It keeps only the fields DESIGN.md §6 names —
+// $STATE/spool/<id>.jsonl. It keeps only the fields docs/design.md §6 names —
 // never prompt text, messages, tool input or transcripts.
 type Line struct {
 	V       int       `json:"v"`

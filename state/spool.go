@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// Spool rotation rules (DESIGN.md §6).
+// Spool rotation rules (docs/design.md §6).
 const (
 	RotateBytes = 1 << 20
 	RotateGrace = 60 * time.Second

@@ -253,7 +253,7 @@ func (t *Tx) Delete(id string) error {
 }
 
 // Resolve finds a session by id or name: the live session of that name
-// first, else the most recently terminated one (DESIGN.md §2).
+// first, else the most recently terminated one (docs/design.md §2).
 func (t *Tx) Resolve(nameOrID string) (*Record, error) {
 	if ValidID(nameOrID) {
 		if r, err := t.Get(nameOrID); err == nil {

@@ -1,5 +1,5 @@
 // Package theme owns how lanes looks: the semantic palette for dark and light
-// terminals (DESIGN.md §9), the role, glyph and label of every status,
+// terminals (docs/design.md §9), the role, glyph and label of every status,
 // activity, zone and mark, the contrast checks that keep those colours
 // readable, the Lip Gloss styles the board is drawn with, and the tmux-format
 // colour strings of the status line.

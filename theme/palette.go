@@ -10,7 +10,7 @@ import (
 // for, independent of the theme it is drawn in.
 type Role int
 
-// The roles, one per row of the DESIGN.md §9 palette.
+// The roles, one per row of the docs/design.md §9 palette.
 const (
 	RoleWorking    Role = iota // live work; the only role that animates
 	RoleNeeds                  // needs you, waiting, blocked, changes requested
@@ -50,7 +50,7 @@ func (r Role) String() string {
 }
 
 // Palette holds one theme's colours as "#RRGGBB" strings. The role tokens are
-// DESIGN.md §9 verbatim; the chrome tokens (Text, Muted, Border, Selected) are
+// docs/design.md §9 verbatim; the chrome tokens (Text, Muted, Border, Selected) are
 // lanes' own neutrals; Background is the reference terminal background the
 // contrast checks measure against — lanes never paints it.
 type Palette struct {

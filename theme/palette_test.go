@@ -2,7 +2,7 @@ package theme
 
 import "testing"
 
-// TestPaletteTokens pins the role tokens to DESIGN.md §9; this table is the spec.
+// TestPaletteTokens pins the role tokens to docs/design.md §9; this table is the spec.
 func TestPaletteTokens(t *testing.T) {
 	tests := []struct {
 		token       string

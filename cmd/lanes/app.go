@@ -13,7 +13,7 @@ import (
 	"lanes/state"
 )
 
-// Exit codes (DESIGN.md §10).
+// Exit codes (docs/design.md §10).
 const (
 	exitOK         = 0
 	exitError      = 1

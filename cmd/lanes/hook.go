@@ -20,7 +20,7 @@ const hookErrorsCap = 256 << 10
 // hookAgents are the AGENT values `lanes hook` accepts.
 var hookAgents = []string{"claude", "codex", "gemini", "opencode", "generic"}
 
-// hookPayload is every input field a hook keeps (DESIGN.md §6); the decoder
+// hookPayload is every input field a hook keeps (docs/design.md §6); the decoder
 // skips the rest, so prompts, tool input and transcripts never reach the spool.
 type hookPayload struct {
 	HookEventName    string `json:"hook_event_name"`

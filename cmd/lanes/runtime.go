@@ -49,7 +49,7 @@ func (a *app) collector() (*state.Collector, error) {
 }
 
 // cycle runs one collector cycle, warning on stderr when tmux did not answer
-// (the records are still printed: DESIGN.md §10).
+// (the records are still printed: docs/design.md §10).
 func (a *app) cycle(ctx context.Context) (state.CycleResult, error) {
 	c, err := a.collector()
 	if err != nil {

@@ -268,7 +268,7 @@ func resolveForStatus(recs []*state.Record, name string) *state.Record {
 	return nil
 }
 
-// rollup is the index of the derivation that stands for a group (DESIGN.md
+// rollup is the index of the derivation that stands for a group (docs/design.md
 // §8): the most urgent by state.Rank, the earliest on a tie.
 func rollup(ds []state.Derivation) int {
 	best := 0
@@ -343,7 +343,7 @@ func tallyOf(views []view) tally {
 	return t
 }
 
-// json is the DESIGN.md §10 shape, keys in board and legend order; every
+// json is the docs/design.md §10 shape, keys in board and legend order; every
 // zone and status is present, zeros included, so scripts need no defaults.
 func (t tally) json() string {
 	return fmt.Sprintf(`{"zones":%s,"statuses":%s,"live":%d}`,

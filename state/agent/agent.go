@@ -1,6 +1,6 @@
 // Package agent knows how each coding agent takes hooks: what lanes adds to
 // an agent's command line, environment and files so that its hooks run
-// `lanes hook AGENT` (Launch, DESIGN.md §6 zero-config injection), and how to
+// `lanes hook AGENT` (Launch, docs/design.md §6 zero-config injection), and how to
 // write the same hooks into the agent's own configuration (Install,
 // `lanes hooks install`). Everything here is computed, not performed: the
 // caller writes the files, starts the pane and prints the diffs.
