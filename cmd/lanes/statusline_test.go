@@ -337,7 +337,7 @@ func TestStatusLineUsage(t *testing.T) {
 	}
 }
 
-// TestRollup is DESIGN.md §8: needs a human > failure mark > working >
+// TestRollup is docs/design.md §8: needs a human > failure mark > working >
 // unconfirmed > interrupted mark > the rest; the earliest wins a tie.
 func TestRollup(t *testing.T) {
 	d := func(s state.Status, marks ...state.Mark) state.Derivation {
