@@ -11,6 +11,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	boltErrors "go.etcd.io/bbolt/errors"
 )
 
 // SchemaVersion is the store layout this build reads and writes.
@@ -93,7 +94,7 @@ func (s *Store) open(readOnly bool) (*bolt.DB, error) {
 			}
 			return db, nil
 		}
-		if !errors.Is(err, bolt.ErrTimeout) {
+		if !errors.Is(err, boltErrors.ErrTimeout) {
 			return nil, fmt.Errorf("opening store %s: %w", s.Path(), err)
 		}
 		lastErr = err

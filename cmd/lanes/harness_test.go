@@ -40,14 +40,13 @@ func TestMain(m *testing.M) {
 // and kept alive by a session that is not lanes'), a state dir and a HOME
 // of its own.
 type env struct {
-	t      *testing.T
-	tc     *tmux.Client
-	state  string
-	home   string
-	vars   map[string]string
-	now    func() time.Time
-	stdin  string
-	server bool
+	t     *testing.T
+	tc    *tmux.Client
+	state string
+	home  string
+	vars  map[string]string
+	now   func() time.Time
+	stdin string
 }
 
 func newEnv(t *testing.T) *env {

@@ -39,12 +39,11 @@ const slFixtureSocket = "lanes-fixture-elsewhere"
 
 // slEnv is a state dir and a tmux socket that no server listens on.
 type slEnv struct {
-	t     *testing.T
-	st    *state.Store
-	vars  map[string]string
-	now   time.Time
-	sock  string
-	stdin string
+	t    *testing.T
+	st   *state.Store
+	vars map[string]string
+	now  time.Time
+	sock string
 }
 
 func newSLEnv(t *testing.T, recs ...*state.Record) *slEnv {
