@@ -129,7 +129,9 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	if err != nil && !errors.Is(err, errUnchanged) {
 		return CycleResult{}, err
 	}
-	c.Store.markCycle(readStart)
+	if c.Panes != nil { // a spool-only cycle read no tmux: nothing to reuse
+		c.Store.markCycle(readStart)
+	}
 	for _, sid := range closing {
 		if err := c.Panes.KillSession(ctx, sid); err != nil && res.TmuxErr == nil {
 			res.TmuxErr = fmt.Errorf("closing a cleanly exited session: %w", err)

@@ -433,3 +433,14 @@ func TestCacheSeesOtherWriters(t *testing.T) {
 		t.Fatal("a later cycle mutated records an earlier cycle handed out")
 	}
 }
+
+// TestSpoolOnlyCycleIsNoTmuxRead: a collector without a pane source (the
+// board's fast path for hook lines) must not pass for a fresh tmux read.
+func TestSpoolOnlyCycleIsNoTmuxRead(t *testing.T) {
+	col, _, _ := newCollector(t)
+	col.Panes = nil
+	cycle(t, col)
+	if !col.Store.LastCycle().IsZero() {
+		t.Fatal("a spool-only cycle stamped the last tmux read")
+	}
+}

@@ -48,7 +48,7 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	fmt.Fprintln(tw, "NAME\tAGENT\tSTATUS\tZONE\tAGE")
 	for _, v := range views {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", v.rec.Name, v.rec.Agent, statusLabel(v),
-			theme.ZoneSpec(v.d.Zone).Short, age(now, v.since()))
+			theme.ZoneSpec(v.d.Zone).Short, theme.Age(now, v.since()))
 	}
 	tw.Flush()
 	return exitOK

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"lanes/state"
 	"lanes/tmux"
@@ -75,20 +74,4 @@ func (a *app) watching(recs []*state.Record) bool {
 
 func (a *app) warn(format string, args ...any) {
 	a.stderr.Write([]byte("lanes: warning: " + fmt.Sprintf(format, args...) + "\n"))
-}
-
-// age formats how long ago t was, never negative.
-func age(now, t time.Time) string {
-	d := max(now.Sub(t), 0)
-	switch {
-	case t.IsZero():
-		return "-"
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", int(d.Seconds()))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d.Hours()))
-	}
-	return fmt.Sprintf("%dd", int(d.Hours()/24))
 }

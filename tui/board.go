@@ -1,0 +1,386 @@
+package tui
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+
+	"lanes/state"
+)
+
+// item is one session as the board shows it: its record and what Derive
+// says about it. Records are never changed once received.
+type item struct {
+	rec *state.Record
+	d   state.Derivation
+}
+
+// rowKind is what one row of a lane holds.
+type rowKind uint8
+
+const (
+	rowCard     rowKind = iota // a full card
+	rowIdle                    // a compact entry of the idle stack
+	rowIdleHead                // "Idle · N": opens and closes the stack
+	rowSub                     // a sub-header (Ready, Merged · live)
+	rowEmpty                   // the quiet placeholder of an empty lane
+)
+
+type row struct {
+	kind  rowKind
+	it    *item
+	label string
+}
+
+// cardH is a card's height: a border, three lines, a border.
+const cardH = 5
+
+func (r row) height() int {
+	if r.kind == rowCard {
+		return cardH
+	}
+	return 1
+}
+
+func (r row) selectable() bool {
+	return r.kind == rowCard || r.kind == rowIdle || r.kind == rowIdleHead
+}
+
+// key identifies the row across rebuilds, so the selection follows a
+// session when its card changes lane.
+func (r row) key() string {
+	switch r.kind {
+	case rowCard, rowIdle:
+		return r.it.rec.ID
+	case rowIdleHead:
+		return idleHeadKey
+	}
+	return ""
+}
+
+const idleHeadKey = "\x00idle"
+
+// lane is one zone's column: its main cards and, for Working, the idle
+// stack, for Ready to merge, the merged-but-live part.
+type lane struct {
+	zone  state.Zone
+	cards []*item
+	extra []*item
+	rows  []row
+	off   int // first row drawn
+}
+
+// count is the number shown in the lane header: Working counts its working
+// cards (the idle stack has its own count, as in `lanes status-line`).
+func (l *lane) count() int {
+	if l.zone == state.ZoneWorking {
+		return len(l.cards)
+	}
+	return len(l.cards) + len(l.extra)
+}
+
+// board is the lanes area: which session sits in which lane, the
+// selection, and what each lane has scrolled to.
+type board struct {
+	items []item
+	lanes []lane
+
+	lane, row int    // the selection: lane index, row index
+	selKey    string // the selected row's key, kept across rebuilds
+	idlePref  int    // 0: open the idle stack when it fits; 1 open; -1 closed
+
+	first, vis int // lanes shown side by side: the first and how many
+	bodyH      int // rows under the lane headers
+}
+
+func newBoard() board {
+	b := board{lanes: make([]lane, len(state.Zones)), vis: len(state.Zones)}
+	for i, z := range state.Zones {
+		b.lanes[i].zone = z
+	}
+	return b
+}
+
+// recent reports whether r belongs on the board: everything live, and
+// terminated sessions of the last 24 h unless all are asked for.
+func recent(r *state.Record, now time.Time, all bool) bool {
+	return all || !r.Runtime.Terminated || now.Sub(r.Runtime.TerminatedAt) <= state.DoneRecentInterval
+}
+
+// matches is the `/` filter: a case-insensitive substring of the name, the
+// agent or the branch.
+func matches(r *state.Record, filter string) bool {
+	if filter == "" {
+		return true
+	}
+	f := strings.ToLower(filter)
+	return strings.Contains(strings.ToLower(r.Name), f) ||
+		strings.Contains(strings.ToLower(string(r.Agent)), f) ||
+		strings.Contains(strings.ToLower(r.Branch), f)
+}
+
+// set sorts recs into lanes by Derive's zone.
+func (b *board) set(recs []*state.Record, now time.Time, filter string, all bool) {
+	b.items = b.items[:0]
+	for _, r := range recs {
+		if recent(r, now, all) && matches(r, filter) {
+			b.items = append(b.items, item{rec: r, d: state.Derive(r, now)})
+		}
+	}
+	for i := range b.lanes {
+		b.lanes[i].cards, b.lanes[i].extra = b.lanes[i].cards[:0], b.lanes[i].extra[:0]
+	}
+	for i := range b.items {
+		it := &b.items[i]
+		li := it.d.Zone.Order()
+		if li >= len(b.lanes) {
+			li = state.ZoneNeedsYou.Order() // an unknown zone asks for a look
+		}
+		l := &b.lanes[li]
+		// The idle stack and the merged-but-live part are Derive's own
+		// statuses in these zones, set apart.
+		if (l.zone == state.ZoneWorking && it.d.Status == state.StatusIdle) ||
+			(l.zone == state.ZoneReadyToMerge && it.d.Status == state.StatusMerged) {
+			l.extra = append(l.extra, it)
+		} else {
+			l.cards = append(l.cards, it)
+		}
+	}
+	for i := range b.lanes {
+		l := &b.lanes[i]
+		if l.zone == state.ZoneDone {
+			slices.SortFunc(l.cards, byRecent)
+		} else {
+			slices.SortFunc(l.cards, byName)
+		}
+		slices.SortFunc(l.extra, byName)
+	}
+	b.relayout()
+}
+
+func byName(x, y *item) int {
+	return cmp.Or(strings.Compare(x.rec.Name, y.rec.Name), strings.Compare(x.rec.ID, y.rec.ID))
+}
+
+func byRecent(x, y *item) int {
+	return cmp.Or(y.rec.Runtime.TerminatedAt.Compare(x.rec.Runtime.TerminatedAt), byName(x, y))
+}
+
+// setSize fits the board into w×h cells (lane headers included).
+func (b *board) setSize(w, h int) {
+	b.vis = min(len(b.lanes), max(1, (w+laneGap)/(minLaneW+laneGap)))
+	b.bodyH = max(0, h-1)
+	b.relayout()
+}
+
+// idleOpen reports whether the idle stack shows its entries.
+func (b *board) idleOpen() bool {
+	switch {
+	case b.idlePref > 0:
+		return true
+	case b.idlePref < 0:
+		return false
+	}
+	w := &b.lanes[0]
+	return len(w.cards)*cardH+1+len(w.extra) <= b.bodyH
+}
+
+// toggleIdle opens a closed idle stack or closes an open one.
+func (b *board) toggleIdle() {
+	if b.idleOpen() {
+		b.idlePref = -1
+	} else {
+		b.idlePref = 1
+	}
+	b.relayout()
+}
+
+// relayout rebuilds every lane's rows, finds the selection again and
+// scrolls it into view.
+func (b *board) relayout() {
+	open := b.idleOpen()
+	for i := range b.lanes {
+		l := &b.lanes[i]
+		l.rows = l.rows[:0]
+		switch {
+		case len(l.cards)+len(l.extra) == 0:
+			l.rows = append(l.rows, row{kind: rowEmpty})
+			continue
+		case l.zone == state.ZoneReadyToMerge && len(l.extra) > 0 && len(l.cards) > 0:
+			l.rows = append(l.rows, row{kind: rowSub, label: "ready"})
+		}
+		for _, it := range l.cards {
+			l.rows = append(l.rows, row{kind: rowCard, it: it})
+		}
+		switch {
+		case l.zone == state.ZoneWorking && len(l.extra) > 0:
+			l.rows = append(l.rows, row{kind: rowIdleHead})
+			if open {
+				for _, it := range l.extra {
+					l.rows = append(l.rows, row{kind: rowIdle, it: it})
+				}
+			}
+		case len(l.extra) > 0:
+			l.rows = append(l.rows, row{kind: rowSub, label: "merged"})
+			for _, it := range l.extra {
+				l.rows = append(l.rows, row{kind: rowCard, it: it})
+			}
+		}
+	}
+	b.reselect()
+	b.scroll()
+}
+
+// reselect puts the selection back on the row with selKey, else on the
+// nearest selectable row of the same lane, else of the nearest lane.
+func (b *board) reselect() {
+	if b.selKey != "" {
+		for li := range b.lanes {
+			for ri, r := range b.lanes[li].rows {
+				if r.key() == b.selKey {
+					b.lane, b.row = li, ri
+					return
+				}
+			}
+		}
+	}
+	b.lane = min(max(b.lane, 0), len(b.lanes)-1)
+	for d := 0; d < len(b.lanes); d++ {
+		for _, li := range []int{b.lane - d, b.lane + d} {
+			if li < 0 || li >= len(b.lanes) {
+				continue
+			}
+			if ri := nearestSelectable(b.lanes[li].rows, b.row); ri >= 0 {
+				b.lane, b.row = li, ri
+				b.selKey = b.lanes[li].rows[ri].key()
+				return
+			}
+		}
+	}
+	b.row, b.selKey = 0, ""
+}
+
+func nearestSelectable(rows []row, at int) int {
+	at = min(max(at, 0), len(rows)-1)
+	for d := 0; d < len(rows); d++ {
+		if i := at - d; i >= 0 && rows[i].selectable() {
+			return i
+		}
+		if i := at + d; i < len(rows) && rows[i].selectable() {
+			return i
+		}
+	}
+	return -1
+}
+
+// scroll keeps the selection in view, vertically in its lane and
+// horizontally among the lanes, and keeps other lanes from scrolling past
+// their end.
+func (b *board) scroll() {
+	for i := range b.lanes {
+		l := &b.lanes[i]
+		l.off = min(l.off, max(len(l.rows)-1, 0))
+		if i == b.lane && b.selKey != "" {
+			if b.row < l.off {
+				l.off = b.row
+			}
+			for l.off < b.row && rowsHeight(l.rows[l.off:b.row+1]) > b.bodyH {
+				l.off++
+			}
+		}
+		// Pull back while rows above would fit, so a shrunk lane never
+		// shows a gap where it could show a card.
+		for l.off > 0 && rowsHeight(l.rows[l.off-1:]) <= b.bodyH {
+			l.off--
+		}
+	}
+	if b.lane < b.first {
+		b.first = b.lane
+	}
+	if b.lane >= b.first+b.vis {
+		b.first = b.lane - b.vis + 1
+	}
+	b.first = min(max(b.first, 0), len(b.lanes)-b.vis)
+}
+
+func rowsHeight(rows []row) int {
+	h := 0
+	for _, r := range rows {
+		h += r.height()
+	}
+	return h
+}
+
+// move shifts the selection: dy rows within the lane, dx lanes sideways
+// (skipping empty lanes, landing on the row nearest the same height).
+func (b *board) move(dx, dy int) {
+	if b.selKey == "" {
+		return
+	}
+	rows := b.lanes[b.lane].rows
+	for i := b.row + dy; dy != 0 && i >= 0 && i < len(rows); i += dy {
+		if rows[i].selectable() {
+			b.row = i
+			break
+		}
+	}
+	if dx != 0 {
+		y := b.screenY(b.lane, b.row)
+		for li := b.lane + dx; li >= 0 && li < len(b.lanes); li += dx {
+			if ri := b.nearestAtY(li, y); ri >= 0 {
+				b.lane, b.row = li, ri
+				break
+			}
+		}
+	}
+	b.selKey = b.lanes[b.lane].rows[b.row].key()
+	b.scroll()
+}
+
+// screenY is where row ri of lane li starts on screen (relative to the body).
+func (b *board) screenY(li, ri int) int {
+	l := &b.lanes[li]
+	if ri < l.off {
+		return -1
+	}
+	return rowsHeight(l.rows[l.off:ri])
+}
+
+func (b *board) nearestAtY(li, y int) int {
+	best, bestD := -1, 0
+	for ri, r := range b.lanes[li].rows {
+		if !r.selectable() {
+			continue
+		}
+		d := b.screenY(li, ri) - y
+		if d < 0 {
+			d = -d
+		}
+		if best < 0 || d < bestD {
+			best, bestD = ri, d
+		}
+	}
+	return best
+}
+
+// selected is the session under the selection; nil on the idle header or
+// on an empty board.
+func (b *board) selected() *item {
+	if b.selKey == "" {
+		return nil
+	}
+	return b.lanes[b.lane].rows[b.row].it
+}
+
+// onIdleHead reports whether the selection is the idle stack's header.
+func (b *board) onIdleHead() bool { return b.selKey == idleHeadKey }
+
+// counts is each zone's header count, in zone order, and the idle stack's.
+func (b *board) counts() (zones []int, idle int) {
+	zones = make([]int, len(b.lanes))
+	for i := range b.lanes {
+		zones[i] = b.lanes[i].count()
+	}
+	return zones, len(b.lanes[0].extra)
+}

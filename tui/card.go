@@ -1,0 +1,194 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"lanes/state"
+	"lanes/theme"
+)
+
+// since is when the session's current state began: its termination, its
+// tmux server going silent, or its last activity change.
+func since(r *state.Record) time.Time {
+	switch {
+	case r.Runtime.Terminated:
+		return r.Runtime.TerminatedAt
+	case !r.Runtime.UnreachableSince.IsZero():
+		return r.Runtime.UnreachableSince
+	}
+	return r.Activity.Since
+}
+
+// activity is the raw activity every dot shows (unknown for invalid data).
+func activity(r *state.Record) state.Activity {
+	return state.ParseActivity(string(r.Activity.State))
+}
+
+// meta is the card's third line: agent, branch and PR numbers.
+func meta(r *state.Record) string {
+	var sb strings.Builder
+	sb.WriteString(string(r.Agent))
+	if r.Branch != "" {
+		sb.WriteString(" · ")
+		sb.WriteString(r.Branch)
+	}
+	for i, p := range r.PRs {
+		if i == 0 {
+			sb.WriteString(" ")
+		} else {
+			sb.WriteString(",")
+		}
+		sb.WriteString("#")
+		sb.WriteString(strconv.Itoa(p.Number))
+	}
+	return sb.String()
+}
+
+// seg is a painted piece of a line with its width in cells.
+type seg struct {
+	s string
+	w int
+}
+
+func plainSeg(p paint, text string, room int) seg {
+	text = truncate(text, room)
+	return seg{p.s(text), width(text)}
+}
+
+// renderCard draws one session as a card w cells wide:
+//
+//	╭────────────────────╮
+//	│ ● api          5m  │  activity dot, name, age of the state
+//	│  ◐ Review  ✗ Failed│  status badge, marks (or exit detail)
+//	│ claude · fix #12   │  agent, branch, PRs
+//	╰────────────────────╯
+//
+// Done cards carry no dot (their agent is gone) and a frame in their own
+// colour: merged green, terminated graphite. The selected card has a thick
+// frame.
+func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [cardH]string {
+	r := it.rec
+	cw := w - 4
+	kind, name := frameLive, l.name
+	switch {
+	case sel:
+		kind = frameSelected
+	case r.Runtime.Terminated && it.d.Status == state.StatusMerged:
+		kind = frameMerged
+	case r.Runtime.Terminated:
+		kind = frameTerminated
+	}
+	if r.Runtime.Terminated {
+		name = l.text
+	}
+	b := l.plain
+	if sel {
+		b = l.selected
+	}
+	fp := l.frame[kind]
+
+	// Line 1: dot, name, age.
+	age := theme.Age(now, since(r))
+	var lead seg
+	if r.Live() {
+		lead = seg{l.dotFor(activity(r), frame) + " ", 2}
+	}
+	ageW := len(age)
+	nm := plainSeg(name, r.Name, cw-lead.w-ageW-1)
+	line1 := lead.s + nm.s + strings.Repeat(" ", max(cw-lead.w-nm.w-ageW, 1)) + l.muted.s(age)
+
+	// Line 2: the badge, then the marks, or the reason a session ended.
+	var label string
+	if it.d.Status == state.StatusExited {
+		label = state.ExitDetail(r)
+	}
+	line2, w2 := l.badgeFor(it.d.Status, label, cw)
+	var carry []seg
+	for _, m := range it.d.Marks {
+		ms, mw := l.markFor(m)
+		if len(carry) == 0 && w2+1+mw <= cw {
+			line2, w2 = line2+" "+ms, w2+1+mw
+		} else {
+			carry = append(carry, seg{ms, mw})
+		}
+	}
+
+	// Line 3: marks that did not fit beside the badge, then agent, branch,
+	// PRs, and why a session ended.
+	var line3 strings.Builder
+	w3 := 0
+	for _, c := range carry {
+		if w3+c.w > cw {
+			break
+		}
+		line3.WriteString(c.s)
+		w3 += c.w
+		if cw-w3 >= 2 {
+			line3.WriteString("  ")
+			w3 += 2
+		}
+	}
+	if cw-w3 > 0 {
+		text := meta(r)
+		if r.Runtime.Terminated && r.Runtime.TerminatedReason != "" {
+			text += " · " + r.Runtime.TerminatedReason
+		}
+		ms := plainSeg(l.muted, text, cw-w3)
+		line3.WriteString(ms.s)
+		w3 += ms.w
+	}
+
+	var c [cardH]string
+	edge := fp.s(b.Left)
+	redge := fp.s(b.Right)
+	c[0] = fp.s(b.TopLeft + strings.Repeat(b.Top, w-2) + b.TopRight)
+	c[1] = edge + " " + line1 + " " + redge
+	c[2] = edge + " " + pad(line2, w2, cw) + " " + redge
+	c[3] = edge + " " + pad(line3.String(), w3, cw) + " " + redge
+	c[4] = fp.s(b.BottomLeft + strings.Repeat(b.Bottom, w-2) + b.BottomRight)
+	return c
+}
+
+// idleRow is one compact entry of the idle stack: dot, name, marks, age.
+func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) string {
+	r := it.rec
+	lead, name := "  ", l.text
+	if sel {
+		lead, name = l.selMark.s("▌")+" ", l.name
+	}
+	age := theme.Age(now, since(r))
+	room := w - 2 - 2 - len(age) - 1 // lead, dot, age, right margin
+	nameW := width(r.Name)
+	var marks string
+	mw := 0
+	for _, m := range it.d.Marks {
+		sp := theme.MarkSpec(m)
+		text := sp.Glyph + " " + sp.Short
+		if nameW+mw+1+width(text) > room-1 {
+			text = sp.Glyph // the label does not fit beside the name
+		}
+		marks += " " + l.role[sp.Role].s(text)
+		mw += 1 + width(text)
+	}
+	nm := plainSeg(name, r.Name, room-mw-1)
+	used := 2 + 2 + nm.w + mw
+	return lead + l.dotFor(activity(r), frame) + " " + nm.s + marks +
+		strings.Repeat(" ", max(w-used-len(age)-1, 1)) + l.muted.s(age) + " "
+}
+
+// idleHead is the idle stack's header, "○ Idle · N", with ▾ when open.
+func idleHead(l *look, n int, open bool, w int, sel bool) string {
+	lead := "  "
+	if sel {
+		lead = l.selMark.s("▌") + " "
+	}
+	sp := theme.StatusSpec(state.StatusIdle)
+	text := sp.Glyph + " " + sp.Short + " · " + strconv.Itoa(n)
+	arrow := "▸"
+	if open {
+		arrow = "▾"
+	}
+	return lead + fit(l.role[sp.Role], text, l.muted, arrow+" ", w-2)
+}

@@ -1,0 +1,172 @@
+package tui
+
+import (
+	"slices"
+
+	"lanes/state"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// cycleKind says what a cycle reads: tmux and the spool, or the spool
+// alone (Options.Ingest), which is all a hook line needs.
+type cycleKind uint8
+
+const (
+	full cycleKind = iota
+	spoolOnly
+)
+
+// cycle starts a collector cycle unless one is in flight; then the asked
+// kind runs right after it. A full cycle makes the pending tick stale: its
+// own result schedules the next.
+func (m *Model) cycle(kind cycleKind) tea.Cmd {
+	if kind == full {
+		m.tickGen++
+	}
+	if m.cycling {
+		if kind == full {
+			m.againFull = true
+		} else {
+			m.againSpool = true
+		}
+		return nil
+	}
+	m.cycling = true
+	c := m.o.Collector
+	if kind == spoolOnly && m.o.Ingest != nil {
+		c = m.o.Ingest
+	}
+	return cycleCmd(m.ctx, c, m.o.Now, kind == spoolOnly)
+}
+
+// onCycle applies a cycle's records (or shows why there are none), then
+// keeps the chain going: a cycle asked for meanwhile, else the next tick.
+func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
+	m.cycling = false
+	m.now = msg.now
+	var cmds []tea.Cmd
+	switch {
+	case msg.err != nil:
+		cmds = append(cmds, m.flashOnce("store: "+msg.err.Error()))
+	default:
+		m.recs = msg.res.Records
+		switch {
+		case msg.spoolOnly: // no tmux read: says nothing about tmux
+		case msg.res.TmuxErr != nil && m.watching():
+			cmds = append(cmds, m.flashOnce("tmux is not answering: "+msg.res.TmuxErr.Error()))
+		default:
+			m.lastErr = ""
+		}
+		m.rebuild()
+		if !msg.spoolOnly {
+			m.pendingName = "" // found by now, or filtered out of sight
+		}
+	}
+	if m.againFull {
+		m.againFull, m.againSpool = false, false
+		cmds = append(cmds, m.cycle(full)) // its result schedules the tick
+	} else {
+		if m.againSpool {
+			m.againSpool = false
+			cmds = append(cmds, m.cycle(spoolOnly))
+		}
+		if !msg.spoolOnly {
+			cmds = append(cmds, tickCmd(m.tickGen))
+		}
+	}
+	if m.active() && !m.animating {
+		m.animating = true
+		cmds = append(cmds, frameCmd())
+	}
+	cmds = append(cmds, m.loadHistory(false))
+	return m, tea.Batch(cmds...)
+}
+
+// watching reports whether any live session has a tmux session; with none,
+// a tmux server that is not running is the normal state, not an error.
+func (m Model) watching() bool {
+	return slices.ContainsFunc(m.recs, func(r *state.Record) bool { return r.Live() && r.Runtime.SessionID != "" })
+}
+
+// rebuild re-sorts the board after new records, a filter or a toggle.
+func (m *Model) rebuild() {
+	m.board.set(m.recs, m.now, m.filter, m.showAll)
+	if m.pendingName != "" {
+		for li := range m.board.lanes {
+			for ri, r := range m.board.lanes[li].rows {
+				if r.it != nil && r.it.rec.Name == m.pendingName && r.it.rec.Live() {
+					m.board.lane, m.board.row, m.board.selKey = li, ri, r.key()
+					m.board.scroll()
+					m.pendingName = ""
+					break
+				}
+			}
+		}
+	}
+	m.sidebar.setRecords(m.recs)
+}
+
+// active reports whether an active session is on the board or in the
+// sidebar: its dot is the only thing that animates.
+func (m Model) active() bool {
+	isActive := func(r *state.Record) bool { return r.Live() && activity(r) == state.ActivityActive }
+	return (m.sidebarOn && slices.ContainsFunc(m.sidebar.live, isActive)) ||
+		slices.ContainsFunc(m.board.items, func(it item) bool { return isActive(it.rec) })
+}
+
+// flash shows a status-bar message that clears itself.
+func (m *Model) flash(text string, isErr bool) tea.Cmd {
+	m.status = statusLine{text: text, isErr: isErr, seq: m.status.seq + 1}
+	return clearStatusCmd(m.status.seq)
+}
+
+// flashOnce shows an error the first time it occurs, not every cycle.
+func (m *Model) flashOnce(text string) tea.Cmd {
+	if text == m.lastErr {
+		return nil
+	}
+	m.lastErr = text
+	return m.flash(text, true)
+}
+
+// capture refreshes the preview of the selected session, if shown.
+func (m *Model) capture() tea.Cmd {
+	sel := m.board.selected()
+	if !m.showPrev || m.capturing {
+		return nil
+	}
+	if sel == nil {
+		m.preview.clear("", "", "select a session to see its pane")
+		return nil
+	}
+	r := sel.rec
+	if r.Runtime.Terminated || r.Runtime.PaneID == "" {
+		m.preview.clear(r.ID, r.Name, "no pane: the session has ended")
+		return nil
+	}
+	m.capturing = true
+	return captureCmd(m.ctx, m.o.Tmux(r.Runtime.Socket), r)
+}
+
+// loadHistory fetches the selected session's transitions when the history
+// panel is open and they changed (force: reload anyway).
+func (m *Model) loadHistory(force bool) tea.Cmd {
+	if !m.sidebar.showHist {
+		return nil
+	}
+	sel := m.board.selected()
+	if sel == nil {
+		m.sidebar.histID, m.sidebar.hist = "", nil
+		return nil
+	}
+	at := sel.rec.Activity.Since
+	if !force && sel.rec.ID == m.sidebar.histID && at.Equal(m.sidebar.histAt) {
+		return nil
+	}
+	if sel.rec.ID != m.sidebar.histID {
+		m.sidebar.hist = nil
+	}
+	m.sidebar.histID, m.sidebar.histAt = sel.rec.ID, at
+	return historyCmd(m.ctx, m.o.Actions, sel.rec.ID, at)
+}

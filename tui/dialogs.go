@@ -1,0 +1,249 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"lanes/state"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// dialogW is the width of a dialog box, border included.
+const dialogW = 56
+
+func newInput(l *look, prompt, placeholder string) textinput.Model {
+	in := textinput.New()
+	in.Prompt = prompt
+	in.Placeholder = placeholder
+	in.SetStyles(l.input)
+	in.SetWidth(dialogW - 6 - lipgloss.Width(prompt))
+	return in
+}
+
+func closeDialog() tea.Msg { return closeDialogMsg{} }
+
+// newDialog asks for a new session's name, agent and directory. It stays
+// open while the session starts, so a failure is shown where it was typed.
+type newDialog struct {
+	name, dir textinput.Model
+	agent     int // index into state.Agents
+	focus     int // 0 name, 1 agent, 2 dir
+	err       string
+	busy      bool
+}
+
+func newNewDialog(l *look, dir string) newDialog {
+	d := newDialog{name: newInput(l, "name  ", "letters, digits, - or _"), dir: newInput(l, "dir   ", "")}
+	d.dir.SetValue(dir)
+	d.name.Focus()
+	return d
+}
+
+func (d newDialog) Update(msg tea.Msg) (newDialog, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok || d.busy {
+		return d, nil
+	}
+	switch k.String() {
+	case "esc":
+		return d, closeDialog
+	case "tab", "down":
+		return d.setFocus((d.focus + 1) % 3), nil
+	case "shift+tab", "up":
+		return d.setFocus((d.focus + 2) % 3), nil
+	case "enter":
+		return d.submit()
+	}
+	var cmd tea.Cmd
+	switch d.focus {
+	case 0:
+		d.name, cmd = d.name.Update(msg)
+		d.err = ""
+		if v := d.name.Value(); v != "" {
+			if err := state.CheckName(v); err != nil {
+				d.err = nameProblem(v)
+			}
+		}
+	case 1:
+		switch k.String() {
+		case "left", "h":
+			d.agent = (d.agent + len(state.Agents) - 1) % len(state.Agents)
+		case "right", "l", "space":
+			d.agent = (d.agent + 1) % len(state.Agents)
+		}
+	case 2:
+		d.dir, cmd = d.dir.Update(msg)
+	}
+	return d, cmd
+}
+
+// nameProblem says briefly what is wrong with a name (state.CheckName has
+// the full rule, which would not fit the dialog).
+func nameProblem(v string) string {
+	if len(v) > 40 {
+		return "at most 40 characters"
+	}
+	for _, r := range v {
+		if !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return "invalid character " + strconv.Quote(string(r)) + " — use letters, digits, - or _"
+		}
+	}
+	return "use 1–40 letters, digits, - or _"
+}
+
+func (d newDialog) setFocus(f int) newDialog {
+	d.focus = f
+	d.name.Blur()
+	d.dir.Blur()
+	switch f {
+	case 0:
+		d.name.Focus()
+	case 2:
+		d.dir.Focus()
+	}
+	return d
+}
+
+func (d newDialog) submit() (newDialog, tea.Cmd) {
+	name, dir := d.name.Value(), strings.TrimSpace(d.dir.Value())
+	switch {
+	case name == "":
+		d.err = "a name is required"
+		return d.setFocus(0), nil
+	case state.CheckName(name) != nil:
+		d.err = nameProblem(name)
+		return d.setFocus(0), nil
+	case dir == "":
+		d.err = "a directory is required"
+		return d.setFocus(2), nil
+	}
+	d.err, d.busy = "", true
+	s := submitNewMsg{name: name, agent: state.Agents[d.agent], dir: dir}
+	return d, func() tea.Msg { return s }
+}
+
+func (d newDialog) render(l *look) string {
+	var b strings.Builder
+	b.WriteString(l.name.s("New session") + "\n\n")
+	b.WriteString(d.name.View() + "\n")
+	agent := "agent ‹ " + string(state.Agents[d.agent]) + " ›"
+	if d.focus == 1 {
+		b.WriteString(l.name.s(agent) + "\n")
+	} else {
+		b.WriteString(l.muted.s(agent) + "\n")
+	}
+	b.WriteString(d.dir.View() + "\n\n")
+	switch {
+	case d.busy:
+		b.WriteString(l.muted.s("starting…"))
+	case d.err != "":
+		b.WriteString(l.errText.s("✗ " + d.err))
+	default:
+		b.WriteString(l.muted.s(" "))
+	}
+	return box(l, b.String())
+}
+
+func (d newDialog) keys() help.KeyMap {
+	return dialogKeys{[]key.Binding{
+		helpBinding("tab", "next field"), helpBinding("←/→", "agent"),
+		helpBinding("enter", "start"), helpBinding("esc", "cancel"),
+	}}
+}
+
+// confirmDialog asks y/n before a kill, restart or remove.
+type confirmDialog struct {
+	act      pending
+	question string
+	detail   string
+}
+
+func newConfirm(p pending) confirmDialog {
+	c := confirmDialog{act: p}
+	switch p.verb {
+	case "kill":
+		c.question = "Kill " + p.rec.Name + "?"
+		c.detail = "Its tmux session and agent end; the record stays in Done."
+	case "restart":
+		c.question = "Restart " + p.rec.Name + "?"
+		c.detail = "The agent is killed and started again in the same pane."
+	case "remove":
+		c.question = "Remove " + p.rec.Name + "?"
+		c.detail = "Its record, history and spool are deleted."
+	}
+	return c
+}
+
+func (c confirmDialog) Update(msg tea.Msg) (confirmDialog, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return c, nil
+	}
+	switch k.String() {
+	case "y", "Y":
+		act := c.act
+		return c, func() tea.Msg { return confirmedMsg{act} }
+	case "n", "N", "esc", "q":
+		return c, closeDialog
+	}
+	return c, nil
+}
+
+func (c confirmDialog) render(l *look) string {
+	return box(l, l.name.s(c.question)+"\n\n"+l.muted.s(c.detail)+"\n\n"+
+		l.name.s("y")+l.muted.s(" yes   ")+l.name.s("n")+l.muted.s(" no"))
+}
+
+func (c confirmDialog) keys() help.KeyMap {
+	return dialogKeys{[]key.Binding{helpBinding("y", "yes"), helpBinding("n/esc", "no")}}
+}
+
+// sendDialog types a prompt into a live agent.
+type sendDialog struct {
+	rec   state.Record
+	input textinput.Model
+}
+
+func newSendDialog(l *look, r state.Record) sendDialog {
+	d := sendDialog{rec: r, input: newInput(l, "› ", "prompt for "+r.Name)}
+	d.input.Focus()
+	return d
+}
+
+func (d sendDialog) Update(msg tea.Msg) (sendDialog, tea.Cmd) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch k.String() {
+		case "esc":
+			return d, closeDialog
+		case "enter":
+			if strings.TrimSpace(d.input.Value()) == "" {
+				return d, nil
+			}
+			s := submitSendMsg{rec: d.rec, text: d.input.Value()}
+			return d, func() tea.Msg { return s }
+		}
+	}
+	var cmd tea.Cmd
+	d.input, cmd = d.input.Update(msg)
+	return d, cmd
+}
+
+func (d sendDialog) render(l *look) string {
+	return box(l, l.name.s("Send to "+d.rec.Name)+"\n\n"+d.input.View()+"\n\n"+
+		l.muted.s("typed literally, then Enter"))
+}
+
+func (d sendDialog) keys() help.KeyMap {
+	return dialogKeys{[]key.Binding{helpBinding("enter", "send"), helpBinding("esc", "cancel")}}
+}
+
+// box frames a dialog's content.
+func box(l *look, content string) string {
+	st := l.st.SelectedCard.Padding(1, 2).Width(dialogW)
+	return st.Render(content)
+}

@@ -1,0 +1,237 @@
+package tui
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+)
+
+// probe runs the board under teatest and keeps its latest view, so a flow
+// waits on what the board shows rather than on the renderer's diff stream.
+type probe struct {
+	Model
+	last *atomic.Pointer[string]
+}
+
+func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := p.Model.Update(msg)
+	p.Model = next.(Model)
+	s := ansi.Strip(p.Model.View().Content)
+	p.last.Store(&s)
+	return p, cmd
+}
+
+type flow struct {
+	t    *testing.T
+	tm   *teatest.TestModel
+	last *atomic.Pointer[string]
+	acts *fakeActions
+}
+
+func startFlow(t *testing.T, w, h int) *flow {
+	t.Helper()
+	acts := &fakeActions{}
+	m := New(context.Background(), Options{
+		Collector: &fakeCycler{recs: fixture()}, Actions: acts, Theme: ThemeDark,
+		Now: func() time.Time { return fixedNow }, Dir: "/src",
+	}, nil)
+	f := &flow{t: t, last: &atomic.Pointer[string]{}, acts: acts}
+	f.tm = teatest.NewTestModel(t, probe{m, f.last}, teatest.WithInitialTermSize(w, h))
+	t.Cleanup(func() { _ = f.tm.Quit() })
+	f.wait("the first cycle", func(v string) bool { return strings.Contains(v, "ui-polish") })
+	return f
+}
+
+// wait polls the latest view until cond holds, failing after a deadline.
+func (f *flow) wait(what string, cond func(view string) bool) {
+	f.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if v := f.last.Load(); v != nil && cond(*v) {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	v := f.last.Load()
+	if v == nil {
+		f.t.Fatalf("waiting for %s: nothing drawn", what)
+	}
+	f.t.Fatalf("waiting for %s; the board shows:\n%s", what, *v)
+}
+
+func (f *flow) waitText(s string) {
+	f.t.Helper()
+	f.wait(strings.TrimSpace(s), func(v string) bool { return strings.Contains(v, s) })
+}
+
+func (f *flow) keys(keys ...string) {
+	for _, k := range keys {
+		f.tm.Send(keyMsg(k))
+	}
+}
+
+// final quits and returns the model as it ended.
+func (f *flow) final() Model {
+	f.t.Helper()
+	f.keys("ctrl+c")
+	return f.tm.FinalModel(f.t, teatest.WithFinalTimeout(5*time.Second)).(probe).Model
+}
+
+// selectedName is the name on the thick-framed card or the marked row.
+func selectedName(m Model) string {
+	if sel := m.board.selected(); sel != nil {
+		return sel.rec.Name
+	}
+	return ""
+}
+
+func TestFlowNavigation(t *testing.T) {
+	f := startFlow(t, 160, 48)
+	f.waitText("┃ ● api")
+	f.keys("j") // api → ui-polish
+	f.waitText("┃ ● ui-polish")
+	f.keys("l") // Needs you, the card at the same height: flaky
+	f.waitText("┃ ○ flaky")
+	f.keys("k", "right", "right") // crash, then In review, then Ready to merge
+	f.waitText("┃ ○ approve")
+	f.keys("left", "h", "h", "j", "j", "j", "j") // back to Working; past the cards into the idle stack
+	f.wait("the idle stack selected", func(v string) bool { return strings.Contains(v, "▌ ○ docs") })
+	f.keys("up", "up") // idle header
+	f.waitText("▌ ○ Idle · 3")
+	f.keys("enter") // closes the stack
+	f.wait("the idle stack closed", func(v string) bool {
+		return strings.Contains(v, "○ Idle · 3") && strings.Contains(v, "▸") && !strings.Contains(v, "○ build ✗")
+	})
+	if got := selectedName(f.final()); got != "" {
+		t.Errorf("selection on the idle header, selected() = %q, want none", got)
+	}
+}
+
+func TestFlowFilter(t *testing.T) {
+	f := startFlow(t, 160, 48)
+	f.keys("/")
+	f.tm.Type("codex")
+	f.waitText("● 0 working  ○ 0 idle  ◆ 1 needs you  ◐ 0 in review")
+	f.waitText("┃ ■ oom")
+	f.keys("enter") // keep the filter; keys act on the board again
+	f.waitText("esc clears")
+	f.keys("esc")
+	f.waitText("◆ 8 needs you")
+	m := f.final()
+	if m.filter != "" || len(m.board.items) != len(fixture())-1 {
+		t.Errorf("after esc: filter %q, %d items; want none and every recent session", m.filter, len(m.board.items))
+	}
+}
+
+func TestFlowNewSessionValidation(t *testing.T) {
+	f := startFlow(t, 160, 48)
+	f.keys("n")
+	f.waitText("New session")
+	f.tm.Type("bad.name")
+	f.waitText(`invalid character "."`)
+	f.keys("enter")
+	f.waitText(`invalid character "."`) // refused: the dialog stays
+	f.keys("backspace", "backspace", "backspace", "backspace", "backspace")
+	f.tm.Type("-x")
+	f.wait("the error gone", func(v string) bool { return !strings.Contains(v, "invalid character") })
+	f.keys("tab", "right") // agent: claude → codex
+	f.waitText("‹ codex ›")
+	f.keys("enter")
+	f.waitText("started bad-x")
+	m := f.final()
+	if got := f.acts.called(); !slices.Equal(got, []string{"create bad-x codex /src"}) {
+		t.Errorf("actions = %q, want one create of bad-x", got)
+	}
+	if m.mode != modeBoard {
+		t.Errorf("mode after create = %d, want the board", m.mode)
+	}
+}
+
+func TestFlowNewSessionFailureStaysInDialog(t *testing.T) {
+	f := startFlow(t, 80, 24)
+	f.keys("n")
+	f.waitText("New session")
+	f.keys("enter")
+	f.waitText("a name is required")
+	f.tm.Type("taken")
+	f.keys("enter")
+	f.waitText(`live session named "taken"`)
+	f.keys("esc")
+	f.wait("the dialog closed", func(v string) bool { return !strings.Contains(v, "New session") })
+}
+
+func TestFlowKillConfirmation(t *testing.T) {
+	f := startFlow(t, 160, 48)
+	f.keys("x")
+	f.waitText("Kill api?")
+	f.keys("n")
+	f.wait("the question gone", func(v string) bool { return !strings.Contains(v, "Kill api?") })
+	if got := f.acts.called(); len(got) != 0 {
+		t.Fatalf("actions after n = %q, want none", got)
+	}
+	f.keys("x")
+	f.waitText("Kill api?")
+	f.keys("y")
+	f.waitText("killed api")
+	f.final()
+	if got := f.acts.called(); !slices.Equal(got, []string{"kill api"}) {
+		t.Errorf("actions = %q, want one kill of api", got)
+	}
+}
+
+func TestFlowRefusedSendOnExitedAgent(t *testing.T) {
+	f := startFlow(t, 160, 48)
+	f.keys("l") // Needs you: crash, exited (3)
+	f.waitText("┃ ■ crash")
+	f.keys("s")
+	f.waitText("can't send to crash: agent exited — its pane may be a shell now")
+	m := f.final()
+	if m.mode != modeBoard {
+		t.Errorf("a refused send opened a dialog (mode %d)", m.mode)
+	}
+	if got := f.acts.called(); len(got) != 0 {
+		t.Errorf("actions = %q, want none", got)
+	}
+}
+
+func TestFlowSendToLiveAgent(t *testing.T) {
+	f := startFlow(t, 160, 48)
+	f.keys("s")
+	f.waitText("Send to api")
+	f.tm.Type("run the tests")
+	f.keys("enter")
+	f.waitText("sent to api")
+	f.final()
+	if got := f.acts.called(); !slices.Equal(got, []string{"send api run the tests"}) {
+		t.Errorf("actions = %q", got)
+	}
+}
+
+func TestFlowRestartAndRemove(t *testing.T) {
+	f := startFlow(t, 160, 48)
+	f.keys("d") // api is live: remove refuses
+	f.waitText("api is live; kill it (x) before removing it")
+	f.keys("r")
+	f.waitText("Restart api?")
+	f.keys("y")
+	f.waitText("restarted api")
+	f.keys("l", "l", "l", "l") // Done: shipped
+	f.waitText("┃ shipped")
+	f.keys("r")
+	f.waitText("shipped is terminated; restart needs a live session")
+	f.keys("d")
+	f.waitText("Remove shipped?")
+	f.keys("y")
+	f.waitText("removed shipped")
+	f.final()
+	if got := f.acts.called(); !slices.Equal(got, []string{"restart api", "remove shipped"}) {
+		t.Errorf("actions = %q", got)
+	}
+}

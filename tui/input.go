@@ -1,0 +1,171 @@
+package tui
+
+import (
+	"lanes/state"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// onKey routes a key to the open dialog, or acts on the board.
+func (m Model) onKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if k.String() == "ctrl+c" {
+		return m, tea.Quit
+	}
+	switch m.mode {
+	case modeHelp:
+		m.mode = modeBoard
+		return m, nil
+	case modeNew, modeSend:
+		return m.toDialog(k)
+	case modeConfirm:
+		var cmd tea.Cmd
+		m.confirm, cmd = m.confirm.Update(k)
+		return m, cmd
+	case modeFilter:
+		return m.onFilterKey(k)
+	}
+	return m.onBoardKey(k)
+}
+
+func (m Model) onFilterKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	switch k.String() {
+	case "enter":
+		m.mode = modeBoard
+		m.filterIn.Blur()
+		return m, nil
+	case "esc":
+		m.mode = modeBoard
+		m.filterIn.Blur()
+		m.filterIn.SetValue("")
+		m.filter = ""
+		m.rebuild()
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.filterIn, cmd = m.filterIn.Update(k)
+	if v := m.filterIn.Value(); v != m.filter {
+		m.filter = v
+		m.rebuild()
+	}
+	return m, cmd
+}
+
+func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	sel := m.board.selected()
+	before := ""
+	if sel != nil {
+		before = sel.rec.ID
+	}
+	switch {
+	case key.Matches(k, m.keys.Quit):
+		return m, tea.Quit
+	case key.Matches(k, m.keys.Up):
+		m.board.move(0, -1)
+	case key.Matches(k, m.keys.Down):
+		m.board.move(0, 1)
+	case key.Matches(k, m.keys.Left):
+		m.board.move(-1, 0)
+	case key.Matches(k, m.keys.Right):
+		m.board.move(1, 0)
+	case key.Matches(k, m.keys.Idle):
+		m.board.toggleIdle()
+	case key.Matches(k, m.keys.Attach):
+		if m.board.onIdleHead() {
+			m.board.toggleIdle()
+			return m, nil
+		}
+		return m, m.attach(sel)
+	case key.Matches(k, m.keys.New):
+		m.newDlg = newNewDialog(m.look, m.o.Dir)
+		m.mode = modeNew
+		return m, nil
+	case key.Matches(k, m.keys.Kill):
+		return m, m.ask("kill", sel)
+	case key.Matches(k, m.keys.Restart):
+		return m, m.ask("restart", sel)
+	case key.Matches(k, m.keys.Remove):
+		return m, m.ask("remove", sel)
+	case key.Matches(k, m.keys.Send):
+		return m, m.openSend(sel)
+	case key.Matches(k, m.keys.Preview):
+		m.showPrev = !m.showPrev
+		m.layout()
+		return m, m.capture()
+	case key.Matches(k, m.keys.History):
+		m.sidebar.showHist = !m.sidebar.showHist
+		m.layout()
+		return m, m.loadHistory(true)
+	case key.Matches(k, m.keys.AllDone):
+		m.showAll = !m.showAll
+		m.rebuild()
+		if m.showAll {
+			return m, m.flash("Done shows every terminated session", false)
+		}
+		return m, m.flash("Done shows the last 24 h", false)
+	case key.Matches(k, m.keys.Filter):
+		m.mode = modeFilter
+		return m, m.filterIn.Focus()
+	case key.Matches(k, m.keys.ClearFilter):
+		if m.filter != "" {
+			m.filter = ""
+			m.filterIn.SetValue("")
+			m.rebuild()
+		}
+	case key.Matches(k, m.keys.Theme):
+		m.isDark, m.themeSet = !m.isDark, true
+		m.setLook()
+	case key.Matches(k, m.keys.Help):
+		m.mode = modeHelp
+	}
+	after := ""
+	if sel := m.board.selected(); sel != nil {
+		after = sel.rec.ID
+	}
+	if after != before {
+		return m, tea.Batch(m.capture(), m.loadHistory(false))
+	}
+	return m, nil
+}
+
+// ask opens the confirmation of a kill, restart or remove, or says why the
+// selection does not allow it.
+func (m *Model) ask(verb string, sel *item) tea.Cmd {
+	switch {
+	case sel == nil:
+		return m.flash("select a session first", true)
+	case verb == "remove" && sel.rec.Live():
+		return m.flash(sel.rec.Name+" is live; kill it (x) before removing it", true)
+	case verb != "remove" && !sel.rec.Live():
+		return m.flash(sel.rec.Name+" is terminated; "+verb+" needs a live session", true)
+	}
+	m.confirm = newConfirm(pending{verb: verb, rec: *sel.rec})
+	m.mode = modeConfirm
+	return nil
+}
+
+// openSend opens the prompt dialog, unless the agent may not receive text.
+func (m *Model) openSend(sel *item) tea.Cmd {
+	if sel == nil {
+		return m.flash("select a session first", true)
+	}
+	if err := state.CanSend(sel.rec, false); err != nil {
+		return m.flash("can't send to "+sel.rec.Name+": "+err.Error(), true)
+	}
+	m.send = newSendDialog(m.look, *sel.rec)
+	m.mode = modeSend
+	return nil
+}
+
+// attach hands the terminal to the selected session.
+func (m *Model) attach(sel *item) tea.Cmd {
+	switch {
+	case sel == nil:
+		return m.flash("select a session first", true)
+	case !sel.rec.Live():
+		return m.flash(sel.rec.Name+": "+state.ErrTerminated.Error()+"; nothing to attach to", true)
+	case sel.rec.Runtime.SessionID == "":
+		return m.flash(sel.rec.Name+" has no tmux session yet", true)
+	}
+	return attachCmd(m.ctx, m.o.Tmux(sel.rec.Runtime.Socket), m.o.TmuxEnv, sel.rec)
+}

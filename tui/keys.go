@@ -1,0 +1,65 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// keyMap is every board key; it is the help.KeyMap of the board itself
+// (dialogs show their own keys while they have focus).
+type keyMap struct {
+	Up, Down, Left, Right key.Binding
+	Attach                key.Binding
+	New, Kill, Restart    key.Binding
+	Send, Remove          key.Binding
+	Preview, History      key.Binding
+	Idle, AllDone         key.Binding
+	Filter, ClearFilter   key.Binding
+	Theme, Help, Quit     key.Binding
+}
+
+func newKeyMap() keyMap {
+	return keyMap{
+		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		Left:        key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "lane left")),
+		Right:       key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "lane right")),
+		Attach:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "attach")),
+		New:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new")),
+		Kill:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "kill")),
+		Restart:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart")),
+		Send:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "send")),
+		Remove:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "remove done")),
+		Preview:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "preview")),
+		History:     key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "history")),
+		Idle:        key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "idle stack")),
+		AllDone:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all done")),
+		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
+		Theme:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "theme")),
+		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+// ShortHelp is the bottom line.
+func (k keyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Attach, k.New, k.Send, k.Kill, k.Preview, k.Filter, k.Help, k.Quit}
+}
+
+// FullHelp is the `?` overlay, one column per kind of key.
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.Left, k.Right, k.Attach},
+		{k.New, k.Send, k.Restart, k.Kill, k.Remove},
+		{k.Preview, k.History, k.Idle, k.AllDone, k.Filter},
+		{k.ClearFilter, k.Theme, k.Help, k.Quit},
+	}
+}
+
+// dialogKeys is the help of an open dialog.
+type dialogKeys struct{ bindings []key.Binding }
+
+func (d dialogKeys) ShortHelp() []key.Binding  { return d.bindings }
+func (d dialogKeys) FullHelp() [][]key.Binding { return [][]key.Binding{d.bindings} }
+
+func helpBinding(keys, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, desc))
+}

@@ -1,0 +1,185 @@
+package tui
+
+import (
+	"strings"
+
+	"lanes/state"
+	"lanes/theme"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/lipgloss/v2"
+)
+
+// paint is a style reduced to the escape sequences around its text, so View
+// can colour a string with two concatenations instead of a Lip Gloss render.
+// It is only made from styles without padding, margins or borders.
+type paint struct{ on, off string }
+
+func paintOf(s lipgloss.Style) paint {
+	out := s.Render("X")
+	i := strings.IndexByte(out, 'X')
+	if i < 0 {
+		return paint{}
+	}
+	return paint{on: out[:i], off: out[i+1:]}
+}
+
+// s paints text.
+func (p paint) s(text string) string {
+	if p.on == "" {
+		return text
+	}
+	return p.on + text + p.off
+}
+
+// look is everything View draws with for one theme: built once per theme
+// change (theme.NewStyles), then only read.
+type look struct {
+	st *theme.Styles
+
+	text, muted, name, brand paint
+	errText, okText          paint
+	selMark                  paint // the bar beside a selected compact row
+	zone                     map[state.Zone]paint
+	role                     map[theme.Role]paint
+	badge                    map[state.Status]string // " glyph Label "
+	badgeW                   map[state.Status]int
+	badgeP                   map[state.Status]paint // the badge colours, for a custom label
+	mark                     map[state.Mark]string  // "glyph label"
+	markW                    map[state.Mark]int
+	dot                      [2]map[state.Activity]string
+
+	// Card frames: the border shapes come from theme (rounded, thick when
+	// selected); the colour says what kind of card it is.
+	plain, selected lipgloss.Border
+	frame           map[frameKind]paint
+
+	help  help.Styles
+	input textinput.Styles
+}
+
+// frameKind is a card's frame treatment.
+type frameKind uint8
+
+const (
+	frameLive frameKind = iota
+	frameSelected
+	frameMerged     // done, merged: green accent
+	frameTerminated // done, terminated: graphite
+)
+
+func newLook(isDark, noColor bool) *look {
+	st := theme.NewStyles(isDark, noColor)
+	l := &look{
+		st:       st,
+		text:     paintOf(st.Text),
+		muted:    paintOf(st.Muted),
+		name:     paintOf(st.Text.Bold(true)),
+		brand:    paintOf(st.Text.Bold(true).Reverse(true)),
+		errText:  paintOf(st.Accent(theme.RoleDanger).Bold(true)),
+		okText:   paintOf(st.Muted),
+		selMark:  paintOf(ink(st, st.Palette.Selected).Bold(true)),
+		zone:     map[state.Zone]paint{},
+		role:     map[theme.Role]paint{},
+		badge:    map[state.Status]string{},
+		badgeW:   map[state.Status]int{},
+		markW:    map[state.Mark]int{},
+		badgeP:   map[state.Status]paint{},
+		mark:     map[state.Mark]string{},
+		dot:      [2]map[state.Activity]string{{}, {}},
+		plain:    st.Card.GetBorderStyle(),
+		selected: st.SelectedCard.GetBorderStyle(),
+		frame:    map[frameKind]paint{},
+	}
+	for _, z := range state.Zones {
+		l.zone[z] = paintOf(st.HeaderStyle(z))
+	}
+	for _, r := range theme.Roles {
+		l.role[r] = paintOf(st.Accent(r))
+	}
+	for _, s := range state.Statuses {
+		l.badge[s] = st.Badge(s)
+		l.badgeW[s] = lipgloss.Width(l.badge[s])
+		l.badgeP[s] = paintOf(st.BadgeStyle(s).UnsetPadding())
+	}
+	for _, m := range []state.Mark{state.MarkFailed, state.MarkInterrupted, state.MarkUnconfirmed, state.MarkUnreachable} {
+		l.mark[m] = st.Mark(m)
+		l.markW[m] = lipgloss.Width(l.mark[m])
+	}
+	for _, a := range state.Activities {
+		l.dot[0][a] = st.DotFrame(a, 0)
+		l.dot[1][a] = st.DotFrame(a, 1)
+	}
+	l.frame[frameLive] = paintOf(ink(st, st.Palette.Border))
+	l.frame[frameSelected] = paintOf(ink(st, st.Palette.Selected).Bold(true))
+	l.frame[frameMerged] = l.role[theme.RoleMerged]
+	l.frame[frameTerminated] = l.role[theme.RoleTerminated]
+
+	l.help = help.DefaultStyles(isDark)
+	l.help.ShortKey = st.Text.Bold(true)
+	l.help.FullKey = st.Text.Bold(true)
+	l.help.ShortDesc, l.help.FullDesc = st.Muted, st.Muted
+	l.help.ShortSeparator, l.help.FullSeparator, l.help.Ellipsis = st.Muted, st.Muted, st.Muted
+
+	l.input = textinput.DefaultStyles(isDark)
+	l.input.Cursor.Blink = false // a blinking cursor would tick the program
+	l.input.Focused.Prompt = st.Text.Bold(true)
+	l.input.Blurred.Prompt = st.Muted
+	l.input.Focused.Text = st.Text
+	l.input.Blurred.Text = st.Muted
+	if noColor {
+		l.input.Focused.Placeholder = lipgloss.NewStyle()
+		l.input.Blurred.Placeholder = lipgloss.NewStyle()
+		l.input.Focused.Suggestion = lipgloss.NewStyle()
+		l.input.Blurred.Suggestion = lipgloss.NewStyle()
+	}
+	return l
+}
+
+// ink is a foreground of hex, or no colour at all under NO_COLOR.
+func ink(st *theme.Styles, hex string) lipgloss.Style {
+	if st.NoColor {
+		return lipgloss.NewStyle()
+	}
+	return lipgloss.NewStyle().Foreground(lipgloss.Color(hex))
+}
+
+// dotFor is the raw-activity dot at animation frame f (only active breathes).
+func (l *look) dotFor(a state.Activity, f int) string {
+	if d, ok := l.dot[f&1][a]; ok {
+		return d
+	}
+	return l.dot[f&1][state.ActivityUnknown]
+}
+
+// badgeFor is the badge of status s in at most room cells, and its width;
+// label replaces the status's own short label when set (an exit detail such
+// as "exited (3)"). A badge too wide for the card loses its padding, then
+// its tail.
+func (l *look) badgeFor(s state.Status, label string, room int) (string, int) {
+	if _, ok := l.badge[s]; !ok {
+		s = state.StatusUnknown
+	}
+	if label == "" {
+		if l.badgeW[s] <= room {
+			return l.badge[s], l.badgeW[s]
+		}
+		label = theme.StatusSpec(s).Short
+	}
+	text := theme.StatusSpec(s).Glyph + " " + label
+	if w := width(text); w+2 <= room {
+		return l.badgeP[s].s(" " + text + " "), w + 2
+	}
+	text = truncate(text, room)
+	return l.badgeP[s].s(text), width(text)
+}
+
+// markFor is mark m as "glyph label" in its colour, and its width.
+func (l *look) markFor(m state.Mark) (string, int) {
+	if s, ok := l.mark[m]; ok {
+		return s, l.markW[m]
+	}
+	s := l.st.Mark(m)
+	return s, lipgloss.Width(s)
+}

@@ -1,0 +1,192 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"lanes/state"
+	"lanes/tmux"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Messages: every one is the result of a Cmd, so Update only applies what
+// they carry.
+type (
+	// cycleMsg is one collector cycle's result, and the time it ended;
+	// spoolOnly: it ingested the spool without reading tmux.
+	cycleMsg struct {
+		res       state.CycleResult
+		err       error
+		now       time.Time
+		spoolOnly bool
+	}
+	// tickMsg asks for the next polling cycle; a stale gen is ignored.
+	tickMsg struct{ gen int }
+	// spoolMsg: a hook wrote to the spool (closed: the watch ended).
+	spoolMsg struct{ closed bool }
+	// frameMsg advances the breathing of active dots.
+	frameMsg struct{ now time.Time }
+	// previewMsg is a capture of session id's pane.
+	previewMsg struct {
+		id, name string
+		out      []byte
+		err      error
+	}
+	// historyMsg is session id's recent transitions.
+	historyMsg struct {
+		id  string
+		at  time.Time
+		trs []state.Transition
+		err error
+	}
+	// actionMsg reports a finished action for the status bar.
+	actionMsg struct {
+		text string
+		err  error
+	}
+	// createdMsg reports the new-session dialog's action.
+	createdMsg struct {
+		name string
+		err  error
+	}
+	// clearStatusMsg ends status message seq.
+	clearStatusMsg struct{ seq int }
+)
+
+// Dialog results.
+type (
+	closeDialogMsg struct{}
+	submitNewMsg   struct {
+		name  string
+		agent state.Agent
+		dir   string
+	}
+	confirmedMsg  struct{ act pending }
+	submitSendMsg struct {
+		rec  state.Record
+		text string
+	}
+)
+
+// pending is an action waiting for its confirmation, on a copy of the
+// record as it was when asked.
+type pending struct {
+	verb string // "kill", "restart", "remove"
+	rec  state.Record
+}
+
+func cycleCmd(ctx context.Context, c Cycler, now func() time.Time, spoolOnly bool) tea.Cmd {
+	return func() tea.Msg {
+		res, err := c.Cycle(ctx)
+		return cycleMsg{res: res, err: err, now: now(), spoolOnly: spoolOnly}
+	}
+}
+
+func tickCmd(gen int) tea.Cmd {
+	return tea.Tick(CycleInterval, func(time.Time) tea.Msg { return tickMsg{gen} })
+}
+
+func frameCmd() tea.Cmd {
+	return tea.Tick(FrameInterval, func(t time.Time) tea.Msg { return frameMsg{t} })
+}
+
+// waitSpool waits for the next spool signal; Update re-arms it.
+func waitSpool(ch <-chan struct{}) tea.Cmd {
+	if ch == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		_, ok := <-ch
+		return spoolMsg{closed: !ok}
+	}
+}
+
+func clearStatusCmd(seq int) tea.Cmd {
+	return tea.Tick(StatusFor, func(time.Time) tea.Msg { return clearStatusMsg{seq} })
+}
+
+func captureCmd(ctx context.Context, c *tmux.Client, r *state.Record) tea.Cmd {
+	id, name, pane := r.ID, r.Name, r.Runtime.PaneID
+	return func() tea.Msg {
+		out, err := c.CapturePane(ctx, pane, 0)
+		return previewMsg{id: id, name: name, out: out, err: err}
+	}
+}
+
+func historyCmd(ctx context.Context, a Actions, id string, at time.Time) tea.Cmd {
+	return func() tea.Msg {
+		trs, err := a.History(ctx, id, historyN)
+		return historyMsg{id: id, at: at, trs: trs, err: err}
+	}
+}
+
+func createCmd(ctx context.Context, a Actions, s submitNewMsg) tea.Cmd {
+	return func() tea.Msg {
+		_, err := a.Create(ctx, s.name, s.agent, s.dir)
+		return createdMsg{name: s.name, err: err}
+	}
+}
+
+// actionCmd runs a confirmed kill, restart or remove.
+func actionCmd(ctx context.Context, a Actions, p pending) tea.Cmd {
+	return func() tea.Msg {
+		r := p.rec
+		var err error
+		var done string
+		switch p.verb {
+		case "kill":
+			err, done = a.Kill(ctx, &r), "killed "+r.Name+"; its card moves to Done"
+		case "restart":
+			err, done = a.Restart(ctx, &r), "restarted "+r.Name
+		case "remove":
+			err, done = a.Remove(ctx, &r), "removed "+r.Name
+		default:
+			err = fmt.Errorf("unknown action %q", p.verb)
+		}
+		if err != nil {
+			return actionMsg{err: fmt.Errorf("%s %s: %w", p.verb, r.Name, err)}
+		}
+		return actionMsg{text: done}
+	}
+}
+
+func sendCmd(ctx context.Context, a Actions, s submitSendMsg) tea.Cmd {
+	return func() tea.Msg {
+		r := s.rec
+		if err := a.Send(ctx, &r, s.text, false); err != nil {
+			return actionMsg{err: fmt.Errorf("send to %s: %w", r.Name, err)}
+		}
+		return actionMsg{text: "sent to " + r.Name}
+	}
+}
+
+// attachCmd hands the terminal to the session: outside tmux by running
+// tmux attach (the board resumes when the user detaches), inside the
+// sessions' own server by switching the client, inside another server not
+// at all (nesting would need $TMUX cleared and confuses everyone).
+func attachCmd(ctx context.Context, c *tmux.Client, tmuxEnv string, r *state.Record) tea.Cmd {
+	sid, name := r.Runtime.SessionID, r.Name
+	if tmuxEnv == "" {
+		return tea.ExecProcess(c.AttachCmd(sid), func(err error) tea.Msg {
+			if err != nil {
+				return actionMsg{err: fmt.Errorf("attach %s: %w", name, err)}
+			}
+			return actionMsg{text: "detached from " + name}
+		})
+	}
+	return func() tea.Msg {
+		path, err := c.SocketPath(ctx)
+		if err != nil {
+			return actionMsg{err: fmt.Errorf("attach %s: %w", name, err)}
+		}
+		if !tmux.InsideSameServer(tmuxEnv, path) {
+			return actionMsg{err: fmt.Errorf("%s runs on another tmux server than this one; detach first, or run lanes there", name)}
+		}
+		if err := c.SwitchClient(ctx, sid); err != nil {
+			return actionMsg{err: fmt.Errorf("switch to %s: %w", name, err)}
+		}
+		return actionMsg{text: "switched to " + name}
+	}
+}

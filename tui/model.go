@@ -1,0 +1,225 @@
+package tui
+
+import (
+	"context"
+	"time"
+
+	"lanes/state"
+	"lanes/tmux"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+)
+
+// mode is what has the keyboard.
+type mode uint8
+
+const (
+	modeBoard mode = iota
+	modeFilter
+	modeNew
+	modeConfirm
+	modeSend
+	modeHelp
+)
+
+// statusLine is the one-line message at the bottom; it clears itself.
+type statusLine struct {
+	text  string
+	isErr bool
+	seq   int
+}
+
+// Model is the board's root model. Children are values; all I/O happens in
+// Cmds, and View only arranges what Update stored.
+type Model struct {
+	ctx   context.Context
+	o     Options
+	spool <-chan struct{}
+
+	keys             keyMap
+	help             help.Model
+	isDark, themeSet bool // themeSet: --theme or `t` chose, ignore the terminal
+	look             *look
+
+	w, h            int
+	mainH, previewH int
+	sidebarOn       bool
+	boardW          int
+
+	now      time.Time
+	recs     []*state.Record
+	board    board
+	sidebar  sidebar
+	preview  preview
+	showPrev bool
+	showAll  bool
+	filter   string
+
+	mode     mode
+	filterIn textinput.Model
+	newDlg   newDialog
+	confirm  confirmDialog
+	send     sendDialog
+
+	helpLine [modeHelp + 1]string
+
+	status  statusLine
+	lastErr string // the last cycle or tmux error shown, so it shows once
+
+	cycling               bool
+	againFull, againSpool bool // asked for while a cycle was in flight
+	tickGen               int
+	animating             bool
+	frame                 int
+	capturing             bool
+	pendingName           string // a session just created, to select when it appears
+}
+
+// New builds the board's model; spool signals spool writes (nil: none).
+func New(ctx context.Context, o Options, spool <-chan struct{}) Model {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Tmux == nil {
+		o.Tmux = tmux.New
+	}
+	m := Model{ctx: ctx, o: o, spool: spool, keys: newKeyMap(), help: help.New(),
+		board: newBoard(), now: o.Now(), isDark: o.Theme != ThemeLight,
+		themeSet: o.Theme == ThemeDark || o.Theme == ThemeLight,
+		cycling:  true} // Init starts the first cycle, and cannot say so itself
+	m.setLook()
+	return m
+}
+
+// setLook builds the styles for the current theme, once per change.
+func (m *Model) setLook() {
+	m.look = newLook(m.isDark, m.o.NoColor)
+	m.help.Styles = m.look.help
+	if m.filterIn.Prompt == "" {
+		m.filterIn = newInput(m.look, "/ ", "name, agent or branch")
+		m.filterIn.SetWidth(30)
+	}
+	m.filterIn.SetStyles(m.look.input)
+	m.newDlg.name.SetStyles(m.look.input)
+	m.newDlg.dir.SetStyles(m.look.input)
+	m.send.input.SetStyles(m.look.input)
+	m.setHelpLines()
+}
+
+// Init asks the terminal for its background, runs the first cycle and
+// starts watching the spool.
+func (m Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{cycleCmd(m.ctx, m.o.Collector, m.o.Now, false), waitSpool(m.spool)}
+	if !m.themeSet {
+		cmds = append(cmds, tea.RequestBackgroundColor)
+	}
+	if m.status.text != "" {
+		cmds = append(cmds, clearStatusCmd(m.status.seq))
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update applies one message.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case tea.BackgroundColorMsg:
+		if !m.themeSet && msg.IsDark() != m.isDark {
+			m.isDark = msg.IsDark()
+			m.setLook()
+		}
+		return m, nil
+	case cycleMsg:
+		return m.onCycle(msg)
+	case tickMsg:
+		if msg.gen != m.tickGen {
+			return m, nil // a full cycle ran meanwhile and scheduled its own
+		}
+		return m, tea.Batch(m.cycle(full), m.capture())
+	case spoolMsg:
+		if msg.closed {
+			return m, nil
+		}
+		return m, tea.Batch(m.cycle(spoolOnly), waitSpool(m.spool))
+	case frameMsg:
+		if !m.active() {
+			m.animating = false
+			return m, nil
+		}
+		m.frame++
+		return m, frameCmd()
+	case previewMsg:
+		m.capturing = false
+		sel := m.board.selected()
+		switch {
+		case !m.showPrev || sel == nil:
+			return m, nil
+		case sel.rec.ID != msg.id:
+			return m, m.capture() // the selection moved while capturing
+		}
+		m.preview.setContent(msg.id, msg.name, msg.out, msg.err)
+		return m, nil
+	case historyMsg:
+		if msg.id == m.sidebar.histID {
+			m.sidebar.hist, m.sidebar.histAt, m.sidebar.histErr = msg.trs, msg.at, ""
+			if msg.err != nil {
+				m.sidebar.histErr = msg.err.Error()
+			}
+		}
+		return m, nil
+	case actionMsg:
+		if msg.err != nil {
+			return m, tea.Batch(m.flash(msg.err.Error(), true), m.cycle(full))
+		}
+		return m, tea.Batch(m.flash(msg.text, false), m.cycle(full))
+	case createdMsg:
+		switch {
+		case msg.err != nil && m.mode == modeNew: // shown where it was typed
+			m.newDlg.busy, m.newDlg.err = false, msg.err.Error()
+			return m, nil
+		case msg.err != nil:
+			return m, m.flash("new "+msg.name+": "+msg.err.Error(), true)
+		}
+		m.mode = modeBoard
+		m.pendingName = msg.name // selected when its card appears
+		return m, tea.Batch(m.flash("started "+msg.name, false), m.cycle(full))
+	case clearStatusMsg:
+		if msg.seq == m.status.seq {
+			m.status.text = ""
+		}
+		return m, nil
+	case closeDialogMsg:
+		m.mode = modeBoard
+		return m, nil
+	case submitNewMsg:
+		return m, createCmd(m.ctx, m.o.Actions, msg)
+	case confirmedMsg:
+		m.mode = modeBoard
+		return m, tea.Batch(m.flash(msg.act.verb+" "+msg.act.rec.Name+"…", false), actionCmd(m.ctx, m.o.Actions, msg.act))
+	case submitSendMsg:
+		m.mode = modeBoard
+		return m, sendCmd(m.ctx, m.o.Actions, msg)
+	case tea.KeyPressMsg:
+		return m.onKey(msg)
+	}
+	return m.toDialog(msg)
+}
+
+// toDialog hands other messages (cursor blinks, pastes) to the open input.
+func (m Model) toDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var cmd tea.Cmd
+	switch m.mode {
+	case modeNew:
+		m.newDlg, cmd = m.newDlg.Update(msg)
+	case modeSend:
+		m.send, cmd = m.send.Update(msg)
+	case modeFilter:
+		m.filterIn, cmd = m.filterIn.Update(msg)
+	}
+	return m, cmd
+}

@@ -1,0 +1,372 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"lanes/state"
+	"lanes/tmux"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+func cycled(m Model, recs []*state.Record, tmuxErr error) Model {
+	return step(m, cycleMsg{res: state.CycleResult{Records: recs, TmuxErr: tmuxErr, At: fixedNow}, now: fixedNow})
+}
+
+func TestEverySessionSitsInDerivesLane(t *testing.T) {
+	m := loaded(fixture(), ThemeDark, 160, 48)
+	seen := 0
+	for _, ln := range m.board.lanes {
+		for _, it := range append(slices.Clone(ln.cards), ln.extra...) {
+			seen++
+			if d := state.Derive(it.rec, fixedNow); d.Zone != ln.zone {
+				t.Errorf("%s is in %s, Derive says %s", it.rec.Name, ln.zone, d.Zone)
+			}
+		}
+	}
+	if want := len(fixture()) - 1; seen != want { // ancient ended 3 days ago
+		t.Errorf("board shows %d sessions, want %d", seen, want)
+	}
+	statuses := map[state.Status]bool{}
+	for _, it := range m.board.items {
+		statuses[it.d.Status] = true
+	}
+	for _, s := range state.Statuses {
+		if !statuses[s] {
+			t.Errorf("the fixture never shows status %s", s)
+		}
+	}
+}
+
+func TestDoneShowsLastDayUnlessAll(t *testing.T) {
+	m := loaded(fixture(), ThemeDark, 160, 48)
+	has := func(m Model, name string) bool {
+		return slices.ContainsFunc(m.board.items, func(it item) bool { return it.rec.Name == name })
+	}
+	if has(m, "ancient") {
+		t.Error("a session terminated 3 days ago is on the board by default")
+	}
+	m = press(m, "a")
+	if !has(m, "ancient") {
+		t.Error("`a` did not bring back a session terminated 3 days ago")
+	}
+}
+
+func TestIdleStackCollapsesWhenShort(t *testing.T) {
+	var recs []*state.Record
+	for _, n := range []string{"a1", "a2", "a3", "a4"} {
+		recs = append(recs, rec(n+"000000", n, state.ActivityActive, time.Minute))
+	}
+	for _, n := range []string{"i1", "i2", "i3"} {
+		recs = append(recs, rec(n+"000000", n, state.ActivityIdle, time.Minute))
+	}
+	m := loaded(recs, ThemeDark, 80, 24) // 21 rows: 4 cards leave 1
+	if m.board.idleOpen() {
+		t.Fatal("the idle stack is open though its entries do not fit")
+	}
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "○ Idle · 3") || !strings.Contains(v, "▸") {
+		t.Fatalf("collapsed stack not shown as Idle · 3 ▸:\n%s", v)
+	}
+	m = press(m, "i")
+	if !m.board.idleOpen() {
+		t.Fatal("`i` did not open the idle stack")
+	}
+	m = loaded(recs, ThemeDark, 160, 48)
+	if !m.board.idleOpen() {
+		t.Error("the idle stack is closed though it fits")
+	}
+}
+
+func TestSelectionFollowsTheCardAcrossLanes(t *testing.T) {
+	recs := fixture()
+	m := loaded(recs, ThemeDark, 160, 48)
+	m = press(m, "l", "j", "j", "j", "j", "j", "j", "j") // down Needs you to web
+	if got := selectedName(m); got != "web" {
+		t.Fatalf("selected %q, want web", got)
+	}
+	next := slices.Clone(recs)
+	for i, r := range next {
+		if r.Name == "web" {
+			c := *r
+			c.Activity.State = state.ActivityActive
+			next[i] = &c
+		}
+	}
+	m = cycled(m, next, nil)
+	if got := selectedName(m); got != "web" || m.board.lanes[m.board.lane].zone != state.ZoneWorking {
+		t.Errorf("after web turned active: selected %q in %s, want web in working", got, m.board.lanes[m.board.lane].zone)
+	}
+}
+
+func TestOneCycleInFlight(t *testing.T) {
+	m := New(context.Background(), Options{Collector: &fakeCycler{}, Ingest: &fakeCycler{}, Actions: &fakeActions{},
+		Theme: ThemeDark, Now: func() time.Time { return fixedNow }}, make(chan struct{}))
+	if !m.cycling {
+		t.Fatal("Init's first cycle is not counted as in flight")
+	}
+	m = step(m, spoolMsg{}) // a hook wrote while the first cycle runs
+	if !m.againSpool || m.againFull {
+		t.Fatal("a spool signal during a cycle was not queued as a spool-only cycle")
+	}
+	gen := m.tickGen
+	m = cycled(m, fixture(), nil)
+	if !m.cycling || m.againSpool {
+		t.Fatalf("after the first cycle: cycling %v againSpool %v, want the queued cycle running", m.cycling, m.againSpool)
+	}
+	if m.tickGen != gen {
+		t.Fatal("a spool-only cycle made the pending tick stale")
+	}
+	m = step(m, tickMsg{gen: m.tickGen}) // the tick fires during the spool cycle
+	if !m.againFull {
+		t.Fatal("a tick during a spool cycle was not queued")
+	}
+	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture()}, now: fixedNow, spoolOnly: true})
+	if !m.cycling || m.againFull {
+		t.Fatal("the queued full cycle did not start after the spool cycle")
+	}
+	gen = m.tickGen
+	m = cycled(m, fixture(), nil)
+	if m.cycling {
+		t.Fatal("no cycle should be in flight after the queued one")
+	}
+	if m = step(m, tickMsg{gen: gen - 1}); m.cycling {
+		t.Error("a stale tick started a cycle")
+	}
+	if m = step(m, tickMsg{gen: m.tickGen}); !m.cycling {
+		t.Error("the current tick did not start a cycle")
+	}
+}
+
+func TestSpoolOnlyCycleSaysNothingAboutTmux(t *testing.T) {
+	m := loaded(fixture(), ThemeDark, 160, 48)
+	m = cycled(m, fixture(), errors.New("tmux: no server running"))
+	seq := m.status.seq
+	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture()}, now: fixedNow, spoolOnly: true})
+	if m = cycled(m, fixture(), errors.New("tmux: no server running")); m.status.seq != seq {
+		t.Error("a spool-only cycle in between made the same tmux error flash again")
+	}
+}
+
+func TestAnimatesOnlyWhileActive(t *testing.T) {
+	idle := []*state.Record{rec("b1000001", "docs", state.ActivityIdle, time.Hour)}
+	m := loaded(idle, ThemeDark, 160, 48)
+	if m.animating {
+		t.Fatal("animating with no active session")
+	}
+	m = loaded(fixture(), ThemeDark, 160, 48)
+	if !m.animating {
+		t.Fatal("not animating with active sessions on screen")
+	}
+	f := m.frame
+	if m = step(m, frameMsg{}); m.frame != f+1 {
+		t.Error("a frame did not advance the breath")
+	}
+	m = cycled(m, idle, nil)
+	if m = step(m, frameMsg{}); m.animating {
+		t.Error("still animating after the last active session went idle")
+	}
+}
+
+func TestErrorsShowOnceAndClear(t *testing.T) {
+	m := loaded(fixture(), ThemeDark, 160, 48)
+	m = cycled(m, fixture(), errors.New("tmux list-panes: no server running"))
+	if !m.status.isErr || !strings.Contains(m.status.text, "tmux is not answering") {
+		t.Fatalf("status = %+v, want the tmux error", m.status)
+	}
+	seq := m.status.seq
+	if m = cycled(m, fixture(), errors.New("tmux list-panes: no server running")); m.status.seq != seq {
+		t.Error("the same tmux error flashed again on the next cycle")
+	}
+	if m = step(m, clearStatusMsg{seq: seq - 1}); m.status.text == "" {
+		t.Error("an older clear removed the current message")
+	}
+	if m = step(m, clearStatusMsg{seq: seq}); m.status.text != "" {
+		t.Error("the message did not clear")
+	}
+	before := len(m.board.items)
+	m = step(m, cycleMsg{err: state.ErrBusy, now: fixedNow})
+	if !strings.Contains(m.status.text, "store busy") || len(m.board.items) != before {
+		t.Errorf("store busy: status %q, %d items (want the error and the %d items kept)", m.status.text, len(m.board.items), before)
+	}
+	if v := m.View().Content; !strings.Contains(ansi.Strip(v), "✗ store: store busy") {
+		t.Errorf("the status bar does not show the error:\n%s", ansi.Strip(v))
+	}
+}
+
+func TestNoTmuxErrorWithoutLiveSessions(t *testing.T) {
+	m := loaded(nil, ThemeDark, 80, 24)
+	if m = cycled(m, nil, tmux.ErrNoServer); m.status.text != "" {
+		t.Errorf("no sessions, no server: status %q, want none", m.status.text)
+	}
+}
+
+func TestNoColor(t *testing.T) {
+	m := New(context.Background(), Options{Collector: &fakeCycler{}, Actions: &fakeActions{}, Theme: ThemeDark,
+		NoColor: true, Now: func() time.Time { return fixedNow }}, nil)
+	m = step(m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	m = cycled(m, fixture(), nil)
+	v := m.View().Content
+	for _, sgr := range []string{"38;2;", "48;2;", "38;5;", "48;5;"} {
+		if strings.Contains(v, sgr) {
+			t.Fatalf("NO_COLOR view carries colour %q", sgr)
+		}
+	}
+	for _, want := range []string{"┏", "■ exited (3)", "✗ CI failed", "↯ tmux unreachable", "□ Terminated"} {
+		if !strings.Contains(ansi.Strip(v), want) {
+			t.Errorf("NO_COLOR view lacks %q", want)
+		}
+	}
+}
+
+// TestEverySizeFits draws every mode at every size from tiny to 250 wide:
+// never more lines than the terminal, never a line wider than it.
+func TestEverySizeFits(t *testing.T) {
+	base := loaded(fixture(), ThemeDark, 80, 24)
+	modes := map[string]func(Model) Model{
+		"board":   func(m Model) Model { return m },
+		"preview": func(m Model) Model { return press(m, "p") },
+		"history": func(m Model) Model { return press(m, "H") },
+		"new":     func(m Model) Model { return press(m, "n") },
+		"help":    func(m Model) Model { return press(m, "?") },
+		"kill":    func(m Model) Model { return press(m, "x") },
+		"filter":  func(m Model) Model { return press(m, "/", "a") },
+	}
+	for name, setup := range modes {
+		m := setup(base)
+		for w := 1; w <= 250; w += 7 {
+			for _, h := range []int{1, 3, 8, 24, 50} {
+				m = step(m, tea.WindowSizeMsg{Width: w, Height: h})
+				out := m.View().Content
+				lines := strings.Split(out, "\n")
+				if len(lines) > h {
+					t.Errorf("%s at %dx%d: %d lines", name, w, h, len(lines))
+				}
+				for i, l := range lines {
+					if lw := ansi.StringWidth(l); lw > w {
+						t.Errorf("%s at %dx%d: line %d is %d wide: %q", name, w, h, i, lw, ansi.Strip(l))
+						break
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestPreviewKeepsColourAndCutsToWidth(t *testing.T) {
+	m := loaded(fixture(), ThemeDark, 80, 24)
+	m = press(m, "p")
+	if !m.capturing {
+		t.Fatal("opening the preview did not capture the selected pane")
+	}
+	long := "\x1b[31m" + strings.Repeat("x", 300) + "\x1b[0m"
+	m = step(m, previewMsg{id: "a1000001", name: "api", out: []byte("first\n" + long + "\n\n\n")})
+	v := m.View().Content
+	if !strings.Contains(v, "\x1b[31m") {
+		t.Error("the preview dropped the pane's colours")
+	}
+	checkFrame(t, v, 80, 24)
+	if !strings.Contains(ansi.Strip(v), "preview · api") {
+		t.Error("the preview does not name its session")
+	}
+	m = step(m, tickMsg{gen: m.tickGen})
+	if !m.capturing {
+		t.Error("a tick with the preview open did not refresh it")
+	}
+	m = press(m, "p")
+	m.capturing = false
+	if m = step(m, tickMsg{gen: m.tickGen}); m.capturing {
+		t.Error("a tick with the preview closed captured")
+	}
+}
+
+// fakeTmux answers display-message with socket and records every call.
+func fakeTmux(socket string, calls *[]string) func(string) *tmux.Client {
+	return func(string) *tmux.Client {
+		return &tmux.Client{Run: func(_ context.Context, args ...string) ([]byte, error) {
+			*calls = append(*calls, strings.Join(args, " "))
+			if args[0] == "display-message" {
+				return []byte(socket + "\n"), nil
+			}
+			return nil, nil
+		}}
+	}
+}
+
+func runCmd(cmd tea.Cmd) tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	return cmd()
+}
+
+func TestAttachInsideTmux(t *testing.T) {
+	var calls []string
+	m := loaded(fixture(), ThemeDark, 160, 48)
+	m.o.Tmux = fakeTmux("/tmp/tmux-1/lanes", &calls)
+
+	m.o.TmuxEnv = "/tmp/tmux-1/lanes,42,0"
+	_, cmd := m.Update(keyMsg("enter"))
+	if msg, ok := runCmd(cmd).(actionMsg); !ok || msg.err != nil || !slices.Contains(calls, "switch-client -t $01") {
+		t.Errorf("same server: msg %+v, calls %q; want switch-client to $01", msg, calls)
+	}
+
+	calls = nil
+	m.o.TmuxEnv = "/tmp/tmux-1/other,42,0"
+	_, cmd = m.Update(keyMsg("enter"))
+	msg, _ := runCmd(cmd).(actionMsg)
+	if msg.err == nil || !strings.Contains(msg.err.Error(), "another tmux server") || slices.ContainsFunc(calls, func(c string) bool { return strings.HasPrefix(c, "switch-client") }) {
+		t.Errorf("other server: msg %+v, calls %q; want an explanation and no switch", msg, calls)
+	}
+}
+
+func TestAttachRefusesTerminated(t *testing.T) {
+	m := loaded(fixture(), ThemeDark, 80, 24)
+	m = press(m, "l", "l", "l", "l") // Done: shipped
+	if m = press(m, "enter"); !strings.Contains(m.status.text, "session terminated") {
+		t.Errorf("enter on a terminated card: status %q", m.status.text)
+	}
+}
+
+func TestHistoryPanel(t *testing.T) {
+	m := loaded(fixture(), ThemeDark, 160, 48)
+	m.o.Actions = &fakeActions{hist: []state.Transition{
+		{At: ago(10 * time.Minute), From: state.ActivityIdle, To: state.ActivityActive, Source: "hook:claude"},
+		{At: ago(2 * time.Minute), From: state.ActivityActive, To: state.ActivityWaitingInput, Source: "hook:claude", Detail: "PermissionRequest"},
+	}}
+	next, cmd := m.Update(keyMsg("H"))
+	m = step(next.(Model), runCmd(cmd))
+	v := ansi.Strip(m.View().Content)
+	for _, want := range []string{"History · api", "2m ◆ Waiting Permiss…", "10m ● Active hook:cla…"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("history panel lacks %q:\n%s", want, v)
+		}
+	}
+}
+
+func TestThemeToggle(t *testing.T) {
+	m := loaded(fixture(), ThemeDark, 80, 24)
+	dark := m.View().Content
+	if m = press(m, "t"); m.isDark || m.View().Content == dark {
+		t.Error("`t` did not switch to the light theme")
+	}
+	if m = step(m, tea.BackgroundColorMsg{}); m.isDark {
+		t.Error("the terminal's answer overrode a theme chosen with `t`")
+	}
+	auto := New(context.Background(), Options{Collector: &fakeCycler{}, Actions: &fakeActions{}}, nil)
+	if !auto.isDark {
+		t.Error("auto does not start dark")
+	}
+	if auto = step(auto, tea.BackgroundColorMsg{Color: lightBG{}}); auto.isDark {
+		t.Error("auto ignored a light background")
+	}
+}
+
+type lightBG struct{}
+
+func (lightBG) RGBA() (r, g, b, a uint32) { return 0xffff, 0xffff, 0xffff, 0xffff }

@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// previewMaxH bounds the preview's height; past it the lanes matter more.
+const previewMaxH = 16
+
+// preview shows the tail of the selected session's pane, colours kept.
+// Lines are cut to width when they arrive or the size changes, so View only
+// joins them.
+type preview struct {
+	id, name string
+	raw      []string
+	lines    []string // raw, cut and padded to w
+	err      string
+	w, h     int
+}
+
+// previewHeight is how tall the preview is in a main area of h rows.
+func previewHeight(h int) int {
+	return min(max(h/3, 5), previewMaxH)
+}
+
+func (p *preview) setSize(w, h int) {
+	p.w, p.h = w, h
+	p.cut()
+}
+
+// setContent takes a capture of session id's pane.
+func (p *preview) setContent(id, name string, out []byte, err error) {
+	p.id, p.name, p.err = id, name, ""
+	if err != nil {
+		p.err = err.Error()
+	}
+	p.raw = tailLines(out, previewMaxH)
+	p.cut()
+}
+
+// clear empties the preview for a session that has no pane to capture.
+func (p *preview) clear(id, name, why string) {
+	p.id, p.name, p.raw, p.err = id, name, nil, why
+	p.cut()
+}
+
+// tailLines keeps the last n lines of a capture, without the blank lines
+// under the cursor, with tabs expanded so widths hold.
+func tailLines(out []byte, n int) []string {
+	out = bytes.TrimRight(out, " \n")
+	if len(out) == 0 {
+		return nil
+	}
+	all := strings.Split(string(out), "\n")
+	for len(all) > 0 && strings.TrimSpace(ansi.Strip(all[len(all)-1])) == "" {
+		all = all[:len(all)-1]
+	}
+	if len(all) > n {
+		all = all[len(all)-n:]
+	}
+	for i, s := range all {
+		all[i] = strings.ReplaceAll(s, "\t", "    ")
+	}
+	return all
+}
+
+func (p *preview) cut() {
+	p.lines = p.lines[:0]
+	for _, s := range p.raw {
+		s = ansi.Truncate(s, p.w, "")
+		p.lines = append(p.lines, pad(s+ansi.ResetStyle, ansi.StringWidth(s), p.w))
+	}
+}
+
+// render draws the preview as h lines: a rule naming the session, then the
+// pane's last lines, bottom-aligned like the pane itself.
+func (p preview) render(l *look) []string {
+	out := make([]string, 0, p.h)
+	title := " preview · " + p.name + " "
+	if p.name == "" {
+		title = " preview "
+	}
+	rule := "──" + title + strings.Repeat("─", max(p.w-ansi.StringWidth(title)-2, 0))
+	out = append(out, fit(l.muted, rule, paint{}, "", p.w))
+	body := p.h - 1
+	if p.err != "" {
+		out = append(out, fit(l.muted, "  "+p.err, paint{}, "", p.w))
+		body--
+	}
+	lines := p.lines
+	if len(lines) > body {
+		lines = lines[len(lines)-body:]
+	}
+	blank := strings.Repeat(" ", p.w)
+	for len(out)+len(lines) < p.h {
+		out = append(out, blank)
+	}
+	return append(out, lines...)
+}

@@ -1,0 +1,214 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"lanes/state"
+	"lanes/theme"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// layout sizes the regions after a resize or a toggle: a title line, the
+// sidebar (when the lanes still get their minimum width beside it, or the
+// history is asked for), the lanes, the preview, and the bottom line.
+func (m *Model) layout() {
+	m.mainH = max(m.h-2, 1)
+	m.previewH = 0
+	if m.showPrev && m.mainH >= 8 {
+		m.previewH = previewHeight(m.mainH)
+	}
+	allLanes := len(state.Zones)*(minLaneW+laneGap) - laneGap
+	m.sidebarOn = (m.w >= sidebarW+1+allLanes || m.sidebar.showHist) && m.w >= sidebarW+1+minLaneW
+	m.boardW = m.w
+	if m.sidebarOn {
+		m.boardW -= sidebarW + 1
+	}
+	m.board.setSize(m.boardW, m.mainH-m.previewH)
+	m.preview.setSize(m.w, m.previewH)
+	m.setHelpLines()
+}
+
+// View draws the board. It reads only what Update stored.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.WindowTitle = "lanes"
+	return v
+}
+
+func (m Model) render() string {
+	if m.w <= 0 || m.h <= 0 {
+		return ""
+	}
+	lines := make([]string, 0, m.h)
+	lines = append(lines, m.titleLine())
+	lanesH := m.mainH - m.previewH
+	body := m.board.render(m.look, m.boardW, lanesH, m.now, m.frame)
+	if m.sidebarOn {
+		selID := ""
+		if sel := m.board.selected(); sel != nil {
+			selID = sel.rec.ID
+		}
+		side := m.sidebar.render(m.look, lanesH, selID, m.now, m.frame)
+		for i := range body {
+			body[i] = side[i] + " " + body[i]
+		}
+	}
+	lines = append(lines, body...)
+	if m.previewH > 0 {
+		lines = append(lines, m.preview.render(m.look)...)
+	}
+	lines = append(lines, m.bottomLine())
+	if len(lines) > m.h {
+		lines = lines[:m.h]
+	}
+	switch m.mode {
+	case modeNew:
+		overlay(lines, m.newDlg.render(m.look), m.w)
+	case modeConfirm:
+		overlay(lines, m.confirm.render(m.look), m.w)
+	case modeSend:
+		overlay(lines, m.send.render(m.look), m.w)
+	case modeHelp:
+		overlay(lines, m.helpBox(), m.w)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// titleLine is the brand, each zone's count in its colour (idle apart, as
+// the status line has it), and the filter.
+func (m Model) titleLine() string {
+	l := m.look
+	zones, idle := m.board.counts()
+	right, rw := "", 0
+	switch {
+	case m.mode == modeFilter:
+		right = m.filterIn.View()
+		rw = lipgloss.Width(right)
+	case m.filter != "":
+		right = l.muted.s("/ ") + l.text.s(m.filter) + l.muted.s("  esc clears")
+		rw = ansi.StringWidth(m.filter) + 2 + 12
+	}
+	if m.showAll {
+		right = l.muted.s("all done  ") + right
+		rw += 10
+	}
+	brand := l.brand.s(" lanes ")
+	room := m.w - 7 - rw - 2
+	sum, sw := m.summary(zones, idle, true)
+	if sw > room {
+		sum, sw = m.summary(zones, idle, false)
+	}
+	if sw > room {
+		sum, sw = "", 0
+	}
+	if rw > m.w-7-1 {
+		right, rw = "", 0
+	}
+	line := brand + " " + sum + strings.Repeat(" ", max(m.w-7-1-sw-rw, 0)) + right
+	if m.w < 8 {
+		return ansi.Truncate(line, m.w, "")
+	}
+	return line
+}
+
+// summary is "● 2 working  ○ 3 idle  ◆ 1 needs you …" (long) or
+// "●2 ○3 ◆1 …" (short), zero counts muted.
+func (m Model) summary(zones []int, idle int, long bool) (string, int) {
+	l := m.look
+	var sb strings.Builder
+	w := 0
+	add := func(p paint, glyph string, n int, label string) {
+		if w > 0 {
+			sb.WriteString(" ")
+			w++
+			if long {
+				sb.WriteString(" ")
+				w++
+			}
+		}
+		text := glyph + strconv.Itoa(n)
+		if long {
+			text = glyph + " " + strconv.Itoa(n) + " " + label
+		}
+		if n == 0 {
+			p = l.muted
+		}
+		sb.WriteString(p.s(text))
+		w += ansi.StringWidth(text)
+	}
+	for i, z := range state.Zones {
+		sp := theme.ZoneSpec(z)
+		add(l.zone[z], sp.Glyph, zones[i], strings.ToLower(sp.Short))
+		if z == state.ZoneWorking {
+			isp := theme.StatusSpec(state.StatusIdle)
+			add(l.role[isp.Role], isp.Glyph, idle, "idle")
+		}
+	}
+	return sb.String(), w
+}
+
+// bottomLine is the status message while it lasts, else the keys of
+// whatever has focus.
+func (m Model) bottomLine() string {
+	l := m.look
+	if m.status.text != "" {
+		if m.status.isErr {
+			return fit(l.errText, "✗ "+oneLine(m.status.text), paint{}, "", m.w)
+		}
+		return fit(l.text, "· "+oneLine(m.status.text), paint{}, "", m.w)
+	}
+	return m.helpLine[m.mode]
+}
+
+// setHelpLines renders each mode's key line once per size or theme: the
+// help bubble measures every item with Lip Gloss, too slow for every frame.
+func (m *Model) setHelpLines() {
+	m.help.SetWidth(m.w)
+	for md := range m.helpLine {
+		var km help.KeyMap = m.keys
+		switch mode(md) {
+		case modeNew:
+			km = newDialog{}.keys()
+		case modeConfirm:
+			km = confirmDialog{}.keys()
+		case modeSend:
+			km = sendDialog{}.keys()
+		case modeFilter:
+			km = dialogKeys{bindings: filterKeys}
+		}
+		// help cuts at the last item that fits, but not when even its "…"
+		// does not; the cut here holds at any width.
+		m.helpLine[md] = ansi.Truncate(m.help.ShortHelpView(km.ShortHelp()), m.w, "…")
+	}
+}
+
+var filterKeys = []key.Binding{helpBinding("enter", "keep filter"), helpBinding("esc", "clear")}
+
+// oneLine keeps a message on its line (tmux errors carry stderr).
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// overlay draws box centred over lines, w cells wide.
+func overlay(lines []string, box string, w int) {
+	bl := strings.Split(box, "\n")
+	bw := min(lipgloss.Width(box), w)
+	x := max((w-bw)/2, 0)
+	y := max((len(lines)-len(bl))/2, 0)
+	for i, s := range bl {
+		if y+i >= len(lines) {
+			break
+		}
+		base := lines[y+i]
+		s = ansi.Truncate(s, bw, "")
+		lines[y+i] = ansi.Truncate(base, x, "") + ansi.ResetStyle + s + ansi.ResetStyle +
+			ansi.TruncateLeft(base, x+bw, "")
+	}
+}
