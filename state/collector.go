@@ -47,7 +47,6 @@ type Collector struct {
 	Socket string     // the tmux server whose sessions this collector watches
 	Now    func() time.Time
 
-	reapKnown, reapNext bool
 
 	// cache is the records as of store transaction cacheTx. While no other
 	// process writes, a cycle starts from copies of them instead of decoding
@@ -76,24 +75,19 @@ func (c *Collector) now() time.Time {
 
 // Cycle runs one collector cycle.
 func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
-	if !c.reapKnown && c.Panes != nil {
-		if err := c.Store.View(func(tx *Tx) error { c.reapNext = tx.flag(keyReap); return nil }); err != nil {
-			return CycleResult{}, err
-		}
-		c.reapKnown = true
-	}
 	var obs []Observation
 	var tmuxErr error
 	readStart := c.now().UTC().Round(0) // as the store gives it back: UTC, no monotonic reading
 	readPanes := c.Panes != nil
 	if readPanes {
-		obs, tmuxErr = c.Panes.ListPanes(ctx, c.reapNext)
+		obs, tmuxErr = c.Panes.ListPanes(ctx, c.Store.reapNext())
 		// The caller's own deadline or cancellation says nothing about the
 		// server: such a read is no read at all.
 		readPanes = tmuxErr == nil || ctx.Err() == nil
 	}
 	res := CycleResult{TmuxErr: tmuxErr, At: readStart}
 	var closing []string
+	reap := false
 	err := c.Store.Update(func(tx *Tx) error {
 		ct := &cycleTx{tx: tx, stateDir: c.Store.Dir, now: c.now(), dirty: map[string]bool{},
 			history: map[string][]Transition{}, badFiles: map[string]bool{}}
@@ -106,10 +100,7 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 		}
 		if readPanes {
 			closing = ct.observe(c.Socket, obs, tmuxErr, readStart)
-			c.reapNext = ct.reapNext
-			if err := tx.setFlag(keyReap, ct.reapNext); err != nil {
-				return err
-			}
+			reap = ct.reapNext
 		}
 		res.Ingested, res.Dropped = ct.ingested, ct.dropped
 		res.Records = ct.records
@@ -128,6 +119,9 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	}
 	if err != nil && !errors.Is(err, errUnchanged) {
 		return CycleResult{}, err
+	}
+	if readPanes {
+		c.Store.setReapNext(reap)
 	}
 	if c.Panes != nil { // a spool-only cycle read no tmux: nothing to reuse
 		c.Store.markCycle(readStart)
@@ -414,6 +408,27 @@ func (s *Store) markCycle(at time.Time) {
 			f.Close()
 			_ = os.Chtimes(path, at, at)
 		}
+	}
+}
+
+// reapNextPath exists while the last read saw a pane dead without its time,
+// so the next read — by whichever process — reaps first (tmux 3.3). A file,
+// so a cycle learns it without opening the store before its tmux read.
+func (s *Store) reapNextPath() string { return filepath.Join(s.Dir, "reap-next") }
+
+func (s *Store) reapNext() bool {
+	_, err := os.Stat(s.reapNextPath())
+	return err == nil
+}
+
+func (s *Store) setReapNext(on bool) {
+	if on == s.reapNext() {
+		return
+	}
+	if on {
+		_ = os.WriteFile(s.reapNextPath(), nil, 0o600)
+	} else {
+		_ = os.Remove(s.reapNextPath())
 	}
 }
 

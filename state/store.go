@@ -375,22 +375,3 @@ func (t *Tx) Schema() int {
 
 // Size is the store file's size in bytes.
 func (t *Tx) Size() int64 { return t.tx.Size() }
-
-var keyReap = []byte("reap_next")
-
-func (t *Tx) flag(key []byte) bool {
-	meta := t.tx.Bucket(bucketMeta)
-	return meta != nil && string(meta.Get(key)) == "1"
-}
-
-func (t *Tx) setFlag(key []byte, on bool) error {
-	if t.flag(key) == on {
-		return nil
-	}
-	t.wrote = true
-	v := "0"
-	if on {
-		v = "1"
-	}
-	return t.bucket(bucketMeta).Put(key, []byte(v))
-}
