@@ -185,14 +185,19 @@ func (w *World) Ls() (map[string]Session, error) {
 	return out, nil
 }
 
-// WaitFor polls cond until it holds or the deadline passes.
+// WaitFor polls cond every 50 ms until it holds or the deadline passes.
 func WaitFor(deadline time.Duration, cond func() bool) bool {
+	return Poll(deadline, 50*time.Millisecond, cond)
+}
+
+// Poll is WaitFor with its own polling interval.
+func Poll(deadline, every time.Duration, cond func() bool) bool {
 	end := time.Now().Add(deadline)
 	for time.Now().Before(end) {
 		if cond() {
 			return true
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(every)
 	}
 	return cond()
 }
