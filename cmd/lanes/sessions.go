@@ -206,26 +206,27 @@ func (a *app) resolve(ctx context.Context, nameOrID string) (*state.Record, erro
 	return state.Resolve(res.Records, nameOrID)
 }
 
-// oneName parses a command that takes exactly NAME.
-func (a *app) oneName(name string, args []string) (string, int, bool) {
-	fs := a.flags(name)
+// named parses a command that takes exactly NAME and resolves it after a
+// cycle; done is true when the command should return code now.
+func (a *app) named(ctx context.Context, cmd string, args []string) (r *state.Record, code int, done bool) {
+	fs := a.flags(cmd)
 	if code, done := a.parse(fs, args); done {
-		return "", code, true
+		return nil, code, true
 	}
 	if fs.NArg() != 1 {
-		return "", a.usageErr(fs, "%s needs exactly one NAME", name), true
+		return nil, a.usageErr(fs, "%s needs exactly one NAME", cmd), true
 	}
-	return fs.Arg(0), 0, false
+	r, err := a.resolve(ctx, fs.Arg(0))
+	if err != nil {
+		return nil, a.fail(err), true
+	}
+	return r, 0, false
 }
 
 func (a *app) cmdKill(ctx context.Context, args []string) int {
-	name, code, done := a.oneName("kill", args)
+	r, code, done := a.named(ctx, "kill", args)
 	if done {
 		return code
-	}
-	r, err := a.resolve(ctx, name)
-	if err != nil {
-		return a.fail(err)
 	}
 	if r.Runtime.Terminated {
 		fmt.Fprintf(a.stderr, "lanes: %s: %v already (%s)\n", r.Name, state.ErrTerminated, r.Runtime.TerminatedReason)
@@ -280,13 +281,9 @@ func appendHistory(tx *state.Tx, id string, tr *state.Transition) error {
 }
 
 func (a *app) cmdRestart(ctx context.Context, args []string) int {
-	name, code, done := a.oneName("restart", args)
+	r, code, done := a.named(ctx, "restart", args)
 	if done {
 		return code
-	}
-	r, err := a.resolve(ctx, name)
-	if err != nil {
-		return a.fail(err)
 	}
 	if r.Runtime.Terminated {
 		fmt.Fprintf(a.stderr, "lanes: %s is terminated; start a new one with `lanes new %s`\n", r.Name, r.Name)
@@ -332,13 +329,9 @@ func (a *app) restart(ctx context.Context, r *state.Record) error {
 }
 
 func (a *app) cmdRm(ctx context.Context, args []string) int {
-	name, code, done := a.oneName("rm", args)
+	r, code, done := a.named(ctx, "rm", args)
 	if done {
 		return code
-	}
-	r, err := a.resolve(ctx, name)
-	if err != nil {
-		return a.fail(err)
 	}
 	if err := a.remove(r); err != nil {
 		return a.fail(err)
@@ -374,13 +367,9 @@ func (a *app) remove(r *state.Record) error {
 }
 
 func (a *app) cmdAttach(ctx context.Context, args []string) int {
-	name, code, done := a.oneName("attach", args)
+	r, code, done := a.named(ctx, "attach", args)
 	if done {
 		return code
-	}
-	r, err := a.resolve(ctx, name)
-	if err != nil {
-		return a.fail(err)
 	}
 	if r.Runtime.Terminated {
 		fmt.Fprintf(a.stderr, "lanes: %s: %v\n", r.Name, state.ErrTerminated)
