@@ -10,8 +10,9 @@ import (
 )
 
 // SpoolDebounce is how long WatchSpool gathers writes before it signals, so
-// a burst of hook lines costs one cycle.
-const SpoolDebounce = 15 * time.Millisecond
+// a burst of hook lines costs one cycle. Short, because it adds to every
+// hook line's way to the screen.
+const SpoolDebounce = 5 * time.Millisecond
 
 // WatchSpool signals on the returned channel (capacity 1, never blocking the
 // watcher) shortly after any spool file changes, so a board can run a cycle

@@ -79,10 +79,12 @@ const (
 	// StatusFor is how long a status-bar message stays.
 	StatusFor = 4 * time.Second
 	// FPS caps the renderer, which wakes this often even when nothing
-	// changed. Measured with 100 idle sessions, 30 fps cost about 0.2 % of
-	// a core more than 20; at 20 a hook line reaches the screen in about
-	// 70 ms at p95 (budget 100), at 15 in about 110.
-	FPS = 20
+	// changed: idle CPU and hook → screen latency pull against each other.
+	// Measured with 100 idle sessions (one core's share, tmux children
+	// included): 20 fps 1.1 %, 15 fps 0.93 % (budget 1 %); with the spool
+	// debounce at 5 ms, 15 fps still puts a hook line on screen in about
+	// 82 ms at p95 (budget 100).
+	FPS = 15
 )
 
 // Run opens the board in the alternate screen and returns when the user
