@@ -418,3 +418,24 @@ func FuzzTranslate(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseLine: any bytes either parse into a line with a valid session or
+// are refused with a drop reason; never a panic, never both.
+func FuzzParseLine(f *testing.F) {
+	f.Add([]byte(`{"v":1,"at":"2026-11-29T12:00:00Z","session":"abcd1234","launch":"L1","agent":"claude","event":"Stop"}`))
+	f.Add([]byte(`{"v":1,"session":"../../etc","agent":"generic","event":"active"}`))
+	f.Add([]byte("{\"v\":1,\"session\":\"abcd1234\",\"event\":\"\xff\"}"))
+	f.Add([]byte(`{"v":2}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		l, reason, err := ParseLine(b)
+		if (err == nil) != (reason == "") {
+			t.Fatalf("reason %q with err %v", reason, err)
+		}
+		if err == nil && !ValidID(l.Session) {
+			t.Fatalf("accepted a line for session %q", l.Session)
+		}
+		if err == nil {
+			Translate(l) // must not panic either
+		}
+	})
+}

@@ -47,7 +47,6 @@ type Collector struct {
 	Socket string     // the tmux server whose sessions this collector watches
 	Now    func() time.Time
 
-
 	// cache is the records as of store transaction cacheTx. While no other
 	// process writes, a cycle starts from copies of them instead of decoding
 	// every record again: an idle board's cycle then costs one tmux read.

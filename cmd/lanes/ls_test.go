@@ -1,0 +1,126 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"lanes/state"
+)
+
+// lsEnv is a store with records on a tmux socket nobody serves, so `ls`
+// shows exactly what the store holds.
+func lsEnv(t *testing.T, recs ...*state.Record) *env {
+	t.Helper()
+	e := &env{t: t, state: filepath.Join(t.TempDir(), "state"), home: t.TempDir()}
+	e.vars = map[string]string{"LANES_STATE_DIR": e.state, "HOME": e.home, "LANES_TMUX_SOCKET": "lanes-test-nosuch-ls"}
+	st := state.NewStore(e.state)
+	if err := st.Update(func(tx *state.Tx) error {
+		for _, r := range recs {
+			if err := tx.Put(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+func lsRecord(id, name string, a state.Activity, now time.Time) *state.Record {
+	return &state.Record{ID: id, Name: name, Agent: state.AgentClaude, Dir: "/src/" + name, Branch: "b-" + name,
+		Runtime:  state.Runtime{Socket: "elsewhere", TmuxSession: "lanes-" + name, SessionID: "$1", Launch: "L" + id[:3], PaneStartedAt: now.Add(-time.Hour)},
+		Activity: state.ActivityFacts{State: a, Since: now.Add(-time.Minute), FirstSignalAt: now.Add(-time.Hour), LastEventAt: now.Add(-time.Minute), HooksInjected: true},
+		Pane:     state.Pane{WindowActivity: now.Add(-time.Minute)}}
+}
+
+func TestLsOrderFilterAndJSONShape(t *testing.T) {
+	now := time.Date(2026, 11, 29, 17, 2, 11, 0, time.UTC)
+	api := lsRecord("k3v9x2ab", "api", state.ActivityIdle, now)
+	api.PRs = []state.PR{{Number: 12, URL: "https://example.test/pr/12", State: "open", Review: "pending", CI: "passing",
+		Mergeable: "unknown", Base: "main", Head: "fix-login"}}
+	api.EventsApplied, api.EventsDropped = 41, map[string]int{"stale_launch": 1}
+	busy := lsRecord("busy0001", "zeta", state.ActivityActive, now)
+	asks := lsRecord("asks0001", "beta", state.ActivityWaitingInput, now)
+	crash := lsRecord("crash001", "alpha", state.ActivityExited, now)
+	crash.Pane = state.Pane{Dead: true, ExitSignal: "SIGKILL"}
+	recent := lsRecord("done0001", "old", state.ActivityIdle, now)
+	state.Terminate(recent, "killed by user", "user", now.Add(-time.Hour))
+	ancient := lsRecord("done0002", "older", state.ActivityIdle, now)
+	state.Terminate(ancient, "killed by user", "user", now.Add(-25*time.Hour))
+
+	e := lsEnv(t, api, busy, asks, crash, recent, ancient)
+	e.now = func() time.Time { return now }
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(e.must("ls", "--json")), &list); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range list {
+		names = append(names, s["name"].(string))
+	}
+	// Zone order (working, needs_you, in_review, ready_to_merge, done), then name.
+	if want := []string{"zeta", "alpha", "beta", "api", "old"}; !slices.Equal(names, want) {
+		t.Fatalf("order %v, want %v (the 25 h old termination hidden)", names, want)
+	}
+	keys := []string{"id", "name", "agent", "activity", "status", "zone", "marks", "is_terminated", "terminated_reason",
+		"exit", "since", "launch", "tmux_session", "dir", "branch", "outcome", "prs", "events_applied", "events_dropped"}
+	for _, s := range list {
+		got := make([]string, 0, len(s))
+		for k := range s {
+			got = append(got, k)
+		}
+		slices.Sort(got)
+		want := slices.Sorted(slices.Values(keys))
+		if !slices.Equal(got, want) {
+			t.Fatalf("keys %v, want %v", got, want)
+		}
+	}
+	b, _ := json.Marshal(list[3]) // api
+	for _, part := range []string{`"status":"review_pending"`, `"zone":"in_review"`, `"marks":[]`, `"terminated_reason":null`,
+		`"exit":null`, `"since":"2026-11-29T17:01:11Z"`, `"outcome":null`, `"events_applied":41`, `"events_dropped":{"stale_launch":1}`,
+		`"prs":[{"base":"main","ci":"passing","head":"fix-login","mergeable":"unknown","number":12,"review":"pending","state":"open","status":"review_pending","url":"https://example.test/pr/12"}]`} {
+		if !strings.Contains(string(b), part) {
+			t.Errorf("api lacks %s:\n%s", part, b)
+		}
+	}
+	if b, _ := json.Marshal(list[1]["exit"]); string(b) != `{"signal":"SIGKILL","status":null}` {
+		t.Errorf("exit of a SIGKILLed pane: %s", b)
+	}
+	if list[4]["terminated_reason"] != "killed by user" || list[4]["status"] != "terminated" {
+		t.Errorf("terminated: %v", list[4])
+	}
+	if all := e.must("ls", "--all"); !strings.Contains(all, "older") {
+		t.Fatalf("--all must show the old termination:\n%s", all)
+	}
+	table := e.must("ls")
+	for _, want := range []string{"NAME", "alpha", "■ exited (SIGKILL)", "◆ Needs input", "◐ Review", "In review", "1m"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("table lacks %q:\n%s", want, table)
+		}
+	}
+}
+
+func TestHelpEverywhere(t *testing.T) {
+	e := lsEnv(t)
+	for _, c := range commands() {
+		args := []string{c.name, "--help"}
+		if c.name == "hook" {
+			args = []string{"hook", "--help"}
+		}
+		out, _, code := e.run(args...)
+		if code != 0 || !strings.Contains(out, "Usage: lanes "+c.name) {
+			t.Errorf("lanes %s --help: exit %d\n%s", c.name, code, out)
+		}
+	}
+	if _, errs, code := e.run("frobnicate"); code != exitUsage || !strings.Contains(errs, "unknown command") {
+		t.Errorf("unknown command: exit %d %q", code, errs)
+	}
+	if _, _, code := e.run("ls", "--bogus"); code != exitUsage {
+		t.Errorf("a bad flag must exit 2, got %d", code)
+	}
+}
