@@ -192,7 +192,7 @@ func drillServerKilled(w *world.World) (string, error) {
 		return evidence, fmt.Errorf("lanes new on the new server: %s", r.Stderr)
 	}
 	if !world.WaitFor(10*time.Second, func() bool {
-		return strings.Contains(screen(), " c ") || strings.Contains(screen(), "c\n") || strings.Contains(screen(), " c")
+		return strings.Contains(screen(), "○ c ") || strings.Contains(screen(), "● c ")
 	}) {
 		return screen(), fmt.Errorf("the board did not show the new session without a restart")
 	}
@@ -208,10 +208,20 @@ func envArgs(w *world.World) []string {
 	return out
 }
 
-// drillLockHeld: another process holds the store's lock for 5 s.
+// drillLockHeld: another process holds the store's lock for 5 s while a
+// board runs and a hook writes.
 func drillLockHeld(w *world.World) (string, error) {
 	if r := w.Lanes("", "new", "l", "--", "sleep", "86400"); r.Code != 0 {
 		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	}
+	view := w.Socket + "-view"
+	board := strings.Join(append(envArgs(w), w.Bin), " ")
+	if _, err := w.Tmux(view, "new-session", "-d", "-x", "120", "-y", "30", "sh", "-c", board); err != nil {
+		return "", fmt.Errorf("starting the board: %v", err)
+	}
+	screen := func() string { out, _ := w.Tmux(view, "capture-pane", "-p"); return out }
+	if !world.WaitFor(10*time.Second, func() bool { return strings.Contains(screen(), "○ 1 idle") }) {
+		return screen(), fmt.Errorf("the board never showed the session")
 	}
 	hold := 5 * time.Second
 	if *quick {
@@ -226,12 +236,13 @@ func drillLockHeld(w *world.World) (string, error) {
 		return "", err
 	}
 	released := time.Now().Add(hold)
+	hook := w.Lanes("", "hook", "generic", "active", "--session", "l")
 	ls := w.Lanes("", "ls")
 	sl := w.Lanes("", "status-line")
-	hook := w.Lanes("", "hook", "generic", "active", "--session", "l")
-	evidence := fmt.Sprintf("ls: exit %d in %v (%q); status-line: exit %d in %v (%q); hook: exit %d in %v",
+	sawBusy := world.WaitFor(time.Until(released)-200*time.Millisecond, func() bool { return strings.Contains(screen(), "store busy") })
+	evidence := fmt.Sprintf("ls: exit %d in %v (%q); status-line: exit %d in %v (%q); hook: exit %d in %v; board showed \"store busy\": %v",
 		ls.Code, ls.Took.Round(time.Millisecond), firstLine(ls.Stderr), sl.Code, sl.Took.Round(time.Millisecond),
-		strings.TrimSpace(sl.Stdout), hook.Code, hook.Took.Round(time.Millisecond))
+		strings.TrimSpace(sl.Stdout), hook.Code, hook.Took.Round(time.Millisecond), sawBusy)
 	switch {
 	case ls.Code == 0 || !strings.Contains(ls.Stderr, "store busy"):
 		return evidence, fmt.Errorf("ls did not report a busy store")
@@ -241,9 +252,17 @@ func drillLockHeld(w *world.World) (string, error) {
 		return evidence, fmt.Errorf("status-line must print its marker or last line, exit 0, within 300 ms")
 	case hook.Code != 0 || hook.Took > 500*time.Millisecond:
 		return evidence, fmt.Errorf("the hook waited on the lock")
+	case !sawBusy:
+		return evidence + "\n" + screen(), fmt.Errorf("the board did not say the store was busy")
 	}
 	time.Sleep(time.Until(released))
 	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	if !world.WaitFor(10*time.Second, func() bool { return strings.Contains(screen(), "● 1 working") }) {
+		return evidence + "\n" + screen(), fmt.Errorf("the board did not recover after the lock was released")
+	}
+	if dead, _ := w.Tmux(view, "display-message", "-p", "#{pane_dead}"); strings.TrimSpace(dead) != "0" {
+		return evidence, fmt.Errorf("the board exited")
+	}
 	s, err := w.Ls()
 	if err != nil {
 		return evidence, fmt.Errorf("after release: %v", err)
@@ -251,7 +270,7 @@ func drillLockHeld(w *world.World) (string, error) {
 	if s["l"].EventsApplied != 1 || s["l"].Status != "working" {
 		return evidence, fmt.Errorf("the hook line written under the lock was lost: %+v", s["l"])
 	}
-	return evidence + "\nafter release: ls works and the hook line was applied (status working)", nil
+	return evidence + "\nafter release: the board shows l working (the hook line written under the lock), ls works", nil
 }
 
 func firstLine(s string) string { l, _, _ := strings.Cut(strings.TrimSpace(s), "\n"); return l }
