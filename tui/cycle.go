@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"lanes/state"
+	"lanes/theme"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -107,10 +108,10 @@ func (m *Model) rebuild() {
 	m.sidebar.setRecords(m.recs)
 }
 
-// active reports whether an active session is on the board or in the
-// sidebar: its dot is the only thing that animates.
+// active reports whether an animated dot (theme says which: only active
+// breathes) is on the board or in the sidebar.
 func (m Model) active() bool {
-	isActive := func(r *state.Record) bool { return r.Live() && activity(r) == state.ActivityActive }
+	isActive := func(r *state.Record) bool { return r.Live() && theme.ActivitySpec(activity(r)).Animates }
 	return (m.sidebarOn && slices.ContainsFunc(m.sidebar.live, isActive)) ||
 		slices.ContainsFunc(m.board.items, func(it item) bool { return isActive(it.rec) })
 }
