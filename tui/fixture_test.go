@@ -124,12 +124,6 @@ func (f *fakeCycler) Cycle(context.Context) (state.CycleResult, error) {
 	return state.CycleResult{Records: f.recs, TmuxErr: f.tmuxErr, At: fixedNow}, nil
 }
 
-func (f *fakeCycler) set(recs []*state.Record) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.recs = recs
-}
-
 // fakeActions records what the board asked for.
 type fakeActions struct {
 	mu    sync.Mutex

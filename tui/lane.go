@@ -176,7 +176,7 @@ func pad(s string, sw, w int) string {
 // its session still runs.
 func subHeader(l *look, which string, w int) string {
 	var text string
-	p := l.muted
+	var p paint
 	switch which {
 	case "merged":
 		text = " " + theme.StatusSpec(state.StatusMerged).Glyph + " merged · still live"
