@@ -6,6 +6,7 @@ package tui_test
 // back with capture-pane. They never touch the user's tmux server or home.
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -94,6 +95,18 @@ func startBoard(t *testing.T, w, h int) *e2e {
 		t.Fatalf("starting the board: %v", err)
 	}
 	e.pane = strings.TrimSpace(string(out))
+	// Stop the board before the temp dirs go (cleanups run last-first):
+	// a board still running would create its state dir again.
+	pid, _ := srv.Run(t.Context(), "display-message", "-p", "-t", e.pane, "#{pane_pid}")
+	t.Cleanup(func() {
+		_, _ = srv.Run(context.Background(), "kill-server")
+		proc := "/proc/" + strings.TrimSpace(string(pid))
+		for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+			if _, err := os.Stat(proc); err != nil {
+				return
+			}
+		}
+	})
 	e.waitScreen("the board", func(s string) bool { return strings.Contains(s, "Working") && strings.Contains(s, "Done") })
 	return e
 }
