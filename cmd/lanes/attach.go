@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"lanes/state"
+	"lanes/tmux"
+)
+
+func (a *app) cmdAttach(ctx context.Context, args []string) int {
+	r, code, done := a.named(ctx, "attach", args)
+	if done {
+		return code
+	}
+	if r.Runtime.Terminated {
+		fmt.Fprintf(a.stderr, "lanes: %s: %v\n", r.Name, state.ErrTerminated)
+		return exitTerminated
+	}
+	tc := a.tmuxFor(r.Runtime.Socket)
+	if inside := a.getenv("TMUX"); inside != "" {
+		path, err := tc.SocketPath(ctx)
+		if err != nil {
+			return a.fail(err)
+		}
+		if !tmux.InsideSameServer(inside, path) {
+			return a.fail(fmt.Errorf("you are inside another tmux server; detach first, or run lanes there with --socket"))
+		}
+		if err := tc.SwitchClient(ctx, r.Runtime.SessionID); err != nil {
+			return a.fail(err)
+		}
+		return exitOK
+	}
+	cmd := tc.AttachCmd(r.Runtime.SessionID)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return a.fail(fmt.Errorf("tmux attach: %w", err))
+	}
+	return exitOK
+}
+
+func (a *app) cmdSend(ctx context.Context, args []string) int {
+	fs := a.flags("send")
+	force := fs.Bool("force", false, "send even while the agent shows a dialog (Enter will answer it)")
+	if code, done := a.parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() < 2 {
+		return a.usageErr(fs, "send needs a NAME and TEXT")
+	}
+	r, err := a.resolve(ctx, fs.Arg(0))
+	if err != nil {
+		return a.fail(err)
+	}
+	text := strings.Join(fs.Args()[1:], " ")
+	if err := a.send(ctx, r, text, *force); err != nil {
+		fmt.Fprintf(a.stderr, "lanes: %s: %v\n", r.Name, err)
+		return sendExit(err)
+	}
+	return exitOK
+}
+
+// send types text into a live agent's pane, then Enter.
+func (a *app) send(ctx context.Context, r *state.Record, text string, force bool) error {
+	if err := state.CanSend(r, force); err != nil {
+		return err
+	}
+	if !r.Runtime.UnreachableSince.IsZero() {
+		return errors.New("tmux is not answering; nothing was sent")
+	}
+	return a.tmuxFor(r.Runtime.Socket).SendLiteral(ctx, r.Runtime.PaneID, text)
+}
+
+func sendExit(err error) int {
+	switch {
+	case errors.Is(err, state.ErrAgentExited):
+		return exitExited
+	case errors.Is(err, state.ErrTerminated):
+		return exitTerminated
+	case errors.Is(err, state.ErrInDialog):
+		return exitDialog
+	}
+	return exitError
+}

@@ -1,0 +1,202 @@
+package state
+
+import (
+	"fmt"
+	"time"
+)
+
+// observe applies one tmux read to the live records of that server and
+// returns the tmux sessions to close after the transaction commits.
+func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, readStart time.Time) []string {
+	byLanesID := map[string]Observation{}
+	for _, o := range obs {
+		o.DeadTime, o.WindowActivity = utc(o.DeadTime), utc(o.WindowActivity)
+		if prev, ok := byLanesID[o.LanesID]; ok && prev.PaneID == c.paneOf(o.LanesID) {
+			continue
+		}
+		byLanesID[o.LanesID] = o
+	}
+	var closing []string
+	for _, r := range c.records {
+		if !r.Live() || r.Runtime.Socket != socket || r.Runtime.SessionID == "" {
+			continue
+		}
+		if readStart.Before(r.Pane.ObservedAt) {
+			continue // an older read than one already applied
+		}
+		pane, rt, act := r.Pane, r.Runtime, r.Activity.State
+		if c.observeOne(r, byLanesID, tmuxErr, readStart) {
+			closing = append(closing, r.Runtime.SessionID)
+		}
+		// Only a read that changed something is written: an idle board's
+		// cycles then cost no store write at all.
+		changed := !samePane(pane, r.Pane) || rt != r.Runtime || act != r.Activity.State
+		r.Pane.ObservedAt = pane.ObservedAt
+		if changed && tmuxErr == nil {
+			r.Pane.ObservedAt = readStart // a failed read is no observation
+		}
+		if changed {
+			c.dirty[r.ID] = true
+		}
+		if r.Pane.Dead && r.Pane.DeadTime.IsZero() && r.Pane.NoTimeReads < NoTimeReadLimit {
+			c.reapNext = true
+		}
+	}
+	return closing
+}
+
+// observeOne applies one read to one live record and reports whether its
+// session must be closed.
+func (c *cycleTx) observeOne(r *Record, byLanesID map[string]Observation, tmuxErr error, readStart time.Time) bool {
+	if tmuxErr != nil {
+		if r.Runtime.UnreachableSince.IsZero() {
+			r.Runtime.UnreachableSince = readStart
+		}
+		return false
+	}
+	r.Runtime.UnreachableSince = time.Time{}
+	o, ok := byLanesID[r.ID]
+	if !ok {
+		c.gone(r, readStart)
+		return false
+	}
+	r.Runtime.GoneSeenAt = time.Time{}
+	return c.applyPane(r, o, readStart)
+}
+
+// utc is t as a decoded store value: UTC (zero stays zero), so comparing
+// facts with == does not trip over locations.
+func utc(t time.Time) time.Time {
+	if t.IsZero() {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// samePane compares observations, ignoring when they were read.
+func samePane(a, b Pane) bool {
+	a.ObservedAt, b.ObservedAt = time.Time{}, time.Time{}
+	as, bs := a.ExitStatus, b.ExitStatus
+	a.ExitStatus, b.ExitStatus = nil, nil
+	return a == b && eqStatus(as, bs)
+}
+
+func (c *cycleTx) paneOf(id string) string {
+	if r := c.byID[id]; r != nil {
+		return r.Runtime.PaneID
+	}
+	return ""
+}
+
+// gone certifies a session gone after two answered reads ≥ 1 s apart
+// without it.
+func (c *cycleTx) gone(r *Record, readStart time.Time) {
+	if r.Runtime.GoneSeenAt.IsZero() {
+		r.Runtime.GoneSeenAt = readStart
+		return
+	}
+	if readStart.Sub(r.Runtime.GoneSeenAt) >= ConfirmGap {
+		c.note(r, Terminate(r, "tmux session gone", "pane", readStart))
+	}
+}
+
+// applyPane records one observation and reports whether the session must be
+// closed because its agent exited cleanly.
+func (c *cycleTx) applyPane(r *Record, o Observation, readStart time.Time) bool {
+	p := &r.Pane
+	p.WindowActivity = o.WindowActivity
+	if !o.Dead {
+		if p.Dead || p.PID != o.PID {
+			*p = Pane{PID: o.PID, WindowActivity: o.WindowActivity}
+		}
+		c.paneActivity(r, readStart)
+		return false
+	}
+	same := p.Dead && p.PID == o.PID
+	agree := same && eqStatus(p.ExitStatus, o.DeadStatus) && p.ExitSignal == o.DeadSignal
+	switch {
+	case !same:
+		*p = Pane{PID: o.PID, Dead: true, DeadSeenAt: readStart, Confirmations: 1, ConfirmedAt: readStart,
+			WindowActivity: o.WindowActivity}
+	case !agree: // the reaped status arrived: a new first reading
+		p.Confirmations, p.ConfirmedAt = 1, readStart
+	case readStart.Sub(p.ConfirmedAt) >= ConfirmGap:
+		p.Confirmations++
+		p.ConfirmedAt = readStart
+	}
+	p.ExitStatus, p.ExitSignal = o.DeadStatus, o.DeadSignal
+	if !o.DeadTime.IsZero() {
+		p.DeadTime = o.DeadTime
+	} else if p.DeadTime.IsZero() {
+		p.NoTimeReads++
+	}
+	if p.Confirmations < 2 || (p.DeadTime.IsZero() && p.NoTimeReads < NoTimeReadLimit) {
+		return false
+	}
+	if r.Activity.State == ActivityExited {
+		return false
+	}
+	if c.cleanExit(r, readStart) {
+		c.note(r, Terminate(r, "agent exited cleanly (status 0)", "pane", readStart))
+		return true
+	}
+	r.Activity.clearTurn()
+	c.note(r, r.Activity.move(ActivityExited, readStart, "pane", ExitDetail(r)))
+	return false
+}
+
+func (c *cycleTx) cleanExit(r *Record, readStart time.Time) bool {
+	p := r.Pane
+	if p.ExitStatus == nil || *p.ExitStatus != 0 || p.ExitSignal != "" || p.DeadTime.IsZero() {
+		return false
+	}
+	if !r.Runtime.StartingAt.IsZero() && readStart.Sub(r.Runtime.StartingAt) < startInFlight {
+		return false
+	}
+	end := p.DeadTime
+	if !p.DeadSeenAt.IsZero() && p.DeadSeenAt.Before(end) {
+		end = p.DeadSeenAt
+	}
+	return end.Sub(r.Runtime.PaneStartedAt) >= CleanLifetime
+}
+
+// paneActivity drives activity from output for agents without hooks, until
+// their first hook signal (docs/design.md §4).
+func (c *cycleTx) paneActivity(r *Record, readStart time.Time) {
+	a := &r.Activity
+	if r.HookCapable() || !a.FirstSignalAt.IsZero() || a.State == ActivityExited {
+		return
+	}
+	// tmux sets window_activity at creation; only output after the start
+	// second counts.
+	out := r.Pane.WindowActivity.Unix() > r.Runtime.PaneStartedAt.Unix() &&
+		readStart.Sub(r.Pane.WindowActivity) <= PaneActiveWindow
+	next := ActivityIdle
+	if out {
+		next = ActivityActive
+	}
+	if tr := a.move(next, readStart, "pane", "output"); tr != nil {
+		c.note(r, tr)
+	}
+}
+
+func eqStatus(a, b *int) bool {
+	if a == nil || b == nil {
+		return a == nil && b == nil
+	}
+	return *a == *b
+}
+
+// ExitDetail is the pane exit as users read it: "exited (3)",
+// "exited (SIGKILL)", "exited (unknown)".
+func ExitDetail(r *Record) string {
+	switch {
+	case !r.Pane.Dead:
+		return "exited"
+	case r.Pane.ExitSignal != "":
+		return "exited (" + r.Pane.ExitSignal + ")"
+	case r.Pane.ExitStatus != nil:
+		return fmt.Sprintf("exited (%d)", *r.Pane.ExitStatus)
+	}
+	return "exited (unknown)"
+}
