@@ -109,6 +109,9 @@ func TestExitNeedsTwoReadsASecondApart(t *testing.T) {
 	if d := Derive(got, clk.t); d.Status != StatusExited || d.Zone != ZoneNeedsYou {
 		t.Fatalf("Derive: %+v", d)
 	}
+	if !got.Activity.Since.Equal(t0.Add(2 * time.Second)) {
+		t.Fatalf("exited since %v, want the pane's death %v, not the confirming read", got.Activity.Since, t0.Add(2*time.Second))
+	}
 	if len(f.killed) != 0 {
 		t.Fatal("a failed exit must keep its pane")
 	}

@@ -141,7 +141,9 @@ func (c *cycleTx) applyPane(r *Record, o Observation, readStart time.Time) bool 
 		return true
 	}
 	r.Activity.clearTurn()
-	c.note(r, r.Activity.move(ActivityExited, readStart, "pane", ExitDetail(r)))
+	// Dated by the death, not by the read that confirmed it: ages then
+	// agree with what happened, whenever a cycle got round to it.
+	c.note(r, r.Activity.move(ActivityExited, diedAt(r.Pane), "pane", ExitDetail(r)))
 	return false
 }
 
@@ -153,11 +155,7 @@ func (c *cycleTx) cleanExit(r *Record, readStart time.Time) bool {
 	if !r.Runtime.StartingAt.IsZero() && readStart.Sub(r.Runtime.StartingAt) < startInFlight {
 		return false
 	}
-	end := p.DeadTime
-	if !p.DeadSeenAt.IsZero() && p.DeadSeenAt.Before(end) {
-		end = p.DeadSeenAt
-	}
-	return end.Sub(r.Runtime.PaneStartedAt) >= CleanLifetime
+	return diedAt(p).Sub(r.Runtime.PaneStartedAt) >= CleanLifetime
 }
 
 // paneActivity drives activity from output for agents without hooks, until
@@ -178,6 +176,15 @@ func (c *cycleTx) paneActivity(r *Record, readStart time.Time) {
 	if tr := a.move(next, readStart, "pane", "output"); tr != nil {
 		c.note(r, tr)
 	}
+}
+
+// diedAt is the earlier of tmux's pane_dead_time and the first read that
+// saw the pane dead.
+func diedAt(p Pane) time.Time {
+	if !p.DeadTime.IsZero() && (p.DeadSeenAt.IsZero() || p.DeadTime.Before(p.DeadSeenAt)) {
+		return p.DeadTime
+	}
+	return p.DeadSeenAt
 }
 
 func eqStatus(a, b *int) bool {

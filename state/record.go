@@ -202,3 +202,16 @@ func (r *Record) Clone() *Record {
 	}
 	return &c
 }
+
+// Since is when the session's current state began: its termination, its
+// tmux server going silent, or its last activity change. Every surface
+// shows ages from it.
+func (r *Record) Since() time.Time {
+	switch {
+	case r.Runtime.Terminated:
+		return r.Runtime.TerminatedAt
+	case !r.Runtime.UnreachableSince.IsZero():
+		return r.Runtime.UnreachableSince
+	}
+	return r.Activity.Since
+}

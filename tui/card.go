@@ -9,18 +9,6 @@ import (
 	"lanes/theme"
 )
 
-// since is when the session's current state began: its termination, its
-// tmux server going silent, or its last activity change.
-func since(r *state.Record) time.Time {
-	switch {
-	case r.Runtime.Terminated:
-		return r.Runtime.TerminatedAt
-	case !r.Runtime.UnreachableSince.IsZero():
-		return r.Runtime.UnreachableSince
-	}
-	return r.Activity.Since
-}
-
 // activity is the raw activity every dot shows (unknown for invalid data).
 func activity(r *state.Record) state.Activity {
 	return state.ParseActivity(string(r.Activity.State))
@@ -90,7 +78,7 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 	fp := l.frame[kind]
 
 	// Line 1: dot, name, age.
-	age := theme.Age(now, since(r))
+	age := theme.Age(now, r.Since())
 	var lead seg
 	if r.Live() {
 		lead = seg{l.dotFor(activity(r), frame) + " ", 2}
@@ -158,7 +146,7 @@ func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) strin
 	if sel {
 		lead, name = l.selMark.s("▌")+" ", l.name
 	}
-	age := theme.Age(now, since(r))
+	age := theme.Age(now, r.Since())
 	room := w - 2 - 2 - len(age) - 1 // lead, dot, age, right margin
 	nameW := width(r.Name)
 	var marks string

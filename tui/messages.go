@@ -182,7 +182,7 @@ func attachCmd(ctx context.Context, c *tmux.Client, tmuxEnv string, r *state.Rec
 			return actionMsg{err: fmt.Errorf("attach %s: %w", name, err)}
 		}
 		if !tmux.InsideSameServer(tmuxEnv, path) {
-			return actionMsg{err: fmt.Errorf("%s runs on another tmux server than this one; detach first, or run lanes there", name)}
+			return actionMsg{err: fmt.Errorf("%s runs on another tmux server than this one: detach and run the board outside tmux, or `TMUX= lanes attach %s` to nest", name, name)}
 		}
 		if err := c.SwitchClient(ctx, sid); err != nil {
 			return actionMsg{err: fmt.Errorf("switch to %s: %w", name, err)}

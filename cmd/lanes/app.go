@@ -90,6 +90,10 @@ func (a *app) main(ctx context.Context, args []string) int {
 	if a.socket == "" {
 		a.socket = a.getenv("LANES_TMUX_SOCKET")
 	}
+	if !slices.Contains([]string{"auto", "dark", "light"}, a.theme) {
+		fmt.Fprintf(a.stderr, "lanes: unknown --theme %q (want auto, dark or light)\n", a.theme)
+		return exitUsage
+	}
 	rest := fs.Args()
 	if len(rest) == 0 {
 		return a.cmdBoard(ctx, nil)
@@ -148,25 +152,40 @@ func (a *app) flags(name string) *flag.FlagSet {
 // parse parses args; done is true when the command should return code now
 // (help was asked for, or the flags were wrong).
 func (a *app) parse(fs *flag.FlagSet, args []string) (code int, done bool) {
-	err := fs.Parse(interleave(fs, args))
+	return a.parseN(fs, args, -1)
+}
+
+// parseN is parse for a command whose positional arguments after the
+// first n are literal text (send's prompt): a word there that starts with
+// '-' is text, not a flag. n < 0 lets flags appear anywhere.
+func (a *app) parseN(fs *flag.FlagSet, args []string, n int) (code int, done bool) {
+	usage := fs.Usage
+	fs.Usage = func() {} // the flag package would print it to stderr on -h too
+	err := fs.Parse(interleave(fs, args, n))
+	fs.Usage = usage
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		fs.SetOutput(a.stdout)
 		fs.Usage()
 		return exitOK, true
 	case err != nil:
+		fmt.Fprintln(a.stderr)
+		fs.Usage()
 		return exitUsage, true
 	}
 	return 0, false
 }
 
 // interleave moves flags after positional arguments to the front, so
-// `lanes send api --force hi` works; everything after "--" stays in place.
-func interleave(fs *flag.FlagSet, args []string) []string {
-	var flags, pos []string
+// `lanes send api --force hi` works. Everything after "--", and after the
+// first n positional arguments when n >= 0, stays in place. A flag missing
+// its value goes last, so the flag package reports it rather than taking
+// a positional argument for its value.
+func interleave(fs *flag.FlagSet, args []string, n int) []string {
+	var flags, pos, dangling []string
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
-		if arg == "--" {
+		if arg == "--" || (n >= 0 && len(pos) > n) {
 			pos = append(pos, args[i:]...)
 			break
 		}
@@ -174,15 +193,20 @@ func interleave(fs *flag.FlagSet, args []string) []string {
 			pos = append(pos, arg)
 			continue
 		}
-		flags = append(flags, arg)
 		name := strings.TrimLeft(arg, "-")
-		if strings.Contains(name, "=") {
-			continue
-		}
-		if f := fs.Lookup(name); f != nil && !isBool(f) && i+1 < len(args) {
-			flags = append(flags, args[i+1])
+		f := fs.Lookup(name)
+		switch {
+		case strings.Contains(name, "=") || f == nil || isBool(f):
+			flags = append(flags, arg)
+		case i+1 < len(args):
+			flags = append(flags, arg, args[i+1])
 			i++
+		default:
+			dangling = append(dangling, arg)
 		}
+	}
+	if len(dangling) > 0 {
+		return append(flags, dangling...) // Parse reports the missing value
 	}
 	return append(flags, pos...)
 }
@@ -220,6 +244,9 @@ func (a *app) cmdVersion(_ context.Context, args []string) int {
 	fs := a.flags("version")
 	if code, done := a.parse(fs, args); done {
 		return code
+	}
+	if fs.NArg() > 0 {
+		return a.usageErr(fs, "version takes no arguments")
 	}
 	fmt.Fprintf(a.stdout, "lanes %s\n", version)
 	return exitOK

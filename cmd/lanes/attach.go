@@ -27,7 +27,7 @@ func (a *app) cmdAttach(ctx context.Context, args []string) int {
 			return a.fail(err)
 		}
 		if !tmux.InsideSameServer(inside, path) {
-			return a.fail(fmt.Errorf("you are inside another tmux server; detach first, or run lanes there with --socket"))
+			return a.fail(fmt.Errorf("%s runs on another tmux server than the one this terminal is in: detach first, or nest it with `TMUX= lanes attach %s`", r.Runtime.TmuxSession, r.Name))
 		}
 		if err := tc.SwitchClient(ctx, r.Runtime.SessionID); err != nil {
 			return a.fail(err)
@@ -45,7 +45,7 @@ func (a *app) cmdAttach(ctx context.Context, args []string) int {
 func (a *app) cmdSend(ctx context.Context, args []string) int {
 	fs := a.flags("send")
 	force := fs.Bool("force", false, "send even while the agent shows a dialog (Enter will answer it)")
-	if code, done := a.parse(fs, args); done {
+	if code, done := a.parseN(fs, args, 1); done { // the prompt is text, dashes and all
 		return code
 	}
 	if fs.NArg() < 2 {

@@ -28,11 +28,15 @@ func (a *app) cmdDoctor(ctx context.Context, args []string) int {
 	if code, done := a.parse(fs, args); done {
 		return code
 	}
+	if fs.NArg() > 0 {
+		return a.usageErr(fs, "doctor takes no arguments")
+	}
 	var checks []check
 	add := func(ok bool, fix, format string, args ...any) {
 		checks = append(checks, check{ok, fmt.Sprintf(format, args...), fix})
 	}
 	a.doctorTmux(ctx, add)
+	_, _ = a.cycle(ctx) // what follows is current; its errors show below
 	dir, err := a.stateDir()
 	if err != nil {
 		add(false, "export LANES_STATE_DIR=…", "state dir: %v", err)
@@ -124,19 +128,30 @@ func (a *app) doctorState(dir string, add addFunc) {
 	}
 	add(schema == state.SchemaVersion, "", "store %s: schema %d, %d KiB, %d session(s)", st.Path(), schema, size/1024, len(recs))
 
+	var waiting []string
+	for _, r := range recs {
+		if r.Live() && !r.Runtime.UnreachableSince.IsZero() {
+			waiting = append(waiting, r.Name)
+		}
+	}
+	if len(waiting) > 0 {
+		add(false, "start that tmux server again (e.g. `tmux -L NAME new -d`): lanes then finds the sessions, or certifies them gone after two reads",
+			"%d live session(s) wait on a tmux server that does not answer, shown unknown: %s", len(waiting), strings.Join(waiting, ", "))
+	}
+
 	backlog, err := st.Backlog()
 	if err != nil {
 		add(false, "", "spool: %v", err)
 	}
-	var waiting []string
+	var pending []string
 	for id, n := range backlog {
 		if n > 0 {
-			waiting = append(waiting, fmt.Sprintf("%s %d B", id, n))
+			pending = append(pending, fmt.Sprintf("%s %d B", id, n))
 		}
 	}
-	sort.Strings(waiting)
-	if len(waiting) > 0 {
-		add(true, "", "spool backlog (ingested at the next cycle): %s", strings.Join(waiting, ", "))
+	sort.Strings(pending)
+	if len(pending) > 0 {
+		add(true, "", "spool backlog (ingested at the next cycle): %s", strings.Join(pending, ", "))
 	} else {
 		add(true, "", "spool: nothing waiting")
 	}

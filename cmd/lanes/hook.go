@@ -119,7 +119,7 @@ func (a *app) hook(dir string, args []string) error {
 	}
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &p); err != nil {
-			return fmt.Errorf("lanes hook %s %s: payload is not JSON: %v", agent, event, err)
+			return fmt.Errorf("lanes hook %s: payload is not JSON: %v", strings.TrimSpace(agent+" "+event), err)
 		}
 	}
 	if event == "" {

@@ -45,10 +45,10 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 		return exitOK
 	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tAGENT\tSTATUS\tZONE\tAGE")
+	fmt.Fprintln(tw, "NAME\tAGENT\tSTATUS\tZONE\tAGE\tID")
 	for _, v := range views {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", v.rec.Name, v.rec.Agent, statusLabel(v),
-			theme.ZoneSpec(v.d.Zone).Short, theme.Age(now, v.since()))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", v.rec.Name, v.rec.Agent, statusLabel(v),
+			theme.ZoneSpec(v.d.Zone).Short, theme.Age(now, v.rec.Since()), v.rec.ID)
 	}
 	tw.Flush()
 	return exitOK
@@ -58,14 +58,6 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 type view struct {
 	rec *state.Record
 	d   state.Derivation
-}
-
-// since is when the current state began.
-func (v view) since() time.Time {
-	if v.rec.Runtime.Terminated {
-		return v.rec.Runtime.TerminatedAt
-	}
-	return v.rec.Activity.Since
 }
 
 // listViews derives every record and sorts by zone order, then name; by
@@ -90,13 +82,17 @@ func listViews(recs []*state.Record, now time.Time, all bool) []view {
 	return out
 }
 
-// statusLabel is the status with its exit detail and marks, in words.
-func statusLabel(v view) string {
-	sp := theme.StatusSpec(v.d.Status)
-	s := sp.Glyph + " " + sp.Short
+// statusText is the status in words, "exited (3)" for an exited agent.
+func statusText(v view) string {
 	if v.d.Status == state.StatusExited {
-		s = sp.Glyph + " " + state.ExitDetail(v.rec)
+		return state.ExitDetail(v.rec)
 	}
+	return theme.StatusSpec(v.d.Status).Short
+}
+
+// statusLabel is the status with its glyph, exit detail and marks.
+func statusLabel(v view) string {
+	s := theme.StatusSpec(v.d.Status).Glyph + " " + statusText(v)
 	for _, m := range v.d.Marks {
 		s += " · " + theme.MarkSpec(m).Short
 	}
@@ -149,7 +145,7 @@ func toJSON(v view) sessionJSON {
 		Activity: state.ParseActivity(string(r.Activity.State)),
 		Status:   v.d.Status, Zone: v.d.Zone, Marks: v.d.Marks,
 		IsTerminated: r.Runtime.Terminated,
-		Since:        rfc3339(v.since()),
+		Since:        rfc3339(v.rec.Since()),
 		Launch:       r.Runtime.Launch, TmuxSession: r.Runtime.TmuxSession,
 		Dir: r.Dir, Branch: r.Branch,
 		PRs:           []prJSON{},

@@ -112,9 +112,23 @@ func TestHelpEverywhere(t *testing.T) {
 		if c.name == "hook" {
 			args = []string{"hook", "--help"}
 		}
-		out, _, code := e.run(args...)
-		if code != 0 || !strings.Contains(out, "Usage: lanes "+c.name) {
-			t.Errorf("lanes %s --help: exit %d\n%s", c.name, code, out)
+		out, errs, code := e.run(args...)
+		if code != 0 || !strings.Contains(out, "Usage: lanes "+c.name) || strings.Count(out, "Usage:") != 1 || errs != "" {
+			t.Errorf("lanes %s --help: exit %d, stdout\n%s\nstderr\n%s", c.name, code, out, errs)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"new", "x", "--dir"}, "flag needs an argument: -dir"},
+		{[]string{"new", "--", "sh"}, "new needs a NAME"},
+		{[]string{"--theme", "purple", "ls"}, "unknown --theme"},
+		{[]string{"version", "extra"}, "takes no arguments"},
+		{[]string{"doctor", "extra"}, "takes no arguments"},
+	} {
+		if _, errs, code := e.run(c.args...); code != exitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("lanes %v: exit %d, stderr %q; want 2 and %q", c.args, code, errs, c.want)
 		}
 	}
 	if _, errs, code := e.run("frobnicate"); code != exitUsage || !strings.Contains(errs, "unknown command") {

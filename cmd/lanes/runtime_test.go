@@ -189,6 +189,9 @@ func TestSendRefusals(t *testing.T) {
 	refused(exitTerminated, "session terminated", "send", "gone", "hi")
 	e.must("send", "--force", "cat", "forced")
 	waitPane(t, e.tc, "lanes-cat", "forced")
+	// Words of the prompt that look like flags are text.
+	e.must("send", "--force", "cat", "echo", "--version", "-force")
+	waitPane(t, e.tc, "lanes-cat", "echo --version -force")
 }
 
 func waitPane(t *testing.T, tc *tmux.Client, session, want string) {

@@ -22,8 +22,8 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 		return code
 	}
 	rest := fs.Args()
-	if len(rest) == 0 || rest[0] == "--" {
-		return a.usageErr(fs, "new needs a NAME")
+	if len(rest) == 0 || rest[0] == "--" || startsWithCommand(args) {
+		return a.usageErr(fs, "new needs a NAME before --")
 	}
 	name, extra := rest[0], rest[1:]
 	if len(extra) > 0 && extra[0] == "--" {
@@ -53,6 +53,23 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 	}
 	fmt.Fprintf(a.stdout, "%s  %s\n", r.Runtime.TmuxSession, r.ID)
 	return exitOK
+}
+
+// startsWithCommand reports whether "--" comes before any NAME, as in
+// `lanes new -- sh` (the flag package would drop the "--" and take sh for
+// the name).
+func startsWithCommand(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			return true
+		case a == "--agent" || a == "-agent" || a == "--dir" || a == "-dir":
+			i++ // its value
+		case !strings.HasPrefix(a, "-"):
+			return false
+		}
+	}
+	return false
 }
 
 func agentNames() []string {

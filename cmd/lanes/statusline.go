@@ -246,7 +246,7 @@ func (sl statusLine) renderSessions(recs []*state.Record, now time.Time) string 
 	if len(sl.sessions) > 1 {
 		parts = append(parts, sl.paint(-1, v.rec.Name))
 	}
-	parts = append(parts, sl.paint(dot.Role, dot.Glyph), sl.paint(status.Role, status.Short))
+	parts = append(parts, sl.paint(dot.Role, dot.Glyph), sl.paint(status.Role, statusText(v)))
 	for _, m := range v.d.Marks {
 		ms := theme.MarkSpec(m)
 		parts = append(parts, "·", sl.paint(ms.Role, ms.Short))

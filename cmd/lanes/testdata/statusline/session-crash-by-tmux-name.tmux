@@ -1,1 +1,1 @@
-#[fg=#EE6A6A]■#[default] #[fg=#EE6A6A]Exited#[default]
+#[fg=#EE6A6A]■#[default] #[fg=#EE6A6A]exited (3)#[default]
