@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -37,8 +38,9 @@ type newDialog struct {
 	busy      bool
 }
 
-func newNewDialog(l *look, dir string) newDialog {
+func newNewDialog(l *look, dir string, agent state.Agent) newDialog {
 	d := newDialog{name: newInput(l, "name  ", "letters, digits, - or _"), dir: newInput(l, "dir   ", "")}
+	d.agent = max(slices.Index(state.Agents, agent), 0)
 	d.dir.SetValue(dir)
 	d.name.Focus()
 	return d

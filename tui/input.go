@@ -77,7 +77,7 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.attach(sel)
 	case key.Matches(k, m.keys.New):
-		m.newDlg = newNewDialog(m.look, m.o.Dir)
+		m.newDlg = newNewDialog(m.look, m.o.Dir, m.o.Agent)
 		m.mode = modeNew
 		return m, nil
 	case key.Matches(k, m.keys.Kill):

@@ -197,6 +197,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.mode = modeBoard
 		return m, nil
 	case submitNewMsg:
+		m.o.Agent = msg.agent // the next dialog starts where this one ended
 		return m, createCmd(m.ctx, m.o.Actions, msg)
 	case confirmedMsg:
 		m.mode = modeBoard

@@ -370,3 +370,20 @@ func TestThemeToggle(t *testing.T) {
 type lightBG struct{}
 
 func (lightBG) RGBA() (r, g, b, a uint32) { return 0xffff, 0xffff, 0xffff, 0xffff }
+
+// TestNewDialogAgent: the dialog starts on the agent the caller found
+// installed, then on the last one used.
+func TestNewDialogAgent(t *testing.T) {
+	m := loaded(fixture(), ThemeDark, 160, 48)
+	m.o.Agent = state.AgentShell
+	m = press(m, "n")
+	if got := state.Agents[m.newDlg.agent]; got != state.AgentShell {
+		t.Fatalf("the dialog starts on %s, want shell", got)
+	}
+	m = step(m, submitNewMsg{name: "x", agent: state.AgentCodex, dir: "/tmp"})
+	m = step(m, closeDialogMsg{})
+	m = press(m, "n")
+	if got := state.Agents[m.newDlg.agent]; got != state.AgentCodex {
+		t.Fatalf("the next dialog starts on %s, want the last one used (codex)", got)
+	}
+}

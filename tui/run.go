@@ -62,6 +62,9 @@ type Options struct {
 	TmuxEnv string
 	// Dir is the new-session dialog's default directory.
 	Dir string
+	// Agent is the new-session dialog's first choice (the caller picks one
+	// that is installed); the dialog then remembers the last one used.
+	Agent state.Agent
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 	// ProgramOptions are added to the program's own (tests set input and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -50,6 +51,7 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 		NoColor:  a.getenv("NO_COLOR") != "",
 		TmuxEnv:  a.getenv("TMUX"),
 		Dir:      cwd,
+		Agent:    firstInstalled(),
 		Now:      a.now,
 	})
 	if err != nil {
@@ -99,4 +101,18 @@ func (b boardActions) History(_ context.Context, id string, n int) ([]state.Tran
 		return err
 	})
 	return h, err
+}
+
+// firstInstalled is the first agent on PATH, for the board's new-session
+// dialog; a shell is always there.
+func firstInstalled() state.Agent {
+	for _, ag := range state.Agents {
+		if ag == state.AgentShell {
+			break
+		}
+		if _, err := exec.LookPath(string(ag)); err == nil {
+			return ag
+		}
+	}
+	return state.AgentShell
 }
