@@ -168,6 +168,6 @@ func (m *Model) loadHistory(force bool) tea.Cmd {
 	if sel.rec.ID != m.sidebar.histID {
 		m.sidebar.hist = nil
 	}
-	m.sidebar.histID, m.sidebar.histAt = sel.rec.ID, at
+	m.sidebar.histID, m.sidebar.histName, m.sidebar.histAt = sel.rec.ID, sel.rec.Name, at
 	return historyCmd(m.ctx, m.o.Actions, sel.rec.ID, at)
 }

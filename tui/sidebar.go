@@ -23,6 +23,7 @@ type sidebar struct {
 
 	showHist bool
 	histID   string // whose history is loaded
+	histName string // and that session's name (it may be terminated)
 	histAt   time.Time
 	hist     []state.Transition
 	histErr  string
@@ -96,11 +97,7 @@ func (s sidebar) render(l *look, h int, selID string, now time.Time, frame int) 
 // historyLines is the history panel: a title, then transitions newest
 // first as "age dot Label detail". Past dots never breathe.
 func (s sidebar) historyLines(l *look, w int, now time.Time) []string {
-	name := s.histID
-	if i := slices.IndexFunc(s.live, func(r *state.Record) bool { return r.ID == s.histID }); i >= 0 {
-		name = s.live[i].Name
-	}
-	out := []string{strings.Repeat(" ", w), fit(l.name, " History · "+name, paint{}, "", w)}
+	out := []string{strings.Repeat(" ", w), fit(l.name, " History · "+s.histName, paint{}, "", w)}
 	switch {
 	case s.histErr != "":
 		return append(out, fit(l.errText, " "+s.histErr, paint{}, "", w))
