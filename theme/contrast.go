@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"regexp"
 
 	"charm.land/lipgloss/v2"
 	"github.com/lucasb-eyer/go-colorful"
@@ -26,7 +25,20 @@ const (
 	inkLight = "#FFFFFF"
 )
 
-var hexPattern = regexp.MustCompile(`^#[0-9A-Fa-f]{6}$`)
+// isHex reports whether s is a #RRGGBB colour. (Not a regexp: this package
+// is linked into every lanes command, hooks included, and a regexp compiled
+// at init costs start-up time.)
+func isHex(s string) bool {
+	if len(s) != 7 || s[0] != '#' {
+		return false
+	}
+	for _, c := range s[1:] {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
 
 // Contrast is the WCAG 2.x contrast ratio of a and b, from 1 (same
 // luminance) to 21 (black on white). Order does not matter.
@@ -88,7 +100,7 @@ func (p Palette) Check() []error {
 		tokens[r.String()] = p.Hex(r)
 	}
 	for name, hex := range tokens {
-		if !hexPattern.MatchString(hex) {
+		if !isHex(hex) {
 			fail("%s: %q is not a #RRGGBB colour", name, hex)
 		}
 	}
