@@ -247,6 +247,22 @@ func (c *Client) SwitchClient(ctx context.Context, target string) error {
 	return err
 }
 
+// SwitchFrom moves the tmux client named by tmuxEnv ($TMUX of a caller
+// running inside tmux) to target, when that client is on this Client's
+// server; inside another server it returns ErrOtherServer, since reaching
+// the session would mean nesting tmux with $TMUX cleared. Callers outside
+// tmux use AttachCmd instead.
+func (c *Client) SwitchFrom(ctx context.Context, tmuxEnv, target string) error {
+	path, err := c.SocketPath(ctx)
+	if err != nil {
+		return err
+	}
+	if !InsideSameServer(tmuxEnv, path) {
+		return ErrOtherServer
+	}
+	return c.SwitchClient(ctx, target)
+}
+
 // InsideSameServer reports whether tmuxEnv (the value of $TMUX,
 // "socketpath,pid,index") names the server whose socket is socketPath, that
 // is, whether switch-client can reach the session instead of a nested

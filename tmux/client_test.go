@@ -397,3 +397,16 @@ func must2(t *testing.T) func([]byte, error) {
 }
 
 func mkdir(dir string) error { return os.Mkdir(dir, 0o755) }
+
+func TestSwitchFrom(t *testing.T) {
+	ctx := context.Background()
+	path := step{args: argv("display-message", "-p", "#{socket_path}"), out: "/tmp/tmux-0/sock\n"}
+	same := fakeClient(t, path, step{args: SwitchArgs("$3")})
+	if err := same.SwitchFrom(ctx, "/tmp/tmux-0/sock,4242,0", "$3"); err != nil {
+		t.Errorf("inside the same server: %v", err)
+	}
+	other := fakeClient(t, path) // no switch-client may follow
+	if err := other.SwitchFrom(ctx, "/tmp/tmux-0/default,99,0", "$3"); !errors.Is(err, ErrOtherServer) {
+		t.Errorf("inside another server: %v, want ErrOtherServer", err)
+	}
+}

@@ -31,6 +31,9 @@ var (
 	// rewrites, a pane target that is not a %id, a missing directory it
 	// would replace with another, control characters in literal text).
 	ErrInvalid = errors.New("invalid tmux request")
+	// ErrOtherServer: the caller runs inside another tmux server than the
+	// client's, where switch-client cannot reach the session.
+	ErrOtherServer = errors.New("inside another tmux server")
 )
 
 // The stderr fragments tmux 3.x prints for each condition. They are matched

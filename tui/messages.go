@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -177,14 +178,11 @@ func attachCmd(ctx context.Context, c *tmux.Client, tmuxEnv string, r *state.Rec
 		})
 	}
 	return func() tea.Msg {
-		path, err := c.SocketPath(ctx)
-		if err != nil {
-			return actionMsg{err: fmt.Errorf("attach %s: %w", name, err)}
-		}
-		if !tmux.InsideSameServer(tmuxEnv, path) {
+		err := c.SwitchFrom(ctx, tmuxEnv, sid)
+		switch {
+		case errors.Is(err, tmux.ErrOtherServer):
 			return actionMsg{err: fmt.Errorf("%s runs on another tmux server than this one: detach and run the board outside tmux, or `TMUX= lanes attach %s` to nest", name, name)}
-		}
-		if err := c.SwitchClient(ctx, sid); err != nil {
+		case err != nil:
 			return actionMsg{err: fmt.Errorf("switch to %s: %w", name, err)}
 		}
 		return actionMsg{text: "switched to " + name}

@@ -22,14 +22,11 @@ func (a *app) cmdAttach(ctx context.Context, args []string) int {
 	}
 	tc := a.tmuxFor(r.Runtime.Socket)
 	if inside := a.getenv("TMUX"); inside != "" {
-		path, err := tc.SocketPath(ctx)
+		err := tc.SwitchFrom(ctx, inside, r.Runtime.SessionID)
+		if errors.Is(err, tmux.ErrOtherServer) {
+			err = fmt.Errorf("%s runs on another tmux server than the one this terminal is in: detach first, or nest it with `TMUX= lanes attach %s`", r.Runtime.TmuxSession, r.Name)
+		}
 		if err != nil {
-			return a.fail(err)
-		}
-		if !tmux.InsideSameServer(inside, path) {
-			return a.fail(fmt.Errorf("%s runs on another tmux server than the one this terminal is in: detach first, or nest it with `TMUX= lanes attach %s`", r.Runtime.TmuxSession, r.Name))
-		}
-		if err := tc.SwitchClient(ctx, r.Runtime.SessionID); err != nil {
 			return a.fail(err)
 		}
 		return exitOK
