@@ -215,3 +215,9 @@ func (r *Record) Since() time.Time {
 	}
 	return r.Activity.Since
 }
+
+// Recent reports whether the session belongs on the default views: live,
+// or terminated within DoneRecentInterval of now.
+func (r *Record) Recent(now time.Time) bool {
+	return !r.Runtime.Terminated || now.Sub(r.Runtime.TerminatedAt) <= DoneRecentInterval
+}

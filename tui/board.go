@@ -105,7 +105,7 @@ func newBoard() board {
 // recent reports whether r belongs on the board: everything live, and
 // terminated sessions of the last 24 h unless all are asked for.
 func recent(r *state.Record, now time.Time, all bool) bool {
-	return all || !r.Runtime.Terminated || now.Sub(r.Runtime.TerminatedAt) <= state.DoneRecentInterval
+	return all || r.Recent(now)
 }
 
 // matches is the `/` filter: a case-insensitive substring of the name, the

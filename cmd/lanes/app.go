@@ -226,8 +226,11 @@ func upperFirst(s string) string {
 // fail prints an error and returns its exit code.
 func (a *app) fail(err error) int {
 	fmt.Fprintf(a.stderr, "lanes: %v\n", err)
-	if errors.Is(err, state.ErrNoSession) {
+	switch {
+	case errors.Is(err, state.ErrNoSession):
 		return exitNoSession
+	case errors.Is(err, state.ErrTerminated):
+		return exitTerminated
 	}
 	return exitError
 }

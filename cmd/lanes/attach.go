@@ -17,8 +17,7 @@ func (a *app) cmdAttach(ctx context.Context, args []string) int {
 		return code
 	}
 	if r.Runtime.Terminated {
-		fmt.Fprintf(a.stderr, "lanes: %s: %v\n", r.Name, state.ErrTerminated)
-		return exitTerminated
+		return a.fail(fmt.Errorf("%s: %w", r.Name, state.ErrTerminated))
 	}
 	tc := a.tmuxFor(r.Runtime.Socket)
 	if inside := a.getenv("TMUX"); inside != "" {

@@ -65,7 +65,7 @@ type view struct {
 func listViews(recs []*state.Record, now time.Time, all bool) []view {
 	var out []view
 	for _, r := range recs {
-		if !all && r.Runtime.Terminated && now.Sub(r.Runtime.TerminatedAt) > state.DoneRecentInterval {
+		if !all && !r.Recent(now) {
 			continue
 		}
 		out = append(out, view{rec: r, d: state.Derive(r, now)})

@@ -222,6 +222,15 @@ func TestExactTargetsAndNames(t *testing.T) {
 	if has, _ := e.tc.HasSession(context.Background(), "lanes-foo-bar"); !has {
 		t.Fatal("killing foo killed foo-bar")
 	}
+	for _, c := range []struct{ cmd, want string }{
+		{"kill", "session terminated already (killed by user)"},
+		{"restart", "start a new one with `lanes new foo`"},
+		{"attach", "foo: session terminated"},
+	} {
+		if _, errs, code := e.run(c.cmd, "foo"); code != exitTerminated || !strings.Contains(errs, c.want) {
+			t.Errorf("lanes %s on a terminated session: exit %d %q, want 4 and %q", c.cmd, code, errs, c.want)
+		}
+	}
 	for _, bad := range []string{"a.b", "a:b", "a b", "", strings.Repeat("x", 41), "../x"} {
 		_, errs, code := e.run("new", bad, "--", "sleep", "1")
 		if code == 0 || (bad != "" && !strings.Contains(errs, "invalid session name")) {

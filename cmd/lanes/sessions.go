@@ -245,10 +245,6 @@ func (a *app) cmdKill(ctx context.Context, args []string) int {
 	if done {
 		return code
 	}
-	if r.Runtime.Terminated {
-		fmt.Fprintf(a.stderr, "lanes: %s: %v already (%s)\n", r.Name, state.ErrTerminated, r.Runtime.TerminatedReason)
-		return exitTerminated
-	}
 	if err := a.kill(ctx, r); err != nil {
 		return a.fail(err)
 	}
@@ -259,7 +255,7 @@ func (a *app) cmdKill(ctx context.Context, args []string) int {
 // kill ends a live session's tmux session and records the termination.
 func (a *app) kill(ctx context.Context, r *state.Record) error {
 	if r.Runtime.Terminated {
-		return fmt.Errorf("%s is already terminated", r.Name)
+		return fmt.Errorf("%s: %w already (%s)", r.Name, state.ErrTerminated, r.Runtime.TerminatedReason)
 	}
 	if r.Runtime.SessionID != "" {
 		err := a.tmuxFor(r.Runtime.Socket).KillSession(ctx, r.Runtime.SessionID)
@@ -302,10 +298,6 @@ func (a *app) cmdRestart(ctx context.Context, args []string) int {
 	if done {
 		return code
 	}
-	if r.Runtime.Terminated {
-		fmt.Fprintf(a.stderr, "lanes: %s is terminated; start a new one with `lanes new %s`\n", r.Name, r.Name)
-		return exitTerminated
-	}
 	if err := a.restart(ctx, r); err != nil {
 		return a.fail(err)
 	}
@@ -316,6 +308,9 @@ func (a *app) cmdRestart(ctx context.Context, args []string) int {
 // restart respawns the pane with a new launch: the record changes first, so
 // events of the old launch are fenced from that moment.
 func (a *app) restart(ctx context.Context, r *state.Record) error {
+	if r.Runtime.Terminated {
+		return fmt.Errorf("%s: %w; start a new one with `lanes new %s`", r.Name, state.ErrTerminated, r.Name)
+	}
 	launch := state.NewID()
 	now := a.now().UTC()
 	r.Runtime.Launch = launch
