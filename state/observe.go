@@ -194,6 +194,15 @@ func eqStatus(a, b *int) bool {
 	return *a == *b
 }
 
+// Detail is what a surface shows in place of the status's own label, or ""
+// when the label says it all: an exited agent's exit, "exited (3)".
+func Detail(r *Record, d Derivation) string {
+	if d.Status == StatusExited {
+		return ExitDetail(r)
+	}
+	return ""
+}
+
 // ExitDetail is the pane exit as users read it: "exited (3)",
 // "exited (SIGKILL)", "exited (unknown)".
 func ExitDetail(r *Record) string {

@@ -88,11 +88,7 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 	line1 := lead.s + nm.s + strings.Repeat(" ", max(cw-lead.w-nm.w-ageW, 1)) + l.muted.s(age)
 
 	// Line 2: the badge, then the marks, or the reason a session ended.
-	var label string
-	if it.d.Status == state.StatusExited {
-		label = state.ExitDetail(r)
-	}
-	line2, w2 := l.badgeFor(it.d.Status, label, cw)
+	line2, w2 := l.badgeFor(it.d.Status, state.Detail(r, it.d), cw)
 	var carry []seg
 	for _, m := range it.d.Marks {
 		ms, mw := l.markFor(m)

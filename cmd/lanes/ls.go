@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -84,10 +85,7 @@ func listViews(recs []*state.Record, now time.Time, all bool) []view {
 
 // statusText is the status in words, "exited (3)" for an exited agent.
 func statusText(v view) string {
-	if v.d.Status == state.StatusExited {
-		return state.ExitDetail(v.rec)
-	}
-	return theme.StatusSpec(v.d.Status).Short
+	return cmp.Or(state.Detail(v.rec, v.d), theme.StatusSpec(v.d.Status).Short)
 }
 
 // statusLabel is the status with its glyph, exit detail and marks.
