@@ -15,7 +15,7 @@ import (
 )
 
 // SchemaVersion is the store layout this build reads and writes.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 var (
 	// ErrBusy: another process held the store's lock past the retry budget.
@@ -84,6 +84,12 @@ func (s *Store) open(readOnly bool) (*bolt.DB, error) {
 	var lastErr error
 	for range max(s.Attempts, 1) {
 		db, err := bolt.Open(s.Path(), 0o600, &bolt.Options{Timeout: s.LockTimeout, ReadOnly: readOnly})
+		if err == nil && readOnly && olderSchema(db) {
+			// An older layout migrates before anyone reads it.
+			db.Close()
+			readOnly = false
+			db, err = bolt.Open(s.Path(), 0o600, &bolt.Options{Timeout: s.LockTimeout})
+		}
 		if err == nil {
 			if readOnly {
 				return db, nil
@@ -129,6 +135,20 @@ func (s *Store) Update(fn func(*Tx) error) error {
 	return db.Update(func(btx *bolt.Tx) error { return fn(&Tx{tx: btx}) })
 }
 
+// olderSchema reports whether db holds an initialised store of an older
+// layout than this build's.
+func olderSchema(db *bolt.DB) bool {
+	old := false
+	_ = db.View(func(btx *bolt.Tx) error {
+		if meta := btx.Bucket(bucketMeta); meta != nil {
+			v, _ := strconv.Atoi(string(meta.Get(keySchema)))
+			old = v < SchemaVersion
+		}
+		return nil
+	})
+	return old
+}
+
 func checkSchema(btx *bolt.Tx) error {
 	meta := btx.Bucket(bucketMeta)
 	if meta == nil {
@@ -146,6 +166,29 @@ var migrations = []func(*bolt.Tx) error{
 	func(btx *bolt.Tx) error { // 0 → 1: the initial buckets
 		for _, b := range [][]byte{bucketSessions, bucketHistory, bucketSpool, bucketCounters} {
 			if _, err := btx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	},
+	func(btx *bolt.Tx) error { // 1 → 2: records from JSON to the binary codec
+		b := btx.Bucket(bucketSessions)
+		if b == nil {
+			return nil
+		}
+		recoded := map[string][]byte{}
+		if err := b.ForEach(func(k, v []byte) error {
+			var r Record
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("decoding session %s: %w", k, err)
+			}
+			recoded[string(k)] = encodeRecord(&r)
+			return nil
+		}); err != nil {
+			return err
+		}
+		for k, v := range recoded {
+			if err := b.Put([]byte(k), v); err != nil {
 				return err
 			}
 		}
@@ -207,21 +250,17 @@ func (t *Tx) Get(id string) (*Record, error) {
 	if v == nil {
 		return nil, fmt.Errorf("%w: %s", ErrNoSession, id)
 	}
-	var r Record
-	if err := json.Unmarshal(v, &r); err != nil {
+	r, err := decodeRecord(v)
+	if err != nil {
 		return nil, fmt.Errorf("decoding session %s: %w", id, err)
 	}
-	return &r, nil
+	return r, nil
 }
 
 // Put stores the record.
 func (t *Tx) Put(r *Record) error {
-	v, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
 	t.wrote = true
-	return t.bucket(bucketSessions).Put([]byte(r.ID), v)
+	return t.bucket(bucketSessions).Put([]byte(r.ID), encodeRecord(r))
 }
 
 // All loads every record, in id order.
@@ -232,11 +271,11 @@ func (t *Tx) All() ([]*Record, error) {
 	}
 	var out []*Record
 	err := b.ForEach(func(k, v []byte) error {
-		var r Record
-		if err := json.Unmarshal(v, &r); err != nil {
+		r, err := decodeRecord(v)
+		if err != nil {
 			return fmt.Errorf("decoding session %s: %w", k, err)
 		}
-		out = append(out, &r)
+		out = append(out, r)
 		return nil
 	})
 	return out, err

@@ -1,0 +1,338 @@
+package state
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+)
+
+// Records are stored in a compact binary form rather than JSON: every
+// surface (the status line, `ls`, each board cycle) decodes every record,
+// and encoding/json spent about 20 µs on each. The layout is the fields of
+// Record in declaration order; codecVersion guards it, and a change to it
+// is a schema migration (store.go). TestCodecRoundTrip fills every field
+// of Record by reflection, so a field added without a line here fails it.
+const codecVersion = 1
+
+var errTruncated = errors.New("record truncated")
+
+func encodeRecord(r *Record) []byte {
+	e := encoder{b: make([]byte, 0, 512)}
+	e.uint(codecVersion)
+	e.str(r.ID)
+	e.str(r.Name)
+	e.str(string(r.Agent))
+	e.strs(r.Command)
+	e.str(r.Dir)
+	e.str(r.Branch)
+	e.time(r.CreatedAt)
+
+	rt := &r.Runtime
+	e.str(rt.Socket)
+	e.str(rt.TmuxSession)
+	e.str(rt.SessionID)
+	e.str(rt.PaneID)
+	e.str(rt.Launch)
+	e.time(rt.PaneStartedAt)
+	e.bool(rt.Terminated)
+	e.str(rt.TerminatedReason)
+	e.time(rt.TerminatedAt)
+	e.time(rt.UnreachableSince)
+	e.time(rt.GoneSeenAt)
+	e.time(rt.StartingAt)
+	e.str(rt.Source)
+	e.time(rt.At)
+
+	p := &r.Pane
+	e.int(int64(p.PID))
+	e.bool(p.Dead)
+	e.bool(p.ExitStatus != nil)
+	if p.ExitStatus != nil {
+		e.int(int64(*p.ExitStatus))
+	}
+	e.str(p.ExitSignal)
+	e.time(p.DeadTime)
+	e.time(p.DeadSeenAt)
+	e.int(int64(p.Confirmations))
+	e.time(p.ConfirmedAt)
+	e.int(int64(p.NoTimeReads))
+	e.time(p.WindowActivity)
+	e.time(p.ObservedAt)
+
+	a := &r.Activity
+	e.str(string(a.State))
+	e.time(a.Since)
+	e.str(a.Source)
+	e.time(a.FirstSignalAt)
+	e.time(a.LastEventAt)
+	e.strs(a.ToolsInFlight)
+	e.int(int64(a.AnonTools))
+	e.strs(a.Subagents)
+	e.bool(a.PendingStop)
+	e.str(string(a.Outcome))
+	e.str(a.AskingTool)
+	e.bool(a.AskingAll)
+	e.bool(a.HooksInjected)
+	e.str(a.ProviderSessionID)
+
+	e.uint(uint64(len(r.PRs)))
+	for i := range r.PRs {
+		pr := &r.PRs[i]
+		e.int(int64(pr.Number))
+		e.str(pr.URL)
+		e.str(pr.State)
+		e.str(pr.Review)
+		e.str(pr.CI)
+		e.str(pr.Mergeable)
+		e.str(pr.Base)
+		e.str(pr.Head)
+		e.time(pr.StateChangedAt)
+		e.str(pr.Source)
+		e.time(pr.At)
+	}
+
+	e.int(int64(r.EventsApplied))
+	e.uint(uint64(len(r.EventsDropped)))
+	for _, k := range slices.Sorted(maps.Keys(r.EventsDropped)) {
+		e.str(k)
+		e.int(int64(r.EventsDropped[k]))
+	}
+	return e.b
+}
+
+func decodeRecord(b []byte) (*Record, error) {
+	d := decoder{b: b}
+	if v := d.uint(); d.err == nil && v != codecVersion {
+		return nil, fmt.Errorf("record encoding %d, this build reads %d", v, codecVersion)
+	}
+	r := &Record{}
+	r.ID = d.str()
+	r.Name = d.str()
+	r.Agent = Agent(d.str())
+	r.Command = d.strs()
+	r.Dir = d.str()
+	r.Branch = d.str()
+	r.CreatedAt = d.time()
+
+	rt := &r.Runtime
+	rt.Socket = d.str()
+	rt.TmuxSession = d.str()
+	rt.SessionID = d.str()
+	rt.PaneID = d.str()
+	rt.Launch = d.str()
+	rt.PaneStartedAt = d.time()
+	rt.Terminated = d.bool()
+	rt.TerminatedReason = d.str()
+	rt.TerminatedAt = d.time()
+	rt.UnreachableSince = d.time()
+	rt.GoneSeenAt = d.time()
+	rt.StartingAt = d.time()
+	rt.Source = d.str()
+	rt.At = d.time()
+
+	p := &r.Pane
+	p.PID = int(d.int())
+	p.Dead = d.bool()
+	if d.bool() {
+		s := int(d.int())
+		p.ExitStatus = &s
+	}
+	p.ExitSignal = d.str()
+	p.DeadTime = d.time()
+	p.DeadSeenAt = d.time()
+	p.Confirmations = int(d.int())
+	p.ConfirmedAt = d.time()
+	p.NoTimeReads = int(d.int())
+	p.WindowActivity = d.time()
+	p.ObservedAt = d.time()
+
+	a := &r.Activity
+	a.State = Activity(d.str())
+	a.Since = d.time()
+	a.Source = d.str()
+	a.FirstSignalAt = d.time()
+	a.LastEventAt = d.time()
+	a.ToolsInFlight = d.strs()
+	a.AnonTools = int(d.int())
+	a.Subagents = d.strs()
+	a.PendingStop = d.bool()
+	a.Outcome = Outcome(d.str())
+	a.AskingTool = d.str()
+	a.AskingAll = d.bool()
+	a.HooksInjected = d.bool()
+	a.ProviderSessionID = d.str()
+
+	if n := d.count(); n > 0 {
+		r.PRs = make([]PR, n)
+		for i := range r.PRs {
+			pr := &r.PRs[i]
+			pr.Number = int(d.int())
+			pr.URL = d.str()
+			pr.State = d.str()
+			pr.Review = d.str()
+			pr.CI = d.str()
+			pr.Mergeable = d.str()
+			pr.Base = d.str()
+			pr.Head = d.str()
+			pr.StateChangedAt = d.time()
+			pr.Source = d.str()
+			pr.At = d.time()
+		}
+	}
+
+	r.EventsApplied = int(d.int())
+	if n := d.count(); n > 0 {
+		r.EventsDropped = make(map[string]int, n)
+		for range n {
+			k := d.str()
+			r.EventsDropped[k] = int(d.int())
+		}
+	}
+	if d.err == nil && len(d.b) > 0 {
+		d.err = fmt.Errorf("%d bytes left over", len(d.b))
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return r, nil
+}
+
+type encoder struct{ b []byte }
+
+func (e *encoder) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
+func (e *encoder) int(v int64)   { e.b = binary.AppendVarint(e.b, v) }
+func (e *encoder) str(s string)  { e.uint(uint64(len(s))); e.b = append(e.b, s...) }
+
+func (e *encoder) bool(v bool) {
+	if v {
+		e.b = append(e.b, 1)
+	} else {
+		e.b = append(e.b, 0)
+	}
+}
+
+// strs keeps nil and empty apart, as JSON did (null versus []).
+func (e *encoder) strs(s []string) {
+	if s == nil {
+		e.uint(0)
+		return
+	}
+	e.uint(uint64(len(s)) + 1)
+	for _, x := range s {
+		e.str(x)
+	}
+}
+
+// time stores an instant to the nanosecond; the zero time is one byte.
+func (e *encoder) time(t time.Time) {
+	if t.IsZero() {
+		e.uint(0)
+		return
+	}
+	e.uint(uint64(t.Nanosecond()) + 1)
+	e.int(t.Unix())
+}
+
+// decoder reads what encoder wrote; the first short or bad read sets err
+// and every later read returns zero values.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) uint() uint64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = errTruncated
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) int() int64 {
+	if d.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.err = errTruncated
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+// count reads a length that must fit in what is left (every element takes
+// at least a byte), so a corrupt length cannot ask for a huge allocation.
+func (d *decoder) count() int {
+	n := d.uint()
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return 0
+	}
+	return int(n)
+}
+
+func (d *decoder) fail() {
+	if d.err == nil {
+		d.err = errTruncated
+	}
+}
+
+func (d *decoder) str() string {
+	n := d.count()
+	if d.err != nil {
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *decoder) bool() bool {
+	if d.err != nil || len(d.b) == 0 {
+		d.fail()
+		return false
+	}
+	v := d.b[0]
+	d.b = d.b[1:]
+	if v > 1 {
+		d.err = fmt.Errorf("bad boolean %d", v)
+	}
+	return v == 1
+}
+
+func (d *decoder) strs() []string {
+	n := d.uint()
+	if n == 0 || d.err != nil {
+		return nil
+	}
+	if n-1 > uint64(len(d.b)) {
+		d.fail()
+		return nil
+	}
+	s := make([]string, n-1)
+	for i := range s {
+		s[i] = d.str()
+	}
+	return s
+}
+
+func (d *decoder) time() time.Time {
+	ns := d.uint()
+	if ns == 0 || d.err != nil {
+		return time.Time{}
+	}
+	if ns > 1e9 {
+		d.err = fmt.Errorf("bad nanoseconds %d", ns-1)
+		return time.Time{}
+	}
+	return time.Unix(d.int(), int64(ns-1)).UTC()
+}

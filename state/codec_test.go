@@ -1,0 +1,152 @@
+package state
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// fill sets every field reachable from v to a random non-zero value, so a
+// field the codec forgets cannot round-trip by luck.
+func fill(t *testing.T, v reflect.Value, rnd *rand.Rand) {
+	switch v.Kind() {
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[time.Time]() {
+			v.Set(reflect.ValueOf(time.Unix(rnd.Int64N(1<<34)-1<<33, rnd.Int64N(1e9)).UTC()))
+			return
+		}
+		for i := range v.NumField() {
+			fill(t, v.Field(i), rnd)
+		}
+	case reflect.String:
+		v.SetString("s" + strconv.Itoa(rnd.IntN(1e6)) + "é")
+	case reflect.Int:
+		v.SetInt(rnd.Int64N(1<<40) - 1<<39)
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fill(t, v.Elem(), rnd)
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 3, 3))
+		for i := range 3 {
+			fill(t, v.Index(i), rnd)
+		}
+	case reflect.Map:
+		v.Set(reflect.MakeMap(v.Type()))
+		for range 3 {
+			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+			fill(t, k, rnd)
+			fill(t, e, rnd)
+			v.SetMapIndex(k, e)
+		}
+	default:
+		t.Fatalf("the codec test cannot fill a %s: teach fill and the codec about it", v.Type())
+	}
+}
+
+func TestCodecRoundTrip(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for range 50 {
+		var r Record
+		fill(t, reflect.ValueOf(&r).Elem(), rnd)
+		got, err := decodeRecord(encodeRecord(&r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, &r) {
+			t.Fatalf("round trip differs:\n got %+v\nwant %+v", got, &r)
+		}
+	}
+	// Empty and nil stay apart, and zero times stay zero.
+	r := Record{ID: "abcd1234", Command: []string{}, Activity: ActivityFacts{ToolsInFlight: []string{}}}
+	got, err := decodeRecord(encodeRecord(&r))
+	if err != nil || !reflect.DeepEqual(got, &r) {
+		t.Fatalf("sparse record: %v\n got %+v\nwant %+v", err, got, &r)
+	}
+}
+
+func TestCodecRefusesDamage(t *testing.T) {
+	r := rec(ActivityWaitingInput, prPending)
+	b := encodeRecord(r)
+	for n := range len(b) {
+		if _, err := decodeRecord(b[:n]); err == nil {
+			t.Fatalf("a record cut to %d of %d bytes decoded without error", n, len(b))
+		}
+	}
+	if _, err := decodeRecord(append(b, 0)); err == nil {
+		t.Fatal("trailing bytes decoded without error")
+	}
+	if _, err := decodeRecord(append([]byte{codecVersion + 1}, b[1:]...)); err == nil {
+		t.Fatal("a newer encoding decoded without error")
+	}
+}
+
+func FuzzDecodeRecord(f *testing.F) {
+	f.Add(encodeRecord(rec(ActivityActive, prPending)))
+	f.Add([]byte{1, 0xff, 0xff, 0xff, 0xff, 0x0f})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r, err := decodeRecord(b)
+		if err != nil {
+			return
+		}
+		if again, err := decodeRecord(encodeRecord(r)); err != nil || !reflect.DeepEqual(again, r) {
+			t.Fatalf("a decoded record does not round-trip: %v", err)
+		}
+	})
+}
+
+// TestMigrateJSONRecords opens a schema-1 store, whose records are JSON,
+// and finds every record intact after the migration.
+func TestMigrateJSONRecords(t *testing.T) {
+	s := NewStore(filepath.Join(t.TempDir(), "state"))
+	if err := s.Update(func(*Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	want := rec(ActivityWaitingInput, prPending, prMergeabl)
+	want.EventsDropped = map[string]int{DropStaleLaunch: 2}
+	db, err := bolt.Open(s.Path(), 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(func(tx *bolt.Tx) error {
+		v, _ := json.Marshal(want)
+		if err := tx.Bucket(bucketSessions).Put([]byte(want.ID), v); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketMeta).Put(keySchema, []byte("1"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	var got []*Record
+	var schema int
+	if err := s.View(func(tx *Tx) error { schema = tx.Schema(); got, err = tx.All(); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if schema != SchemaVersion {
+		t.Errorf("schema after migration = %d, want %d", schema, SchemaVersion)
+	}
+	if len(got) != 1 || !reflect.DeepEqual(Derive(got[0], t0), Derive(want, t0)) || !got[0].Activity.Since.Equal(want.Activity.Since) ||
+		got[0].EventsDropped[DropStaleLaunch] != 2 || len(got[0].PRs) != 2 {
+		t.Fatalf("migrated records differ:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+func BenchmarkDecodeRecords200(b *testing.B) {
+	v := encodeRecord(rec(ActivityActive, prPending))
+	for b.Loop() {
+		for range 200 {
+			if _, err := decodeRecord(v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
