@@ -11,8 +11,6 @@ import (
 
 // Observation is one pane as one tmux read saw it.
 type Observation struct {
-	SessionID      string // $N
-	SessionName    string
 	LanesID        string
 	PaneID         string // %N
 	PID            int

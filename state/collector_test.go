@@ -76,7 +76,7 @@ func cycle(t *testing.T, c *Collector) CycleResult {
 }
 
 func alive(id string) Observation {
-	return Observation{SessionID: "$1", LanesID: id, PaneID: "%1", PID: 100, WindowActivity: t0}
+	return Observation{LanesID: id, PaneID: "%1", PID: 100, WindowActivity: t0}
 }
 
 func dead(id string, status *int, signal string, deadTime time.Time) Observation {

@@ -93,7 +93,7 @@ func TestPaneExit(t *testing.T) {
 			name := "exit" + string(rune('a'+i))
 			info := newSession(t, c, tmux.NewSessionOpts{Name: name, Command: tt.command, LanesID: "id" + name})
 			p := waitDead(t, c, info.PaneID)
-			if p.SessionID != info.SessionID || p.SessionName != name || p.LanesID != "id"+name || p.PID != info.PanePID {
+			if p.PaneID != info.PaneID || p.LanesID != "id"+name || p.PID != info.PanePID {
 				t.Errorf("pane %+v does not match %+v", p, info)
 			}
 			switch {
