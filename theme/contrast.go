@@ -5,7 +5,6 @@ import (
 	"image/color"
 	"math"
 
-	"charm.land/lipgloss/v2"
 	"github.com/lucasb-eyer/go-colorful"
 )
 
@@ -75,7 +74,7 @@ func DeltaE(a, b color.Color) float64 {
 // ink is the text colour for a badge whose background is bg: the dark or the
 // light ink, whichever contrasts more.
 func ink(bg color.Color) color.Color {
-	dark, light := lipgloss.Color(inkDark), lipgloss.Color(inkLight)
+	dark, light := hexColor(inkDark), hexColor(inkLight)
 	if Contrast(dark, bg) >= Contrast(light, bg) {
 		return dark
 	}
@@ -108,13 +107,13 @@ func (p Palette) Check() []error {
 		return errs
 	}
 
-	bg := lipgloss.Color(p.Background)
+	bg := hexColor(p.Background)
 	for _, r := range Roles {
 		c := p.Color(r)
 		if got := Contrast(c, bg); got < MinIndicatorContrast {
 			fail("%s %s on background %s: contrast %.2f < %.1f", r, p.Hex(r), p.Background, got, MinIndicatorContrast)
 		}
-		surface, text := badgeColors(p, r)
+		surface, text := p.Badge(r)
 		if got := Contrast(text, surface); got < MinTextContrast {
 			fail("%s badge: text on %s: contrast %.2f < %.1f", r, p.Surface(r), got, MinTextContrast)
 		}
@@ -140,18 +139,18 @@ func (p Palette) Check() []error {
 		{"muted", p.Muted, MinTextContrast},
 		{"selected border", p.Selected, MinIndicatorContrast},
 	} {
-		if got := Contrast(lipgloss.Color(t.hex), bg); got < t.min {
+		if got := Contrast(hexColor(t.hex), bg); got < t.min {
 			fail("%s %s on background %s: contrast %.2f < %.1f", t.name, t.hex, p.Background, got, t.min)
 		}
 	}
 	return errs
 }
 
-// badgeColors is the background and text colour of a badge of role r: the
-// merged surface with the merged accent, or the role colour with an ink.
-func badgeColors(p Palette, r Role) (bg, fg color.Color) {
+// Badge is the background and text colour of a badge of role r: the merged
+// surface with the merged accent, or the role colour with an ink.
+func (p Palette) Badge(r Role) (bg, fg color.Color) {
 	if r == RoleMerged {
-		return lipgloss.Color(p.MergedSurface), p.Color(RoleMerged)
+		return hexColor(p.MergedSurface), p.Color(RoleMerged)
 	}
 	bg = p.Color(r)
 	return bg, ink(bg)

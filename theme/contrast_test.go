@@ -55,7 +55,7 @@ func TestPaletteFigures(t *testing.T) {
 	}{{"dark", Dark}, {"light", Light}} {
 		bg := lipgloss.Color(tt.p.Background)
 		for _, r := range Roles {
-			surface, text := badgeColors(tt.p, r)
+			surface, text := tt.p.Badge(r)
 			t.Logf("%s %-10s %s on %s %.2f:1  badge text %.2f:1", tt.name, r, tt.p.Hex(r), tt.p.Background,
 				Contrast(tt.p.Color(r), bg), Contrast(text, surface))
 		}
@@ -108,7 +108,7 @@ func TestCheckCatchesBrokenPalettes(t *testing.T) {
 func TestInkPicksReadableText(t *testing.T) {
 	for _, p := range []Palette{Dark, Light} {
 		for _, r := range Roles {
-			bg, fg := badgeColors(p, r)
+			bg, fg := p.Badge(r)
 			if got := Contrast(fg, bg); got < MinTextContrast {
 				t.Errorf("%s badge on %s: %.2f:1", r, p.Surface(r), got)
 			}

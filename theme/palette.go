@@ -3,7 +3,7 @@ package theme
 import (
 	"image/color"
 
-	"charm.land/lipgloss/v2"
+	"github.com/lucasb-eyer/go-colorful"
 )
 
 // Role is the semantic colour role of a state: what kind of attention it asks
@@ -152,7 +152,17 @@ func (p Palette) Hex(r Role) string {
 
 // Color is role r's colour, as Palette.Hex.
 func (p Palette) Color(r Role) color.Color {
-	return lipgloss.Color(p.Hex(r))
+	return hexColor(p.Hex(r))
+}
+
+// hexColor is the colour of a "#RRGGBB" token (black for anything else,
+// which Palette.Check reports).
+func hexColor(hex string) color.Color {
+	c, err := colorful.Hex(hex)
+	if err != nil {
+		return color.Black
+	}
+	return c
 }
 
 // Surface is the background a badge of role r sits on: the merged surface for

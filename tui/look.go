@@ -5,6 +5,7 @@ import (
 
 	"lanes/state"
 	"lanes/theme"
+	"lanes/theme/style"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textinput"
@@ -34,9 +35,9 @@ func (p paint) s(text string) string {
 }
 
 // look is everything View draws with for one theme: built once per theme
-// change (theme.NewStyles), then only read.
+// change (style.New), then only read.
 type look struct {
-	st *theme.Styles
+	st *style.Styles
 
 	text, muted, name, brand paint
 	errText, okText          paint
@@ -70,7 +71,7 @@ const (
 )
 
 func newLook(isDark, noColor bool) *look {
-	st := theme.NewStyles(isDark, noColor)
+	st := style.New(isDark, noColor)
 	l := &look{
 		st:       st,
 		text:     paintOf(st.Text),
@@ -138,7 +139,7 @@ func newLook(isDark, noColor bool) *look {
 }
 
 // ink is a foreground of hex, or no colour at all under NO_COLOR.
-func ink(st *theme.Styles, hex string) lipgloss.Style {
+func ink(st *style.Styles, hex string) lipgloss.Style {
 	if st.NoColor {
 		return lipgloss.NewStyle()
 	}

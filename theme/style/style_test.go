@@ -1,4 +1,4 @@
-package theme
+package style
 
 import (
 	"strings"
@@ -8,14 +8,15 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"lanes/state"
+	"lanes/theme"
 )
 
 func TestBadge(t *testing.T) {
 	for _, isDark := range []bool{true, false} {
 		for _, noColor := range []bool{true, false} {
-			s := NewStyles(isDark, noColor)
+			s := New(isDark, noColor)
 			for _, st := range state.Statuses {
-				sp := StatusSpec(st)
+				sp := theme.StatusSpec(st)
 				got := s.Badge(st)
 				want := " " + sp.Glyph + " " + sp.Short + " "
 				if plain := ansi.Strip(got); plain != want {
@@ -34,20 +35,20 @@ func TestBadge(t *testing.T) {
 
 func TestBadgeColours(t *testing.T) {
 	for _, isDark := range []bool{true, false} {
-		s := NewStyles(isDark, false)
-		p := For(isDark)
+		s := New(isDark, false)
+		p := theme.For(isDark)
 		for _, st := range state.Statuses {
 			b := s.BadgeStyle(st)
 			bg, fg := b.GetBackground(), b.GetForeground()
-			if got := Contrast(fg, bg); got < MinTextContrast {
+			if got := theme.Contrast(fg, bg); got < theme.MinTextContrast {
 				t.Errorf("dark=%v badge %s: text contrast %.2f", isDark, st, got)
 			}
-			role := StatusSpec(st).Role
-			if Contrast(bg, lipgloss.Color(p.Surface(role))) != 1 {
+			role := theme.StatusSpec(st).Role
+			if theme.Contrast(bg, lipgloss.Color(p.Surface(role))) != 1 {
 				t.Errorf("dark=%v badge %s: background is not %s", isDark, st, p.Surface(role))
 			}
 		}
-		if Contrast(s.BadgeStyle(state.StatusMerged).GetForeground(), p.Color(RoleMerged)) != 1 {
+		if theme.Contrast(s.BadgeStyle(state.StatusMerged).GetForeground(), p.Color(theme.RoleMerged)) != 1 {
 			t.Errorf("dark=%v merged badge text is not the merged accent", isDark)
 		}
 	}
@@ -56,7 +57,7 @@ func TestBadgeColours(t *testing.T) {
 // TestNoColorCarriesNoColour: with NO_COLOR nothing the board draws sets a
 // colour, yet selection stays visible through the border shape.
 func TestNoColorCarriesNoColour(t *testing.T) {
-	s := NewStyles(true, true)
+	s := New(true, true)
 	var out []string
 	for _, st := range state.Statuses {
 		out = append(out, s.Badge(st))
@@ -70,7 +71,7 @@ func TestNoColorCarriesNoColour(t *testing.T) {
 	for _, m := range []state.Mark{state.MarkFailed, state.MarkInterrupted, state.MarkUnconfirmed, state.MarkUnreachable} {
 		out = append(out, s.Mark(m))
 	}
-	for _, r := range Roles {
+	for _, r := range theme.Roles {
 		out = append(out, s.Accent(r).Render("x"))
 	}
 	out = append(out, s.Text.Render("x"), s.Muted.Render("x"), s.Card.Render("x"), s.SelectedCard.Render("x"))
@@ -79,7 +80,7 @@ func TestNoColorCarriesNoColour(t *testing.T) {
 			t.Errorf("NO_COLOR output %q has a colour sequence", o)
 		}
 	}
-	if coloured := NewStyles(true, false).Badge(state.StatusWorking); !hasColour(coloured) {
+	if coloured := New(true, false).Badge(state.StatusWorking); !hasColour(coloured) {
 		t.Fatalf("hasColour misses the colours in %q", coloured)
 	}
 	if s.Card.Render("x") == s.SelectedCard.Render("x") {
@@ -89,7 +90,7 @@ func TestNoColorCarriesNoColour(t *testing.T) {
 
 func TestDotFrame(t *testing.T) {
 	for _, noColor := range []bool{true, false} {
-		s := NewStyles(true, noColor)
+		s := New(true, noColor)
 		for _, a := range state.Activities {
 			f0, f1, f2 := s.DotFrame(a, 0), s.DotFrame(a, 1), s.DotFrame(a, 2)
 			if s.Dot(a) != f0 || f0 != f2 {
@@ -108,14 +109,14 @@ func TestDotFrame(t *testing.T) {
 }
 
 func TestHeaderAndMark(t *testing.T) {
-	s := NewStyles(false, false)
+	s := New(false, false)
 	if got := ansi.Strip(s.Header(state.ZoneNeedsYou)); got != "◆ Needs you" {
 		t.Errorf("Header(needs_you) = %q", got)
 	}
 	if got := ansi.Strip(s.Mark(state.MarkUnreachable)); got != "↯ tmux unreachable" {
 		t.Errorf("Mark(unreachable) = %q", got)
 	}
-	if fg := s.HeaderStyle(state.ZoneInReview).GetForeground(); Contrast(fg, Light.Color(RoleReview)) != 1 {
+	if fg := s.HeaderStyle(state.ZoneInReview).GetForeground(); theme.Contrast(fg, theme.Light.Color(theme.RoleReview)) != 1 {
 		t.Error("in-review header is not the review colour")
 	}
 }

@@ -1,7 +1,11 @@
-package theme
+// Package style holds the board's Lip Gloss styles, built from the theme's
+// palette. It is apart from theme so that the lanes command line, which
+// prints the same palette into tmux's status line, links no terminal UI.
+package style
 
 import (
 	"lanes/state"
+	"lanes/theme"
 
 	"charm.land/lipgloss/v2"
 )
@@ -16,7 +20,7 @@ const breathGlyph = "◉"
 type Styles struct {
 	IsDark  bool
 	NoColor bool
-	Palette Palette
+	Palette theme.Palette
 
 	// Text is primary text (a card's name); Muted is secondary text (ages,
 	// branches, help).
@@ -28,16 +32,16 @@ type Styles struct {
 	SelectedCard lipgloss.Style
 
 	badges   map[state.Status]lipgloss.Style
-	accents  map[Role]lipgloss.Style
+	accents  map[theme.Role]lipgloss.Style
 	headers  map[state.Zone]lipgloss.Style
 	breathes lipgloss.Style
 }
 
-// NewStyles builds the styles for a dark or light background. With noColor
+// New builds the styles for a dark or light background. With noColor
 // (the caller honours NO_COLOR) the styles set no colour at all; glyphs,
 // labels, bold and border shapes carry everything.
-func NewStyles(isDark, noColor bool) *Styles {
-	p := For(isDark)
+func New(isDark, noColor bool) *Styles {
+	p := theme.For(isDark)
 	s := &Styles{
 		IsDark:       isDark,
 		NoColor:      noColor,
@@ -47,10 +51,10 @@ func NewStyles(isDark, noColor bool) *Styles {
 		Card:         lipgloss.NewStyle().Border(lipgloss.RoundedBorder()),
 		SelectedCard: lipgloss.NewStyle().Border(lipgloss.ThickBorder()),
 		badges:       make(map[state.Status]lipgloss.Style, len(state.Statuses)),
-		accents:      make(map[Role]lipgloss.Style, len(Roles)),
+		accents:      make(map[theme.Role]lipgloss.Style, len(theme.Roles)),
 		headers:      make(map[state.Zone]lipgloss.Style, len(state.Zones)),
 	}
-	for _, r := range Roles {
+	for _, r := range theme.Roles {
 		s.accents[r] = lipgloss.NewStyle()
 	}
 	for _, st := range state.Statuses {
@@ -68,26 +72,26 @@ func NewStyles(isDark, noColor bool) *Styles {
 	s.Muted = s.Muted.Foreground(lipgloss.Color(p.Muted))
 	s.Card = s.Card.BorderForeground(lipgloss.Color(p.Border))
 	s.SelectedCard = s.SelectedCard.BorderForeground(lipgloss.Color(p.Selected))
-	for _, r := range Roles {
+	for _, r := range theme.Roles {
 		s.accents[r] = s.accents[r].Foreground(p.Color(r))
 	}
 	for _, st := range state.Statuses {
-		bg, fg := badgeColors(p, StatusSpec(st).Role)
+		bg, fg := p.Badge(theme.StatusSpec(st).Role)
 		s.badges[st] = s.badges[st].Background(bg).Foreground(fg)
 	}
 	for _, z := range state.Zones {
-		s.headers[z] = s.headers[z].Foreground(p.Color(ZoneSpec(z).Role))
+		s.headers[z] = s.headers[z].Foreground(p.Color(theme.ZoneSpec(z).Role))
 	}
-	s.breathes = s.accents[RoleWorking]
+	s.breathes = s.accents[theme.RoleWorking]
 	return s
 }
 
 // Accent is the foreground style of role r: dots, glyphs, counts.
-func (s *Styles) Accent(r Role) lipgloss.Style {
+func (s *Styles) Accent(r theme.Role) lipgloss.Style {
 	if st, ok := s.accents[r]; ok {
 		return st
 	}
-	return s.accents[RoleUnknown]
+	return s.accents[theme.RoleUnknown]
 }
 
 // BadgeStyle is the style of status st's badge: its role colour as
@@ -101,7 +105,7 @@ func (s *Styles) BadgeStyle(st state.Status) lipgloss.Style {
 
 // Badge renders status st as a badge: " glyph label ".
 func (s *Styles) Badge(st state.Status) string {
-	sp := StatusSpec(st)
+	sp := theme.StatusSpec(st)
 	return s.BadgeStyle(st).Render(sp.Glyph + " " + sp.Short)
 }
 
@@ -110,18 +114,18 @@ func (s *Styles) HeaderStyle(z state.Zone) lipgloss.Style {
 	if h, ok := s.headers[z]; ok {
 		return h
 	}
-	return s.Accent(RoleUnknown).Bold(true)
+	return s.Accent(theme.RoleUnknown).Bold(true)
 }
 
 // Header renders zone z's lane title: "glyph Name".
 func (s *Styles) Header(z state.Zone) string {
-	sp := ZoneSpec(z)
+	sp := theme.ZoneSpec(z)
 	return s.HeaderStyle(z).Render(sp.Glyph + " " + sp.Short)
 }
 
 // Mark renders mark m as "glyph label" in its role colour.
 func (s *Styles) Mark(m state.Mark) string {
-	sp := MarkSpec(m)
+	sp := theme.MarkSpec(m)
 	return s.Accent(sp.Role).Render(sp.Glyph + " " + sp.Short)
 }
 
@@ -134,7 +138,7 @@ func (s *Styles) Dot(a state.Activity) string {
 // animating activity (active) changes with the frame: odd frames draw a ring,
 // so the breath is visible with or without colour. Every other dot is static.
 func (s *Styles) DotFrame(a state.Activity, frame int) string {
-	sp := ActivitySpec(a)
+	sp := theme.ActivitySpec(a)
 	if sp.Animates && frame%2 != 0 {
 		return s.breathes.Render(breathGlyph)
 	}
