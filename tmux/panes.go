@@ -51,7 +51,7 @@ type Pane struct {
 	LanesID string // the session's @lanes_id user option
 	PaneID  string // "%7"
 	PID     int    // the pane's process; still reported after it died
-	Dead        bool
+	Dead    bool
 	// DeadStatus is the exit status of a dead pane, nil when tmux did not
 	// report one (killed by a signal, or not yet reaped). Absent is
 	// unknown, never 0.

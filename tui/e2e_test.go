@@ -46,7 +46,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// lanesBinary builds cmd/lanes once per test binary.
+// lanesBinary builds lanes and lanes-board once per test binary; the
+// tests start lanes, which execs the board next to it.
 func lanesBinary(t *testing.T) string {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
@@ -60,7 +61,7 @@ func lanesBinary(t *testing.T) string {
 			return
 		}
 		builtBin = filepath.Join(dir, "lanes")
-		cmd := exec.Command(goBin, "build", "-o", builtBin, "lanes/cmd/lanes")
+		cmd := exec.Command(goBin, "build", "-o", dir+string(filepath.Separator), "lanes/cmd/lanes", "lanes/cmd/lanes-board")
 		cmd.Dir = ".."
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)

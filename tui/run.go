@@ -16,7 +16,7 @@ type Cycler interface {
 	Cycle(ctx context.Context) (state.CycleResult, error)
 }
 
-// Actions are the session commands the board offers. cmd/lanes implements
+// Actions are the session commands the board offers. the cli package implements
 // them with the same code as `lanes new`, `kill`, `restart`, `rm` and
 // `send`, so the board and the command line can never disagree. Each runs
 // in a tea.Cmd, off the event loop, on a copy of the record.

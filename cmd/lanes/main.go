@@ -1,17 +1,12 @@
 // Command lanes is a terminal board for AI coding agents running in tmux.
+// It links no terminal UI, so the commands tmux and the agents run often
+// start fast; with no command it execs lanes-board, the board.
 package main
 
 import (
-	"context"
 	"os"
-	"os/signal"
-	"syscall"
+
+	"lanes/cli"
 )
 
-func main() { os.Exit(run()) }
-
-func run() int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return newApp(os.Stdin, os.Stdout, os.Stderr, os.Getenv).main(ctx, os.Args[1:])
-}
+func main() { os.Exit(cli.Main(nil)) }

@@ -70,7 +70,7 @@ func main() {
 		rounds = 15
 	}
 	fmt.Fprintln(os.Stderr, "measuring…")
-	goBench("collector cycle", "./cmd/lanes", "^BenchmarkCycle$", "15x", benchCycle)
+	goBench("collector cycle", "./cli", "^BenchmarkCycle$", "15x", benchCycle)
 	grow(w, 40)
 	benchLs(w, rounds)
 	benchExecsPerCycle(w)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	lanesBin = filepath.Join(dir, "lanes")
-	build := exec.Command("go", "build", "-o", lanesBin, ".")
+	build := exec.Command("go", "build", "-o", lanesBin, "lanes/cmd/lanes")
 	build.Stderr = os.Stderr
 	if err := build.Run(); err != nil {
 		os.RemoveAll(dir)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -6,8 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"lanes/state"
@@ -24,7 +27,7 @@ const (
 	exitDialog     = 6
 )
 
-// version is set at build time with -ldflags "-X main.version=…".
+// version is set at build time with -ldflags "-X lanes/cli.version=…".
 var version = "dev"
 
 // app is one invocation: its streams, environment and global flags.
@@ -36,6 +39,9 @@ type app struct {
 
 	socket string // --socket / LANES_TMUX_SOCKET
 	theme  string // --theme
+
+	args  []string // as given, for lanes-board
+	board Board    // nil: exec lanes-board
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
@@ -67,7 +73,20 @@ func commands() []command {
 	}
 }
 
+// Main runs lanes with the process's arguments, streams and environment,
+// and returns the exit code. board runs the board; nil execs lanes-board.
+func Main(board Board) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	a := newApp(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
+	a.board = board
+	return a.main(ctx, os.Args[1:])
+}
+
 func (a *app) main(ctx context.Context, args []string) int {
+	if a.args == nil {
+		a.args = args
+	}
 	// The hook path comes first and touches nothing else: agents wait on it.
 	if len(args) > 0 && args[0] == "hook" {
 		return a.cmdHook(ctx, args[1:])

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -67,16 +67,24 @@ func (a *app) spawnPlan(r *state.Record, args []string) (spawn, error) {
 	return sp, nil
 }
 
-// hookBinary is the absolute path hooks run lanes by. A binary from `go run`
-// lives in a build cache directory that is deleted when it exits, while the
-// sessions it starts live on, so such a binary is copied to $STATE/bin first.
+// hookBinary is the absolute path hooks run lanes by: the lanes binary
+// next to lanes-board when the board asks, since hooks are on the agents'
+// critical path and lanes starts faster. A binary from `go run` lives in a
+// build cache directory that is deleted when it exits, while the sessions
+// it starts live on, so such a binary is copied to $STATE/bin first.
 func hookBinary(stateDir string) (string, error) {
-	self, err := os.Executable()
+	self, err := executable()
 	if err != nil {
 		return "", fmt.Errorf("finding the lanes binary for hooks: %w", err)
 	}
-	if resolved, err := filepath.EvalSymlinks(self); err == nil {
-		self = resolved
+	return hookBinaryFor(self, stateDir)
+}
+
+func hookBinaryFor(self, stateDir string) (string, error) {
+	if filepath.Base(self) == boardName {
+		if lean := filepath.Join(filepath.Dir(self), "lanes"); isExecutable(lean) {
+			return lean, nil
+		}
 	}
 	if !strings.Contains(self, string(filepath.Separator)+"go-build") {
 		return self, nil

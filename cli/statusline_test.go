@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bufio"
@@ -188,7 +188,7 @@ func TestStatusLineGolden(t *testing.T) {
 			}
 			want, err := os.ReadFile(path)
 			if err != nil {
-				t.Fatalf("%v (run `go test ./cmd/lanes -run StatusLine -update` to create it)", err)
+				t.Fatalf("%v (run `go test ./cli -run StatusLine -update` to create it)", err)
 			}
 			if got != string(want) {
 				t.Errorf("status-line %s:\ngot  %q\nwant %q", strings.Join(c.args, " "), got, want)

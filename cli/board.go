@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"lanes/state"
+	"lanes/tmux"
+)
+
+// Board runs the board until the user quits. The lanes binary has none: it
+// links no terminal UI, so that the commands tmux and the agents run often
+// (status-line, hook, ls) start fast, and it execs lanes-board instead,
+// which is this same command line with the board wired in.
+type Board func(ctx context.Context, o BoardOptions) error
+
+// BoardOptions is what the board needs from the command line: the
+// collector, the session commands, and the user's choices.
+type BoardOptions struct {
+	Collector *state.Collector
+	// Ingest runs spool-only cycles, for hook lines: no tmux read.
+	Ingest   *state.Collector
+	Actions  BoardActions
+	Tmux     func(socket string) *tmux.Client
+	StateDir string
+	Theme    string // auto, dark or light
+	NoColor  bool
+	TmuxEnv  string // $TMUX
+	Dir      string // the new-session dialog's default directory
+	Agent    state.Agent
+	Now      func() time.Time
+}
+
+// boardName is the board's binary, found next to lanes or on PATH.
+const boardName = "lanes-board"
+
+func (a *app) cmdBoard(ctx context.Context, args []string) int {
+	fs := a.flags("board")
+	themeFlag := fs.String("theme", a.theme, "auto (ask the terminal), dark or light")
+	if code, done := a.parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return a.usageErr(fs, "board takes no arguments")
+	}
+	if !slices.Contains([]string{"auto", "dark", "light"}, *themeFlag) {
+		return a.usageErr(fs, "unknown theme %q (want auto, dark or light)", *themeFlag)
+	}
+	if a.board == nil {
+		return a.execBoard()
+	}
+	c, err := a.collector()
+	if err != nil {
+		return a.fail(err)
+	}
+	dir, err := a.stateDir()
+	if err != nil {
+		return a.fail(err)
+	}
+	cwd, _ := os.Getwd()
+	// The board waits on tmux, the spool and the terminal; its work fits one
+	// core. One P keeps the runtime from spinning idle threads awake between
+	// frames: with 100 idle sessions this is a quarter of its idle CPU.
+	runtime.GOMAXPROCS(1)
+	err = a.board(ctx, BoardOptions{
+		Collector: c,
+		Ingest:    &state.Collector{Store: c.Store, Socket: c.Socket, Now: c.Now},
+		Actions:   BoardActions{a},
+		Tmux:      a.tmuxFor,
+		StateDir:  dir,
+		Theme:     *themeFlag,
+		NoColor:   a.getenv("NO_COLOR") != "",
+		TmuxEnv:   a.getenv("TMUX"),
+		Dir:       cwd,
+		Agent:     firstInstalled(),
+		Now:       a.now,
+	})
+	if err != nil {
+		return a.fail(fmt.Errorf("board: %w", err))
+	}
+	return exitOK
+}
+
+// execBoard replaces this process with lanes-board, given the same
+// arguments, so the board is the process the terminal and signals see.
+func (a *app) execBoard() int {
+	self, err := executable()
+	if err != nil {
+		return a.fail(err)
+	}
+	path := filepath.Join(filepath.Dir(self), boardName)
+	if !isExecutable(path) {
+		if path, err = exec.LookPath(boardName); err != nil {
+			return a.fail(fmt.Errorf("the board is a program of its own, %s, and it is neither next to %s nor on PATH: "+
+				"build both with `go build -o bin/ ./cmd/...` (then run bin/lanes), or install both with `go install ./cmd/...`",
+				boardName, self))
+		}
+	}
+	err = syscall.Exec(path, append([]string{path}, a.args...), os.Environ())
+	return a.fail(fmt.Errorf("starting the board (%s): %w", path, err))
+}
+
+// executable is this binary's path with symlinks resolved.
+func executable() (string, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("finding the lanes binary: %w", err)
+	}
+	if resolved, err := filepath.EvalSymlinks(self); err == nil {
+		self = resolved
+	}
+	return self, nil
+}
+
+func isExecutable(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+}
+
+// BoardActions gives the board the same session commands as the command
+// line, so the two can never disagree.
+type BoardActions struct{ a *app }
+
+func (b BoardActions) Create(ctx context.Context, name string, agent state.Agent, dir string) (*state.Record, error) {
+	if err := state.CheckName(name); err != nil {
+		return nil, err
+	}
+	if rest, ok := strings.CutPrefix(dir, "~"); ok && (rest == "" || rest[0] == '/') {
+		dir = filepath.Join(b.a.getenv("HOME"), rest)
+	}
+	dir, err := b.a.workDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	return b.a.create(ctx, name, agent, dir, nil)
+}
+
+func (b BoardActions) Kill(ctx context.Context, r *state.Record) error { return b.a.kill(ctx, r) }
+
+func (b BoardActions) Restart(ctx context.Context, r *state.Record) error {
+	return b.a.restart(ctx, r)
+}
+
+func (b BoardActions) Remove(_ context.Context, r *state.Record) error { return b.a.remove(r) }
+
+func (b BoardActions) Send(ctx context.Context, r *state.Record, text string, force bool) error {
+	return b.a.send(ctx, r, text, force)
+}
+
+func (b BoardActions) History(_ context.Context, id string, n int) ([]state.Transition, error) {
+	st, err := b.a.store()
+	if err != nil {
+		return nil, err
+	}
+	var h []state.Transition
+	err = st.View(func(tx *state.Tx) error {
+		h, err = tx.History(id, n)
+		return err
+	})
+	return h, err
+}
+
+// firstInstalled is the first agent on PATH, for the board's new-session
+// dialog; a shell is always there.
+func firstInstalled() state.Agent {
+	for _, ag := range state.Agents {
+		if ag == state.AgentShell {
+			break
+		}
+		if _, err := exec.LookPath(string(ag)); err == nil {
+			return ag
+		}
+	}
+	return state.AgentShell
+}

@@ -1,0 +1,84 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestHookBinaryPrefersLanesNextToTheBoard(t *testing.T) {
+	dir, state := t.TempDir(), t.TempDir()
+	board := filepath.Join(dir, boardName)
+	lean := filepath.Join(dir, "lanes")
+	if err := os.WriteFile(board, []byte("board"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := hookBinaryFor(board, state); err != nil || got != board {
+		t.Errorf("without lanes beside it, hooks run %q (%v), want the board itself", got, err)
+	}
+	if err := os.WriteFile(lean, []byte("lanes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := hookBinaryFor(board, state); err != nil || got != lean {
+		t.Errorf("hooks run %q (%v), want %q", got, err, lean)
+	}
+	if got, err := hookBinaryFor(lean, state); err != nil || got != lean {
+		t.Errorf("lanes's own hooks run %q (%v)", got, err)
+	}
+
+	// A `go run` binary is copied where it outlives the build cache.
+	run := filepath.Join(t.TempDir(), "go-build123", "exe", "lanes")
+	if err := os.MkdirAll(filepath.Dir(run), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(run, []byte("built"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got, err := hookBinaryFor(run, state)
+	if body, _ := os.ReadFile(got); err != nil || got != filepath.Join(state, "bin", "lanes") || string(body) != "built" {
+		t.Errorf("go run binary: hooks run %q (%v), body %q", got, err, body)
+	}
+}
+
+// TestBoardMissingExplains: lanes alone, with no lanes-board beside it or
+// on PATH, says what to build instead of failing obscurely.
+func TestBoardMissingExplains(t *testing.T) {
+	dir := t.TempDir()
+	alone := filepath.Join(dir, "lanes")
+	body, err := os.ReadFile(lanesBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(alone, body, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(alone, "--theme", "dark")
+	cmd.Env = []string{"PATH=" + t.TempDir(), "HOME=" + t.TempDir(), "LANES_STATE_DIR=" + t.TempDir()}
+	out, err := cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != exitError || err == nil {
+		t.Fatalf("exit %d (%v), want %d; output:\n%s", code, err, exitError, out)
+	}
+	for _, want := range []string{boardName, "go build -o bin/ ./cmd/...", "go install ./cmd/..."} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("message lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestLanesLinksNoBoard: the lanes binary starts for every hook and every
+// status-line refresh, so it must not link the terminal UI (whose package
+// initialisation and cgo runtime would double its start-up).
+func TestLanesLinksNoBoard(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "lanes/cmd/lanes").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if pkg == "lanes/tui" || pkg == "lanes/theme/style" || pkg == "runtime/cgo" || pkg == "os/user" ||
+			strings.HasPrefix(pkg, "charm.land/") || strings.HasPrefix(pkg, "github.com/charmbracelet/") {
+			t.Errorf("lanes links %s; keep it to lanes-board", pkg)
+		}
+	}
+}

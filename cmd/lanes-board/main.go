@@ -1,0 +1,30 @@
+// Command lanes-board is the lanes board: the lanes command line with the
+// terminal UI wired in. `lanes` with no command execs it; every other
+// command works here too.
+package main
+
+import (
+	"context"
+	"os"
+
+	"lanes/cli"
+	"lanes/tui"
+)
+
+func main() { os.Exit(cli.Main(board)) }
+
+func board(ctx context.Context, o cli.BoardOptions) error {
+	return tui.Run(ctx, tui.Options{
+		Collector: o.Collector,
+		Ingest:    o.Ingest,
+		Actions:   o.Actions,
+		Tmux:      o.Tmux,
+		StateDir:  o.StateDir,
+		Theme:     o.Theme,
+		NoColor:   o.NoColor,
+		TmuxEnv:   o.TmuxEnv,
+		Dir:       o.Dir,
+		Agent:     o.Agent,
+		Now:       o.Now,
+	})
+}
