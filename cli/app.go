@@ -56,7 +56,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"board", "[--theme auto|dark|light]", "open the board (the default command)", (*app).cmdBoard},
+		{"board", "[--theme auto|dark|light]", "open the board (the default command; lanes-board, found beside lanes or on PATH)", (*app).cmdBoard},
 		{"new", "NAME [--agent A] [--dir DIR] [-- CMD ARGS…]", "start an agent in a new tmux session", (*app).cmdNew},
 		{"ls", "[--json] [--all]", "list sessions with their status", (*app).cmdLs},
 		{"attach", "NAME", "attach to a session's pane", (*app).cmdAttach},

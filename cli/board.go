@@ -92,20 +92,32 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 // execBoard replaces this process with lanes-board, given the same
 // arguments, so the board is the process the terminal and signals see.
 func (a *app) execBoard() int {
-	self, err := executable()
+	path, err := findBoard()
 	if err != nil {
 		return a.fail(err)
 	}
-	path := filepath.Join(filepath.Dir(self), boardName)
-	if !isExecutable(path) {
-		if path, err = exec.LookPath(boardName); err != nil {
-			return a.fail(fmt.Errorf("the board is a program of its own, %s, and it is neither next to %s nor on PATH: "+
-				"build both with `go build -o bin/ ./cmd/...` (then run bin/lanes), or install both with `go install ./cmd/...`",
-				boardName, self))
-		}
-	}
 	err = syscall.Exec(path, append([]string{path}, a.args...), os.Environ())
 	return a.fail(fmt.Errorf("starting the board (%s): %w", path, err))
+}
+
+// buildBoth is how to get lanes-board beside lanes.
+const buildBoth = "build both with `go build -o bin/ ./cmd/...` (then run bin/lanes), or install both with `go install ./cmd/...`"
+
+// findBoard is lanes-board next to this binary, else on PATH.
+func findBoard() (string, error) {
+	self, err := executable()
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(filepath.Dir(self), boardName)
+	if isExecutable(path) {
+		return path, nil
+	}
+	if path, err := exec.LookPath(boardName); err == nil {
+		return path, nil
+	}
+	return "", fmt.Errorf("the board is a program of its own, %s, and it is neither next to %s nor on PATH: %s",
+		boardName, self, buildBoth)
 }
 
 // executable is this binary's path with symlinks resolved.

@@ -65,6 +65,24 @@ func TestBoardMissingExplains(t *testing.T) {
 			t.Errorf("message lacks %q:\n%s", want, out)
 		}
 	}
+
+	doctor := exec.Command(alone, "doctor")
+	doctor.Env = cmd.Env
+	out, _ = doctor.CombinedOutput()
+	if !strings.Contains(string(out), "!!  board: lanes-board not found") || !strings.Contains(string(out), "go install ./cmd/...") {
+		t.Errorf("doctor does not report the missing board:\n%s", out)
+	}
+
+	// Beside it, lanes finds the board (doctor says where).
+	if err := os.WriteFile(filepath.Join(dir, boardName), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	doctor = exec.Command(alone, "doctor")
+	doctor.Env = cmd.Env
+	out, _ = doctor.CombinedOutput()
+	if !strings.Contains(string(out), "ok  board: "+filepath.Join(dir, boardName)) {
+		t.Errorf("doctor does not find the board beside lanes:\n%s", out)
+	}
 }
 
 // TestLanesLinksNoBoard: the lanes binary starts for every hook and every

@@ -44,6 +44,7 @@ func (a *app) cmdDoctor(ctx context.Context, args []string) int {
 		a.doctorState(dir, add)
 	}
 	a.doctorHooks(add)
+	a.doctorBoard(add)
 
 	bad := 0
 	for _, c := range checks {
@@ -65,6 +66,19 @@ func (a *app) cmdDoctor(ctx context.Context, args []string) int {
 }
 
 type addFunc func(ok bool, fix, format string, args ...any)
+
+// doctorBoard: `lanes` with no command needs lanes-board.
+func (a *app) doctorBoard(add addFunc) {
+	if a.board != nil {
+		add(true, "", "board: built in (%s)", boardName)
+		return
+	}
+	if path, err := findBoard(); err != nil {
+		add(false, buildBoth, "board: %s not found next to lanes or on PATH", boardName)
+	} else {
+		add(true, "", "board: %s", path)
+	}
+}
 
 func (a *app) doctorTmux(ctx context.Context, add addFunc) {
 	tc := a.tmuxClient()
