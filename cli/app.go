@@ -76,11 +76,33 @@ func commands() []command {
 // Main runs lanes with the process's arguments, streams and environment,
 // and returns the exit code. board runs the board; nil execs lanes-board.
 func Main(board Board) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, args := context.Background(), os.Args[1:]
+	// A signal context costs about a millisecond of start-up (its watcher
+	// takes a thread of its own). hook and status-line, which agents and
+	// tmux run every few seconds, are short and leave nothing half-done when
+	// a signal ends them (a spool line is one write, a store commit is
+	// atomic), so they keep the default: SIGINT and SIGTERM end them at once.
+	if cmd := commandOf(args); cmd != "hook" && cmd != "status-line" {
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+	}
 	a := newApp(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
 	a.board = board
-	return a.main(ctx, os.Args[1:])
+	return a.main(ctx, args)
+}
+
+// commandOf is the command word of args, after the global flags.
+func commandOf(args []string) string {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--socket" || a == "-socket" || a == "--theme" || a == "-theme":
+			i++ // the flag's value
+		case !strings.HasPrefix(a, "-"):
+			return a
+		}
+	}
+	return ""
 }
 
 func (a *app) main(ctx context.Context, args []string) int {

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"lanes/scripts/internal/world"
+	"lanes/tmux"
 )
 
 var quick = flag.Bool("quick", false, "small counts and short windows, for CI")
@@ -286,17 +287,21 @@ func benchStatusLine(w *world.World, rounds int) {
 	r := got[0].med / mini.med
 	add("status-line, 200 sessions, reused cycle", "≤ 3× minimal", fmt.Sprintf("%.2f× (%s vs %s)", r, got[0], mini), r <= 3)
 	stale := func() { old := time.Now().Add(-time.Minute); _ = os.Chtimes(last, old, old) }
-	// The floor under any command that asks tmux: one trivial tmux call
-	// against the same server, whose cost grows with its session count.
-	floor := func() time.Duration {
-		start := time.Now()
-		_, _ = w.Tmux(w.Socket, "-u", "display-message", "-p", "x")
-		return time.Since(start)
+	// tmux's share: one trivial call against the same server (the floor
+	// under any command that asks tmux; it grows with the session count),
+	// and the cycle's own list-panes read.
+	tmuxCall := func(args ...string) func() time.Duration {
+		return func() time.Duration {
+			start := time.Now()
+			_, _ = w.Tmux(w.Socket, append([]string{"-u"}, args...)...)
+			return time.Since(start)
+		}
 	}
-	mini, got = ab(w, rounds, stale, reuse, floor)
+	mini, got = ab(w, rounds, stale, reuse, tmuxCall("display-message", "-p", "x"), tmuxCall("list-panes", "-a", "-F", tmux.PaneFormat))
 	r = got[0].med / mini.med
 	add("status-line, 200 sessions, own cycle", "≤ 6× minimal", fmt.Sprintf("%.2f× (%s vs %s)", r, got[0], mini), r <= 6)
 	add("reference: one trivial tmux call, 200 sessions", "—", fmt.Sprintf("%.2f× (%s)", got[1].med/mini.med, got[1]), true)
+	add("reference: the cycle's tmux read alone, 200 sessions", "—", fmt.Sprintf("%.2f× (%s)", got[2].med/mini.med, got[2]), true)
 
 	f, err := os.OpenFile(filepath.Join(w.State, "lanes.db"), os.O_RDWR, 0)
 	if err != nil {
