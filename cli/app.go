@@ -79,10 +79,11 @@ func Main(board Board) int {
 	ctx, args := context.Background(), os.Args[1:]
 	// A signal context costs about a millisecond of start-up (its watcher
 	// takes a thread of its own). hook and status-line, which agents and
-	// tmux run every few seconds, are short and leave nothing half-done when
-	// a signal ends them (a spool line is one write, a store commit is
-	// atomic), so they keep the default: SIGINT and SIGTERM end them at once.
-	if cmd := commandOf(args); cmd != "hook" && cmd != "status-line" {
+	// tmux run every few seconds, and ls, which scripts poll, are short and
+	// leave nothing half-done when a signal ends them (a spool line is one
+	// write, a store commit is atomic), so they keep the default: SIGINT and
+	// SIGTERM end them at once.
+	if cmd := commandOf(args); cmd != "hook" && cmd != "status-line" && cmd != "ls" {
 		var stop context.CancelFunc
 		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 		defer stop()
