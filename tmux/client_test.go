@@ -116,7 +116,7 @@ func TestListPanesArgv(t *testing.T) {
 }
 
 func TestListPanesNoServer(t *testing.T) {
-	c := fakeClient(t, step{args: argv("list-panes", "-a", "-F", PaneFormat),
+	c := fakeClient(t, step{args: argv("list-panes", "-a", "-F", paneFormat),
 		err: wrapErr("list-panes", ErrNoServer, "no server running on /tmp/x")})
 	if _, err := c.ListPanes(context.Background(), false); !errors.Is(err, ErrNoServer) {
 		t.Errorf("err = %v, want ErrNoServer", err)

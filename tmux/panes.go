@@ -30,10 +30,9 @@ var paneFields = []string{
 	"pane_dead_time",
 }
 
-// PaneFormat is the -F argument of the per-cycle list-panes read: a live
-// pane prints 0 and empty exit fields without tmux looking them up. (The
-// benchmark times this read on its own, as tmux's share of a cycle.)
-var PaneFormat = func() string {
+// paneFormat is the -F argument of the per-cycle list-panes read: a live
+// pane prints 0 and empty exit fields without tmux looking them up.
+var paneFormat = func() string {
 	field := func(f string) string { return "#{" + f + "}" }
 	var live []string
 	for _, f := range paneFields[:4] {
@@ -78,7 +77,7 @@ type Pane struct {
 // read is chained behind a no-op job (run-shell true) in the same
 // invocation, which makes the server reap first, for about a millisecond.
 func (c *Client) ListPanes(ctx context.Context, reap bool) ([]Pane, error) {
-	list := []string{"list-panes", "-a", "-F", PaneFormat}
+	list := []string{"list-panes", "-a", "-F", paneFormat}
 	cmds := [][]string{list}
 	if reap {
 		cmds = [][]string{{"run-shell", "true"}, list}
@@ -100,7 +99,7 @@ func (c *Client) ListPanes(ctx context.Context, reap bool) ([]Pane, error) {
 	return ours, nil
 }
 
-// parsePanes parses list-panes output written with PaneFormat, one pane
+// parsePanes parses list-panes output written with paneFormat, one pane
 // per line. A malformed line is skipped rather than failing the whole read,
 // so one odd pane cannot hide the others; the read fails only when lines
 // were present and none parsed.

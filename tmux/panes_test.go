@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// line joins pane fields the way tmux prints PaneFormat.
+// line joins pane fields the way tmux prints paneFormat.
 func line(fields ...string) string { return strings.Join(fields, fieldSep) }
 
 func intp(n int) *int { return &n }

@@ -51,7 +51,8 @@ func New(repo string) (*World, error) {
 	if err := os.MkdirAll(w.Home, 0o700); err != nil {
 		return w, err
 	}
-	build := exec.Command("go", "build", "-o", filepath.Dir(w.Bin)+string(filepath.Separator), "./cmd/lanes", "./cmd/lanes-board")
+	build := exec.Command("go", "build", "-o", filepath.Dir(w.Bin)+string(filepath.Separator),
+		"./cmd/lanes", "./cmd/lanes-board", "./scripts/internal/tmuxread")
 	build.Dir, build.Stderr = repo, os.Stderr
 	if err := build.Run(); err != nil {
 		return w, fmt.Errorf("building lanes: %w", err)
