@@ -141,7 +141,7 @@ func isExecutable(path string) bool {
 // line, so the two can never disagree.
 type BoardActions struct{ a *app }
 
-func (b BoardActions) Create(ctx context.Context, name string, agent state.Agent, dir string) (*state.Record, error) {
+func (b BoardActions) Create(ctx context.Context, name string, agent state.Agent, dir string, args []string) (*state.Record, error) {
 	if err := state.CheckName(name); err != nil {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func (b BoardActions) Create(ctx context.Context, name string, agent state.Agent
 	if err != nil {
 		return nil, err
 	}
-	return b.a.create(ctx, name, agent, dir, nil)
+	return b.a.create(ctx, name, agent, dir, args)
 }
 
 func (b BoardActions) Kill(ctx context.Context, r *state.Record) error { return b.a.kill(ctx, r) }

@@ -38,7 +38,7 @@ func (a *app) spawnPlan(r *state.Record, args []string) (spawn, error) {
 		return spawn{}, err
 	}
 	if _, err := exec.LookPath(plan.Args[0]); err != nil {
-		return spawn{}, fmt.Errorf("%s not found on PATH: install it, or run another command with `lanes new %s -- CMD`", plan.Args[0], r.Name)
+		return spawn{}, fmt.Errorf("%s not found on PATH: install it, or run a command of your own as a custom agent (`lanes new %s -- CMD`)", plan.Args[0], r.Name)
 	}
 	if plan.Note != "" && plan.Injected {
 		a.warn("%s", plan.Note)

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -28,21 +30,46 @@ func newInput(l *look, prompt, placeholder string) textinput.Model {
 
 func closeDialog() tea.Msg { return closeDialogMsg{} }
 
-// newDialog asks for a new session's name, agent and directory. It stays
-// open while the session starts, so a failure is shown where it was typed.
+// newDialog asks for a new session's name, agent, directory and arguments.
+// It stays open while the session starts, so a failure is shown where it
+// was typed.
 type newDialog struct {
-	name, dir textinput.Model
-	agent     int // index into state.Agents
-	focus     int // 0 name, 1 agent, 2 dir
-	err       string
-	busy      bool
+	name, dir, args textinput.Model
+	agent           int // index into dialogAgents
+	focus           int // one of the fields below
+	err             string
+	busy            bool
 }
 
+// The new-session dialog's fields, in tab order.
+const (
+	fieldName = iota
+	fieldAgent
+	fieldDir
+	fieldArgs
+	nFields
+)
+
+// dialogAgents are the agents the dialog offers: the known ones, then any
+// command (custom), whose arguments are the command itself.
+var dialogAgents = append(slices.Clone(state.Agents), state.AgentCustom)
+
 func newNewDialog(l *look, dir string, agent state.Agent) newDialog {
-	d := newDialog{name: newInput(l, "name  ", "letters, digits, - or _"), dir: newInput(l, "dir   ", "")}
-	d.agent = max(slices.Index(state.Agents, agent), 0)
+	d := newDialog{name: newInput(l, "name  ", "letters, digits, - or _"), dir: newInput(l, "dir   ", ""),
+		args: newInput(l, "args  ", "")}
+	d.agent = max(slices.Index(dialogAgents, agent), 0)
 	d.dir.SetValue(dir)
 	d.name.Focus()
+	return d.withAgent(d.agent)
+}
+
+// withAgent selects agent i and says what its arguments are.
+func (d newDialog) withAgent(i int) newDialog {
+	d.agent = i
+	d.args.Placeholder = "extra arguments (optional), e.g. --model opus"
+	if dialogAgents[i] == state.AgentCustom {
+		d.args.Placeholder = "the command to run, e.g. make watch"
+	}
 	return d
 }
 
@@ -55,15 +82,15 @@ func (d newDialog) Update(msg tea.Msg) (newDialog, tea.Cmd) {
 	case "esc":
 		return d, closeDialog
 	case "tab", "down":
-		return d.setFocus((d.focus + 1) % 3), nil
+		return d.setFocus((d.focus + 1) % nFields), nil
 	case "shift+tab", "up":
-		return d.setFocus((d.focus + 2) % 3), nil
+		return d.setFocus((d.focus + nFields - 1) % nFields), nil
 	case "enter":
 		return d.submit()
 	}
 	var cmd tea.Cmd
 	switch d.focus {
-	case 0:
+	case fieldName:
 		d.name, cmd = d.name.Update(msg)
 		d.err = ""
 		if v := d.name.Value(); v != "" {
@@ -71,15 +98,19 @@ func (d newDialog) Update(msg tea.Msg) (newDialog, tea.Cmd) {
 				d.err = nameProblem(v)
 			}
 		}
-	case 1:
+	case fieldAgent:
 		switch k.String() {
 		case "left", "h":
-			d.agent = (d.agent + len(state.Agents) - 1) % len(state.Agents)
+			d = d.withAgent((d.agent + len(dialogAgents) - 1) % len(dialogAgents))
 		case "right", "l", "space":
-			d.agent = (d.agent + 1) % len(state.Agents)
+			d = d.withAgent((d.agent + 1) % len(dialogAgents))
 		}
-	case 2:
+		d.err = ""
+	case fieldDir:
 		d.dir, cmd = d.dir.Update(msg)
+	case fieldArgs:
+		d.args, cmd = d.args.Update(msg)
+		d.err = ""
 	}
 	return d, cmd
 }
@@ -102,30 +133,40 @@ func (d newDialog) setFocus(f int) newDialog {
 	d.focus = f
 	d.name.Blur()
 	d.dir.Blur()
+	d.args.Blur()
 	switch f {
-	case 0:
+	case fieldName:
 		d.name.Focus()
-	case 2:
+	case fieldDir:
 		d.dir.Focus()
+	case fieldArgs:
+		d.args.Focus()
 	}
 	return d
 }
 
 func (d newDialog) submit() (newDialog, tea.Cmd) {
-	name, dir := d.name.Value(), strings.TrimSpace(d.dir.Value())
+	name, dir, agent := d.name.Value(), strings.TrimSpace(d.dir.Value()), dialogAgents[d.agent]
+	args, argsErr := splitArgs(d.args.Value())
 	switch {
 	case name == "":
 		d.err = "a name is required"
-		return d.setFocus(0), nil
+		return d.setFocus(fieldName), nil
 	case state.CheckName(name) != nil:
 		d.err = nameProblem(name)
-		return d.setFocus(0), nil
+		return d.setFocus(fieldName), nil
 	case dir == "":
 		d.err = "a directory is required"
-		return d.setFocus(2), nil
+		return d.setFocus(fieldDir), nil
+	case argsErr != nil:
+		d.err = argsErr.Error()
+		return d.setFocus(fieldArgs), nil
+	case agent == state.AgentCustom && len(args) == 0:
+		d.err = "a custom agent needs the command to run"
+		return d.setFocus(fieldArgs), nil
 	}
 	d.err, d.busy = "", true
-	s := submitNewMsg{name: name, agent: state.Agents[d.agent], dir: dir}
+	s := submitNewMsg{name: name, agent: agent, dir: dir, args: args}
 	return d, func() tea.Msg { return s }
 }
 
@@ -133,13 +174,14 @@ func (d newDialog) render(l *look) string {
 	var b strings.Builder
 	b.WriteString(l.name.s("New session") + "\n\n")
 	b.WriteString(d.name.View() + "\n")
-	agent := "agent ‹ " + string(state.Agents[d.agent]) + " ›"
-	if d.focus == 1 {
+	agent := "agent ‹ " + string(dialogAgents[d.agent]) + " ›"
+	if d.focus == fieldAgent {
 		b.WriteString(l.name.s(agent) + "\n")
 	} else {
 		b.WriteString(l.muted.s(agent) + "\n")
 	}
-	b.WriteString(d.dir.View() + "\n\n")
+	b.WriteString(d.dir.View() + "\n")
+	b.WriteString(d.args.View() + "\n\n")
 	switch {
 	case d.busy:
 		b.WriteString(l.muted.s("starting…"))
@@ -248,4 +290,63 @@ func (d sendDialog) keys() help.KeyMap {
 func box(l *look, content string) string {
 	st := l.st.SelectedCard.Padding(1, 2).Width(dialogW)
 	return st.Render(content)
+}
+
+// splitArgs splits a typed command line into words the way a POSIX shell
+// would, without running one: blanks separate words, '…' keeps everything
+// literally, "…" keeps everything but \" and \\, and \ escapes the next
+// character outside quotes. Nothing else ($, *, ;) is special.
+func splitArgs(s string) ([]string, error) {
+	var (
+		words   []string
+		cur     strings.Builder
+		inWord  bool
+		quote   rune // 0, '\'' or '"'
+		escaped bool
+	)
+	for _, r := range s {
+		switch {
+		case escaped:
+			cur.WriteRune(r)
+			escaped = false
+		case quote == '\'':
+			if r == '\'' {
+				quote = 0
+			} else {
+				cur.WriteRune(r)
+			}
+		case quote == '"':
+			switch r {
+			case '"':
+				quote = 0
+			case '\\':
+				escaped = true
+			default:
+				cur.WriteRune(r)
+			}
+		case r == '\'' || r == '"':
+			quote, inWord = r, true
+		case r == '\\':
+			escaped, inWord = true, true
+		case r == ' ' || r == '\t':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteRune(r)
+			inWord = true
+		}
+	}
+	switch {
+	case quote != 0:
+		return nil, fmt.Errorf("unclosed %c quote in the arguments", quote)
+	case escaped:
+		return nil, errors.New("a trailing \\ in the arguments escapes nothing")
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
 }

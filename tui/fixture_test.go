@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -143,8 +144,8 @@ func (f *fakeActions) called() []string {
 	return append([]string(nil), f.calls...)
 }
 
-func (f *fakeActions) Create(_ context.Context, name string, agent state.Agent, dir string) (*state.Record, error) {
-	f.note("create " + name + " " + string(agent) + " " + dir)
+func (f *fakeActions) Create(_ context.Context, name string, agent state.Agent, dir string, args []string) (*state.Record, error) {
+	f.note("create " + name + " " + string(agent) + " " + dir + strings.Join(append([]string{""}, args...), " |"))
 	if name == "taken" {
 		return nil, errors.New(`a live session named "taken" exists`)
 	}

@@ -154,6 +154,29 @@ func TestFlowNewSessionValidation(t *testing.T) {
 	}
 }
 
+// TestFlowNewCustomSession: a custom agent's arguments are its command,
+// split as a shell would split them, and it needs one.
+func TestFlowNewCustomSession(t *testing.T) {
+	f := startFlow(t, 160, 48)
+	f.keys("n")
+	f.waitText("New session")
+	f.tm.Type("build")
+	f.keys("tab", "left") // agent: claude → custom, the last choice
+	f.waitText("‹ custom ›")
+	f.keys("enter")
+	f.waitText("a custom agent needs the command to run")
+	f.tm.Type(`sh -c 'echo "hi there"; sleep 9`)
+	f.keys("enter")
+	f.waitText("unclosed ' quote")
+	f.tm.Type(`'`)
+	f.keys("enter")
+	f.waitText("started build")
+	want := []string{`create build custom /src |sh |-c |echo "hi there"; sleep 9`}
+	if got := f.acts.called(); !slices.Equal(got, want) {
+		t.Errorf("actions = %q, want %q", got, want)
+	}
+}
+
 func TestFlowNewSessionFailureStaysInDialog(t *testing.T) {
 	f := startFlow(t, 80, 24)
 	f.keys("n")

@@ -63,6 +63,7 @@ type (
 		name  string
 		agent state.Agent
 		dir   string
+		args  []string
 	}
 	confirmedMsg  struct{ act pending }
 	submitSendMsg struct {
@@ -125,7 +126,7 @@ func historyCmd(ctx context.Context, a Actions, id string, at time.Time) tea.Cmd
 
 func createCmd(ctx context.Context, a Actions, s submitNewMsg) tea.Cmd {
 	return func() tea.Msg {
-		_, err := a.Create(ctx, s.name, s.agent, s.dir)
+		_, err := a.Create(ctx, s.name, s.agent, s.dir, s.args)
 		return createdMsg{name: s.name, err: err}
 	}
 }

@@ -21,7 +21,9 @@ type Cycler interface {
 // `send`, so the board and the command line can never disagree. Each runs
 // in a tea.Cmd, off the event loop, on a copy of the record.
 type Actions interface {
-	Create(ctx context.Context, name string, agent state.Agent, dir string) (*state.Record, error)
+	// Create starts a session; args go to the agent, or are the command
+	// itself for a custom one.
+	Create(ctx context.Context, name string, agent state.Agent, dir string, args []string) (*state.Record, error)
 	Kill(ctx context.Context, r *state.Record) error
 	Restart(ctx context.Context, r *state.Record) error
 	Remove(ctx context.Context, r *state.Record) error
