@@ -1,6 +1,3 @@
-// Package style holds the board's Lip Gloss styles, built from the theme's
-// palette. It is apart from theme so that the lanes command line, which
-// prints the same palette into tmux's status line, links no terminal UI.
 package style
 
 import (
