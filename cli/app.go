@@ -42,6 +42,7 @@ type app struct {
 
 	args  []string // as given, for lanes-board
 	board Board    // nil: exec lanes-board
+	build string   // this binary's build (buildOf), set when the board needs it
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {

@@ -6,7 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -54,8 +54,19 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	if !slices.Contains([]string{"auto", "dark", "light"}, *themeFlag) {
 		return a.usageErr(fs, "unknown theme %q (want auto, dark or light)", *themeFlag)
 	}
+	if a.build == "" {
+		a.build = buildOf(debug.ReadBuildInfo())
+	}
 	if a.board == nil {
 		return a.execBoard()
+	}
+	if from := a.getenv(envFrom); from != "" {
+		// Not for the tmux server this board may start, nor its panes.
+		_ = os.Unsetenv(envFrom)
+		if from != a.build && from != unknownBuild && a.build != unknownBuild {
+			return a.fail(fmt.Errorf("this %s (build %s) is not from the same build as the lanes that started it (build %s): %s",
+				boardName, a.build, from, buildBoth))
+		}
 	}
 	c, err := a.collector()
 	if err != nil {
@@ -66,10 +77,6 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 		return a.fail(err)
 	}
 	cwd, _ := os.Getwd()
-	// The board waits on tmux, the spool and the terminal; its work fits one
-	// core. One P keeps the runtime from spinning idle threads awake between
-	// frames: with 100 idle sessions this is a quarter of its idle CPU.
-	runtime.GOMAXPROCS(1)
 	err = a.board(ctx, BoardOptions{
 		Collector: c,
 		Ingest:    &state.Collector{Store: c.Store, Socket: c.Socket, Now: c.Now},
@@ -89,6 +96,16 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	return exitOK
 }
 
+// envFrom is set by lanes when it execs lanes-board, to the build it is:
+// the board refuses to run for another build, and a lanes that finds it
+// set was started in the board's place (a link or a wrapper), which would
+// otherwise exec itself forever.
+const envFrom = "LANES_BOARD_FROM"
+
+// unknownBuild stands for a build without version control stamps (go run,
+// go test): it matches any other.
+const unknownBuild = "unknown"
+
 // execBoard replaces this process with lanes-board, given the same
 // arguments, so the board is the process the terminal and signals see.
 func (a *app) execBoard() int {
@@ -96,8 +113,51 @@ func (a *app) execBoard() int {
 	if err != nil {
 		return a.fail(err)
 	}
-	err = syscall.Exec(path, append([]string{path}, a.args...), os.Environ())
+	if a.getenv(envFrom) != "" {
+		return a.fail(fmt.Errorf("%s does not run the board: it started lanes again; %s", path, buildBoth))
+	}
+	self, err := executable()
+	if err != nil {
+		return a.fail(err)
+	}
+	if sameFile(path, self) {
+		return a.fail(fmt.Errorf("%s is lanes itself, not the board; %s", path, buildBoth))
+	}
+	env := append(os.Environ(), envFrom+"="+a.build)
+	err = syscall.Exec(path, append([]string{path}, a.args...), env)
 	return a.fail(fmt.Errorf("starting the board (%s): %w", path, err))
+}
+
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// buildOf names a build by its module version and version-control stamps,
+// unknownBuild when it has none.
+func buildOf(info *debug.BuildInfo, ok bool) string {
+	if !ok {
+		return unknownBuild
+	}
+	var rev, modified string
+	for _, kv := range info.Settings {
+		switch kv.Key {
+		case "vcs.revision":
+			rev = kv.Value
+		case "vcs.modified":
+			if kv.Value == "true" {
+				modified = "+modified"
+			}
+		}
+	}
+	switch {
+	case rev != "":
+		return rev + modified
+	case info.Main.Version != "" && info.Main.Version != "(devel)":
+		return info.Main.Version
+	}
+	return unknownBuild
 }
 
 // buildBoth is how to get lanes-board beside lanes.
@@ -116,7 +176,7 @@ func findBoard() (string, error) {
 	if path, err := exec.LookPath(boardName); err == nil {
 		return path, nil
 	}
-	return "", fmt.Errorf("the board is a program of its own, %s, and it is neither next to %s nor on PATH: %s",
+	return "", fmt.Errorf("the board is a program of its own, %s, and there is no executable one next to %s or on PATH: %s",
 		boardName, self, buildBoth)
 }
 

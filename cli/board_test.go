@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestHookBinaryPrefersLanesNextToTheBoard(t *testing.T) {
@@ -55,7 +58,8 @@ func TestBoardMissingExplains(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(alone, "--theme", "dark")
-	cmd.Env = []string{"PATH=" + t.TempDir(), "HOME=" + t.TempDir(), "LANES_STATE_DIR=" + t.TempDir()}
+	cmd.Env = []string{"PATH=" + t.TempDir(), "HOME=" + t.TempDir(), "LANES_STATE_DIR=" + t.TempDir(),
+		"LANES_TMUX_SOCKET=lanes-test-noserver-" + filepath.Base(dir)}
 	out, err := cmd.CombinedOutput()
 	if code := cmd.ProcessState.ExitCode(); code != exitError || err == nil {
 		t.Fatalf("exit %d (%v), want %d; output:\n%s", code, err, exitError, out)
@@ -97,6 +101,77 @@ func TestLanesLinksNoBoard(t *testing.T) {
 		if pkg == "lanes/tui" || pkg == "lanes/theme/style" || pkg == "runtime/cgo" || pkg == "os/user" ||
 			strings.HasPrefix(pkg, "charm.land/") || strings.HasPrefix(pkg, "github.com/charmbracelet/") {
 			t.Errorf("lanes links %s; keep it to lanes-board", pkg)
+		}
+	}
+}
+
+// TestBoardThatIsLanesAgain: a lanes-board that is lanes itself (a link,
+// or a wrapper that runs lanes) is refused at once instead of execing
+// forever.
+func TestBoardThatIsLanesAgain(t *testing.T) {
+	for name, install := range map[string]func(dir string) error{
+		"link": func(dir string) error { return os.Symlink("lanes", filepath.Join(dir, boardName)) },
+		"wrapper": func(dir string) error {
+			script := "#!/bin/sh\nexec \"$(dirname \"$0\")/lanes\" \"$@\"\n"
+			return os.WriteFile(filepath.Join(dir, boardName), []byte(script), 0o755)
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			body, err := os.ReadFile(lanesBin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "lanes"), body, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := install(dir); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, filepath.Join(dir, "lanes"))
+			cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + t.TempDir(), "LANES_STATE_DIR=" + t.TempDir(),
+				"LANES_TMUX_SOCKET=lanes-test-noserver-" + filepath.Base(dir)}
+			out, _ := cmd.CombinedOutput()
+			if ctx.Err() != nil {
+				t.Fatal("lanes kept execing itself")
+			}
+			if code := cmd.ProcessState.ExitCode(); code != exitError || !strings.Contains(string(out), "not the board") &&
+				!strings.Contains(string(out), "does not run the board") {
+				t.Errorf("exit %d, output:\n%s", code, out)
+			}
+		})
+	}
+}
+
+// TestBoardFromAnotherBuild: the board refuses to run for a lanes of
+// another build, and runs for its own build, an unknown one, or none.
+func TestBoardFromAnotherBuild(t *testing.T) {
+	for _, tt := range []struct {
+		from, mine string
+		runs       bool
+	}{
+		{"abc123", "abc123", true},
+		{"abc123", "def456", false},
+		{unknownBuild, "def456", true},
+		{"abc123", unknownBuild, true},
+		{"", "def456", true}, // started directly, not by lanes
+	} {
+		var ran bool
+		var stderr strings.Builder
+		state, from := t.TempDir(), tt.from
+		a := newApp(strings.NewReader(""), io.Discard, &stderr, func(k string) string {
+			return map[string]string{envFrom: from, "LANES_STATE_DIR": state, "LANES_TMUX_SOCKET": "lanes-test-noserver"}[k]
+		})
+		a.build = tt.mine
+		a.board = func(context.Context, BoardOptions) error { ran = true; return nil }
+		code := a.main(t.Context(), []string{"--theme", "dark"})
+		if ran != tt.runs {
+			t.Errorf("from %q, mine %q: board ran = %v (exit %d, %s), want %v", tt.from, tt.mine, ran, code, stderr.String(), tt.runs)
+		}
+		if !tt.runs && !strings.Contains(stderr.String(), "not from the same build") {
+			t.Errorf("refusal does not say why: %s", stderr.String())
 		}
 	}
 }
