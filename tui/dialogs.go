@@ -294,15 +294,19 @@ func box(l *look, content string) string {
 
 // splitArgs splits a typed command line into words the way a POSIX shell
 // would, without running one: blanks separate words, '…' keeps everything
-// literally, "…" keeps everything but \" and \\, and \ escapes the next
-// character outside quotes. Nothing else ($, *, ;) is special.
+// literally, "…" keeps everything but the backslash of \", \\, \$ and \`,
+// and \ escapes the next character outside quotes. Nothing else ($, *, ;)
+// is special.
 func splitArgs(s string) ([]string, error) {
 	var (
 		words   []string
 		cur     strings.Builder
 		inWord  bool
 		quote   rune // 0, '\'' or '"'
-		escaped bool
+		escaped bool // after \ outside quotes
+		// pendingBackslash: after \ inside "…", where it escapes only some
+		// characters.
+		pendingBackslash bool
 	)
 	for _, r := range s {
 		switch {
@@ -315,12 +319,19 @@ func splitArgs(s string) ([]string, error) {
 			} else {
 				cur.WriteRune(r)
 			}
+		case quote == '"' && pendingBackslash:
+			// Inside "…" a backslash escapes only ", \, $ and `.
+			if !strings.ContainsRune(`"\$`+"`", r) {
+				cur.WriteRune('\\')
+			}
+			cur.WriteRune(r)
+			pendingBackslash = false
 		case quote == '"':
 			switch r {
 			case '"':
 				quote = 0
 			case '\\':
-				escaped = true
+				pendingBackslash = true
 			default:
 				cur.WriteRune(r)
 			}

@@ -17,6 +17,8 @@ func TestSplitArgs(t *testing.T) {
 		{in: "  make\twatch  ", want: []string{"make", "watch"}},
 		{in: `sh -c 'echo "hi"; exit 3'`, want: []string{"sh", "-c", `echo "hi"; exit 3`}},
 		{in: `a "b \"c\" \\ d" e`, want: []string{"a", `b "c" \ d`, "e"}},
+		{in: `grep "\d+" "line\n" "\$HOME" "a\b"`, want: []string{"grep", `\d+`, `line\n`, `$HOME`, `a\b`}},
+		{in: `'back\slash'`, want: []string{`back\slash`}},
 		{in: `one\ word two`, want: []string{"one word", "two"}},
 		{in: `'' ""`, want: []string{"", ""}},
 		{in: `pre'fix'"ed"`, want: []string{"prefixed"}},
