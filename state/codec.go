@@ -165,7 +165,7 @@ func decodeRecord(b []byte) (*Record, error) {
 	a.HooksInjected = d.bool()
 	a.ProviderSessionID = d.str()
 
-	if n := d.count(); n > 0 {
+	if n := d.countOf(minPRBytes); n > 0 {
 		r.PRs = make([]PR, n)
 		for i := range r.PRs {
 			pr := &r.PRs[i]
@@ -271,9 +271,15 @@ func (d *decoder) int() int64 {
 
 // count reads a length that must fit in what is left (every element takes
 // at least a byte), so a corrupt length cannot ask for a huge allocation.
-func (d *decoder) count() int {
+func (d *decoder) count() int { return d.countOf(1) }
+
+// minPRBytes is the least a PR takes encoded: eleven fields of a byte each.
+const minPRBytes = 11
+
+// countOf reads a count of elements that take at least size bytes each.
+func (d *decoder) countOf(size int) int {
 	n := d.uint()
-	if n > uint64(len(d.b)) {
+	if n > uint64(len(d.b)/size) {
 		d.fail()
 		return 0
 	}

@@ -4,8 +4,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"charm.land/lipgloss/v2"
 )
 
 func TestContrast(t *testing.T) {
@@ -19,7 +17,7 @@ func TestContrast(t *testing.T) {
 		{"#767676", "#FFFFFF", 4.54}, // the classic lightest grey that passes AA on white
 	}
 	for _, tt := range tests {
-		got := Contrast(lipgloss.Color(tt.a), lipgloss.Color(tt.b))
+		got := Contrast(hexColor(tt.a), hexColor(tt.b))
 		if math.Abs(got-tt.want) > 0.01 {
 			t.Errorf("Contrast(%s, %s) = %.3f, want %.2f", tt.a, tt.b, got, tt.want)
 		}
@@ -28,10 +26,10 @@ func TestContrast(t *testing.T) {
 
 func TestDeltaEScale(t *testing.T) {
 	// Black to white is ΔE2000 100 on the usual scale.
-	if got := DeltaE(lipgloss.Color("#000000"), lipgloss.Color("#FFFFFF")); math.Abs(got-100) > 0.5 {
+	if got := DeltaE(hexColor("#000000"), hexColor("#FFFFFF")); math.Abs(got-100) > 0.5 {
 		t.Errorf("DeltaE(black, white) = %.2f, want 100", got)
 	}
-	if got := DeltaE(lipgloss.Color("#36C2B4"), lipgloss.Color("#36C2B4")); got != 0 {
+	if got := DeltaE(hexColor("#36C2B4"), hexColor("#36C2B4")); got != 0 {
 		t.Errorf("DeltaE(x, x) = %.2f, want 0", got)
 	}
 }
@@ -53,7 +51,7 @@ func TestPaletteFigures(t *testing.T) {
 		name string
 		p    Palette
 	}{{"dark", Dark}, {"light", Light}} {
-		bg := lipgloss.Color(tt.p.Background)
+		bg := hexColor(tt.p.Background)
 		for _, r := range Roles {
 			surface, text := tt.p.Badge(r)
 			t.Logf("%s %-10s %s on %s %.2f:1  badge text %.2f:1", tt.name, r, tt.p.Hex(r), tt.p.Background,

@@ -295,9 +295,15 @@ func benchStatusLine(w *world.World, rounds int) {
 		return time.Since(start)
 	}
 	readOnly := func() time.Duration {
+		cmd := exec.Command(filepath.Join(filepath.Dir(w.Bin), "tmuxread"), w.Socket)
+		cmd.Env = w.Env()
 		start := time.Now()
-		_ = exec.Command(filepath.Join(filepath.Dir(w.Bin), "tmuxread"), w.Socket).Run()
-		return time.Since(start)
+		out, err := cmd.CombinedOutput()
+		took := time.Since(start)
+		if err != nil {
+			fail(fmt.Errorf("tmuxread: %v: %s", err, out))
+		}
+		return took
 	}
 	mini, got = ab(w, rounds, stale, reuse, trivial, readOnly)
 	r = got[0].med / mini.med
