@@ -201,6 +201,8 @@ func isExecutable(path string) bool {
 // line, so the two can never disagree.
 type BoardActions struct{ a *app }
 
+// Create is `lanes new`: it starts a session, with args for the agent (or
+// as the command itself, for a custom one).
 func (b BoardActions) Create(ctx context.Context, name string, agent state.Agent, dir string, args []string) (*state.Record, error) {
 	if err := state.CheckName(name); err != nil {
 		return nil, err
@@ -215,18 +217,23 @@ func (b BoardActions) Create(ctx context.Context, name string, agent state.Agent
 	return b.a.create(ctx, name, agent, dir, args)
 }
 
+// Kill is `lanes kill`.
 func (b BoardActions) Kill(ctx context.Context, r *state.Record) error { return b.a.kill(ctx, r) }
 
+// Restart is `lanes restart`.
 func (b BoardActions) Restart(ctx context.Context, r *state.Record) error {
 	return b.a.restart(ctx, r)
 }
 
+// Remove is `lanes rm`.
 func (b BoardActions) Remove(_ context.Context, r *state.Record) error { return b.a.remove(r) }
 
+// Send is `lanes send`, with its refusals.
 func (b BoardActions) Send(ctx context.Context, r *state.Record, text string, force bool) error {
 	return b.a.send(ctx, r, text, force)
 }
 
+// History is up to n of the session's latest transitions, oldest first.
 func (b BoardActions) History(_ context.Context, id string, n int) ([]state.Transition, error) {
 	st, err := b.a.store()
 	if err != nil {
