@@ -258,3 +258,31 @@ func TestFlowRestartAndRemove(t *testing.T) {
 		t.Errorf("actions = %q", got)
 	}
 }
+
+// TestFlowHelpPages: where keys and legend do not fit together (80×24),
+// tab turns between them; on a tall terminal they share one page.
+func TestFlowHelpPages(t *testing.T) {
+	f := startFlow(t, 80, 24)
+	f.keys("?")
+	f.waitText("tab statuses and glyphs")
+	if v := *f.last.Load(); strings.Contains(v, "Needs input") {
+		t.Errorf("the keys page shows the legend too:\n%s", v)
+	}
+	f.keys("tab")
+	f.waitText("Needs input")
+	f.waitText("tab keys")
+	f.keys("tab")
+	f.waitText("tab statuses and glyphs")
+	f.keys("x") // any other key closes, and does nothing else
+	f.wait("help closed", func(v string) bool { return !strings.Contains(v, "any other key closes") })
+	if got := f.acts.called(); len(got) != 0 {
+		t.Errorf("closing help ran %q", got)
+	}
+
+	tall := startFlow(t, 160, 48)
+	tall.keys("?")
+	tall.waitText("any key closes")
+	if v := *tall.last.Load(); !strings.Contains(v, "Needs input") || !strings.Contains(v, "lane left") {
+		t.Errorf("a tall terminal should show keys and legend together:\n%s", v)
+	}
+}

@@ -5,36 +5,58 @@ import (
 
 	"lanes/state"
 	"lanes/theme"
+
+	"charm.land/lipgloss/v2"
 )
 
-// helpBox is the `?` overlay: every key, and when the terminal is tall
-// enough a legend of every badge, mark and dot, so glyphs read without
-// colour too.
+// helpBox is the `?` overlay: every key, and a legend of every badge, mark
+// and dot, so glyphs read without colour too. When both do not fit (80×24),
+// they are two pages, and tab turns between them.
 func (m Model) helpBox() string {
 	l := m.look
-	var b strings.Builder
-	b.WriteString(l.name.s("Keys") + "\n\n" + m.help.FullHelpView(m.keys.FullHelp()))
-	if m.h >= 34 && m.w >= 80 {
-		b.WriteString("\n\n" + l.name.s("Statuses") + "\n\n")
-		const cols, colW = 4, 18
-		for i, s := range state.Statuses {
-			badge, w := l.badgeFor(s, "", colW)
-			b.WriteString(pad(badge, w, colW))
-			if i%cols == cols-1 {
-				b.WriteString("\n")
-			}
-		}
-		b.WriteString("\n\n" + l.name.s("Marks") + "   ")
-		for _, mk := range []state.Mark{state.MarkFailed, state.MarkInterrupted, state.MarkUnconfirmed, state.MarkUnreachable} {
-			s, _ := l.markFor(mk)
-			b.WriteString(s + "   ")
-		}
-		b.WriteString("\n" + l.name.s("Dots") + "    ")
-		for _, a := range state.Activities {
-			b.WriteString(l.dotFor(a, 0) + " " + l.muted.s(theme.ActivitySpec(a).Short) + "  ")
-		}
-		b.WriteString("\n" + l.muted.s("Only an active dot breathes; a card's badge is its status, a dot its agent's activity."))
+	keys := l.name.s("Keys") + "\n\n" + m.help.FullHelpView(m.keys.FullHelp())
+	var body string
+	switch {
+	case m.helpFits():
+		body = keys + "\n\n" + m.legend() + "\n\n" + l.muted.s("any key closes")
+	case m.helpPage == 0:
+		body = keys + "\n\n" + l.muted.s("tab statuses and glyphs · any other key closes")
+	default:
+		body = m.legend() + "\n\n" + l.muted.s("tab keys · any other key closes")
 	}
-	b.WriteString("\n\n" + l.muted.s("any key closes"))
-	return l.st.SelectedCard.Padding(1, 2).Render(b.String())
+	box := l.st.SelectedCard.Padding(1, 2)
+	if lipgloss.Width(body)+6 > m.w-2 { // padding and border; keep a margin
+		box = box.Width(m.w - 2) // wraps the longest lines
+	}
+	return box.Render(body)
+}
+
+// helpFits reports whether keys and legend fit on one page.
+func (m Model) helpFits() bool { return m.h >= 34 && m.w >= 80 }
+
+// legend shows every status badge, mark and activity dot.
+func (m Model) legend() string {
+	l := m.look
+	var b strings.Builder
+	b.WriteString(l.name.s("Statuses") + "\n\n")
+	const colW = 18
+	cols := max(1, min(4, (m.w-8)/colW))
+	for i, s := range state.Statuses {
+		badge, w := l.badgeFor(s, "", colW)
+		b.WriteString(pad(badge, w, colW))
+		if i%cols == cols-1 && i < len(state.Statuses)-1 {
+			b.WriteString("\n")
+		}
+	}
+	b.WriteString("\n\n" + l.name.s("Marks") + "   ")
+	for _, mk := range []state.Mark{state.MarkFailed, state.MarkInterrupted, state.MarkUnconfirmed, state.MarkUnreachable} {
+		s, _ := l.markFor(mk)
+		b.WriteString(s + "   ")
+	}
+	b.WriteString("\n" + l.name.s("Dots") + "    ")
+	for _, a := range state.Activities {
+		b.WriteString(l.dotFor(a, 0) + " " + l.muted.s(theme.ActivitySpec(a).Short) + "  ")
+	}
+	b.WriteString("\n" + l.muted.s("Only an active dot breathes; a card's badge is its status, a dot its agent's activity."))
+	return b.String()
 }

@@ -14,6 +14,10 @@ func (m Model) onKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	switch m.mode {
 	case modeHelp:
+		if k.String() == "tab" && !m.helpFits() {
+			m.helpPage = 1 - m.helpPage
+			return m, nil
+		}
 		m.mode = modeBoard
 		return m, nil
 	case modeNew, modeSend:
@@ -116,7 +120,7 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.isDark, m.themeSet = !m.isDark, true
 		m.setLook()
 	case key.Matches(k, m.keys.Help):
-		m.mode = modeHelp
+		m.mode, m.helpPage = modeHelp, 0
 	}
 	after := ""
 	if sel := m.board.selected(); sel != nil {

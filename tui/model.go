@@ -64,6 +64,7 @@ type Model struct {
 	send     sendDialog
 
 	helpLine [modeHelp + 1]string
+	helpPage int // 0 keys, 1 legend, when they do not fit on one page
 
 	status  statusLine
 	lastErr string // the last cycle or tmux error shown, so it shows once
