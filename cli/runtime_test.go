@@ -164,6 +164,34 @@ func TestRestartFencesTheOldLaunch(t *testing.T) {
 	e.waitFor("exited again", 15*time.Second, exited("w", "exited (4)"))
 }
 
+// TestFailedRestartKeepsTheLaunch: when the respawn fails (here, its
+// directory is gone), the agent still running keeps its launch, so its
+// events still count.
+func TestFailedRestartKeepsTheLaunch(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	dir := t.TempDir()
+	e.must("new", "w", "--dir", dir, "--", "sleep", "600")
+	before := e.ls()["w"]
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := e.run("restart", "w"); code == exitOK || !strings.Contains(errs, "does not exist") {
+		t.Fatalf("restart into a removed dir: exit %d, %q", code, errs)
+	}
+	after := e.ls()["w"]
+	if after.Launch != before.Launch {
+		t.Fatalf("a failed restart changed the launch %s → %s", before.Launch, after.Launch)
+	}
+	line := state.Line{V: 1, At: time.Now().UTC(), Session: after.ID, Launch: before.Launch, Agent: "generic", Event: "active"}
+	if err := state.AppendLine(e.state, line); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.ls()["w"]; got.EventsDropped[state.DropStaleLaunch] != 0 || got.Activity != state.ActivityActive {
+		t.Fatalf("the running agent's event: dropped %v, activity %s", got.EventsDropped, got.Activity)
+	}
+}
+
 func TestSendRefusals(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)

@@ -311,7 +311,7 @@ func (a *app) restart(ctx context.Context, r *state.Record) error {
 	if r.Runtime.Terminated {
 		return fmt.Errorf("%s: %w; start a new one with `lanes new %s`", r.Name, state.ErrTerminated, r.Name)
 	}
-	launch := state.NewID()
+	launch, old := state.NewID(), r.Runtime.Launch
 	now := a.now().UTC()
 	r.Runtime.Launch = launch
 	spawn, err := a.spawnPlan(r, agentArgs(r))
@@ -330,6 +330,12 @@ func (a *app) restart(ctx context.Context, r *state.Record) error {
 	err = a.tmuxFor(r.Runtime.Socket).RespawnPane(ctx, r.Runtime.PaneID, r.Dir, spawn.env, spawn.argv)
 	_ = a.update(r.ID, func(cur *state.Record, _ *state.Tx) error {
 		cur.Runtime.StartingAt = time.Time{}
+		if err != nil {
+			// Nothing was respawned: the old agent runs on, and its events
+			// must not be fenced as a stale launch.
+			cur.Runtime.Launch = old
+			return nil
+		}
 		cur.Runtime.PaneStartedAt = a.now().UTC()
 		return nil
 	})
