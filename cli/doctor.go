@@ -189,7 +189,7 @@ func (a *app) doctorState(dir string, add addFunc) {
 		sort.Strings(keys)
 		// Stale-launch and after-exit drops are fencing doing its job.
 		malformed := dropped[state.DropBadJSON] + dropped[state.DropBadVersion] + dropped[state.DropTooLong] +
-			dropped[state.DropBadUTF8] + dropped["bad_spool_file"]
+			dropped[state.DropBadUTF8] + dropped[state.CounterBadSpoolFile]
 		add(malformed == 0, "look at the spool lines in "+state.SpoolDir(dir)+"; a hook from another lanes version may be writing them",
 			"dropped spool lines by reason: %s", strings.Join(keys, ", "))
 	}

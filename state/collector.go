@@ -87,7 +87,7 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	reap := false
 	err := c.Store.Update(func(tx *Tx) error {
 		ct := &cycleTx{tx: tx, stateDir: c.Store.Dir, now: c.now(), dirty: map[string]bool{},
-			history: map[string][]Transition{}, badFiles: map[string]bool{}}
+			history: map[string][]Transition{}}
 		committed := tx.tx.ID() - 1 // a write transaction's id is the next one
 		if err := ct.load(c.cache, c.cache != nil && c.cacheTx == committed); err != nil {
 			return err
@@ -140,7 +140,6 @@ type cycleTx struct {
 	byID     map[string]*Record
 	dirty    map[string]bool
 	history  map[string][]Transition
-	badFiles map[string]bool
 	reapNext bool
 
 	ingested, dropped int

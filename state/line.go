@@ -51,6 +51,10 @@ const (
 	DropTerminated   = "terminated"
 )
 
+// CounterBadSpoolFile counts spool files refused whole (a bad name, a
+// symlink, not a regular file), each once.
+const CounterBadSpoolFile = "bad_spool_file"
+
 // ErrMalformed wraps every reason ParseLine refuses a line.
 var ErrMalformed = errors.New("malformed spool line")
 

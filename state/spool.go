@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // Spool rotation rules (docs/design.md §6).
@@ -69,8 +71,7 @@ func (c *cycleTx) ingest() error {
 	for _, de := range entries {
 		id, rotated, ok := parseSpoolName(de.Name())
 		if !ok || de.Type()&os.ModeSymlink != 0 || !de.Type().IsRegular() {
-			c.countBadFile(de.Name())
-			seen["bad:"+de.Name()] = true
+			seen[c.countBadFile(de.Name())] = true
 			continue
 		}
 		key, err := c.ingestFile(filepath.Join(dir, de.Name()), id, rotated)
@@ -97,18 +98,32 @@ func (c *cycleTx) ingest() error {
 	return nil
 }
 
-// countBadFile counts a refused spool file once, however many cycles see it.
-func (c *cycleTx) countBadFile(name string) {
+// countBadFile counts a refused spool file once, however many cycles see it,
+// and returns the key that remembers it (kept while the file stays).
+func (c *cycleTx) countBadFile(name string) string {
 	b := c.tx.bucket(bucketSpool)
-	key := []byte("bad:" + name)
-	if c.badFiles[name] || b.Get(key) != nil {
-		c.badFiles[name] = true
-		return
+	key := "bad:" + name
+	if b.Get([]byte(key)) == nil {
+		c.tx.wrote = true
+		_ = b.Put([]byte(key), []byte("1"))
+		_ = c.tx.Count(CounterBadSpoolFile, 1)
 	}
-	c.badFiles[name] = true
-	c.tx.wrote = true
-	_ = b.Put(key, []byte("1"))
-	_ = c.tx.Count("bad_spool_file", 1)
+	return key
+}
+
+// spoolKey is a spool file's identity: device and inode, so a renamed
+// (rotated) file keeps its offset.
+func spoolKey(st *syscall.Stat_t) []byte { return fmt.Appendf(nil, "%d:%d", st.Dev, st.Ino) }
+
+// loadOffset is what is stored for the file with key ("" and 0 when none).
+func loadOffset(b *bolt.Bucket, key []byte) spoolOffset {
+	var off spoolOffset
+	if b != nil {
+		if v := b.Get(key); v != nil {
+			_ = json.Unmarshal(v, &off)
+		}
+	}
+	return off
 }
 
 // ingestFile reads one spool file from its stored offset and returns its
@@ -119,8 +134,7 @@ func (c *cycleTx) ingestFile(path, id, rotated string) (string, error) {
 		if errors.Is(err, os.ErrNotExist) {
 			return "", nil
 		}
-		c.countBadFile(filepath.Base(path))
-		return "", nil
+		return c.countBadFile(filepath.Base(path)), nil
 	}
 	defer f.Close()
 	fi, err := f.Stat()
@@ -129,15 +143,11 @@ func (c *cycleTx) ingestFile(path, id, rotated string) (string, error) {
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok || !fi.Mode().IsRegular() {
-		c.countBadFile(filepath.Base(path))
-		return "", nil
+		return c.countBadFile(filepath.Base(path)), nil
 	}
-	key := fmt.Sprintf("%d:%d", st.Dev, st.Ino)
+	key := spoolKey(st)
 	b := c.tx.bucket(bucketSpool)
-	var off spoolOffset
-	if v := b.Get([]byte(key)); v != nil {
-		_ = json.Unmarshal(v, &off)
-	}
+	off := loadOffset(b, key)
 	was := off
 	if fi.Size() < off.Offset { // truncated or a reused inode: start over
 		off.Offset = 0
@@ -169,11 +179,11 @@ func (c *cycleTx) ingestFile(path, id, rotated string) (string, error) {
 		}
 	}
 	if off == was {
-		return key, nil
+		return string(key), nil
 	}
 	c.tx.wrote = true
 	v, _ := json.Marshal(off)
-	return key, b.Put([]byte(key), v)
+	return string(key), b.Put(key, v)
 }
 
 // applyLines applies every complete line of buf and returns how many bytes
@@ -225,11 +235,8 @@ func (c *cycleTx) applyLine(fileID string, raw []byte) {
 		return
 	}
 	r.EventsApplied++
-	c.dirty[r.ID] = true
 	c.ingested++
-	if tr != nil {
-		c.history[r.ID] = append(c.history[r.ID], *tr)
-	}
+	c.note(r, tr)
 }
 
 func (c *cycleTx) drop(r *Record, reason string) {
@@ -295,13 +302,7 @@ func (s *Store) Backlog() (map[string]int64, error) {
 			if !ok {
 				continue
 			}
-			var off spoolOffset
-			if b != nil {
-				if v := b.Get(fmt.Appendf(nil, "%d:%d", st.Dev, st.Ino)); v != nil {
-					_ = json.Unmarshal(v, &off)
-				}
-			}
-			out[id] += max(info.Size()-off.Offset, 0)
+			out[id] += max(info.Size()-loadOffset(b, spoolKey(st)).Offset, 0)
 		}
 		return nil
 	})
