@@ -89,18 +89,28 @@ func claudeEvent(l Line) (Event, bool) {
 	if !ok {
 		return Event{}, false
 	}
-	e := hookEvent(l, kind, l.Event)
-	switch l.Event {
-	case "SessionStart":
-		e.SessionSource = l.Source
-	case "PreToolUse":
-		if l.ToolName == claudeAskTool {
-			e.Kind = KindAsk
-		}
-	case "Notification":
+	e := claudeShaped(l, kind, l.Event, claudeAskTool)
+	if l.Event == "Notification" {
 		e.Detail = qualified(l.Event, l.NotificationType)
 		if k, ok := claudeNotificationKinds[l.NotificationType]; ok {
 			e.Kind = k
+		}
+	}
+	return e, true
+}
+
+// claudeShaped makes the Event of a Claude Code hook, or of a Codex one
+// (Codex's lifecycle hooks copy Claude Code's names and payloads): the
+// session source, the tool that asks the human, an interrupted or failed
+// stop, and the SessionEnd reasons after which the agent goes on.
+func claudeShaped(l Line, kind EventKind, name, askTool string) Event {
+	e := hookEvent(l, kind, name)
+	switch name {
+	case "SessionStart":
+		e.SessionSource = l.Source
+	case "PreToolUse":
+		if l.ToolName == askTool {
+			e.Kind = KindAsk
 		}
 	case "Stop":
 		if l.IsInterrupt {
@@ -109,12 +119,18 @@ func claudeEvent(l Line) (Event, bool) {
 	case "StopFailure":
 		e.Outcome = OutcomeFailure
 	case "SessionEnd":
-		e.Detail = qualified(l.Event, l.Reason)
-		if slices.Contains(claudeEndKeeps, l.Reason) {
-			e.Kind = KindSignal
-		}
+		sessionEnd(&e, name, l.Reason, claudeEndKeeps)
 	}
-	return e, true
+	return e
+}
+
+// sessionEnd qualifies a SessionEnd with its reason, and makes it a plain
+// signal when the reason is one after which the agent process goes on.
+func sessionEnd(e *Event, name, reason string, keeps []string) {
+	e.Detail = qualified(name, reason)
+	if slices.Contains(keeps, reason) {
+		e.Kind = KindSignal
+	}
 }
 
 // SessionEnd reasons after which the agent process goes on: a /clear, or an
@@ -166,26 +182,8 @@ func codexEvent(l Line) (Event, bool) {
 	if !ok {
 		return Event{}, false
 	}
-	e := hookEvent(l, kind, name)
-	switch name {
-	case "SessionStart":
-		e.SessionSource = l.Source
-	case "PreToolUse":
-		if l.ToolName == codexAskTool {
-			e.Kind = KindAsk
-		}
-	case "Stop":
-		if l.IsInterrupt {
-			e.Outcome = OutcomeCancellation
-		}
-	case "StopFailure":
-		e.Outcome = OutcomeFailure
-	case "SessionEnd":
-		e.Detail = qualified(name, l.Reason)
-		if slices.Contains(claudeEndKeeps, l.Reason) {
-			e.Kind = KindSignal
-		}
-	case "notify":
+	e := claudeShaped(l, kind, name, codexAskTool)
+	if name == "notify" {
 		e.Detail = qualified(name, l.Type)
 		if l.Type == codexTurnComplete {
 			e.Kind = KindTurnEnd
@@ -228,10 +226,7 @@ func geminiEvent(l Line) (Event, bool) {
 		}
 	case "SessionEnd":
 		// reason: exit, clear, logout, prompt_input_exit, other.
-		e.Detail = qualified(l.Event, l.Reason)
-		if slices.Contains(geminiEndKeeps, l.Reason) {
-			e.Kind = KindSignal
-		}
+		sessionEnd(&e, l.Event, l.Reason, geminiEndKeeps)
 	}
 	return e, true
 }
