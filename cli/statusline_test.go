@@ -342,6 +342,10 @@ func TestRollup(t *testing.T) {
 	d := func(s state.Status, marks ...state.Mark) state.Derivation {
 		return state.Derivation{Status: s, Marks: marks}
 	}
+	// needs is a status Derive places in the needs-you zone.
+	needs := func(s state.Status, marks ...state.Mark) state.Derivation {
+		return state.Derivation{Status: s, Zone: state.ZoneNeedsYou, Marks: marks}
+	}
 	working, idle := d(state.StatusWorking), d(state.StatusIdle)
 	failed, interrupted := d(state.StatusIdle, state.MarkFailed), d(state.StatusIdle, state.MarkInterrupted)
 	unconfirmed := d(state.StatusWorking, state.MarkUnconfirmed)
@@ -351,19 +355,19 @@ func TestRollup(t *testing.T) {
 		want int
 	}{
 		{"one", []state.Derivation{idle}, 0},
-		{"needs input over working", []state.Derivation{working, d(state.StatusNeedsInput)}, 1},
-		{"exited over a failure", []state.Derivation{failed, d(state.StatusExited)}, 1},
-		{"ci failed over working", []state.Derivation{working, d(state.StatusCIFailed)}, 1},
-		{"changes requested over working", []state.Derivation{working, d(state.StatusChangesRequested)}, 1},
-		{"no signal over a failure", []state.Derivation{failed, d(state.StatusNoSignal)}, 1},
-		{"unknown over working", []state.Derivation{working, d(state.StatusUnknown, state.MarkUnreachable)}, 1},
+		{"needs input over working", []state.Derivation{working, needs(state.StatusNeedsInput)}, 1},
+		{"exited over a failure", []state.Derivation{failed, needs(state.StatusExited)}, 1},
+		{"ci failed over working", []state.Derivation{working, needs(state.StatusCIFailed)}, 1},
+		{"changes requested over working", []state.Derivation{working, needs(state.StatusChangesRequested)}, 1},
+		{"no signal over a failure", []state.Derivation{failed, needs(state.StatusNoSignal)}, 1},
+		{"unknown over working", []state.Derivation{working, needs(state.StatusUnknown, state.MarkUnreachable)}, 1},
 		{"failure over working", []state.Derivation{working, failed}, 1},
 		{"working over unconfirmed", []state.Derivation{unconfirmed, working}, 1},
 		{"unconfirmed over interrupted", []state.Derivation{interrupted, unconfirmed}, 1},
 		{"interrupted over idle", []state.Derivation{idle, interrupted}, 1},
 		{"interrupted over a PR in review", []state.Derivation{d(state.StatusReviewPending), interrupted}, 1},
 		{"the rest tie: earliest", []state.Derivation{d(state.StatusMergeable), idle, d(state.StatusTerminated)}, 0},
-		{"needs-human tie: earliest", []state.Derivation{working, d(state.StatusExited), d(state.StatusNeedsInput)}, 1},
+		{"needs-human tie: earliest", []state.Derivation{working, needs(state.StatusExited), needs(state.StatusNeedsInput)}, 1},
 	}
 	for _, c := range cases {
 		if got := rollup(c.ds); got != c.want {

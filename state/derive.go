@@ -155,28 +155,19 @@ func anyMerged(prs []PR) bool {
 	return slices.ContainsFunc(prs, func(p PR) bool { return p.State == PRStateMerged })
 }
 
-// NeedsHuman reports whether a status asks for its human; the status line's
-// roll-up ranks these first (docs/design.md §8).
-func NeedsHuman(s Status) bool {
-	switch s {
-	case StatusNeedsInput, StatusExited, StatusCIFailed, StatusChangesRequested, StatusNoSignal, StatusUnknown:
-		return true
-	}
-	return false
-}
-
 // Rank orders derivations for a roll-up where one state stands for several
-// sessions (docs/design.md §8): lower is more urgent.
+// sessions (docs/design.md §8): lower is more urgent. What needs a human is
+// what Derive puts in the needs-you zone.
 func Rank(d Derivation) int {
 	switch {
-	case NeedsHuman(d.Status):
+	case d.Zone == ZoneNeedsYou:
 		return 0
 	case slices.Contains(d.Marks, MarkFailed):
 		return 1
-	case d.Status == StatusWorking && !slices.Contains(d.Marks, MarkUnconfirmed):
-		return 2
 	case slices.Contains(d.Marks, MarkUnconfirmed):
 		return 3
+	case d.Status == StatusWorking:
+		return 2
 	case slices.Contains(d.Marks, MarkInterrupted):
 		return 4
 	}

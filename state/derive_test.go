@@ -176,7 +176,7 @@ func TestPRStatus(t *testing.T) {
 
 func TestRank(t *testing.T) {
 	order := []Derivation{
-		{Status: StatusNeedsInput},
+		{Status: StatusNeedsInput, Zone: ZoneNeedsYou},
 		{Status: StatusIdle, Marks: []Mark{MarkFailed}},
 		{Status: StatusWorking},
 		{Status: StatusWorking, Marks: []Mark{MarkUnconfirmed}},
@@ -189,7 +189,7 @@ func TestRank(t *testing.T) {
 		}
 	}
 	for _, s := range []Status{StatusExited, StatusCIFailed, StatusChangesRequested, StatusNoSignal, StatusUnknown} {
-		if Rank(Derivation{Status: s}) != 0 {
+		if Rank(Derivation{Status: s, Zone: ZoneNeedsYou}) != 0 {
 			t.Errorf("%s should rank as needing a human", s)
 		}
 	}
