@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -194,7 +193,7 @@ func (a *app) doctorState(dir string, add addFunc) {
 			"dropped spool lines by reason: %s", strings.Join(keys, ", "))
 	}
 
-	log := filepath.Join(dir, "hook-errors.log")
+	log := hookErrorsLog(dir)
 	if b, err := os.ReadFile(log); err == nil && len(b) > 0 {
 		lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
 		add(false, "read "+log+", fix the cause, then remove the file",

@@ -8,14 +8,24 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"lanes/state"
+	"lanes/state/agent"
 )
 
 // hookErrorsCap bounds hook-errors.log; past it the log starts over.
 const hookErrorsCap = 256 << 10
+
+// hookErrorsLog is where `lanes hook` writes its own failures.
+func hookErrorsLog(stateDir string) string { return filepath.Join(stateDir, "hook-errors.log") }
+
+// The indexes `lanes hook` finds a session by without opening the store:
+// pane id → "id launch", and name → id.
+func paneIndex(stateDir, paneID string) string { return filepath.Join(stateDir, "panes", paneID) }
+func nameIndex(stateDir, name string) string   { return filepath.Join(stateDir, "names", name) }
 
 // hookAgents are the AGENT values `lanes hook` accepts.
 var hookAgents = []string{"claude", "codex", "gemini", "opencode", "generic"}
@@ -45,10 +55,7 @@ func (a *app) cmdHook(_ context.Context, args []string) int {
 		fmt.Fprint(a.stdout, hookHelp)
 		return exitOK
 	}
-	dir := a.getenv("LANES_STATE_DIR")
-	if dir == "" {
-		dir, _ = state.Dir(a.getenv)
-	}
+	dir, _ := a.stateDir()
 	if err := a.hook(dir, args); err != nil && dir != "" {
 		logHookError(dir, a.now(), err)
 	}
@@ -77,12 +84,12 @@ func validPaneID(s string) bool {
 }
 
 func (a *app) hook(dir string, args []string) error {
-	var agent, event, session, payloadArg string
+	var ag, event, session, payloadArg string
 	installed := false
 	var pos []string
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
-		case "--installed":
+		case agent.InstalledFlag:
 			installed = true
 		case "--session":
 			if i+1 < len(args) {
@@ -96,9 +103,9 @@ func (a *app) hook(dir string, args []string) error {
 	if len(pos) == 0 {
 		return fmt.Errorf("lanes hook: no AGENT given (want one of %s)", strings.Join(hookAgents, ", "))
 	}
-	agent = pos[0]
-	if !contains(hookAgents, agent) {
-		return fmt.Errorf("lanes hook: unknown agent %q (want one of %s)", agent, strings.Join(hookAgents, ", "))
+	ag = pos[0]
+	if !slices.Contains(hookAgents, ag) {
+		return fmt.Errorf("lanes hook: unknown agent %q (want one of %s)", ag, strings.Join(hookAgents, ", "))
 	}
 	if len(pos) > 1 {
 		event = pos[1]
@@ -108,42 +115,42 @@ func (a *app) hook(dir string, args []string) error {
 	}
 	// Hooks installed in the agent's own config stand down inside sessions
 	// whose hooks lanes injected at launch, so nothing is recorded twice.
-	if installed && a.getenv("LANES_HOOKS_INJECTED") == "1" {
+	if installed && a.getenv(agent.EnvInjected) == "1" {
 		return nil
 	}
 
 	var p hookPayload
-	raw, err := a.payload(agent, payloadArg)
+	raw, err := a.payload(ag, payloadArg)
 	if err != nil {
 		return err
 	}
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &p); err != nil {
-			return fmt.Errorf("lanes hook %s: payload is not JSON: %v", strings.TrimSpace(agent+" "+event), err)
+			return fmt.Errorf("lanes hook %s: payload is not JSON: %v", strings.TrimSpace(ag+" "+event), err)
 		}
 	}
 	if event == "" {
 		event = p.HookEventName
 	}
 	if event == "" {
-		return fmt.Errorf("lanes hook %s: no EVENT given and the payload has no hook_event_name", agent)
+		return fmt.Errorf("lanes hook %s: no EVENT given and the payload has no hook_event_name", ag)
 	}
-	if agent == "codex" && event == "notify" {
+	if ag == "codex" && event == "notify" {
 		a.chainCodexNotify(raw)
 	}
 
 	id, launch, err := a.hookSession(dir, session)
 	if err != nil {
-		return fmt.Errorf("lanes hook %s %s: %w", agent, event, err)
+		return fmt.Errorf("lanes hook %s %s: %w", ag, event, err)
 	}
 	l := state.Line{
-		V: state.LineVersion, At: a.now().UTC(), Session: id, Launch: launch, Agent: agent, Event: event,
+		V: state.LineVersion, At: a.now().UTC(), Session: id, Launch: launch, Agent: ag, Event: event,
 		ProviderSessionID: p.SessionID, Source: p.Source, Reason: p.Reason, ToolName: p.ToolName,
 		ToolUseID: p.ToolUseID, NotificationType: p.NotificationType, IsInterrupt: p.IsInterrupt,
 		AgentID: p.AgentID, Type: p.Type, Status: p.Status,
 	}
 	if err := state.AppendLine(dir, l); err != nil {
-		return fmt.Errorf("lanes hook %s %s: appending to the spool of %s: %w", agent, event, id, err)
+		return fmt.Errorf("lanes hook %s %s: appending to the spool of %s: %w", ag, event, id, err)
 	}
 	return nil
 }
@@ -177,7 +184,7 @@ func (a *app) hookSession(dir, session string) (id, launch string, err error) {
 		return id, a.getenv("LANES_LAUNCH"), nil
 	}
 	if pane := a.getenv("TMUX_PANE"); pane != "" && session == "" && validPaneID(pane) {
-		if b, err := os.ReadFile(filepath.Join(dir, "panes", pane)); err == nil {
+		if b, err := os.ReadFile(paneIndex(dir, pane)); err == nil {
 			if f := strings.Fields(string(b)); len(f) == 2 && state.ValidID(f[0]) {
 				return f[0], f[1], nil
 			}
@@ -189,7 +196,7 @@ func (a *app) hookSession(dir, session string) (id, launch string, err error) {
 	case state.ValidID(session):
 		return session, "", nil
 	case state.ValidName(session):
-		b, err := os.ReadFile(filepath.Join(dir, "names", session))
+		b, err := os.ReadFile(nameIndex(dir, session))
 		if err != nil || !state.ValidID(strings.TrimSpace(string(b))) {
 			return "", "", fmt.Errorf("no session named %q in %s", session, dir)
 		}
@@ -202,7 +209,7 @@ func (a *app) hookSession(dir, session string) (id, launch string, err error) {
 // injected notify setting replaced, with the same payload; it is not waited for.
 func (a *app) chainCodexNotify(payload []byte) {
 	var argv []string
-	if err := json.Unmarshal([]byte(a.getenv("LANES_CODEX_NOTIFY_CHAIN")), &argv); err != nil || len(argv) == 0 {
+	if err := json.Unmarshal([]byte(a.getenv(agent.EnvCodexNotifyChain)), &argv); err != nil || len(argv) == 0 {
 		return
 	}
 	cmd := exec.Command(argv[0], append(argv[1:], string(payload))...)
@@ -212,7 +219,7 @@ func (a *app) chainCodexNotify(payload []byte) {
 // logHookError appends to the size-capped hook error log.
 func logHookError(dir string, now time.Time, err error) {
 	_ = os.MkdirAll(dir, 0o700)
-	path := filepath.Join(dir, "hook-errors.log")
+	path := hookErrorsLog(dir)
 	if fi, statErr := os.Stat(path); statErr == nil && fi.Size() > hookErrorsCap {
 		_ = os.Rename(path, path+".1")
 	}
@@ -222,13 +229,4 @@ func logHookError(dir string, now time.Time, err error) {
 	}
 	defer f.Close()
 	fmt.Fprintf(f, "%s %v\n", now.UTC().Format(time.RFC3339), err)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

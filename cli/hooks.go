@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"lanes/state"
@@ -27,7 +28,7 @@ func (a *app) cmdHooks(_ context.Context, args []string) int {
 		return a.usageErr(fl, "usage: lanes hooks install AGENT (claude, codex, gemini or opencode)")
 	}
 	ag := state.Agent(fl.Arg(1))
-	if !contains([]string{"claude", "codex", "gemini", "opencode"}, string(ag)) {
+	if !slices.Contains([]string{"claude", "codex", "gemini", "opencode"}, string(ag)) {
 		return a.usageErr(fl, "unknown agent %q (want claude, codex, gemini or opencode)", ag)
 	}
 	dir, err := a.stateDir()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 
 	"lanes/state"
@@ -35,7 +36,7 @@ func (a *app) cmdPR(ctx context.Context, args []string) int {
 		name, val string
 		allowed   []string
 	}{{"state", *prState, state.PRStates}, {"review", *review, state.Reviews}, {"ci", *ci, state.CIs}, {"mergeable", *mergeable, state.Mergeables}} {
-		if f.val != "" && !contains(f.allowed, f.val) {
+		if f.val != "" && !slices.Contains(f.allowed, f.val) {
 			return a.usageErr(fs, "--%s %q: want one of %s", f.name, f.val, strings.Join(f.allowed, ", "))
 		}
 	}

@@ -7,10 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"lanes/state"
+	"lanes/state/agent"
 	"lanes/tmux"
 )
 
@@ -40,7 +42,7 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 		agent = state.AgentCustom
 	case agent == "":
 		agent = state.AgentClaude
-	case !contains(agentNames(), string(agent)):
+	case !slices.Contains(agentNames(), string(agent)):
 		return a.usageErr(fs, "unknown agent %q (want one of %s)", agent, strings.Join(agentNames(), ", "))
 	}
 	dir, err := a.workDir(*dirFlag)
@@ -186,17 +188,14 @@ func (a *app) writeIndexes(r *state.Record) {
 	if err != nil {
 		return
 	}
-	for sub, content := range map[string]string{
-		filepath.Join("panes", r.Runtime.PaneID): r.ID + " " + r.Runtime.Launch + "\n",
-		filepath.Join("names", r.Name):           r.ID + "\n",
-	} {
-		if r.Runtime.PaneID == "" && strings.HasPrefix(sub, "panes") {
-			continue
-		}
-		path := filepath.Join(dir, sub)
+	write := func(path, content string) {
 		_ = os.MkdirAll(filepath.Dir(path), 0o700)
 		_ = os.WriteFile(path, []byte(content), 0o600)
 	}
+	if r.Runtime.PaneID != "" {
+		write(paneIndex(dir, r.Runtime.PaneID), r.ID+" "+r.Runtime.Launch+"\n")
+	}
+	write(nameIndex(dir, r.Name), r.ID+"\n")
 }
 
 func gitBranch(ctx context.Context, dir string) string {
@@ -374,9 +373,8 @@ func (a *app) remove(r *state.Record) error {
 	for _, f := range spool {
 		_ = os.Remove(f)
 	}
-	_ = os.RemoveAll(filepath.Join(st.Dir, "hooks", r.ID))
-	for _, sub := range []string{filepath.Join("panes", r.Runtime.PaneID), filepath.Join("names", r.Name)} {
-		path := filepath.Join(st.Dir, sub)
+	_ = os.RemoveAll(agent.HookDir(st.Dir, r.ID))
+	for _, path := range []string{paneIndex(st.Dir, r.Runtime.PaneID), nameIndex(st.Dir, r.Name)} {
 		if b, err := os.ReadFile(path); err == nil && strings.HasPrefix(string(b), r.ID) {
 			_ = os.Remove(path)
 		}

@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -109,7 +110,7 @@ func (w *World) Env() []string {
 
 // Tmux runs tmux against a socket of this world (never the default server).
 func (w *World) Tmux(socket string, args ...string) (string, error) {
-	if socket != w.Socket && !contains(w.extraSockets, socket) {
+	if socket != w.Socket && !slices.Contains(w.extraSockets, socket) {
 		w.extraSockets = append(w.extraSockets, socket)
 	}
 	cmd := exec.Command("tmux", append([]string{"-L", socket, "-f", "/dev/null"}, args...)...)
@@ -201,13 +202,4 @@ func Poll(deadline, every time.Duration, cond func() bool) bool {
 		time.Sleep(every)
 	}
 	return cond()
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
