@@ -166,8 +166,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.preview.setContent(msg.id, msg.name, msg.out, msg.err)
 		return m, nil
 	case historyMsg:
-		if msg.id == m.sidebar.histID {
-			m.sidebar.hist, m.sidebar.histAt, m.sidebar.histErr = msg.trs, msg.at, ""
+		// Only the answer to the latest request: an older one arriving late
+		// must not replace newer history.
+		if msg.id == m.sidebar.histID && msg.at.Equal(m.sidebar.histAt) {
+			m.sidebar.hist, m.sidebar.histErr = msg.trs, ""
 			if msg.err != nil {
 				m.sidebar.histErr = msg.err.Error()
 			}

@@ -349,6 +349,22 @@ func TestHistoryPanel(t *testing.T) {
 	}
 }
 
+// TestHistoryIgnoresALateOlderAnswer: the history of an earlier request,
+// arriving after the answer to a newer one, does not replace it.
+func TestHistoryIgnoresALateOlderAnswer(t *testing.T) {
+	m := loaded(fixture(), ThemeDark, 160, 48)
+	m.o.Actions = &fakeActions{}
+	m = press(m, "H")
+	id, at := m.sidebar.histID, m.sidebar.histAt
+	newer := []state.Transition{{At: at, From: state.ActivityIdle, To: state.ActivityWaitingInput, Source: "hook:claude"}}
+	older := []state.Transition{{At: at.Add(-time.Hour), From: state.ActivityActive, To: state.ActivityIdle, Source: "hook:claude"}}
+	m = step(m, historyMsg{id: id, at: at, trs: newer})
+	m = step(m, historyMsg{id: id, at: at.Add(-time.Hour), trs: older})
+	if len(m.sidebar.hist) != 1 || m.sidebar.hist[0].To != state.ActivityWaitingInput || !m.sidebar.histAt.Equal(at) {
+		t.Errorf("a late older answer replaced the history: %+v (asked as of %v)", m.sidebar.hist, m.sidebar.histAt)
+	}
+}
+
 func TestThemeToggle(t *testing.T) {
 	m := loaded(fixture(), ThemeDark, 80, 24)
 	dark := m.View().Content
