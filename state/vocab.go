@@ -104,6 +104,9 @@ const (
 	MarkUnreachable Mark = "unreachable"
 )
 
+// Marks lists every mark, in the order a legend shows them.
+var Marks = []Mark{MarkFailed, MarkInterrupted, MarkUnconfirmed, MarkUnreachable}
+
 // Outcome is how the agent's last turn ended, when known.
 type Outcome string
 

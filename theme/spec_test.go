@@ -132,8 +132,8 @@ func TestMarkSpecs(t *testing.T) {
 		{state.MarkUnconfirmed, "unconfirmed", RoleUnknown},
 		{state.MarkUnreachable, "tmux unreachable", RoleUnknown},
 	}
-	if len(tests) != len(markSpecs) {
-		t.Fatalf("table has %d marks, markSpecs has %d", len(tests), len(markSpecs))
+	if len(tests) != len(markSpecs) || len(tests) != len(state.Marks) {
+		t.Fatalf("table has %d marks, markSpecs has %d, state.Marks %d", len(tests), len(markSpecs), len(state.Marks))
 	}
 	for _, tt := range tests {
 		sp := MarkSpec(tt.mark)

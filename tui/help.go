@@ -49,7 +49,7 @@ func (m Model) legend() string {
 		}
 	}
 	b.WriteString("\n\n" + l.name.s("Marks") + "   ")
-	for _, mk := range []state.Mark{state.MarkFailed, state.MarkInterrupted, state.MarkUnconfirmed, state.MarkUnreachable} {
+	for _, mk := range state.Marks {
 		s, _ := l.markFor(mk)
 		b.WriteString(s + "   ")
 	}

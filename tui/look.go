@@ -104,7 +104,7 @@ func newLook(isDark, noColor bool) *look {
 		l.badgeW[s] = lipgloss.Width(l.badge[s])
 		l.badgeP[s] = paintOf(st.BadgeStyle(s).UnsetPadding())
 	}
-	for _, m := range []state.Mark{state.MarkFailed, state.MarkInterrupted, state.MarkUnconfirmed, state.MarkUnreachable} {
+	for _, m := range state.Marks {
 		l.mark[m] = st.Mark(m)
 		l.markW[m] = lipgloss.Width(l.mark[m])
 	}
@@ -178,9 +178,5 @@ func (l *look) badgeFor(s state.Status, label string, room int) (string, int) {
 
 // markFor is mark m as "glyph label" in its colour, and its width.
 func (l *look) markFor(m state.Mark) (string, int) {
-	if s, ok := l.mark[m]; ok {
-		return s, l.markW[m]
-	}
-	s := l.st.Mark(m)
-	return s, lipgloss.Width(s)
+	return l.mark[m], l.markW[m]
 }

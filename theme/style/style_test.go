@@ -68,7 +68,7 @@ func TestNoColorCarriesNoColour(t *testing.T) {
 	for _, z := range state.Zones {
 		out = append(out, s.Header(z))
 	}
-	for _, m := range []state.Mark{state.MarkFailed, state.MarkInterrupted, state.MarkUnconfirmed, state.MarkUnreachable} {
+	for _, m := range state.Marks {
 		out = append(out, s.Mark(m))
 	}
 	for _, r := range theme.Roles {
