@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -121,18 +122,26 @@ type Transition struct {
 const HistoryLimit = 200
 
 // ValidName reports whether s is an acceptable session name:
-// [a-zA-Z0-9_-]{1,40}. (Hand-written rather than a regexp: this package is
-// linked into the hook path, where package init time counts.)
-func ValidName(s string) bool {
-	if len(s) < 1 || len(s) > 40 {
-		return false
+// [a-zA-Z0-9_-]{1,40}.
+func ValidName(s string) bool { return NameProblem(s) == "" }
+
+// NameProblem says briefly what is wrong with a session name, short enough
+// for a dialog line; "" when nothing is. (Hand-written rather than a
+// regexp: this package is linked into the hook path, where package init
+// time counts.)
+func NameProblem(s string) string {
+	if len(s) > 40 {
+		return "at most 40 characters"
 	}
-	for _, c := range []byte(s) {
-		if !isLower(c) && !isDigit(c) && !(c >= 'A' && c <= 'Z') && c != '_' && c != '-' {
-			return false
+	for _, r := range s {
+		if r > 127 || !isLower(byte(r)) && !isDigit(byte(r)) && !(r >= 'A' && r <= 'Z') && r != '_' && r != '-' {
+			return "invalid character " + strconv.Quote(string(r)) + " — use letters, digits, - or _"
 		}
 	}
-	return true
+	if s == "" {
+		return "use 1–40 letters, digits, - or _"
+	}
+	return ""
 }
 
 // ValidID reports whether s has the shape of a session id: [a-z0-9]{8}.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"lanes/state"
@@ -94,9 +93,7 @@ func (d newDialog) Update(msg tea.Msg) (newDialog, tea.Cmd) {
 		d.name, cmd = d.name.Update(msg)
 		d.err = ""
 		if v := d.name.Value(); v != "" {
-			if err := state.CheckName(v); err != nil {
-				d.err = nameProblem(v)
-			}
+			d.err = state.NameProblem(v)
 		}
 	case fieldAgent:
 		switch k.String() {
@@ -113,20 +110,6 @@ func (d newDialog) Update(msg tea.Msg) (newDialog, tea.Cmd) {
 		d.err = ""
 	}
 	return d, cmd
-}
-
-// nameProblem says briefly what is wrong with a name (state.CheckName has
-// the full rule, which would not fit the dialog).
-func nameProblem(v string) string {
-	if len(v) > 40 {
-		return "at most 40 characters"
-	}
-	for _, r := range v {
-		if !(r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
-			return "invalid character " + strconv.Quote(string(r)) + " — use letters, digits, - or _"
-		}
-	}
-	return "use 1–40 letters, digits, - or _"
 }
 
 func (d newDialog) setFocus(f int) newDialog {
@@ -152,8 +135,8 @@ func (d newDialog) submit() (newDialog, tea.Cmd) {
 	case name == "":
 		d.err = "a name is required"
 		return d.setFocus(fieldName), nil
-	case state.CheckName(name) != nil:
-		d.err = nameProblem(name)
+	case state.NameProblem(name) != "":
+		d.err = state.NameProblem(name)
 		return d.setFocus(fieldName), nil
 	case dir == "":
 		d.err = "a directory is required"
