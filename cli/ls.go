@@ -103,15 +103,15 @@ type exitJSON struct {
 }
 
 type prJSON struct {
-	Number    int          `json:"number"`
-	URL       string       `json:"url"`
-	State     string       `json:"state"`
-	Review    string       `json:"review"`
-	CI        string       `json:"ci"`
-	Mergeable string       `json:"mergeable"`
-	Base      string       `json:"base"`
-	Head      string       `json:"head"`
-	Status    state.Status `json:"status"`
+	Number    int           `json:"number"`
+	URL       string        `json:"url"`
+	State     string        `json:"state"`
+	Review    string        `json:"review"`
+	CI        string        `json:"ci"`
+	Mergeable string        `json:"mergeable"`
+	Base      string        `json:"base"`
+	Head      string        `json:"head"`
+	Status    *state.Status `json:"status"` // null for a closed PR
 }
 
 type sessionJSON struct {
@@ -170,9 +170,14 @@ func toJSON(v view) sessionJSON {
 		j.Outcome = &o
 	}
 	for _, p := range r.PRs {
-		s, open := state.PRStatus(p)
-		if !open {
-			s = state.Status(p.State) // a closed PR reads "closed", a merged one "merged"
+		// Only vocabulary statuses: an open PR's own, merged for a merged
+		// one, and none (null) for a closed one.
+		var s *state.Status
+		if st, open := state.PRStatus(p); open {
+			s = &st
+		} else if p.State == state.PRStateMerged {
+			st = state.StatusMerged
+			s = &st
 		}
 		j.PRs = append(j.PRs, prJSON{p.Number, p.URL, p.State, p.Review, p.CI, p.Mergeable, p.Base, p.Head, s})
 	}

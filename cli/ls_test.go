@@ -138,3 +138,36 @@ func TestHelpEverywhere(t *testing.T) {
 		t.Errorf("a bad flag must exit 2, got %d", code)
 	}
 }
+
+// TestLsPRStatusIsVocabulary: a PR's status in ls --json is one of the
+// status vocabulary or null: merged for a merged PR, null for a closed one.
+func TestLsPRStatusIsVocabulary(t *testing.T) {
+	now := time.Date(2026, 11, 29, 17, 2, 11, 0, time.UTC)
+	r := lsRecord("prs00001", "prs", state.ActivityIdle, now)
+	r.PRs = []state.PR{
+		{Number: 1, State: state.PRStateOpen, Review: state.ReviewPending, CI: state.CIPassing, Mergeable: state.MergeableUnknown},
+		{Number: 2, State: state.PRStateMerged},
+		{Number: 3, State: state.PRStateClosed},
+	}
+	e := lsEnv(t, r)
+	e.now = func() time.Time { return now }
+	var list []struct {
+		PRs []struct {
+			Number int           `json:"number"`
+			Status *state.Status `json:"status"`
+		} `json:"prs"`
+	}
+	if err := json.Unmarshal([]byte(e.must("ls", "--json")), &list); err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]string{1: string(state.StatusReviewPending), 2: string(state.StatusMerged), 3: "null"}
+	for _, p := range list[0].PRs {
+		got := "null"
+		if p.Status != nil {
+			got = string(*p.Status)
+		}
+		if got != want[p.Number] {
+			t.Errorf("PR %d: status %s, want %s", p.Number, got, want[p.Number])
+		}
+	}
+}
