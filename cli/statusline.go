@@ -254,18 +254,19 @@ func (sl statusLine) renderSessions(recs []*state.Record, now time.Time) string 
 	return strings.Join(parts, " ")
 }
 
-// resolveForStatus finds a session by name or id, or by its tmux session
-// name (lanes-NAME), which is what '#{session_name}' gives inside tmux.
+// resolveForStatus finds a session by name or id, or by the tmux session
+// it runs in, which is what '#{session_name}' gives inside tmux.
 func resolveForStatus(recs []*state.Record, name string) *state.Record {
 	if r, err := state.Resolve(recs, name); err == nil {
 		return r
 	}
-	if n, ok := strings.CutPrefix(name, "lanes-"); ok {
-		if r, err := state.Resolve(recs, n); err == nil {
-			return r
+	var found *state.Record
+	for _, r := range recs {
+		if r.Runtime.TmuxSession == name && (found == nil || r.Live() && !found.Live()) {
+			found = r
 		}
 	}
-	return nil
+	return found
 }
 
 // rollup is the index of the derivation that stands for a group (docs/design.md
