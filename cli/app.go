@@ -274,6 +274,10 @@ func (a *app) fail(err error) int {
 		return exitNoSession
 	case errors.Is(err, state.ErrTerminated):
 		return exitTerminated
+	case errors.Is(err, state.ErrAgentExited):
+		return exitExited
+	case errors.Is(err, state.ErrInDialog):
+		return exitDialog
 	}
 	return exitError
 }

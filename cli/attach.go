@@ -53,8 +53,7 @@ func (a *app) cmdSend(ctx context.Context, args []string) int {
 	}
 	text := strings.Join(fs.Args()[1:], " ")
 	if err := a.send(ctx, r, text, *force); err != nil {
-		fmt.Fprintf(a.stderr, "lanes: %s: %v\n", r.Name, err)
-		return sendExit(err)
+		return a.fail(fmt.Errorf("%s: %w", r.Name, err))
 	}
 	return exitOK
 }
@@ -64,20 +63,5 @@ func (a *app) send(ctx context.Context, r *state.Record, text string, force bool
 	if err := state.CanSend(r, force); err != nil {
 		return err
 	}
-	if !r.Runtime.UnreachableSince.IsZero() {
-		return errors.New("tmux is not answering; nothing was sent")
-	}
 	return a.tmuxFor(r.Runtime.Socket).SendLiteral(ctx, r.Runtime.PaneID, text)
-}
-
-func sendExit(err error) int {
-	switch {
-	case errors.Is(err, state.ErrAgentExited):
-		return exitExited
-	case errors.Is(err, state.ErrTerminated):
-		return exitTerminated
-	case errors.Is(err, state.ErrInDialog):
-		return exitDialog
-	}
-	return exitError
 }

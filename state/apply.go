@@ -231,11 +231,14 @@ var (
 	ErrAgentExited = errors.New("agent exited — its pane may be a shell now")
 	ErrTerminated  = errors.New("session terminated")
 	ErrInDialog    = errors.New("agent is showing a dialog — Enter would answer it; attach to answer")
+	// ErrUnreachable: the pane's tmux server is not answering, so what the
+	// pane holds now is not known.
+	ErrUnreachable = errors.New("tmux is not answering; nothing was sent")
 )
 
 // CanSend reports whether text may be typed into the session's pane: only a
-// live agent, not in a dialog unless force is set. It reads raw facts, so it
-// holds even while tmux is unreachable.
+// live agent, not in a dialog unless force is set, on a server that answers.
+// It reads raw facts, so it holds even while tmux is unreachable.
 func CanSend(r *Record, force bool) error {
 	switch {
 	case r.Runtime.Terminated:
@@ -244,6 +247,8 @@ func CanSend(r *Record, force bool) error {
 		return ErrAgentExited
 	case !force && (r.Activity.State == ActivityWaitingInput || r.Activity.State == ActivityBlocked):
 		return ErrInDialog
+	case !r.Runtime.UnreachableSince.IsZero():
+		return ErrUnreachable
 	}
 	return nil
 }

@@ -220,3 +220,25 @@ func TestPRUpsert(t *testing.T) {
 		t.Fatalf("PR upsert: %+v", r.PRs)
 	}
 }
+
+func TestCanSend(t *testing.T) {
+	cases := []struct {
+		name  string
+		rec   func() *Record
+		force bool
+		want  error
+	}{
+		{"live and idle", func() *Record { return rec(ActivityIdle) }, false, nil},
+		{"terminated", func() *Record { r := rec(ActivityIdle); Terminate(r, "killed by user", "user", t0); return r }, false, ErrTerminated},
+		{"exited", func() *Record { return rec(ActivityExited) }, false, ErrAgentExited},
+		{"dead pane", func() *Record { r := rec(ActivityActive); r.Pane.Dead = true; return r }, false, ErrAgentExited},
+		{"in a dialog", func() *Record { return rec(ActivityWaitingInput) }, false, ErrInDialog},
+		{"in a dialog, forced", func() *Record { return rec(ActivityBlocked) }, true, nil},
+		{"unreachable", func() *Record { r := rec(ActivityIdle); r.Runtime.UnreachableSince = t0; return r }, true, ErrUnreachable},
+	}
+	for _, c := range cases {
+		if got := CanSend(c.rec(), c.force); got != c.want {
+			t.Errorf("%s: CanSend = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
