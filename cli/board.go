@@ -79,7 +79,7 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	cwd, _ := os.Getwd()
 	err = a.board(ctx, BoardOptions{
 		Collector: c,
-		Ingest:    &state.Collector{Store: c.Store, Socket: c.Socket, Now: c.Now},
+		Ingest:    spoolOnly(c),
 		Actions:   BoardActions{a},
 		Tmux:      a.tmuxFor,
 		StateDir:  dir,

@@ -67,7 +67,12 @@ func (a *app) cmdPR(ctx context.Context, args []string) int {
 	if err := state.AppendLine(dir, line); err != nil {
 		return a.fail(fmt.Errorf("recording PR #%d: %w", p.Number, err))
 	}
-	if _, err := a.cycle(ctx); err != nil {
+	// The resolve above read tmux; applying the line needs the spool only.
+	c, err := a.collector()
+	if err == nil {
+		_, err = spoolOnly(c).Cycle(ctx)
+	}
+	if err != nil {
 		fmt.Fprintf(a.stderr, "lanes: PR #%d recorded; it applies at the next cycle (%v)\n", p.Number, err)
 		return exitOK
 	}

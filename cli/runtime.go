@@ -46,6 +46,12 @@ func (a *app) collector() (*state.Collector, error) {
 	return &state.Collector{Store: st, Panes: paneSource{a.tmuxClient()}, Socket: a.socket, Now: a.now}, nil
 }
 
+// spoolOnly is c without its tmux read: a cycle that applies the spool
+// alone, for changes lanes itself just wrote there.
+func spoolOnly(c *state.Collector) *state.Collector {
+	return &state.Collector{Store: c.Store, Socket: c.Socket, Now: c.Now}
+}
+
 // cycle runs one collector cycle, warning on stderr when tmux did not answer
 // (the records are still printed: docs/design.md §10).
 func (a *app) cycle(ctx context.Context) (state.CycleResult, error) {

@@ -126,10 +126,11 @@ func (a *app) cmdStatusLine(ctx context.Context, args []string) int {
 // old, running one when there is none. Every store lock wait and the tmux
 // read end by deadline, so a held lock costs a bounded wait, not a hang.
 func (a *app) statusRecords(ctx context.Context, deadline time.Time) ([]*state.Record, error) {
-	st, err := a.store()
+	c, err := a.collector()
 	if err != nil {
 		return nil, err
 	}
+	st := c.Store
 	// bbolt waits up to LockTimeout per open; each open gets at most half
 	// the budget, and the opens still to come share what is left.
 	st.Attempts = 1
@@ -162,7 +163,6 @@ func (a *app) statusRecords(ctx context.Context, deadline time.Time) ([]*state.R
 	ctx, cancel := context.WithDeadline(ctx, tmuxBy)
 	defer cancel()
 	budget(2) // the cycle opens the store twice
-	c := &state.Collector{Store: st, Panes: paneSource{a.tmuxClient()}, Socket: a.socket, Now: a.now}
 	res, err := c.Cycle(ctx)
 	if err != nil {
 		return nil, err
