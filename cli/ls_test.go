@@ -171,3 +171,24 @@ func TestLsPRStatusIsVocabulary(t *testing.T) {
 		}
 	}
 }
+
+// TestPRAppliesAtOnce: lanes pr's facts are in the store when it returns,
+// not at some later cycle.
+func TestPRAppliesAtOnce(t *testing.T) {
+	now := time.Date(2026, 11, 29, 17, 2, 11, 0, time.UTC)
+	r := lsRecord("prnow001", "api", state.ActivityIdle, now)
+	e := lsEnv(t, r)
+	e.now = func() time.Time { return now }
+	e.must("pr", "api", "--number", "12", "--review", "pending", "--ci", "passing")
+	var got *state.Record
+	if err := state.NewStore(e.state).View(func(tx *state.Tx) error {
+		var err error
+		got, err = tx.Get(r.ID)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.PRs) != 1 || got.PRs[0].Number != 12 || got.PRs[0].Review != state.ReviewPending || got.PRs[0].CI != state.CIPassing {
+		t.Fatalf("stored PRs after lanes pr: %+v", got.PRs)
+	}
+}
