@@ -113,8 +113,6 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	})
 	if err != nil && !errors.Is(err, errUnchanged) {
 		c.cache = nil
-	}
-	if err != nil && !errors.Is(err, errUnchanged) {
 		return CycleResult{}, err
 	}
 	if readPanes {

@@ -38,7 +38,7 @@ func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, readS
 		if changed {
 			c.dirty[r.ID] = true
 		}
-		if r.Pane.Dead && r.Pane.DeadTime.IsZero() && r.Pane.NoTimeReads < NoTimeReadLimit {
+		if r.Pane.Dead && r.Pane.awaitingReap() {
 			c.reapNext = true
 		}
 	}
@@ -72,6 +72,11 @@ func utc(t time.Time) time.Time {
 	}
 	return t.UTC()
 }
+
+// awaitingReap: tmux has not said when the pane died, and it may still (a
+// pane reads dead before its server reaps it); past NoTimeReadLimit such
+// reads the exit is taken as it stands.
+func (p *Pane) awaitingReap() bool { return p.DeadTime.IsZero() && p.NoTimeReads < NoTimeReadLimit }
 
 // samePane compares observations, ignoring when they were read.
 func samePane(a, b Pane) bool {
@@ -130,7 +135,7 @@ func (c *cycleTx) applyPane(r *Record, o Observation, readStart time.Time) bool 
 	} else if p.DeadTime.IsZero() {
 		p.NoTimeReads++
 	}
-	if p.Confirmations < 2 || (p.DeadTime.IsZero() && p.NoTimeReads < NoTimeReadLimit) {
+	if p.Confirmations < 2 || p.awaitingReap() {
 		return false
 	}
 	if r.Activity.State == ActivityExited {
