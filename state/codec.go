@@ -249,24 +249,17 @@ func (d *decoder) uint() uint64 {
 	}
 	v, n := binary.Uvarint(d.b)
 	if n <= 0 {
-		d.err = errTruncated
+		d.fail()
 		return 0
 	}
 	d.b = d.b[n:]
 	return v
 }
 
+// int undoes the zig-zag encoding binary.AppendVarint writes.
 func (d *decoder) int() int64 {
-	if d.err != nil {
-		return 0
-	}
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.err = errTruncated
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
+	u := d.uint()
+	return int64(u>>1) ^ -int64(u&1)
 }
 
 // count reads a length that must fit in what is left (every element takes
