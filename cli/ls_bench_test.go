@@ -23,7 +23,7 @@ func BenchmarkLsJSON500(b *testing.B) {
 		for i := range 500 {
 			r := &state.Record{ID: fmt.Sprintf("bench%03d", i), Name: fmt.Sprintf("s%d", i), Agent: state.AgentClaude,
 				Runtime:  state.Runtime{Socket: "elsewhere", SessionID: fmt.Sprintf("$%d", i), PaneID: fmt.Sprintf("%%%d", i), Launch: "L", PaneStartedAt: now},
-				Activity: state.ActivityFacts{State: state.Activities[i%5], Since: now, HooksInjected: true, FirstSignalAt: now},
+				Activity: state.ActivityFacts{State: state.Activities[i%5], Since: now, HooksReport: true, FirstSignalAt: now},
 			}
 			if i%3 == 0 {
 				r.PRs = []state.PR{{Number: i, State: state.PRStateOpen, Review: state.ReviewPending, CI: state.CIPassing, Mergeable: state.MergeableUnknown}}

@@ -34,7 +34,7 @@ func lsEnv(t *testing.T, recs ...*state.Record) *env {
 func lsRecord(id, name string, a state.Activity, now time.Time) *state.Record {
 	return &state.Record{ID: id, Name: name, Agent: state.AgentClaude, Dir: "/src/" + name, Branch: "b-" + name,
 		Runtime:  state.Runtime{Socket: "elsewhere", TmuxSession: "lanes-" + name, SessionID: "$1", Launch: "L" + id[:3], PaneStartedAt: now.Add(-time.Hour)},
-		Activity: state.ActivityFacts{State: a, Since: now.Add(-time.Minute), FirstSignalAt: now.Add(-time.Hour), LastEventAt: now.Add(-time.Minute), HooksInjected: true},
+		Activity: state.ActivityFacts{State: a, Since: now.Add(-time.Minute), FirstSignalAt: now.Add(-time.Hour), LastEventAt: now.Add(-time.Minute), HooksReport: true},
 		Pane:     state.Pane{WindowActivity: now.Add(-time.Minute)}}
 }
 

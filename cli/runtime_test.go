@@ -348,3 +348,37 @@ func TestOneTmuxReadPerCycle(t *testing.T) {
 		}
 	}
 }
+
+// TestInstalledHooksCount: where lanes cannot inject an agent's hooks (here
+// OpenCode with OPENCODE_CONFIG_DIR already set), hooks the user installed
+// make the session hook-capable, as docs/design.md §6 says.
+func TestInstalledHooksCount(t *testing.T) {
+	e := newEnv(t)
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "opencode"), []byte("#!/bin/sh\nsleep 600\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	e.vars["PATH"] = os.Getenv("PATH")
+	e.vars["OPENCODE_CONFIG_DIR"] = t.TempDir()
+	capable := func(name string) bool {
+		var r *state.Record
+		if err := state.NewStore(e.state).View(func(tx *state.Tx) error {
+			var err error
+			r, err = tx.Resolve(name)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return r.HookCapable()
+	}
+	e.must("new", "bare", "--agent", "opencode")
+	if capable("bare") {
+		t.Error("a session whose hooks were neither injected nor installed counts as hook-capable")
+	}
+	e.must("hooks", "install", "opencode")
+	e.must("new", "installed", "--agent", "opencode")
+	if !capable("installed") {
+		t.Error("a session with installed hooks does not count as hook-capable")
+	}
+}

@@ -140,7 +140,7 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 		return nil, err
 	}
 	r.Command = spawn.command
-	r.Activity = state.ActivityFacts{State: state.ActivityIdle, Since: r.CreatedAt, Source: "user", HooksInjected: spawn.injected}
+	r.Activity = state.ActivityFacts{State: state.ActivityIdle, Since: r.CreatedAt, Source: "user", HooksReport: spawn.hooks}
 	r.Runtime.StartingAt = a.now().UTC()
 	if err := st.Update(func(tx *state.Tx) error { return tx.Put(r) }); err != nil {
 		spawn.cleanup()
@@ -320,7 +320,7 @@ func (a *app) restart(ctx context.Context, r *state.Record) error {
 	if err := a.update(r.ID, func(cur *state.Record, tx *state.Tx) error {
 		tr := state.Restart(cur, launch, now)
 		cur.Runtime.StartingAt = now
-		cur.Activity.HooksInjected = spawn.injected
+		cur.Activity.HooksReport = spawn.hooks
 		*r = *cur
 		return appendHistory(tx, cur.ID, tr)
 	}); err != nil {

@@ -14,11 +14,11 @@ import (
 
 // spawn is everything tmux needs to start (or respawn) a session's agent.
 type spawn struct {
-	command  []string // the agent's command as the user asked for it
-	argv     []string // what the pane runs, hooks injected
-	env      []string
-	injected bool
-	cleanup  func()
+	command []string // the agent's command as the user asked for it
+	argv    []string // what the pane runs, hooks injected
+	env     []string
+	hooks   bool // the agent's hooks report to lanes
+	cleanup func()
 }
 
 // spawnPlan resolves the agent's command and the environment lanes passes to
@@ -43,7 +43,13 @@ func (a *app) spawnPlan(r *state.Record, args []string) (spawn, error) {
 	if plan.Note != "" && plan.Injected {
 		a.warn("%s", plan.Note)
 	}
-	sp := spawn{argv: plan.Args, injected: plan.Injected, cleanup: func() {}}
+	// Hooks report when injected, or, where injection was not possible,
+	// when the user installed them in the agent's own config.
+	reports := plan.Injected
+	if !reports {
+		reports, _ = agent.Installed(r.Agent, a.getenv("HOME"))
+	}
+	sp := spawn{argv: plan.Args, hooks: reports, cleanup: func() {}}
 	sp.command = args
 	if r.Agent != state.AgentCustom {
 		sp.command = append([]string{string(r.Agent)}, args...)

@@ -106,7 +106,7 @@ func slRec(name string, act state.Activity) *state.Record {
 		Pane: state.Pane{PID: 100, WindowActivity: slT0.Add(-10 * time.Second), ObservedAt: slT0.Add(-2 * time.Second)},
 		Activity: state.ActivityFacts{
 			State: act, Since: slT0.Add(-5 * time.Minute), Source: "hook:claude",
-			FirstSignalAt: slT0.Add(-59 * time.Minute), LastEventAt: slT0.Add(-time.Minute), HooksInjected: true,
+			FirstSignalAt: slT0.Add(-59 * time.Minute), LastEventAt: slT0.Add(-time.Minute), HooksReport: true,
 		},
 	}
 }

@@ -75,7 +75,7 @@ func encodeRecord(r *Record) []byte {
 	e.str(string(a.Outcome))
 	e.str(a.AskingTool)
 	e.bool(a.AskingAll)
-	e.bool(a.HooksInjected)
+	e.bool(a.HooksReport)
 	e.str(a.ProviderSessionID)
 
 	e.uint(uint64(len(r.PRs)))
@@ -162,7 +162,7 @@ func decodeRecord(b []byte) (*Record, error) {
 	a.Outcome = Outcome(d.str())
 	a.AskingTool = d.str()
 	a.AskingAll = d.bool()
-	a.HooksInjected = d.bool()
+	a.HooksReport = d.bool()
 	a.ProviderSessionID = d.str()
 
 	if n := d.countOf(minPRBytes); n > 0 {

@@ -13,7 +13,7 @@ func rec(a Activity, prs ...PR) *Record {
 	return &Record{
 		ID: "abcd1234", Name: "api", Agent: AgentClaude,
 		Runtime:  Runtime{Launch: "L1", PaneStartedAt: t0, SessionID: "$1"},
-		Activity: ActivityFacts{State: a, Since: t0, FirstSignalAt: t0, LastEventAt: t0, HooksInjected: true},
+		Activity: ActivityFacts{State: a, Since: t0, FirstSignalAt: t0, LastEventAt: t0, HooksReport: true},
 		Pane:     Pane{WindowActivity: t0},
 		PRs:      prs,
 	}
@@ -139,7 +139,7 @@ func TestDerive(t *testing.T) {
 }
 
 func noSignal(r *Record) *Record    { r.Activity.FirstSignalAt = time.Time{}; return r }
-func hookless(r *Record) *Record    { r.Agent = AgentShell; r.Activity.HooksInjected = false; return r }
+func hookless(r *Record) *Record    { r.Agent = AgentShell; r.Activity.HooksReport = false; return r }
 func unreachable(r *Record) *Record { r.Runtime.UnreachableSince = t0; return r }
 func outcome(r *Record, o Outcome) *Record {
 	r.Activity.Outcome = o

@@ -88,9 +88,12 @@ type ActivityFacts struct {
 	Outcome     Outcome `json:"outcome,omitempty"`
 	// AskingTool is the tool call whose completion answers the pending
 	// question; AskingAll means "once every call in flight has completed".
-	AskingTool        string `json:"asking_tool,omitempty"`
-	AskingAll         bool   `json:"asking_all,omitempty"`
-	HooksInjected     bool   `json:"hooks_injected"`
+	AskingTool string `json:"asking_tool,omitempty"`
+	AskingAll  bool   `json:"asking_all,omitempty"`
+	// HooksReport: the agent's hooks report to lanes, injected at launch or
+	// installed in its own config, so its silence means something. (The
+	// JSON name is the one schema-1 stores were written with.)
+	HooksReport       bool   `json:"hooks_injected"`
 	ProviderSessionID string `json:"provider_session_id,omitempty"`
 }
 
@@ -185,9 +188,9 @@ func TmuxSessionName(name string) string { return "lanes-" + name }
 // Live reports whether the session has not been terminated.
 func (r *Record) Live() bool { return !r.Runtime.Terminated }
 
-// HookCapable reports whether the agent's hooks were injected or installed,
-// so its silence means something.
-func (r *Record) HookCapable() bool { return r.Activity.HooksInjected }
+// HookCapable reports whether the agent's hooks were injected or installed
+// (docs/design.md §6), so its silence means something.
+func (r *Record) HookCapable() bool { return r.Activity.HooksReport }
 
 // Exit describes the pane's exit as (status, signal); both nil-able.
 func (r *Record) Exit() (status *int, signal string, ok bool) {

@@ -28,7 +28,7 @@ func rec(id, name string, a state.Activity, since time.Duration) *state.Record {
 			Launch: "l" + id, PaneStartedAt: ago(3 * time.Hour)},
 		Pane: state.Pane{PID: 100, WindowActivity: ago(5 * time.Second), ObservedAt: ago(time.Second)},
 		Activity: state.ActivityFacts{State: a, Since: ago(since), Source: "hook:claude",
-			FirstSignalAt: ago(3 * time.Hour), LastEventAt: ago(since), HooksInjected: true},
+			FirstSignalAt: ago(3 * time.Hour), LastEventAt: ago(since), HooksReport: true},
 	}
 }
 
