@@ -138,12 +138,12 @@ func (m *Model) capture() tea.Cmd {
 		return nil
 	}
 	if sel == nil {
-		m.preview.clear("", "", "select a session to see its pane")
+		m.preview.clear("", "select a session to see its pane")
 		return nil
 	}
 	r := sel.rec
 	if r.Runtime.Terminated || r.Runtime.PaneID == "" {
-		m.preview.clear(r.ID, r.Name, "no pane: the session has ended")
+		m.preview.clear(r.Name, "no pane: the session has ended")
 		return nil
 	}
 	m.capturing = true

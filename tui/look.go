@@ -40,7 +40,7 @@ type look struct {
 	st *style.Styles
 
 	text, muted, name, brand paint
-	errText, okText          paint
+	errText                  paint
 	selMark                  paint // the bar beside a selected compact row
 	zone                     map[state.Zone]paint
 	role                     map[theme.Role]paint
@@ -79,7 +79,6 @@ func newLook(isDark, noColor bool) *look {
 		name:     paintOf(st.Text.Bold(true)),
 		brand:    paintOf(st.Text.Bold(true).Reverse(true)),
 		errText:  paintOf(st.Accent(theme.RoleDanger).Bold(true)),
-		okText:   paintOf(st.Muted),
 		selMark:  paintOf(ink(st, st.Palette.Selected).Bold(true)),
 		zone:     map[state.Zone]paint{},
 		role:     map[theme.Role]paint{},

@@ -28,7 +28,7 @@ type (
 	// spoolMsg: a hook wrote to the spool (closed: the watch ended).
 	spoolMsg struct{ closed bool }
 	// frameMsg advances the breathing of active dots.
-	frameMsg struct{ now time.Time }
+	frameMsg struct{}
 	// previewMsg is a capture of session id's pane.
 	previewMsg struct {
 		id, name string
@@ -91,7 +91,7 @@ func tickCmd(gen int) tea.Cmd {
 }
 
 func frameCmd() tea.Cmd {
-	return tea.Tick(FrameInterval, func(t time.Time) tea.Msg { return frameMsg{t} })
+	return tea.Tick(FrameInterval, func(time.Time) tea.Msg { return frameMsg{} })
 }
 
 // waitSpool waits for the next spool signal; Update re-arms it.

@@ -163,7 +163,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		case sel.rec.ID != msg.id:
 			return m, m.capture() // the selection moved while capturing
 		}
-		m.preview.setContent(msg.id, msg.name, msg.out, msg.err)
+		m.preview.setContent(msg.name, msg.out, msg.err)
 		return m, nil
 	case historyMsg:
 		// Only the answer to the latest request: an older one arriving late

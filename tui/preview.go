@@ -14,11 +14,11 @@ const previewMaxH = 16
 // Lines are cut to width when they arrive or the size changes, so View only
 // joins them.
 type preview struct {
-	id, name string
-	raw      []string
-	lines    []string // raw, cut and padded to w
-	err      string
-	w, h     int
+	name  string
+	raw   []string
+	lines []string // raw, cut and padded to w
+	err   string
+	w, h  int
 }
 
 // previewHeight is how tall the preview is in a main area of h rows.
@@ -31,9 +31,9 @@ func (p *preview) setSize(w, h int) {
 	p.cut()
 }
 
-// setContent takes a capture of session id's pane.
-func (p *preview) setContent(id, name string, out []byte, err error) {
-	p.id, p.name, p.err = id, name, ""
+// setContent takes a capture of session name's pane.
+func (p *preview) setContent(name string, out []byte, err error) {
+	p.name, p.err = name, ""
 	if err != nil {
 		p.err = err.Error()
 	}
@@ -42,8 +42,8 @@ func (p *preview) setContent(id, name string, out []byte, err error) {
 }
 
 // clear empties the preview for a session that has no pane to capture.
-func (p *preview) clear(id, name, why string) {
-	p.id, p.name, p.raw, p.err = id, name, nil, why
+func (p *preview) clear(name, why string) {
+	p.name, p.raw, p.err = name, nil, why
 	p.cut()
 }
 
