@@ -92,19 +92,14 @@ func (m Model) watching() bool {
 
 // rebuild re-sorts the board after new records, a filter or a toggle.
 func (m *Model) rebuild() {
-	m.board.set(m.recs, m.now, m.filter, m.showAll)
-	if m.pendingName != "" {
-		for li := range m.board.lanes {
-			for ri, r := range m.board.lanes[li].rows {
-				if r.it != nil && r.it.rec.Name == m.pendingName && r.it.rec.Live() {
-					m.board.lane, m.board.row, m.board.selKey = li, ri, r.key()
-					m.board.scroll()
-					m.pendingName = ""
-					break
-				}
-			}
-		}
+	// A session just created from the board becomes the selection once its
+	// record arrives; the board's own reselect then finds its row.
+	if i := slices.IndexFunc(m.recs, func(r *state.Record) bool {
+		return m.pendingName != "" && r.Name == m.pendingName && r.Live()
+	}); i >= 0 {
+		m.board.selKey, m.pendingName = m.recs[i].ID, ""
 	}
+	m.board.set(m.recs, m.now, m.filter, m.showAll)
 	m.sidebar.setRecords(m.recs)
 }
 

@@ -403,3 +403,18 @@ func TestNewDialogAgent(t *testing.T) {
 		t.Fatalf("the next dialog starts on %s, want the last one used (codex)", got)
 	}
 }
+
+// TestNewSessionIsSelected: a session started from the board is selected
+// when its record first arrives.
+func TestNewSessionIsSelected(t *testing.T) {
+	m := loaded(fixture(), ThemeDark, 160, 48)
+	m = step(m, createdMsg{name: "fresh"})
+	recs := append(fixture(), rec("f1000001", "fresh", state.ActivityActive, time.Second))
+	m = step(m, cycleMsg{res: state.CycleResult{Records: recs, At: fixedNow}, now: fixedNow})
+	if got := selectedName(m); got != "fresh" {
+		t.Errorf("selected %q after the new session arrived, want fresh", got)
+	}
+	if m.pendingName != "" {
+		t.Errorf("still waiting for %q", m.pendingName)
+	}
+}
