@@ -159,8 +159,12 @@ func (b *board) set(recs []*state.Record, now time.Time, filter string, all bool
 	b.relayout()
 }
 
-func byName(x, y *item) int {
-	return cmp.Or(strings.Compare(x.rec.Name, y.rec.Name), strings.Compare(x.rec.ID, y.rec.ID))
+func byName(x, y *item) int { return recordsByName(x.rec, y.rec) }
+
+// recordsByName orders sessions by name, then id: the board's lanes and
+// the sidebar list them the same way.
+func recordsByName(x, y *state.Record) int {
+	return cmp.Or(strings.Compare(x.Name, y.Name), strings.Compare(x.ID, y.ID))
 }
 
 func byRecent(x, y *item) int {

@@ -83,7 +83,7 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 	if r.Live() {
 		lead = seg{l.dotFor(activity(r), frame) + " ", 2}
 	}
-	ageW := len(age)
+	ageW := width(age)
 	nm := plainSeg(name, r.Name, cw-lead.w-ageW-1)
 	line1 := lead.s + nm.s + strings.Repeat(" ", max(cw-lead.w-nm.w-ageW, 1)) + l.muted.s(age)
 
@@ -143,7 +143,7 @@ func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) strin
 		lead, name = l.selMark.s("▌")+" ", l.name
 	}
 	age := theme.Age(now, r.Since())
-	room := w - 2 - 2 - len(age) - 1 // lead, dot, age, right margin
+	room := w - 2 - 2 - width(age) - 1 // lead, dot, age, right margin
 	nameW := width(r.Name)
 	var marks string
 	mw := 0
@@ -159,7 +159,7 @@ func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) strin
 	nm := plainSeg(name, r.Name, room-mw-1)
 	used := 2 + 2 + nm.w + mw
 	return lead + l.dotFor(activity(r), frame) + " " + nm.s + marks +
-		strings.Repeat(" ", max(w-used-len(age)-1, 1)) + l.muted.s(age) + " "
+		strings.Repeat(" ", max(w-used-width(age)-1, 1)) + l.muted.s(age) + " "
 }
 
 // idleHead is the idle stack's header, "○ Idle · N", with ▾ when open.

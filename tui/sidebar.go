@@ -37,12 +37,7 @@ func (s *sidebar) setRecords(recs []*state.Record) {
 			s.live = append(s.live, r)
 		}
 	}
-	slices.SortFunc(s.live, func(x, y *state.Record) int {
-		if c := strings.Compare(x.Name, y.Name); c != 0 {
-			return c
-		}
-		return strings.Compare(x.ID, y.ID)
-	})
+	slices.SortFunc(s.live, recordsByName)
 }
 
 // render draws the sidebar in h lines of sidebarW cells; selID is the
@@ -79,7 +74,7 @@ func (s sidebar) render(l *look, h int, selID string, now time.Time, frame int) 
 		label := theme.ActivitySpec(a).Short
 		line := lead + l.dotFor(a, frame) + " " + nm.s
 		used := 4 + nm.w
-		add(line + strings.Repeat(" ", max(w-used-len(label)-1, 1)) + l.muted.s(label) + " ")
+		add(line + strings.Repeat(" ", max(w-used-width(label)-1, 1)) + l.muted.s(label) + " ")
 	}
 	if len(s.live) == 0 {
 		add(fit(l.muted, "  none live", paint{}, "", w))
@@ -110,9 +105,9 @@ func (s sidebar) historyLines(l *look, w int, now time.Time) []string {
 		tr := s.hist[i]
 		sp := theme.ActivitySpec(tr.To)
 		age := theme.Age(now, tr.At)
-		head := " " + strings.Repeat(" ", max(3-len(age), 0)) + age + " "
+		head := " " + strings.Repeat(" ", max(3-width(age), 0)) + age + " "
 		line := l.muted.s(head) + l.dotFor(tr.To, 0) + " " + l.text.s(sp.Short)
-		used := len(head) + 2 + len(sp.Short)
+		used := width(head) + 2 + width(sp.Short)
 		detail := tr.Detail
 		if detail == "" {
 			detail = tr.Source
