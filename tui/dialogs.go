@@ -184,27 +184,9 @@ func (d newDialog) keys() help.KeyMap {
 }
 
 // confirmDialog asks y/n before a kill, restart or remove.
-type confirmDialog struct {
-	act      pending
-	question string
-	detail   string
-}
+type confirmDialog struct{ act pending }
 
-func newConfirm(p pending) confirmDialog {
-	c := confirmDialog{act: p}
-	switch p.verb {
-	case "kill":
-		c.question = "Kill " + p.rec.Name + "?"
-		c.detail = "Its tmux session and agent end; the record stays in Done."
-	case "restart":
-		c.question = "Restart " + p.rec.Name + "?"
-		c.detail = "The agent is killed and started again in the same pane."
-	case "remove":
-		c.question = "Remove " + p.rec.Name + "?"
-		c.detail = "Its record, history and spool are deleted."
-	}
-	return c
-}
+func newConfirm(p pending) confirmDialog { return confirmDialog{act: p} }
 
 func (c confirmDialog) Update(msg tea.Msg) (confirmDialog, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
@@ -222,7 +204,8 @@ func (c confirmDialog) Update(msg tea.Msg) (confirmDialog, tea.Cmd) {
 }
 
 func (c confirmDialog) render(l *look) string {
-	return box(l, l.name.s(c.question)+"\n\n"+l.muted.s(c.detail)+"\n\n"+
+	question := fmt.Sprintf(c.act.do.question, c.act.rec.Name)
+	return box(l, l.name.s(question)+"\n\n"+l.muted.s(c.act.do.detail)+"\n\n"+
 		l.name.s("y")+l.muted.s(" yes   ")+l.name.s("n")+l.muted.s(" no"))
 }
 

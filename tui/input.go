@@ -85,11 +85,11 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.mode = modeNew
 		return m, nil
 	case key.Matches(k, m.keys.Kill):
-		return m, m.ask("kill", sel)
+		return m, m.ask(killAction, sel)
 	case key.Matches(k, m.keys.Restart):
-		return m, m.ask("restart", sel)
+		return m, m.ask(restartAction, sel)
 	case key.Matches(k, m.keys.Remove):
-		return m, m.ask("remove", sel)
+		return m, m.ask(removeAction, sel)
 	case key.Matches(k, m.keys.Send):
 		return m, m.openSend(sel)
 	case key.Matches(k, m.keys.Preview):
@@ -134,16 +134,16 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 // ask opens the confirmation of a kill, restart or remove, or says why the
 // selection does not allow it.
-func (m *Model) ask(verb string, sel *item) tea.Cmd {
+func (m *Model) ask(do *action, sel *item) tea.Cmd {
 	switch {
 	case sel == nil:
 		return m.flash("select a session first", true)
-	case verb == "remove" && sel.rec.Live():
+	case !do.live && sel.rec.Live():
 		return m.flash(sel.rec.Name+" is live; kill it (x) before removing it", true)
-	case verb != "remove" && !sel.rec.Live():
-		return m.flash(sel.rec.Name+" is terminated; "+verb+" needs a live session", true)
+	case do.live && !sel.rec.Live():
+		return m.flash(sel.rec.Name+" is terminated; "+do.verb+" needs a live session", true)
 	}
-	m.confirm = newConfirm(pending{verb: verb, rec: *sel.rec})
+	m.confirm = newConfirm(pending{do: do, rec: *sel.rec})
 	m.mode = modeConfirm
 	return nil
 }

@@ -75,9 +75,30 @@ type (
 // pending is an action waiting for its confirmation, on a copy of the
 // record as it was when asked.
 type pending struct {
-	verb string // "kill", "restart", "remove"
-	rec  state.Record
+	do  *action
+	rec state.Record
 }
+
+// action is a session command the board asks to confirm: what it asks,
+// what it says when done (each with the session's name), whether it needs
+// a live session or a terminated one, and what it runs.
+type action struct {
+	verb, question, detail, done string
+	live                         bool
+	run                          func(Actions, context.Context, *state.Record) error
+}
+
+var (
+	killAction = &action{verb: "kill", question: "Kill %s?",
+		detail: "Its tmux session and agent end; the record stays in Done.",
+		done:   "killed %s; its card moves to Done", live: true, run: Actions.Kill}
+	restartAction = &action{verb: "restart", question: "Restart %s?",
+		detail: "The agent is killed and started again in the same pane.",
+		done:   "restarted %s", live: true, run: Actions.Restart}
+	removeAction = &action{verb: "remove", question: "Remove %s?",
+		detail: "Its record, history and spool are deleted.",
+		done:   "removed %s", live: false, run: Actions.Remove}
+)
 
 func cycleCmd(ctx context.Context, c Cycler, now func() time.Time, spoolOnly bool) tea.Cmd {
 	return func() tea.Msg {
@@ -135,22 +156,10 @@ func createCmd(ctx context.Context, a Actions, s submitNewMsg) tea.Cmd {
 func actionCmd(ctx context.Context, a Actions, p pending) tea.Cmd {
 	return func() tea.Msg {
 		r := p.rec
-		var err error
-		var done string
-		switch p.verb {
-		case "kill":
-			err, done = a.Kill(ctx, &r), "killed "+r.Name+"; its card moves to Done"
-		case "restart":
-			err, done = a.Restart(ctx, &r), "restarted "+r.Name
-		case "remove":
-			err, done = a.Remove(ctx, &r), "removed "+r.Name
-		default:
-			err = fmt.Errorf("unknown action %q", p.verb)
+		if err := p.do.run(a, ctx, &r); err != nil {
+			return actionMsg{err: fmt.Errorf("%s %s: %w", p.do.verb, r.Name, err)}
 		}
-		if err != nil {
-			return actionMsg{err: fmt.Errorf("%s %s: %w", p.verb, r.Name, err)}
-		}
-		return actionMsg{text: done}
+		return actionMsg{text: fmt.Sprintf(p.do.done, r.Name)}
 	}
 }
 

@@ -204,7 +204,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, createCmd(m.ctx, m.o.Actions, msg)
 	case confirmedMsg:
 		m.mode = modeBoard
-		return m, tea.Batch(m.flash(msg.act.verb+" "+msg.act.rec.Name+"…", false), actionCmd(m.ctx, m.o.Actions, msg.act))
+		return m, tea.Batch(m.flash(msg.act.do.verb+" "+msg.act.rec.Name+"…", false), actionCmd(m.ctx, m.o.Actions, msg.act))
 	case submitSendMsg:
 		m.mode = modeBoard
 		return m, sendCmd(m.ctx, m.o.Actions, msg)
