@@ -140,7 +140,7 @@ func toJSON(v view) sessionJSON {
 	r := v.rec
 	j := sessionJSON{
 		ID: r.ID, Name: r.Name, Agent: r.Agent,
-		Activity: state.ParseActivity(string(r.Activity.State)),
+		Activity: r.Activity.Known(),
 		Status:   v.d.Status, Zone: v.d.Zone, Marks: v.d.Marks,
 		IsTerminated: r.Runtime.Terminated,
 		Since:        rfc3339(v.rec.Since()),

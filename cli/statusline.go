@@ -234,10 +234,10 @@ func (sl statusLine) renderSessions(recs []*state.Record, now time.Time) string 
 			Status   state.Status   `json:"status"`
 			Zone     state.Zone     `json:"zone"`
 			Marks    []state.Mark   `json:"marks"`
-		}{v.rec.Name, state.ParseActivity(string(v.rec.Activity.State)), v.d.Status, v.d.Zone, marks})
+		}{v.rec.Name, v.rec.Activity.Known(), v.d.Status, v.d.Zone, marks})
 		return string(b)
 	}
-	dot := theme.ActivitySpec(state.ParseActivity(string(v.rec.Activity.State)))
+	dot := theme.ActivitySpec(v.rec.Activity.Known())
 	if v.rec.Runtime.Terminated {
 		dot = theme.StatusSpec(v.d.Status) // its last activity no longer means anything
 	}

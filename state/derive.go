@@ -35,7 +35,7 @@ func Derive(r *Record, now time.Time) Derivation {
 		return Derivation{Status: StatusUnknown, Zone: ZoneNeedsYou, Marks: []Mark{MarkUnreachable}}
 	}
 	a := r.Activity
-	switch ParseActivity(string(a.State)) {
+	switch a.Known() {
 	case ActivityActive:
 		d := Derivation{Status: StatusWorking, Zone: ZoneWorking}
 		if silent(r, now) {

@@ -185,6 +185,10 @@ func NewID() string {
 // TmuxSessionName is the tmux session name for a lanes session name.
 func TmuxSessionName(name string) string { return "lanes-" + name }
 
+// Known is the stored activity as one of the vocabulary: a value this build
+// does not know reads as unknown.
+func (a ActivityFacts) Known() Activity { return ParseActivity(string(a.State)) }
+
 // Live reports whether the session has not been terminated.
 func (r *Record) Live() bool { return !r.Runtime.Terminated }
 

@@ -106,7 +106,7 @@ func (m *Model) rebuild() {
 // active reports whether an animated dot (theme says which: only active
 // breathes) is on the board or in the sidebar.
 func (m Model) active() bool {
-	isActive := func(r *state.Record) bool { return r.Live() && theme.ActivitySpec(activity(r)).Animates }
+	isActive := func(r *state.Record) bool { return r.Live() && theme.ActivitySpec(r.Activity.Known()).Animates }
 	return (m.sidebarOn && slices.ContainsFunc(m.sidebar.live, isActive)) ||
 		slices.ContainsFunc(m.board.items, func(it item) bool { return isActive(it.rec) })
 }
