@@ -27,6 +27,9 @@ const (
 	exitDialog     = 6
 )
 
+// themeNames are the values of --theme: auto asks the terminal.
+var themeNames = []string{"auto", "dark", "light"}
+
 // version is set at build time with -ldflags "-X lanes/cli.version=…".
 var version = "dev"
 
@@ -133,7 +136,7 @@ func (a *app) main(ctx context.Context, args []string) int {
 	if a.socket == "" {
 		a.socket = a.getenv("LANES_TMUX_SOCKET")
 	}
-	if !slices.Contains([]string{"auto", "dark", "light"}, a.theme) {
+	if !slices.Contains(themeNames, a.theme) {
 		fmt.Fprintf(a.stderr, "lanes: unknown --theme %q (want auto, dark or light)\n", a.theme)
 		return exitUsage
 	}

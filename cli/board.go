@@ -51,7 +51,7 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	if fs.NArg() > 0 {
 		return a.usageErr(fs, "board takes no arguments")
 	}
-	if !slices.Contains([]string{"auto", "dark", "light"}, *themeFlag) {
+	if !slices.Contains(themeNames, *themeFlag) {
 		return a.usageErr(fs, "unknown theme %q (want auto, dark or light)", *themeFlag)
 	}
 	if a.build == "" {

@@ -99,7 +99,7 @@ func (a *app) cmdStatusLine(ctx context.Context, args []string) int {
 	if *themeName == "" {
 		*themeName = a.theme
 	}
-	if !slices.Contains([]string{"", "auto", "dark", "light"}, *themeName) {
+	if *themeName != "" && !slices.Contains(themeNames, *themeName) {
 		return a.usageErr(fs, "unknown --theme %q: use dark or light", *themeName)
 	}
 	sl := statusLine{format: *format, dark: *themeName != "light", color: a.getenv("NO_COLOR") == "", sessions: sessions}
