@@ -79,7 +79,7 @@ func newLook(isDark, noColor bool) *look {
 		name:     paintOf(st.Text.Bold(true)),
 		brand:    paintOf(st.Text.Bold(true).Reverse(true)),
 		errText:  paintOf(st.Accent(theme.RoleDanger).Bold(true)),
-		selMark:  paintOf(ink(st, st.Palette.Selected).Bold(true)),
+		selMark:  paintOf(st.Selection.Bold(true)),
 		zone:     map[state.Zone]paint{},
 		role:     map[theme.Role]paint{},
 		badge:    map[state.Status]string{},
@@ -111,8 +111,8 @@ func newLook(isDark, noColor bool) *look {
 		l.dot[0][a] = st.DotFrame(a, 0)
 		l.dot[1][a] = st.DotFrame(a, 1)
 	}
-	l.frame[frameLive] = paintOf(ink(st, st.Palette.Border))
-	l.frame[frameSelected] = paintOf(ink(st, st.Palette.Selected).Bold(true))
+	l.frame[frameLive] = paintOf(st.Frame)
+	l.frame[frameSelected] = paintOf(st.Selection.Bold(true))
 	l.frame[frameMerged] = l.role[theme.RoleMerged]
 	l.frame[frameTerminated] = l.role[theme.RoleTerminated]
 
@@ -135,14 +135,6 @@ func newLook(isDark, noColor bool) *look {
 		l.input.Blurred.Suggestion = lipgloss.NewStyle()
 	}
 	return l
-}
-
-// ink is a foreground of hex, or no colour at all under NO_COLOR.
-func ink(st *style.Styles, hex string) lipgloss.Style {
-	if st.NoColor {
-		return lipgloss.NewStyle()
-	}
-	return lipgloss.NewStyle().Foreground(lipgloss.Color(hex))
 }
 
 // dotFor is the raw-activity dot at animation frame f (only active breathes).

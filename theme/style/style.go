@@ -15,10 +15,6 @@ const breathGlyph = "◉"
 // built once (when the terminal reports its background, or the theme is
 // toggled) and then only read.
 type Styles struct {
-	IsDark  bool
-	NoColor bool
-	Palette theme.Palette
-
 	// Text is primary text (a card's name); Muted is secondary text (ages,
 	// branches, help).
 	Text  lipgloss.Style
@@ -27,6 +23,10 @@ type Styles struct {
 	// border shape as well as colour, so NO_COLOR keeps the selection visible.
 	Card         lipgloss.Style
 	SelectedCard lipgloss.Style
+	// Frame and Selection are the colours of those frames, for text drawn
+	// in them (a card's own border lines, the bar beside a selected row).
+	Frame     lipgloss.Style
+	Selection lipgloss.Style
 
 	badges   map[state.Status]lipgloss.Style
 	accents  map[theme.Role]lipgloss.Style
@@ -40,13 +40,12 @@ type Styles struct {
 func New(isDark, noColor bool) *Styles {
 	p := theme.For(isDark)
 	s := &Styles{
-		IsDark:       isDark,
-		NoColor:      noColor,
-		Palette:      p,
 		Text:         lipgloss.NewStyle(),
 		Muted:        lipgloss.NewStyle(),
 		Card:         lipgloss.NewStyle().Border(lipgloss.RoundedBorder()),
 		SelectedCard: lipgloss.NewStyle().Border(lipgloss.ThickBorder()),
+		Frame:        lipgloss.NewStyle(),
+		Selection:    lipgloss.NewStyle(),
 		badges:       make(map[state.Status]lipgloss.Style, len(state.Statuses)),
 		accents:      make(map[theme.Role]lipgloss.Style, len(theme.Roles)),
 		headers:      make(map[state.Zone]lipgloss.Style, len(state.Zones)),
@@ -69,6 +68,8 @@ func New(isDark, noColor bool) *Styles {
 	s.Muted = s.Muted.Foreground(lipgloss.Color(p.Muted))
 	s.Card = s.Card.BorderForeground(lipgloss.Color(p.Border))
 	s.SelectedCard = s.SelectedCard.BorderForeground(lipgloss.Color(p.Selected))
+	s.Frame = s.Frame.Foreground(lipgloss.Color(p.Border))
+	s.Selection = s.Selection.Foreground(lipgloss.Color(p.Selected))
 	for _, r := range theme.Roles {
 		s.accents[r] = s.accents[r].Foreground(p.Color(r))
 	}

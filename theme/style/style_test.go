@@ -74,7 +74,8 @@ func TestNoColorCarriesNoColour(t *testing.T) {
 	for _, r := range theme.Roles {
 		out = append(out, s.Accent(r).Render("x"))
 	}
-	out = append(out, s.Text.Render("x"), s.Muted.Render("x"), s.Card.Render("x"), s.SelectedCard.Render("x"))
+	out = append(out, s.Text.Render("x"), s.Muted.Render("x"), s.Card.Render("x"), s.SelectedCard.Render("x"),
+		s.Frame.Render("x"), s.Selection.Render("x"))
 	for _, o := range out {
 		if hasColour(o) {
 			t.Errorf("NO_COLOR output %q has a colour sequence", o)
