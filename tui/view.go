@@ -148,7 +148,7 @@ func (m Model) summary(zones []int, idle int, long bool) (string, int) {
 		add(l.zone[z], sp.Glyph, zones[i], strings.ToLower(sp.Short))
 		if z == state.ZoneWorking {
 			isp := theme.StatusSpec(state.StatusIdle)
-			add(l.role[isp.Role], isp.Glyph, idle, "idle")
+			add(l.role[isp.Role], isp.Glyph, idle, strings.ToLower(isp.Short))
 		}
 	}
 	return sb.String(), w
