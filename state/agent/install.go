@@ -134,5 +134,5 @@ func Installed(a state.Agent, home string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", path, err)
 	}
-	return hasAllHooks(root, string(a), specs, true), nil
+	return hasAllHooks(root, string(a), specs), nil
 }

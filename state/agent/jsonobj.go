@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -308,36 +309,31 @@ func isLanesHandler(h any, agent string) bool {
 	return isLanesCommand(cmd, agent)
 }
 
-// hasAllHooks reports whether a settings object holds a lanes handler
-// (installed or injected, per installed) for every spec's event.
-func hasAllHooks(root *object, agent string, specs []hookSpec, installed bool) bool {
+// hasAllHooks reports whether a settings object holds an installed lanes
+// handler for every spec's event.
+func hasAllHooks(root *object, agent string, specs []hookSpec) bool {
 	hv, _ := root.get("hooks")
 	hooks, ok := hv.(*object)
 	if !ok {
 		return false
 	}
+	installed := func(h any) bool {
+		if !isLanesHandler(h, agent) {
+			return false
+		}
+		cmd, _ := h.(*object).vals["command"].(string)
+		return strings.HasSuffix(strings.TrimSpace(cmd), " "+InstalledFlag)
+	}
 	for _, s := range specs {
 		groups, _ := hooks.vals[s.Event].([]any)
-		found := false
-		for _, g := range groups {
+		if !slices.ContainsFunc(groups, func(g any) bool {
 			gobj, ok := g.(*object)
 			if !ok {
-				continue
+				return false
 			}
 			hs, _ := gobj.vals["hooks"].([]any)
-			for _, h := range hs {
-				o, ok := h.(*object)
-				if !ok {
-					continue
-				}
-				cmd, _ := o.vals["command"].(string)
-				cmd = strings.TrimSpace(cmd)
-				if isLanesCommand(cmd, agent) && strings.HasSuffix(cmd, " "+InstalledFlag) == installed {
-					found = true
-				}
-			}
-		}
-		if !found {
+			return slices.ContainsFunc(hs, installed)
+		}) {
 			return false
 		}
 	}
