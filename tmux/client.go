@@ -211,6 +211,16 @@ func (c *Client) Version(ctx context.Context) (string, error) {
 	return strings.TrimPrefix(strings.TrimSpace(string(out)), "tmux "), nil
 }
 
+// SocketFile is where tmux puts the socket of the server named name (tmux
+// -L name): $TMUX_TMPDIR, else /tmp, then tmux-UID. It reads no server.
+func SocketFile(name string) string {
+	dir := os.Getenv("TMUX_TMPDIR")
+	if dir == "" {
+		dir = "/tmp"
+	}
+	return filepath.Join(dir, fmt.Sprintf("tmux-%d", os.Getuid()), name)
+}
+
 // SocketPath returns the server's socket path, the first field of $TMUX in
 // its panes. It needs a running server (ErrNoServer otherwise).
 func (c *Client) SocketPath(ctx context.Context) (string, error) {

@@ -159,6 +159,20 @@ func TestDuplicateSession(t *testing.T) {
 	}
 }
 
+// TestSocketFile: SocketFile names the file the server itself reports.
+func TestSocketFile(t *testing.T) {
+	t.Parallel()
+	c := tmuxtest.Server(t)
+	newSession(t, c, tmux.NewSessionOpts{Name: "sock", Command: []string{"sleep", "60"}, LanesID: "s"})
+	got, err := c.SocketPath(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := tmux.SocketFile(c.Socket); filepath.Clean(got) != want {
+		t.Errorf("SocketFile(%q) = %s, the server says %s", c.Socket, want, got)
+	}
+}
+
 func TestNoServer(t *testing.T) {
 	t.Parallel()
 	c := tmuxtest.Server(t) // never started

@@ -11,11 +11,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -58,14 +56,9 @@ func Server(t testing.TB) *tmux.Client {
 	return c
 }
 
-// removeSocket deletes the socket file tmux made for name, where tmux puts
-// it: $TMUX_TMPDIR (default /tmp), then tmux-UID.
+// removeSocket deletes the socket file tmux made for name.
 func removeSocket(t testing.TB, name string) {
-	dir := os.Getenv("TMUX_TMPDIR")
-	if dir == "" {
-		dir = "/tmp"
-	}
-	path := filepath.Join(dir, fmt.Sprintf("tmux-%d", os.Getuid()), name)
+	path := tmux.SocketFile(name)
 	st, err := os.Lstat(path)
 	if err != nil || st.Mode().Type() != fs.ModeSocket {
 		return // never started, or not ours to delete

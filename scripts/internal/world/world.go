@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"lanes/tmux"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -88,16 +89,9 @@ func (w *World) Close() {
 	w.cleanups = nil
 	for _, s := range append([]string{w.Socket}, w.extraSockets...) {
 		_ = exec.Command("tmux", "-L", s, "kill-server").Run()
-		_ = os.Remove(filepath.Join(tmuxDir(), s))
+		_ = os.Remove(tmux.SocketFile(s))
 	}
 	_ = os.RemoveAll(w.Root)
-}
-
-func tmuxDir() string {
-	if d := os.Getenv("TMUX_TMPDIR"); d != "" {
-		return filepath.Join(d, fmt.Sprintf("tmux-%d", os.Getuid()))
-	}
-	return filepath.Join(os.TempDir(), fmt.Sprintf("tmux-%d", os.Getuid()))
 }
 
 // Env is the environment every lanes call of this world gets.
