@@ -343,33 +343,22 @@ func benchBoard(w *world.World) {
 	view := w.Socket + "-view"
 	// The board runs with or without the exec-counting shim: the shim's own
 	// sh would add to the CPU figure.
-	boardEnv := func(counted bool) []string {
+	start := func(counted bool) (pid int) {
+		_, _ = w.Tmux(view, "kill-server")
 		path := os.Getenv("PATH")
 		if counted {
 			path = filepath.Dir(shim) + ":" + path
 		}
-		env := []string{"env", "PATH=" + path}
-		for _, kv := range w.Env() {
-			if !strings.HasPrefix(kv, "PATH=") {
-				env = append(env, kv)
-			}
-		}
-		return env
-	}
-	start := func(counted bool) (pid int) {
-		_, _ = w.Tmux(view, "kill-server")
-		args := append([]string{"new-session", "-d", "-x", "200", "-y", "50"}, append(boardEnv(counted), w.Bin)...)
-		var out string
 		var err error
 		// A server just killed may still hold its socket for a moment.
-		world.WaitFor(5*time.Second, func() bool { out, err = w.Tmux(view, args...); return err == nil })
+		world.WaitFor(5*time.Second, func() bool { err = w.StartBoard(view, 200, 50, "PATH="+path); return err == nil })
 		if err != nil {
-			fail(fmt.Errorf("starting the board: %v %s", err, out))
+			fail(err)
 		}
 		p, _ := w.Tmux(view, "display-message", "-p", "#{pane_pid}")
 		pid, _ = strconv.Atoi(strings.TrimSpace(p))
-		if !world.WaitFor(15*time.Second, func() bool { return strings.Contains(screen(w, view), "Working") }) {
-			fail(fmt.Errorf("the board never drew:\n%s", screen(w, view)))
+		if !world.WaitFor(15*time.Second, func() bool { return strings.Contains(w.Screen(view), "Working") }) {
+			fail(fmt.Errorf("the board never drew:\n%s", w.Screen(view)))
 		}
 		return pid
 	}
@@ -387,11 +376,11 @@ func benchBoard(w *world.World) {
 	for i := range n {
 		event := []string{"active", "idle"}[i%2]
 		time.Sleep(time.Duration(137*i%500) * time.Millisecond) // land between ticks
-		before := workingCount(screen(w, view))
+		before := workingCount(w.Screen(view))
 		t0 := time.Now()
 		w.Lanes("", "hook", "generic", event, "--session", "s1")
-		if !world.Poll(5*time.Second, 2*time.Millisecond, func() bool { return workingCount(screen(w, view)) != before }) {
-			fail(fmt.Errorf("the card never moved after %s:\n%s", event, screen(w, view)))
+		if !world.Poll(5*time.Second, 2*time.Millisecond, func() bool { return workingCount(w.Screen(view)) != before }) {
+			fail(fmt.Errorf("the card never moved after %s:\n%s", event, w.Screen(view)))
 		}
 		samples = append(samples, time.Since(t0))
 	}
@@ -442,11 +431,6 @@ func benchBoard(w *world.World) {
 	execs = float64(countLines(log)) / time.Since(t0).Seconds()
 	addHard("tmux execs per second, preview open", "≤ 2", fmt.Sprintf("%.2f", execs), execs <= 2.1)
 	_, _ = w.Tmux(view, "kill-server")
-}
-
-func screen(w *world.World, socket string) string {
-	out, _ := w.Tmux(socket, "capture-pane", "-p")
-	return out
 }
 
 var workingRE = regexp.MustCompile(`● (\d+) working`)

@@ -146,11 +146,10 @@ func drillServerKilled(w *world.World) (string, error) {
 		}
 	}
 	view := w.Socket + "-view"
-	board := strings.Join(append(envArgs(w), w.Bin), " ")
-	if _, err := w.Tmux(view, "new-session", "-d", "-x", "120", "-y", "40", "sh", "-c", board); err != nil {
-		return "", fmt.Errorf("starting the board: %v", err)
+	if err := w.StartBoard(view, 120, 40); err != nil {
+		return "", err
 	}
-	screen := func() string { out, _ := w.Tmux(view, "capture-pane", "-p"); return out }
+	screen := func() string { return w.Screen(view) }
 	if !world.WaitFor(10*time.Second, func() bool { return strings.Contains(screen(), "a") && strings.Contains(screen(), "Working") }) {
 		return screen(), fmt.Errorf("the board never showed the sessions")
 	}
@@ -199,15 +198,6 @@ func drillServerKilled(w *world.World) (string, error) {
 	return evidence + "\nnew server: a and b certified gone (tmux session gone); c appears on the same board", nil
 }
 
-func envArgs(w *world.World) []string {
-	out := []string{"env"}
-	for _, kv := range w.Env() {
-		k, v, _ := strings.Cut(kv, "=")
-		out = append(out, k+"='"+strings.ReplaceAll(v, "'", `'\''`)+"'")
-	}
-	return out
-}
-
 // drillLockHeld: another process holds the store's lock for 5 s while a
 // board runs and a hook writes.
 func drillLockHeld(w *world.World) (string, error) {
@@ -215,11 +205,10 @@ func drillLockHeld(w *world.World) (string, error) {
 		return "", fmt.Errorf("lanes new: %s", r.Stderr)
 	}
 	view := w.Socket + "-view"
-	board := strings.Join(append(envArgs(w), w.Bin), " ")
-	if _, err := w.Tmux(view, "new-session", "-d", "-x", "120", "-y", "30", "sh", "-c", board); err != nil {
-		return "", fmt.Errorf("starting the board: %v", err)
+	if err := w.StartBoard(view, 120, 30); err != nil {
+		return "", err
 	}
-	screen := func() string { out, _ := w.Tmux(view, "capture-pane", "-p"); return out }
+	screen := func() string { return w.Screen(view) }
 	if !world.WaitFor(10*time.Second, func() bool { return strings.Contains(screen(), "○ 1 idle") }) {
 		return screen(), fmt.Errorf("the board never showed the session")
 	}

@@ -16,6 +16,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -111,6 +112,25 @@ func (w *World) Tmux(socket string, args ...string) (string, error) {
 	cmd.Env = w.Env()
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// StartBoard runs `lanes` (the board) in a width×height pane of a second
+// private server named view, with the world's environment and then extra
+// KEY=VALUE settings (which win), each passed as its own argv word.
+func (w *World) StartBoard(view string, width, height int, extra ...string) error {
+	args := []string{"new-session", "-d", "-x", strconv.Itoa(width), "-y", strconv.Itoa(height), "env"}
+	args = append(append(append(args, w.Env()...), extra...), w.Bin)
+	out, err := w.Tmux(view, args...)
+	if err != nil {
+		return fmt.Errorf("starting the board: %v %s", err, out)
+	}
+	return nil
+}
+
+// Screen is what the pane of server view shows now.
+func (w *World) Screen(view string) string {
+	out, _ := w.Tmux(view, "capture-pane", "-p")
+	return out
 }
 
 // StartServer starts the world's tmux server with a keep-alive session.
