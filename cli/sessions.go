@@ -109,26 +109,6 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 	}
 	tc := a.tmuxClient()
 	tmuxName := state.TmuxSessionName(name)
-	if err := st.View(func(tx *state.Tx) error {
-		all, err := tx.All()
-		if err != nil {
-			return err
-		}
-		for _, r := range all {
-			if r.Name == name && r.Live() {
-				return fmt.Errorf("a live session named %q exists (%s); pick another name or `lanes kill %s`", name, r.ID, name)
-			}
-		}
-		return nil
-	}); err != nil {
-		return nil, err
-	}
-	if exists, err := tc.HasSession(ctx, tmuxName); err != nil && !errors.Is(err, tmux.ErrNoServer) {
-		return nil, fmt.Errorf("checking tmux for %s: %w", tmuxName, err)
-	} else if exists {
-		return nil, fmt.Errorf("tmux already has a session named %s (not started by lanes); pick another name", tmuxName)
-	}
-
 	r := &state.Record{
 		ID: state.NewID(), Name: name, Agent: agent, Dir: dir, Branch: gitBranch(ctx, dir),
 		CreatedAt: a.now().UTC(),
@@ -142,7 +122,20 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 	r.Command = spawn.command
 	r.Activity = state.ActivityFacts{State: state.ActivityIdle, Since: r.CreatedAt, Source: "user", HooksReport: spawn.hooks}
 	r.Runtime.StartingAt = a.now().UTC()
-	if err := st.Update(func(tx *state.Tx) error { return tx.Put(r) }); err != nil {
+	// The name is checked in the transaction that takes it, so two lanes new
+	// of one name cannot both pass.
+	if err := st.Update(func(tx *state.Tx) error {
+		all, err := tx.All()
+		if err != nil {
+			return err
+		}
+		for _, o := range all {
+			if o.Name == name && o.Live() {
+				return fmt.Errorf("a live session named %q exists (%s); pick another name or `lanes kill %s`", name, o.ID, name)
+			}
+		}
+		return tx.Put(r)
+	}); err != nil {
 		spawn.cleanup()
 		return nil, err
 	}
@@ -154,6 +147,9 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 	info, err := tc.NewSession(ctx, tmux.NewSessionOpts{
 		Name: tmuxName, Dir: dir, Env: spawn.env, Command: spawn.argv, LanesID: r.ID,
 	})
+	if errors.Is(err, tmux.ErrDuplicate) {
+		err = fmt.Errorf("tmux already has a session named %s (not started by lanes); pick another name", tmuxName)
+	}
 	if err != nil {
 		undo()
 		return nil, fmt.Errorf("creating tmux session %s: %w", tmuxName, err)
