@@ -6,11 +6,6 @@ import (
 	"time"
 )
 
-// Drop reasons decided by the state machine (the spool adds its own).
-const (
-	DropAfterExit = "after_exit"
-)
-
 // Apply runs one event through the activity state machine of docs/design.md §4.
 // It returns the transition it caused (nil when the activity did not change)
 // and, when the event was refused, the reason it was dropped. Counters are

@@ -49,6 +49,7 @@ const (
 	DropUnknownEvent = "unknown_event"
 	DropStaleLaunch  = "stale_launch"
 	DropTerminated   = "terminated"
+	DropAfterExit    = "after_exit"
 )
 
 // CounterBadSpoolFile counts spool files refused whole (a bad name, a

@@ -2,6 +2,7 @@ package agent
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -50,7 +51,7 @@ func opencodePlugin(lanesBin string, installed bool) []byte {
 		"@MARKER@", opencodePluginMarker,
 		"@LANES@", string(mustJSON(lanesBin)),
 		"@ARGS@", args,
-		"@INSTALLED@", map[bool]string{true: "true", false: "false"}[installed],
+		"@INSTALLED@", strconv.FormatBool(installed),
 		"@ENV@", EnvInjected,
 	)
 	return []byte(r.Replace(opencodePluginSource))
