@@ -180,8 +180,8 @@ func (a *app) payload(agent, arg string) ([]byte, error) {
 // the pane index by $TMUX_PANE, else --session (id or name index). No tmux
 // call and no store.
 func (a *app) hookSession(dir, session string) (id, launch string, err error) {
-	if id := a.getenv("LANES_SESSION"); id != "" && session == "" {
-		return id, a.getenv("LANES_LAUNCH"), nil
+	if id := a.getenv(agent.EnvSession); id != "" && session == "" {
+		return id, a.getenv(agent.EnvLaunch), nil
 	}
 	if pane := a.getenv("TMUX_PANE"); pane != "" && session == "" && validPaneID(pane) {
 		if b, err := os.ReadFile(paneIndex(dir, pane)); err == nil {

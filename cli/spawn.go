@@ -55,8 +55,8 @@ func (a *app) spawnPlan(r *state.Record, args []string) (spawn, error) {
 		sp.command = append([]string{string(r.Agent)}, args...)
 	}
 	sp.env = append([]string{
-		"LANES_SESSION=" + r.ID,
-		"LANES_LAUNCH=" + r.Runtime.Launch,
+		agent.EnvSession + "=" + r.ID,
+		agent.EnvLaunch + "=" + r.Runtime.Launch,
 		"LANES_STATE_DIR=" + dir,
 	}, plan.Env...)
 	for path, body := range plan.Files {

@@ -49,6 +49,10 @@ const (
 	// had configured for Codex before lanes' injected notify replaced it;
 	// `lanes hook codex notify` runs it with the same payload argument.
 	EnvCodexNotifyChain = "LANES_CODEX_NOTIFY_CHAIN"
+	// EnvSession and EnvLaunch carry a session's id and launch into its
+	// pane, where `lanes hook` reads them to know whose event it records.
+	EnvSession = "LANES_SESSION"
+	EnvLaunch  = "LANES_LAUNCH"
 )
 
 // Errors callers may test for.
