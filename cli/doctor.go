@@ -12,6 +12,7 @@ import (
 
 	"lanes/state"
 	"lanes/state/agent"
+	"lanes/state/fsafe"
 	"lanes/tmux"
 )
 
@@ -37,9 +38,12 @@ func (a *app) cmdDoctor(ctx context.Context, args []string) int {
 	a.doctorTmux(ctx, add)
 	_, _ = a.cycle(ctx) // what follows is current; its errors show below
 	dir, err := a.stateDir()
-	if err != nil {
+	switch {
+	case errors.Is(err, fsafe.ErrForeign):
+		add(false, "", "%v", err) // says whose it is and what to do
+	case err != nil:
 		add(false, "export LANES_STATE_DIR=…", "state dir: %v", err)
-	} else {
+	default:
 		a.doctorState(dir, add)
 	}
 	a.doctorHooks(add)
@@ -118,7 +122,7 @@ func (a *app) doctorState(dir string, add addFunc) {
 		add(false, "", "state dir %s: %v", dir, err)
 		return
 	}
-	add(fi.Mode().Perm()&0o077 == 0, "chmod 700 "+dir, "state dir %s (mode %04o)", dir, fi.Mode().Perm())
+	add(fi.Mode().Perm()&0o077 == 0, "chmod 700 "+dir, "state dir %s (owner %s, mode %04o)", dir, fsafe.Name(fsafe.Owner(fi)), fi.Mode().Perm())
 
 	st := state.NewStore(dir)
 	var recs []*state.Record

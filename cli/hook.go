@@ -14,6 +14,7 @@ import (
 
 	"lanes/state"
 	"lanes/state/agent"
+	"lanes/state/fsafe"
 )
 
 // hookErrorsCap bounds hook-errors.log; past it the log starts over.
@@ -139,6 +140,9 @@ func (a *app) hook(dir string, args []string) error {
 		a.chainCodexNotify(raw)
 	}
 
+	if dir == "" {
+		return nil // no usable state dir: write nowhere (not even the working dir)
+	}
 	id, launch, err := a.hookSession(dir, session)
 	if err != nil {
 		return fmt.Errorf("lanes hook %s %s: %w", ag, event, err)
@@ -220,13 +224,8 @@ func (a *app) chainCodexNotify(payload []byte) {
 func logHookError(dir string, now time.Time, err error) {
 	_ = os.MkdirAll(dir, 0o700)
 	path := hookErrorsLog(dir)
-	if fi, statErr := os.Stat(path); statErr == nil && fi.Size() > hookErrorsCap {
+	if fi, statErr := os.Lstat(path); statErr == nil && fi.Size() > hookErrorsCap {
 		_ = os.Rename(path, path+".1")
 	}
-	f, ferr := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if ferr != nil {
-		return
-	}
-	defer f.Close()
-	fmt.Fprintf(f, "%s %v\n", now.UTC().Format(time.RFC3339), err)
+	_ = fsafe.Append(path, fmt.Appendf(nil, "%s %v\n", now.UTC().Format(time.RFC3339), err), 0o600)
 }

@@ -13,6 +13,7 @@ import (
 
 	"lanes/state"
 	"lanes/state/agent"
+	"lanes/state/fsafe"
 )
 
 // cmdHooks installs lanes' hooks into an agent's own config, for sessions
@@ -58,12 +59,16 @@ func (a *app) cmdHooks(_ context.Context, args []string) int {
 		fmt.Fprint(a.stdout, lineDiff(string(before), string(after)))
 		return exitOK
 	}
+	// The project dir may be writable by others: the backup and the new
+	// file are new files under names nobody can guess, and the new file is
+	// renamed over the old, so no link planted there is written through.
 	mode := fs.FileMode(0o600)
 	if fi, err := os.Stat(path); err == nil {
 		mode = fi.Mode().Perm()
-		backup := fmt.Sprintf("%s.lanes-backup-%s", path, a.now().UTC().Format("20060102T150405Z"))
-		if err := os.WriteFile(backup, before, mode); err != nil {
-			return a.fail(fmt.Errorf("writing backup %s: %w (nothing was changed)", backup, err))
+		stamp := a.now().UTC().Format("20060102T150405Z")
+		backup, err := fsafe.WriteNew(path+".lanes-backup-"+stamp+"-", before, mode)
+		if err != nil {
+			return a.fail(fmt.Errorf("writing a backup of %s: %w (nothing was changed)", path, err))
 		}
 		fmt.Fprintf(a.stdout, "backup: %s\n", backup)
 	} else if !errors.Is(err, fs.ErrNotExist) {
@@ -72,12 +77,7 @@ func (a *app) cmdHooks(_ context.Context, args []string) int {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return a.fail(err)
 	}
-	tmp := path + ".lanes-tmp"
-	if err := os.WriteFile(tmp, after, mode); err != nil {
-		return a.fail(err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := fsafe.WriteFile(path, after, mode); err != nil {
 		return a.fail(err)
 	}
 	fmt.Fprintf(a.stdout, "installed %s hooks in %s\n", ag, path)

@@ -13,6 +13,7 @@ import (
 
 	"lanes/state"
 	"lanes/state/agent"
+	"lanes/state/fsafe"
 	"lanes/tmux"
 )
 
@@ -186,7 +187,7 @@ func (a *app) writeIndexes(r *state.Record) {
 	}
 	write := func(path, content string) {
 		_ = os.MkdirAll(filepath.Dir(path), 0o700)
-		_ = os.WriteFile(path, []byte(content), 0o600)
+		_ = fsafe.WriteFile(path, []byte(content), 0o600)
 	}
 	if r.Runtime.PaneID != "" {
 		write(paneIndex(dir, r.Runtime.PaneID), r.ID+" "+r.Runtime.Launch+"\n")

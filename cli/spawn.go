@@ -10,6 +10,7 @@ import (
 
 	"lanes/state"
 	"lanes/state/agent"
+	"lanes/state/fsafe"
 )
 
 // spawn is everything tmux needs to start (or respawn) a session's agent.
@@ -63,7 +64,7 @@ func (a *app) spawnPlan(r *state.Record, args []string) (spawn, error) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return spawn{}, err
 		}
-		if err := os.WriteFile(path, body, 0o600); err != nil {
+		if err := fsafe.WriteFile(path, body, 0o600); err != nil {
 			return spawn{}, err
 		}
 	}
@@ -106,11 +107,10 @@ func hookBinaryFor(self, stateDir string) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(stable), 0o700); err != nil {
 		return "", err
 	}
-	tmp := stable + ".tmp"
-	if err := os.WriteFile(tmp, body, 0o700); err != nil {
+	if err := fsafe.WriteFile(stable, body, 0o700); err != nil {
 		return "", fmt.Errorf("copying lanes for hooks: %w", err)
 	}
-	return stable, os.Rename(tmp, stable)
+	return stable, nil
 }
 
 // agentArgs recovers the user's own arguments from a record's command, for a

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/fsafe"
 	"lanes/theme"
 )
 
@@ -414,12 +415,5 @@ func (a *app) saveLastGood(key, line string) {
 	if err != nil {
 		return
 	}
-	f, err := os.CreateTemp(filepath.Dir(p), lastGoodFile+".*")
-	if err != nil {
-		return
-	}
-	_, werr := f.Write(b)
-	if cerr := f.Close(); werr != nil || cerr != nil || os.Rename(f.Name(), p) != nil {
-		os.Remove(f.Name())
-	}
+	_ = fsafe.WriteFile(p, b, 0o600)
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"lanes/state/fsafe"
 )
 
 // Observation is one pane as one tmux read saw it.
@@ -199,15 +201,7 @@ var errUnchanged = errors.New("cycle changed nothing")
 // store key, so a cycle that changes nothing writes nothing to the store.
 func (s *Store) lastCyclePath() string { return filepath.Join(s.Dir, "last-cycle") }
 
-func (s *Store) markCycle(at time.Time) {
-	path := s.lastCyclePath()
-	if err := os.Chtimes(path, at, at); err != nil {
-		if f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
-			f.Close()
-			_ = os.Chtimes(path, at, at)
-		}
-	}
-}
+func (s *Store) markCycle(at time.Time) { _ = fsafe.Touch(s.lastCyclePath(), at) }
 
 // reapNextPath exists while the last read saw a pane dead without its time,
 // so the next read — by whichever process — reaps first (tmux 3.3). A file,
@@ -224,7 +218,7 @@ func (s *Store) setReapNext(on bool) {
 		return
 	}
 	if on {
-		_ = os.WriteFile(s.reapNextPath(), nil, 0o600)
+		_ = fsafe.WriteFile(s.reapNextPath(), nil, 0o600)
 	} else {
 		_ = os.Remove(s.reapNextPath())
 	}

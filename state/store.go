@@ -38,8 +38,20 @@ var (
 
 // Dir resolves the state directory: $LANES_STATE_DIR, else
 // $XDG_STATE_HOME/lanes, else ~/.local/state/lanes, reading the environment
-// through getenv. The result is absolute.
+// through getenv. The result is absolute, and a directory another user could
+// change is refused (see checkPrivate).
 func Dir(getenv func(string) string) (string, error) {
+	dir, err := dirPath(getenv)
+	if err == nil {
+		err = checkPrivate(dir, os.Geteuid())
+	}
+	if err != nil {
+		return "", err
+	}
+	return dir, nil
+}
+
+func dirPath(getenv func(string) string) (string, error) {
 	if d := getenv("LANES_STATE_DIR"); d != "" {
 		return filepath.Abs(d)
 	}

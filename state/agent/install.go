@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"lanes/state"
+	"lanes/state/fsafe"
 )
 
 // InstallPath is the file Install writes for agent a: the user's config
@@ -47,8 +48,11 @@ func InstallPath(a state.Agent, home, projectDir string) (string, error) {
 }
 
 // Install computes the agent's config file with lanes' hooks added: it
-// returns the path, its current bytes (nil when it does not exist) and the
-// bytes to write. Every other key and every other hook is kept in place;
+// returns the path to write, its current bytes (nil when it does not exist)
+// and the bytes to write. When the config file is a symlink (a dotfile
+// manager's) the path is its target, so the link stays a link; a link
+// another user owns, or one to another user's file, is refused (see
+// fsafe.Resolve). Every other key and every other hook is kept in place;
 // lanes' earlier hooks (any binary path) are replaced, so installing twice
 // gives the same bytes. Installed hooks carry InstalledFlag and stand down in
 // sessions whose hooks lanes injected. The caller writes the backup and the
@@ -60,6 +64,9 @@ func Install(a state.Agent, lanesBin, home, projectDir string) (path string, bef
 	}
 	if !filepath.IsAbs(lanesBin) {
 		return "", nil, nil, fmt.Errorf("lanes binary path %q is not absolute", lanesBin)
+	}
+	if path, err = fsafe.Resolve(path, os.Geteuid()); err != nil {
+		return "", nil, nil, err
 	}
 	before, err = os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {

@@ -1,0 +1,200 @@
+// Package fsafe writes files where another user may have planted links: it
+// never follows a symlink at a name it writes, creates new files with
+// O_CREATE|O_EXCL|O_NOFOLLOW under names nobody can predict, and replaces a
+// file by renaming a finished one over it. It also says whether a path is
+// private to a user. Every file lanes writes goes through it.
+package fsafe
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ErrForeign: a path belongs to, or can be changed by, another user.
+var ErrForeign = errors.New("another user could change it")
+
+// WriteFile replaces path with data: a new file beside it, then a rename. A
+// symlink at path is replaced, never followed; readers see the old bytes or
+// the new, never a part.
+func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	tmp, err := WriteNew(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-"), data, perm)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("replacing %s: %w", path, err)
+	}
+	return nil
+}
+
+// WriteNew writes data to a new file named prefix and a random suffix, with
+// exactly perm, and returns its name. It never opens an existing file.
+func WriteNew(prefix string, data []byte, perm fs.FileMode) (string, error) {
+	for range 8 {
+		name := prefix + strconv.FormatUint(rand.Uint64(), 36)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("creating %s: %w", name, err)
+		}
+		// Chmod on the descriptor: the umask does not narrow perm, and no
+		// name is looked up again.
+		err = f.Chmod(perm)
+		if err == nil {
+			_, err = f.Write(data)
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			_ = os.Remove(name)
+			return "", fmt.Errorf("writing %s: %w", name, err)
+		}
+		return name, nil
+	}
+	return "", fmt.Errorf("creating %s…: %w (every random name taken)", prefix, fs.ErrExist)
+}
+
+// Append adds data to the end of path (created with perm), refusing a
+// symlink there.
+func Append(path string, data []byte, perm fs.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Touch sets path's times to at, creating it empty if needed, refusing a
+// symlink there.
+func Touch(path string, at time.Time) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return err
+	}
+	tv := syscall.NsecToTimeval(at.UnixNano())
+	err = syscall.Futimes(int(f.Fd()), []syscall.Timeval{tv, tv})
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Resolve is the file to write for path on behalf of uid: path itself, or,
+// when path is a symlink, the regular file it points to (a dotfile manager's
+// link stays a link). A symlink anywhere on the path, or a link's target,
+// owned by someone other than uid or root is refused with ErrForeign: whoever
+// could write that directory may have planted it.
+func Resolve(path string, uid int) (string, error) {
+	path = filepath.Clean(path)
+	for p := path; ; p = filepath.Dir(p) {
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			if err := trusted(p, "symlink", fi, uid); err != nil {
+				return "", err
+			}
+		}
+		if filepath.Dir(p) == p {
+			break
+		}
+	}
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) || err == nil && fi.Mode()&fs.ModeSymlink == 0 {
+		return path, nil
+	}
+	if err != nil {
+		return "", err
+	}
+	target, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", fmt.Errorf("%s is a symlink lanes cannot follow: %w", path, err)
+	}
+	if fi, err = os.Lstat(target); err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s links to %s, which is not a regular file", path, target)
+	}
+	if err := trusted(target, "its target", fi, uid); err != nil {
+		return "", fmt.Errorf("%s is a symlink and %w", path, err)
+	}
+	return target, nil
+}
+
+func trusted(path, what string, fi fs.FileInfo, uid int) error {
+	if o := Owner(fi); o != uid && o != 0 {
+		return fmt.Errorf("%s %s is owned by %s, not by you, %s: %w", what, path, Who(o), Who(uid), ErrForeign)
+	}
+	return nil
+}
+
+// Private checks that path, if it exists, is owned by uid and not writable
+// by group or others; a symlink must be uid's too, and so must its target.
+func Private(path string, uid int) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for {
+		if o := Owner(fi); o != uid {
+			return fmt.Errorf("%s is owned by %s, not by you, %s: %w", path, Who(o), Who(uid), ErrForeign)
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			break
+		}
+		if fi, err = os.Stat(path); err != nil {
+			return err
+		}
+	}
+	if fi.Mode().Perm()&0o022 != 0 {
+		return fmt.Errorf("%s is writable by other users (mode %04o): %w", path, fi.Mode().Perm(), ErrForeign)
+	}
+	return nil
+}
+
+// Owner is the uid owning the file fi describes.
+func Owner(fi fs.FileInfo) int {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return int(st.Uid)
+	}
+	return -1
+}
+
+// Name is uid's user name from /etc/passwd, or the uid when it has none.
+// (os/user would link cgo, and a dynamic binary starts slower: hooks run
+// lanes on the agents' critical path.)
+func Name(uid int) string {
+	id := strconv.Itoa(uid)
+	b, _ := os.ReadFile("/etc/passwd")
+	for line := range strings.Lines(string(b)) {
+		if f := strings.Split(line, ":"); len(f) > 2 && f[2] == id {
+			return f[0]
+		}
+	}
+	return id
+}
+
+// Who names uid for messages: "alice (uid 1000)".
+func Who(uid int) string {
+	if n := Name(uid); n != strconv.Itoa(uid) {
+		return fmt.Sprintf("%s (uid %d)", n, uid)
+	}
+	return fmt.Sprintf("uid %d", uid)
+}

@@ -1,0 +1,86 @@
+package state
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"lanes/state/fsafe"
+)
+
+// The owner is injected: any user can check a dir "as" another uid.
+func TestCheckPrivate(t *testing.T) {
+	me := os.Geteuid()
+	dir := filepath.Join(t.TempDir(), "a", "state")
+	if err := checkPrivate(dir, me); err != nil {
+		t.Fatalf("a state dir not made yet: %v", err)
+	}
+	if err := NewStore(dir).Update(func(*Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(SpoolDir(dir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := checkPrivate(dir, me); err != nil {
+		t.Fatalf("a state dir lanes made: %v", err)
+	}
+	err := checkPrivate(dir, me+1)
+	if !errors.Is(err, fsafe.ErrForeign) || !strings.Contains(err.Error(), "owned by "+fsafe.Who(me)) ||
+		!strings.Contains(err.Error(), "LANES_STATE_DIR") || !strings.Contains(err.Error(), "chown -R") {
+		t.Fatalf("a state dir another user owns: %v", err)
+	}
+	for _, p := range []string{filepath.Join(dir, "lanes.db"), SpoolDir(dir)} {
+		fi, _ := os.Stat(p)
+		_ = os.Chmod(p, fi.Mode().Perm()|0o020)
+		if err := checkPrivate(dir, me); !errors.Is(err, fsafe.ErrForeign) || !strings.Contains(err.Error(), p+" is writable by other users") {
+			t.Fatalf("%s group-writable: %v", p, err)
+		}
+		_ = os.Chmod(p, fi.Mode().Perm())
+	}
+}
+
+func TestDirRefusesAWorldWritableDir(t *testing.T) {
+	dir := t.TempDir()
+	_ = os.Chmod(dir, 0o777)
+	getenv := func(k string) string { return map[string]string{"LANES_STATE_DIR": dir}[k] }
+	if got, err := Dir(getenv); got != "" || !errors.Is(err, fsafe.ErrForeign) {
+		t.Fatalf("Dir = %q, %v", got, err)
+	}
+	_ = os.Chmod(dir, 0o700)
+	if got, err := Dir(getenv); got != dir || err != nil {
+		t.Fatalf("Dir = %q, %v", got, err)
+	}
+}
+
+// The files a cycle writes beside the store replace a planted link, never
+// write through it.
+func TestCycleFilesFollowNoLink(t *testing.T) {
+	s := NewStore(t.TempDir())
+	victim := filepath.Join(t.TempDir(), "victim")
+	if err := os.WriteFile(victim, []byte("victim\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+	_ = os.Chtimes(victim, old, old)
+	for _, p := range []string{s.lastCyclePath(), s.reapNextPath()} {
+		if err := os.Symlink(victim, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = os.Remove(s.reapNextPath())
+	_ = os.Symlink(filepath.Join(t.TempDir(), "planted-elsewhere"), s.reapNextPath()) // dangling: reapNext() is false
+	s.markCycle(time.Now())
+	s.setReapNext(true)
+	if fi, err := os.Stat(victim); err != nil || !fi.ModTime().Equal(old) {
+		t.Fatalf("last-cycle touched the link's target: %v %v", fi.ModTime(), err)
+	}
+	if fi, err := os.Lstat(s.reapNextPath()); err != nil || !fi.Mode().IsRegular() {
+		t.Fatalf("reap-next was written through the link: %v %v", fi, err)
+	}
+	if b, _ := os.ReadFile(victim); string(b) != "victim\n" {
+		t.Fatalf("victim now %q", b)
+	}
+}
