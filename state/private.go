@@ -14,9 +14,9 @@ import (
 func checkPrivate(dir string, uid int) error {
 	for _, p := range []string{dir, filepath.Join(dir, "lanes.db"), SpoolDir(dir)} {
 		if err := fsafe.Private(p, uid); err != nil {
-			return fmt.Errorf("refusing state dir %s: %w, and lanes runs the commands stored there; "+
+			return fmt.Errorf("refusing the state dir: %w, and lanes runs the commands stored there; "+
 				"make it yours (`chown -R %s %s && chmod -R go-rwx %s`, as root if another user owns it) "+
-				"or set LANES_STATE_DIR to a directory of your own", dir, err, fsafe.Name(uid), dir, dir)
+				"or set LANES_STATE_DIR to a directory of your own", err, fsafe.Name(uid), dir, dir)
 		}
 	}
 	return nil

@@ -35,6 +35,8 @@ func main() {
 		{"4 spool unwritable", drillSpoolUnwritable},
 		{"5 hostile spool input", drillHostile},
 		{"6 clock jumps backwards", drillClockBack},
+		{"16.1 hooks install --project with planted symlinks", drillPlantedLinks},
+		{"16.2 state dir owned by another user", drillForeignStateDir},
 	}
 	failed := 0
 	for _, d := range drills {
