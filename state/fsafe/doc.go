@@ -2,5 +2,6 @@
 // never follows a symlink at a name it writes, creates new files with
 // O_CREATE|O_EXCL|O_NOFOLLOW under names nobody can predict, and replaces a
 // file by renaming a finished one over it. It also says whether a path is
-// private to a user. Every file lanes writes, the store aside, goes through it.
+// private to a user. Every file lanes writes goes through it, but for the
+// store (bbolt) and the spool (state.AppendLine, also O_NOFOLLOW).
 package fsafe
