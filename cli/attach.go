@@ -63,5 +63,11 @@ func (a *app) send(ctx context.Context, r *state.Record, text string, force bool
 	if err := state.CanSend(r, force); err != nil {
 		return err
 	}
-	return a.tmuxFor(r.Runtime.Socket).SendLiteral(ctx, r.Runtime.PaneID, text)
+	err := a.tmuxFor(r.Runtime.Socket).SendText(ctx, r.Runtime.PaneID, text)
+	switch {
+	case err == nil, errors.Is(err, tmux.ErrInvalid), errors.Is(err, tmux.ErrNoSession), errors.Is(err, tmux.ErrNoServer):
+		return err // nothing to look at: the text was refused, or the pane is gone
+	}
+	// A timeout leaves it open what the pane holds now.
+	return fmt.Errorf("%w; look at the pane (lanes attach %s) before sending again", err, r.Name)
 }
