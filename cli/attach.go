@@ -41,17 +41,28 @@ func (a *app) cmdAttach(ctx context.Context, args []string) int {
 func (a *app) cmdSend(ctx context.Context, args []string) int {
 	fs := a.flags("send")
 	force := fs.Bool("force", false, "send even while the agent shows a dialog (Enter will answer it)")
+	usage := fs.Usage
+	fs.Usage = func() {
+		usage()
+		// A first word like -x is refused as an unknown flag rather than
+		// typed: a mistyped --force would otherwise reach the agent.
+		fmt.Fprintln(fs.Output(), "\nTo send text that starts with '-', put -- before it: lanes send NAME -- -x")
+	}
 	if code, done := a.parseN(fs, args, 1); done { // the prompt is text, dashes and all
 		return code
 	}
 	if fs.NArg() < 2 {
 		return a.usageErr(fs, "send needs a NAME and TEXT")
 	}
+	text := strings.Join(fs.Args()[1:], " ")
+	if strings.TrimSpace(text) == "" {
+		// Enter alone would submit whatever the agent's input holds.
+		return a.usageErr(fs, "nothing to send: TEXT is blank")
+	}
 	r, err := a.resolve(ctx, fs.Arg(0))
 	if err != nil {
 		return a.fail(err)
 	}
-	text := strings.Join(fs.Args()[1:], " ")
 	if err := a.send(ctx, r, text, *force); err != nil {
 		return a.fail(fmt.Errorf("%s: %w", r.Name, err))
 	}
