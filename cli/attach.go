@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -47,6 +48,7 @@ func (a *app) cmdSend(ctx context.Context, args []string) int {
 		// A first word like -x is refused as an unknown flag rather than
 		// typed: a mistyped --force would otherwise reach the agent.
 		fmt.Fprintln(fs.Output(), "\nTo send text that starts with '-', put -- before it: lanes send NAME -- -x")
+		fmt.Fprintln(fs.Output(), "TEXT - reads the prompt from stdin, which other users cannot see (argv they can).")
 	}
 	if code, done := a.parseN(fs, args, 1); done { // the prompt is text, dashes and all
 		return code
@@ -55,6 +57,12 @@ func (a *app) cmdSend(ctx context.Context, args []string) int {
 		return a.usageErr(fs, "send needs a NAME and TEXT")
 	}
 	text := strings.Join(fs.Args()[1:], " ")
+	if text == "-" {
+		var err error
+		if text, err = a.readPrompt(); err != nil {
+			return a.fail(err)
+		}
+	}
 	if strings.TrimSpace(text) == "" {
 		// Enter alone would submit whatever the agent's input holds.
 		return a.usageErr(fs, "nothing to send: TEXT is blank")
@@ -67,6 +75,23 @@ func (a *app) cmdSend(ctx context.Context, args []string) int {
 		return a.fail(fmt.Errorf("%s: %w", r.Name, err))
 	}
 	return exitOK
+}
+
+// maxPrompt bounds a prompt read from stdin: far more than anyone types,
+// small enough that a wrong pipe fails instead of filling memory.
+const maxPrompt = 1 << 20
+
+// readPrompt reads `lanes send NAME -`'s prompt from stdin, without the
+// final newline that echo and editors add (it would press Enter early).
+func (a *app) readPrompt() (string, error) {
+	b, err := io.ReadAll(io.LimitReader(a.stdin, maxPrompt+1))
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("reading the prompt from stdin: %w", err)
+	case len(b) > maxPrompt:
+		return "", fmt.Errorf("the prompt on stdin is over %d MiB; nothing was sent", maxPrompt>>20)
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r"), nil
 }
 
 // send types text into a live agent's pane, then Enter.

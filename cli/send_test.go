@@ -10,7 +10,8 @@ import (
 
 // TestSendArguments: "--" ends the flags and is not typed; a word that
 // looks like a flag but is none is a usage error that points at "--";
-// blank text is refused rather than pressing Enter alone.
+// blank text is refused rather than pressing Enter alone; "-" reads the
+// prompt from stdin.
 func TestSendArguments(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -35,7 +36,15 @@ func TestSendArguments(t *testing.T) {
 	e.must("send", "sink", "--force", "--", "--force", "-y")
 	e.must("send", "--", "sink", "-z")
 	e.must("send", "sink", "a", "--", "b") // inside the text, "--" is text
-	want := "-x\r--force -y\r-z\ra -- b\r"
+	e.stdin = "from stdin;\nsecond line\n"
+	e.must("send", "sink", "-")
+	e.stdin = strings.Repeat("x", maxPrompt+1)
+	if _, errs, code := e.run("send", "sink", "-"); code != exitError || !strings.Contains(errs, "over 1 MiB") {
+		t.Errorf("an oversized prompt on stdin: exit %d %q", code, errs)
+	}
+	e.stdin = " \n"
+	usage("nothing to send", "send", "sink", "-")
+	want := "-x\r--force -y\r-z\ra -- b\rfrom stdin;\nsecond line\r"
 	var got []byte
 	for end := time.Now().Add(10 * time.Second); len(got) < len(want) && time.Now().Before(end); {
 		time.Sleep(20 * time.Millisecond)
@@ -46,7 +55,7 @@ func TestSendArguments(t *testing.T) {
 	}
 
 	help := e.must("send", "--help")
-	if !strings.Contains(help, "NAME [--force] [--] TEXT…") || !strings.Contains(help, "lanes send NAME -- -x") {
+	if !strings.Contains(help, "NAME [--force] [--] TEXT…") || !strings.Contains(help, "lanes send NAME -- -x") || !strings.Contains(help, "TEXT - reads the prompt from stdin") {
 		t.Errorf("send --help does not say how to send text that starts with '-':\n%s", help)
 	}
 }
