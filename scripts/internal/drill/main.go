@@ -35,6 +35,8 @@ func main() {
 		{"4 spool unwritable", drillSpoolUnwritable},
 		{"5 hostile spool input", drillHostile},
 		{"6 clock jumps backwards", drillClockBack},
+		{"16.3 prompts never in argv", drillPromptsNotInArgv},
+		{"16.12 send argument edge cases", drillSendArgs},
 	}
 	failed := 0
 	for _, d := range drills {
