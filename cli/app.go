@@ -64,7 +64,7 @@ func commands() []command {
 		{"new", "NAME [--agent A] [--dir DIR] [-- CMD ARGS…]", "start an agent in a new tmux session", (*app).cmdNew},
 		{"ls", "[--json] [--all]", "list sessions with their status", (*app).cmdLs},
 		{"attach", "NAME", "attach to a session's pane", (*app).cmdAttach},
-		{"send", "NAME [--force] TEXT…", "type a prompt into a live agent", (*app).cmdSend},
+		{"send", "NAME [--force] [--] TEXT…", "type a prompt into a live agent", (*app).cmdSend},
 		{"kill", "NAME", "kill a session (its record is kept)", (*app).cmdKill},
 		{"restart", "NAME", "respawn a live session's agent with a new launch", (*app).cmdRestart},
 		{"rm", "NAME", "remove a terminated session's record and spool", (*app).cmdRm},
@@ -203,7 +203,8 @@ func (a *app) parse(fs *flag.FlagSet, args []string) (code int, done bool) {
 
 // parseN is parse for a command whose positional arguments after the
 // first n are literal text (send's prompt): a word there that starts with
-// '-' is text, not a flag. n < 0 lets flags appear anywhere.
+// '-' is text, not a flag, and a "--" just before it ends the flags
+// without becoming text. n < 0 lets flags appear anywhere.
 func (a *app) parseN(fs *flag.FlagSet, args []string, n int) (code int, done bool) {
 	usage := fs.Usage
 	fs.Usage = func() {} // the flag package would print it to stderr on -h too
@@ -231,6 +232,10 @@ func interleave(fs *flag.FlagSet, args []string, n int) []string {
 	var flags, pos, dangling []string
 	for i := 0; i < len(args); i++ {
 		arg := args[i]
+		if arg == "--" && n >= 0 && len(pos) <= n {
+			pos = append(pos, args[i+1:]...) // "--" ends the flags; it is not text
+			break
+		}
 		if arg == "--" || (n >= 0 && len(pos) > n) {
 			pos = append(pos, args[i:]...)
 			break
@@ -253,6 +258,9 @@ func interleave(fs *flag.FlagSet, args []string, n int) []string {
 	}
 	if len(dangling) > 0 {
 		return append(flags, dangling...) // Parse reports the missing value
+	}
+	if n >= 0 {
+		flags = append(flags, "--") // text that starts with '-' is not a flag
 	}
 	return append(flags, pos...)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -41,21 +42,56 @@ func (a *app) cmdAttach(ctx context.Context, args []string) int {
 func (a *app) cmdSend(ctx context.Context, args []string) int {
 	fs := a.flags("send")
 	force := fs.Bool("force", false, "send even while the agent shows a dialog (Enter will answer it)")
+	usage := fs.Usage
+	fs.Usage = func() {
+		usage()
+		// A first word like -x is refused as an unknown flag rather than
+		// typed: a mistyped --force would otherwise reach the agent.
+		fmt.Fprintln(fs.Output(), "\nTo send text that starts with '-', put -- before it: lanes send NAME -- -x")
+		fmt.Fprintln(fs.Output(), "TEXT - reads the prompt from stdin, which other users cannot see (argv they can).")
+	}
 	if code, done := a.parseN(fs, args, 1); done { // the prompt is text, dashes and all
 		return code
 	}
 	if fs.NArg() < 2 {
 		return a.usageErr(fs, "send needs a NAME and TEXT")
 	}
+	text := strings.Join(fs.Args()[1:], " ")
+	if text == "-" {
+		var err error
+		if text, err = a.readPrompt(); err != nil {
+			return a.fail(err)
+		}
+	}
+	if strings.TrimSpace(text) == "" {
+		// Enter alone would submit whatever the agent's input holds.
+		return a.usageErr(fs, "nothing to send: TEXT is blank")
+	}
 	r, err := a.resolve(ctx, fs.Arg(0))
 	if err != nil {
 		return a.fail(err)
 	}
-	text := strings.Join(fs.Args()[1:], " ")
 	if err := a.send(ctx, r, text, *force); err != nil {
 		return a.fail(fmt.Errorf("%s: %w", r.Name, err))
 	}
 	return exitOK
+}
+
+// maxPrompt bounds a prompt read from stdin: far more than anyone types,
+// small enough that a wrong pipe fails instead of filling memory.
+const maxPrompt = 1 << 20
+
+// readPrompt reads `lanes send NAME -`'s prompt from stdin, without the
+// final newline that echo and editors add (it would press Enter early).
+func (a *app) readPrompt() (string, error) {
+	b, err := io.ReadAll(io.LimitReader(a.stdin, maxPrompt+1))
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("reading the prompt from stdin: %w", err)
+	case len(b) > maxPrompt:
+		return "", fmt.Errorf("the prompt on stdin is over %d MiB; nothing was sent", maxPrompt>>20)
+	}
+	return strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r"), nil
 }
 
 // send types text into a live agent's pane, then Enter.
@@ -63,5 +99,11 @@ func (a *app) send(ctx context.Context, r *state.Record, text string, force bool
 	if err := state.CanSend(r, force); err != nil {
 		return err
 	}
-	return a.tmuxFor(r.Runtime.Socket).SendLiteral(ctx, r.Runtime.PaneID, text)
+	err := a.tmuxFor(r.Runtime.Socket).SendText(ctx, r.Runtime.PaneID, text)
+	switch {
+	case err == nil, errors.Is(err, tmux.ErrInvalid), errors.Is(err, tmux.ErrNoSession), errors.Is(err, tmux.ErrNoServer):
+		return err // nothing to look at: the text was refused, or the pane is gone
+	}
+	// A timeout leaves it open what the pane holds now.
+	return fmt.Errorf("%w; look at the pane (lanes attach %s) before sending again", err, r.Name)
 }

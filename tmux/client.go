@@ -24,8 +24,9 @@ const SocketEnv = "LANES_TMUX_SOCKET"
 
 // Runner executes one tmux invocation. args is tmux's argv without the
 // leading "tmux" and without the global flags that select the server (the
-// Runner adds those); it returns stdout. Tests substitute a fake that
-// records args.
+// Runner adds those); it returns stdout. What ctx carries for tmux's
+// standard input (Input) goes there. Tests substitute a fake that records
+// args.
 type Runner func(ctx context.Context, args ...string) ([]byte, error)
 
 // ExecRunner returns a Runner that executes the tmux binary on PATH
@@ -51,6 +52,9 @@ func ExecRunner(socket string, timeout time.Duration, flags ...string) Runner {
 		cmd := exec.CommandContext(ctx, "tmux", append(slices.Clone(global), args...)...)
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if in := Input(ctx); in != nil {
+			cmd.Stdin = bytes.NewReader(in)
+		}
 		// A server started by this call daemonizes; should anything it
 		// spawns keep our pipes open, don't wait for it past the answer.
 		cmd.WaitDelay = 500 * time.Millisecond

@@ -281,50 +281,18 @@ func TestHasSessionNoServerIsNotFalse(t *testing.T) {
 	}
 }
 
-func TestSendLiteralArgv(t *testing.T) {
-	c := fakeClient(t,
-		step{args: argv("send-keys", "-l", "-t", "%5", "--", `-n ; echo $HOME x\;`)},
-		step{args: argv("send-keys", "-t", "%5", "Enter")},
-		// Empty text still presses Enter, and only Enter.
-		step{args: argv("send-keys", "-t", "%5", "Enter")},
-		step{args: argv("send-keys", "-l", "-t", "%5", "--", "line one\nline two\tEnter")},
-		step{args: argv("send-keys", "-t", "%5", "Enter")},
-	)
-	ctx := context.Background()
-	must(t, c.SendLiteral(ctx, "%5", "-n ; echo $HOME x;"))
-	must(t, c.SendLiteral(ctx, "%5", ""))
-	must(t, c.SendLiteral(ctx, "%5", "line one\nline two\tEnter"))
-}
-
-func TestSendLiteralStopsAfterFailedText(t *testing.T) {
-	c := fakeClient(t, step{args: argv("send-keys", "-l", "-t", "%5", "--", "hi"),
-		err: wrapErr("send-keys", ErrNoSession, "can't find pane: %5")})
-	if err := c.SendLiteral(context.Background(), "%5", "hi"); !errors.Is(err, ErrNoSession) {
-		t.Errorf("err = %v, want ErrNoSession", err)
-	}
-}
-
 func TestPaneCommandsRefuseNonPaneTargets(t *testing.T) {
 	ctx := context.Background()
 	for _, target := range []string{"", "foo", "=foo", "=foo:", "$3", "%", "%3x", "3"} {
 		c := fakeClient(t) // no tmux call may happen
-		if err := c.SendLiteral(ctx, target, "x"); !errors.Is(err, ErrInvalid) {
-			t.Errorf("SendLiteral(%q) err = %v", target, err)
+		if err := c.SendText(ctx, target, "x"); !errors.Is(err, ErrInvalid) {
+			t.Errorf("SendText(%q) err = %v", target, err)
 		}
 		if _, err := c.CapturePane(ctx, target, 10); !errors.Is(err, ErrInvalid) {
 			t.Errorf("CapturePane(%q) err = %v", target, err)
 		}
 		if err := c.RespawnPane(ctx, target, "", nil, []string{"true", "x"}); !errors.Is(err, ErrInvalid) {
 			t.Errorf("RespawnPane(%q) err = %v", target, err)
-		}
-	}
-}
-
-func TestSendLiteralRefusesControlCharacters(t *testing.T) {
-	for _, text := range []string{"yes\r", "\x1b[A", "a\x00b", "\x03", "del\x7f"} {
-		c := fakeClient(t)
-		if err := c.SendLiteral(context.Background(), "%1", text); !errors.Is(err, ErrInvalid) {
-			t.Errorf("SendLiteral(%q) err = %v, want ErrInvalid", text, err)
 		}
 	}
 }

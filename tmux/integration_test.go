@@ -295,22 +295,6 @@ func TestSingleWordCommandIsNotParsedByAShell(t *testing.T) {
 	}
 }
 
-func TestSendLiteral(t *testing.T) {
-	t.Parallel()
-	c := tmuxtest.Server(t)
-	info := newSession(t, c, tmux.NewSessionOpts{Name: "cat", Command: []string{"cat", "-"}, LanesID: "x"})
-	texts := []string{"-n ; echo $HOME x;", "Enter C-c \\; ;", "--", "'quoted' \"double\" #{pane_id}"}
-	for _, text := range texts {
-		if err := c.SendLiteral(t.Context(), info.PaneID, text); err != nil {
-			t.Fatalf("SendLiteral(%q): %v", text, err)
-		}
-	}
-	waitCapture(t, c, info.PaneID, texts...)
-	if p, _ := paneByID(t, c, info.PaneID); p.Dead {
-		t.Error("C-c was sent as a key")
-	}
-}
-
 func TestRespawnPane(t *testing.T) {
 	t.Parallel()
 	c := tmuxtest.Server(t)

@@ -224,30 +224,3 @@ func (c *Client) CapturePane(ctx context.Context, paneID string, lines int) ([]b
 	}
 	return c.run(ctx, args)
 }
-
-// SendLiteral types text into paneID exactly as given (send-keys -l: no key
-// names, so "Enter" or "C-c" in text are just letters) and then presses
-// Enter. Enter goes in a separate invocation so the program reads it as a
-// keypress after the text, not as part of one pasted burst.
-//
-// Text containing control characters other than tab and newline is refused
-// with ErrInvalid: a carriage return or escape would act as a key (submit,
-// cancel) in the middle of the text. Whether the target may receive text at
-// all (is the program live, is it showing a dialog) is the caller's
-// decision.
-func (c *Client) SendLiteral(ctx context.Context, paneID, text string) error {
-	if err := checkPane(paneID); err != nil {
-		return err
-	}
-	if strings.ContainsFunc(text, func(r rune) bool { return isControl(r) && r != '\t' && r != '\n' }) {
-		return fmt.Errorf("%w: text contains control characters", ErrInvalid)
-	}
-	if text != "" {
-		// "--" lets text start with '-'; escapeArg keeps a trailing ';'.
-		if _, err := c.run(ctx, []string{"send-keys", "-l", "-t", paneID, "--", text}); err != nil {
-			return err
-		}
-	}
-	_, err := c.run(ctx, []string{"send-keys", "-t", paneID, "Enter"})
-	return err
-}

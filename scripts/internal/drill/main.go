@@ -37,6 +37,8 @@ func main() {
 		{"6 clock jumps backwards", drillClockBack},
 		{"16.1 hooks install --project with planted symlinks", drillPlantedLinks},
 		{"16.2 state dir owned by another user", drillForeignStateDir},
+		{"16.3 prompts never in argv", drillPromptsNotInArgv},
+		{"16.12 send argument edge cases", drillSendArgs},
 	}
 	failed := 0
 	for _, d := range drills {
