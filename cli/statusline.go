@@ -55,7 +55,7 @@ a failed turn, working, unconfirmed, interrupted, and the rest.
 An unknown session prints ` + markerNoSession + `.
 
 It never fails tmux's status bar: on any error (store busy, tmux not
-answering, store schema too new) it prints the last good line of the past
+answering, store schema too new, store damaged) it prints the last good line of the past
 minute, else ` + markerError + `, and exits 0. Run ` + "`lanes doctor`" + ` for details.
 NO_COLOR drops the colour codes from the tmux format.
 `
@@ -305,6 +305,8 @@ func (sl statusLine) marker(err error) string {
 		reason = "store busy"
 	case errors.Is(err, state.ErrSchemaTooNew):
 		reason = "store schema too new"
+	case errors.Is(err, state.ErrDamaged):
+		reason = "store damaged"
 	case errors.Is(err, errTmuxDown):
 		reason = "tmux not answering"
 	}

@@ -94,7 +94,7 @@ func TestEveryDamagedPageIsAnErrorAndRepairs(t *testing.T) {
 		if verr != nil && cerr == nil {
 			t.Fatalf("page %d: reads fail (%v) but the check passes", k, verr)
 		}
-		rep, err := s.Repair(t0.Add(time.Duration(k) * time.Second))
+		rep, err := s.Repair(t0.Add(time.Duration(k)*time.Second), nil)
 		if err != nil {
 			t.Fatalf("page %d: repair: %v", k, err)
 		}
@@ -152,7 +152,7 @@ func TestEmptyStoreIsRefusedNotRecreated(t *testing.T) {
 	if fi, err := os.Stat(s.Path()); err != nil || fi.Size() != 0 {
 		t.Fatalf("the empty store was touched: %v, %v", fi, err)
 	}
-	rep, err := s.Repair(t0)
+	rep, err := s.Repair(t0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,8 +84,9 @@ type RepairReport struct {
 // already reflect: activity ends where the latest event puts it and PR
 // facts are the same facts again, but events_applied counts them twice and
 // the history shows their transitions again. A healthy store is left as it
-// is.
-func (s *Store) Repair(now time.Time) (RepairReport, error) {
+// is. known names session ids the caller knows existed (from its own
+// indexes), so that a record on a damaged page is reported lost.
+func (s *Store) Repair(now time.Time, known []string) (RepairReport, error) {
 	var rep RepairReport
 	fi, err := os.Stat(s.Path())
 	if errors.Is(err, os.ErrNotExist) {
@@ -122,7 +123,7 @@ func (s *Store) Repair(now time.Time) (RepairReport, error) {
 	if v, err := strconv.Atoi(string(got.buckets[string(bucketMeta)][string(keySchema)])); err == nil && v > 0 {
 		schema = v
 	}
-	known := got.known(s.SpoolDir())
+	known = got.known(s.SpoolDir(), known)
 	for id := range got.buckets[string(bucketSessions)] {
 		if !validRecord(got.buckets[string(bucketSessions)][id], schema) {
 			delete(got.buckets[string(bucketSessions)], id)
@@ -199,9 +200,13 @@ func (s *Store) readBucket(find func() *bolt.Bucket) map[string][]byte {
 	return out
 }
 
-// known is every session id the damaged store or the spool shows existed.
-func (got *salvaged) known(spoolDir string) []string {
+// known is every session id the damaged store, the spool or the caller
+// shows existed.
+func (got *salvaged) known(spoolDir string, also []string) []string {
 	ids := map[string]bool{}
+	for _, id := range also {
+		ids[id] = true
+	}
 	for id := range got.buckets[string(bucketSessions)] {
 		ids[id] = true
 	}
