@@ -35,6 +35,7 @@ func main() {
 		{"4 spool unwritable", drillSpoolUnwritable},
 		{"5 hostile spool input", drillHostile},
 		{"6 clock jumps backwards", drillClockBack},
+		{"16.6 damaged store", drillDamagedStore},
 	}
 	failed := 0
 	for _, d := range drills {
