@@ -141,15 +141,28 @@ func (s *Store) View(fn func(*Tx) error) error {
 }
 
 // Update runs fn in one write transaction; nothing is written if fn fails.
+// A write other than a cycle's leaves the snapshot behind the store, so
+// it is removed.
 func (s *Store) Update(fn func(*Tx) error) error {
+	return s.update(fn, func(err error) {
+		if err == nil {
+			s.removeSnapshot()
+		}
+	})
+}
+
+// update is Update, then after(fn's result) while the lock is still held.
+func (s *Store) update(fn func(*Tx) error, after func(error)) error {
 	db, err := s.open(false)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	return s.guard(func() error {
+	err = s.guard(func() error {
 		return db.Update(func(btx *bolt.Tx) error { return fn(&Tx{tx: btx}) })
 	})
+	after(err)
+	return err
 }
 
 // errOlderSchema: the store holds an initialised store of an older layout
