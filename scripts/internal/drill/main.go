@@ -36,6 +36,7 @@ func main() {
 		{"5 hostile spool input", drillHostile},
 		{"6 clock jumps backwards", drillClockBack},
 		{"16.6 damaged store", drillDamagedStore},
+		{"16.11 status line under load", drillStatusUnderLoad},
 	}
 	failed := 0
 	for _, d := range drills {
@@ -213,9 +214,9 @@ func drillLockHeld(w *world.World) (string, error) {
 	if !world.WaitFor(10*time.Second, func() bool { return strings.Contains(screen(), "○ 1 idle") }) {
 		return screen(), fmt.Errorf("the board never showed the session")
 	}
-	hold := 5 * time.Second
+	hold := 6 * time.Second // the board says "store busy" on its second busy cycle in a row
 	if *quick {
-		hold = 3 * time.Second
+		hold = 5 * time.Second
 	}
 	f, err := os.OpenFile(filepath.Join(w.State, "lanes.db"), os.O_RDWR, 0)
 	if err != nil {

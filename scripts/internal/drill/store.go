@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"lanes/scripts/internal/world"
@@ -150,4 +152,97 @@ func repairCounts(out string) (recovered, lost int) {
 	recovered, _ = strconv.Atoi(m[1])
 	lost, _ = strconv.Atoi(m[2]) // "none" reads as 0
 	return recovered, lost
+}
+
+// drillStatusUnderLoad: a board runs over many sessions while 8 writers
+// send hook lines as fast as they can; status-line, run again and again,
+// must print a current line (not the last good one, not the marker), and
+// the board must not flash "store busy".
+func drillStatusUnderLoad(w *world.World) (string, error) {
+	n, writers, runFor := 200, 8, 30*time.Second
+	if *quick {
+		n, runFor = 40, 8*time.Second
+	}
+	for i := range n {
+		if r := w.Lanes("", "new", fmt.Sprintf("s%03d", i), "--", "sleep", "86400"); r.Code != 0 {
+			return "", fmt.Errorf("lanes new: %s", r.Stderr)
+		}
+	}
+	view := w.Socket + "-view"
+	if err := w.StartBoard(view, 160, 50); err != nil {
+		return "", err
+	}
+	if !world.WaitFor(20*time.Second, func() bool { return strings.Contains(w.Screen(view), "s000") }) {
+		return w.Screen(view), fmt.Errorf("the board never showed the sessions")
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var lines atomic.Int64
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; ; j++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				ev := []string{"active", "idle", "blocked"}[j%3]
+				w.Lanes("", "hook", "generic", ev, "--session", fmt.Sprintf("s%03d", (i*37+j)%n))
+				lines.Add(1)
+			}
+		}()
+	}
+	flashes := 0
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		shown := false
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			busy := strings.Contains(w.Screen(view), "store busy")
+			if busy && !shown {
+				flashes++
+			}
+			shown = busy
+		}
+	}()
+	var runs, current, markers int
+	reasons := map[string]int{}
+	for end := time.Now().Add(runFor); time.Now().Before(end); {
+		r := w.Lanes("", "status-line", "--format", "plain")
+		runs++
+		out := strings.TrimSpace(r.Stdout)
+		switch {
+		case out == "lanes:!":
+			markers++
+		case r.Code == 0 && r.Stderr == "" && out != "":
+			current++
+		default:
+			reason, _, _ := strings.Cut(strings.TrimPrefix(firstLine(r.Stderr), "lanes: status-line: "), ":")
+			reasons[reason]++
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	close(stop)
+	wg.Wait()
+	evidence := fmt.Sprintf("%d sessions, %d writers (%d hook lines) for %s: %d of %d status-line runs printed a current line (%.0f %%), %d printed lanes:!; board flashed \"store busy\" %d times",
+		n, writers, lines.Load(), runFor, current, runs, 100*float64(current)/float64(max(runs, 1)), markers, flashes)
+	if len(reasons) > 0 {
+		evidence += fmt.Sprintf("; old line because: %v", reasons)
+	}
+	switch {
+	case markers > 0:
+		return evidence, fmt.Errorf("status-line printed its marker under load")
+	case current*100 < runs*95:
+		return evidence, fmt.Errorf("fewer than 95 %% of status-line runs printed a current line")
+	case flashes > 0:
+		return evidence, fmt.Errorf("the board flashed \"store busy\" under load")
+	}
+	return evidence, nil
 }
