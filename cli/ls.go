@@ -28,7 +28,8 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	res, err := a.cycle(ctx)
 	if errors.Is(err, state.ErrBusy) {
 		if recs, ok := a.snapshot(snapshotMaxAge); ok {
-			res, err = state.CycleResult{Records: recs}, nil // the busy process's own cycle, under 2 s old
+			a.warn("store busy; showing the last cycle, under %s old", snapshotMaxAge)
+			res, err = state.CycleResult{Records: recs}, nil
 		}
 	}
 	if err != nil {

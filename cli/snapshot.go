@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"time"
 
 	"lanes/state"
@@ -23,4 +24,15 @@ func (a *app) snapshot(maxAge time.Duration) ([]*state.Record, bool) {
 		return nil, false
 	}
 	return recs, true
+}
+
+// reachable returns recs of a cycle run elsewhere, unless that cycle found
+// this server silent.
+func (a *app) reachable(recs []*state.Record) ([]*state.Record, error) {
+	for _, r := range recs {
+		if r.Live() && r.Runtime.Socket == a.socket && !r.Runtime.UnreachableSince.IsZero() {
+			return nil, fmt.Errorf("%w (%s's server, since %s)", errTmuxDown, r.Name, rfc3339(r.Runtime.UnreachableSince))
+		}
+	}
+	return recs, nil
 }

@@ -182,17 +182,6 @@ func (a *app) statusRecords(ctx context.Context, deadline time.Time) ([]*state.R
 	return res.Records, nil
 }
 
-// reachable returns recs of a cycle run elsewhere, unless that cycle found
-// this server silent.
-func (a *app) reachable(recs []*state.Record) ([]*state.Record, error) {
-	for _, r := range recs {
-		if r.Live() && r.Runtime.Socket == a.socket && !r.Runtime.UnreachableSince.IsZero() {
-			return nil, fmt.Errorf("%w (%s's server, since %s)", errTmuxDown, r.Name, rfc3339(r.Runtime.UnreachableSince))
-		}
-	}
-	return recs, nil
-}
-
 // render is the line for recs at now; "" when there is nothing to show.
 func (sl statusLine) render(recs []*state.Record, now time.Time) string {
 	if len(sl.sessions) > 0 {
