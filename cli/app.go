@@ -72,7 +72,7 @@ func commands() []command {
 		{"hook", "AGENT [EVENT]", "record an agent hook event (run by agents; always exits 0)", (*app).cmdHook},
 		{"hooks", "install AGENT [--project DIR] [--dry-run]", "install lanes hooks into an agent's own config", (*app).cmdHooks},
 		{"status-line", "[--format tmux|plain|json] [--session NAME] [--theme dark|light]", "print a summary for tmux's status line", (*app).cmdStatusLine},
-		{"doctor", "", "check tmux, the state dir, the store, the spool and hooks", (*app).cmdDoctor},
+		{"doctor", "[--repair]", "check tmux, the state dir, the store, the spool and hooks", (*app).cmdDoctor},
 		{"version", "", "print the lanes version", (*app).cmdVersion},
 	}
 }

@@ -25,11 +25,15 @@ type check struct {
 
 func (a *app) cmdDoctor(ctx context.Context, args []string) int {
 	fs := a.flags("doctor")
+	repair := fs.Bool("repair", false, "replace a damaged store with one holding every readable record (the damaged file is kept aside)")
 	if code, done := a.parse(fs, args); done {
 		return code
 	}
 	if fs.NArg() > 0 {
 		return a.usageErr(fs, "doctor takes no arguments")
+	}
+	if *repair && !a.doctorRepair() {
+		return exitError
 	}
 	var checks []check
 	add := func(ok bool, fix, format string, args ...any) {
@@ -139,11 +143,18 @@ func (a *app) doctorState(dir string, add addFunc) {
 		schema, size = tx.Schema(), tx.Size()
 		return err
 	})
-	if err != nil {
+	if err == nil {
+		err = st.Check()
+	}
+	switch {
+	case errors.Is(err, state.ErrDamaged):
+		add(false, "lanes doctor --repair", "store: %v", err)
+		return
+	case err != nil:
 		add(false, "wait for the other lanes process, or find it with `fuser "+st.Path()+"`", "store: %v", err)
 		return
 	}
-	add(schema == state.SchemaVersion, "", "store %s: schema %d, %d KiB, %d session(s)", st.Path(), schema, size/1024, len(recs))
+	add(schema == state.SchemaVersion, "", "store %s: schema %d, %d KiB, %d session(s), every page readable", st.Path(), schema, size/1024, len(recs))
 
 	var waiting []string
 	for _, r := range recs {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -25,6 +26,12 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 		return a.usageErr(fs, "ls takes no arguments")
 	}
 	res, err := a.cycle(ctx)
+	if errors.Is(err, state.ErrBusy) {
+		if recs, ok := a.snapshot(snapshotMaxAge); ok {
+			a.warn("store busy; showing the last cycle, under %s old", snapshotMaxAge)
+			res, err = state.CycleResult{Records: recs}, nil
+		}
+	}
 	if err != nil {
 		return a.fail(err)
 	}

@@ -55,8 +55,9 @@ one state that stands for the group, with its name: needs you first, then
 a failed turn, working, unconfirmed, interrupted, and the rest.
 An unknown session prints ` + markerNoSession + `.
 
-It never fails tmux's status bar: on any error (store busy, tmux not
-answering, store schema too new) it prints the last good line of the past
+While another lanes process holds the store, it shows that process's last
+cycle if it ran under 2 s ago. It never fails tmux's status bar: on any error (store busy, tmux not
+answering, store schema too new, store damaged) it prints the last good line of the past
 minute, else ` + markerError + `, and exits 0. Run ` + "`lanes doctor`" + ` for details.
 NO_COLOR drops the colour codes from the tmux format.
 `
@@ -140,22 +141,22 @@ func (a *app) statusRecords(ctx context.Context, deadline time.Time) ([]*state.R
 	}
 	last := st.LastCycle()
 	if age := a.now().Sub(last); !last.IsZero() && age >= 0 && age < statusReuse {
-		budget(1)
-		var recs []*state.Record
-		if err := st.View(func(tx *state.Tx) error {
-			var err error
-			recs, err = tx.All()
-			return err
-		}); err != nil {
-			return nil, err
-		}
-		// The reused cycle may itself have found the server silent.
-		for _, r := range recs {
-			if r.Live() && r.Runtime.Socket == a.socket && !r.Runtime.UnreachableSince.IsZero() {
-				return nil, fmt.Errorf("%w (%s's server, since %s)", errTmuxDown, r.Name, rfc3339(r.Runtime.UnreachableSince))
+		// The recent cycle's records: from its snapshot, with no lock to
+		// wait on, else from the store.
+		recs, ok := a.snapshot(statusReuse)
+		if !ok {
+			budget(1)
+			if err := st.View(func(tx *state.Tx) error {
+				var err error
+				recs, err = tx.All()
+				return err
+			}); err != nil {
+				if recs, ok = a.snapshot(snapshotMaxAge); !ok || !errors.Is(err, state.ErrBusy) {
+					return nil, err
+				}
 			}
 		}
-		return recs, nil
+		return a.reachable(recs)
 	}
 	tmuxBy := deadline
 	if floor := time.Now().Add(statusTmuxFloor); floor.After(tmuxBy) {
@@ -165,11 +166,19 @@ func (a *app) statusRecords(ctx context.Context, deadline time.Time) ([]*state.R
 	defer cancel()
 	budget(2) // the cycle opens the store twice
 	res, err := c.Cycle(ctx)
+	if err == nil && res.TmuxErr != nil && a.watching(res.Records) {
+		err = fmt.Errorf("%w: %w", errTmuxDown, res.TmuxErr)
+	}
+	if errors.Is(err, state.ErrBusy) || errors.Is(err, errTmuxDown) {
+		// A lock held by another cycle, or a tmux read cut short by our
+		// budget: a cycle under 2 s old stands in, unless it found the
+		// server silent (a read that really failed marks the records so).
+		if recs, ok := a.snapshot(snapshotMaxAge); ok {
+			return a.reachable(recs)
+		}
+	}
 	if err != nil {
 		return nil, err
-	}
-	if res.TmuxErr != nil && a.watching(res.Records) {
-		return nil, fmt.Errorf("%w: %w", errTmuxDown, res.TmuxErr)
 	}
 	return res.Records, nil
 }
@@ -306,6 +315,8 @@ func (sl statusLine) marker(err error) string {
 		reason = "store busy"
 	case errors.Is(err, state.ErrSchemaTooNew):
 		reason = "store schema too new"
+	case errors.Is(err, state.ErrDamaged):
+		reason = "store damaged"
 	case errors.Is(err, errTmuxDown):
 		reason = "tmux not answering"
 	}

@@ -87,8 +87,9 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	res := CycleResult{TmuxErr: tmuxErr, At: readStart}
 	var closing []string
 	reap := false
-	err := c.Store.Update(func(tx *Tx) error {
-		ct := &cycleTx{tx: tx, stateDir: c.Store.Dir, now: c.now(), dirty: map[string]bool{},
+	now := c.now()
+	err := c.Store.update(func(tx *Tx) error {
+		ct := &cycleTx{tx: tx, stateDir: c.Store.Dir, now: now, dirty: map[string]bool{},
 			history: map[string][]Transition{}}
 		committed := tx.tx.ID() - 1 // a write transaction's id is the next one
 		if err := ct.load(c.cache, c.cache != nil && c.cacheTx == committed); err != nil {
@@ -112,7 +113,7 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 		}
 		c.cacheTx = tx.tx.ID()
 		return nil
-	})
+	}, func(err error) { c.snapshot(err, res.Records, now) })
 	if err != nil && !errors.Is(err, errUnchanged) {
 		c.cache = nil
 		return CycleResult{}, err
@@ -129,6 +130,18 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// snapshot keeps the snapshot (snapshot.go) as current as the store, after
+// the cycle's transaction and before its lock is released: written when the
+// cycle committed, restamped when it changed nothing (no other write
+// happened since the snapshot was written, or it would be gone).
+func (c *Collector) snapshot(err error, recs []*Record, at time.Time) {
+	switch {
+	case errors.Is(err, errUnchanged) && c.Store.touchSnapshot(at):
+	case err == nil, errors.Is(err, errUnchanged):
+		_ = c.Store.writeSnapshot(recs, at)
+	}
 }
 
 // cycleTx is the working set of one cycle's write transaction.

@@ -94,24 +94,36 @@ func (s *Store) open(readOnly bool) (*bolt.DB, error) {
 			readOnly = false // the first use creates and initialises it
 		}
 	}
+	if err := s.refuseEmpty(); err != nil {
+		return nil, err
+	}
 	var lastErr error
 	for range max(s.Attempts, 1) {
-		db, err := bolt.Open(s.Path(), 0o600, &bolt.Options{Timeout: s.LockTimeout, ReadOnly: readOnly})
-		if err == nil && readOnly && olderSchema(db) {
-			// An older layout migrates before anyone reads it.
-			db.Close()
-			readOnly = false
-			db, err = bolt.Open(s.Path(), 0o600, &bolt.Options{Timeout: s.LockTimeout})
+		db, err := s.boltOpen(s.Path(), readOnly)
+		if err == nil && readOnly {
+			switch err = s.guard(func() error { return olderSchema(db) }); {
+			case errors.Is(err, errOlderSchema):
+				// An older layout migrates before anyone reads it.
+				db.Close()
+				readOnly = false
+				db, err = s.boltOpen(s.Path(), false)
+			case err != nil:
+				db.Close()
+				return nil, err
+			}
 		}
 		if err == nil {
 			if readOnly {
 				return db, nil
 			}
-			if err := migrate(db); err != nil {
+			if err := s.guard(func() error { return migrate(db) }); err != nil {
 				db.Close()
 				return nil, err
 			}
 			return db, nil
+		}
+		if errors.Is(err, ErrDamaged) {
+			return nil, err
 		}
 		if !errors.Is(err, boltErrors.ErrTimeout) {
 			return nil, fmt.Errorf("opening store %s: %w", s.Path(), err)
@@ -130,36 +142,55 @@ func (s *Store) View(fn func(*Tx) error) error {
 		return err
 	}
 	defer db.Close()
-	return db.View(func(btx *bolt.Tx) error {
-		if err := checkSchema(btx); err != nil {
-			return err
-		}
-		return fn(&Tx{tx: btx})
+	return s.guard(func() error {
+		return db.View(func(btx *bolt.Tx) error {
+			if err := checkSchema(btx); err != nil {
+				return err
+			}
+			return fn(&Tx{tx: btx})
+		})
 	})
 }
 
 // Update runs fn in one write transaction; nothing is written if fn fails.
+// A write other than a cycle's leaves the snapshot behind the store, so
+// it is removed.
 func (s *Store) Update(fn func(*Tx) error) error {
+	return s.update(fn, func(err error) {
+		if err == nil {
+			s.removeSnapshot()
+		}
+	})
+}
+
+// update is Update, then after(fn's result) while the lock is still held.
+func (s *Store) update(fn func(*Tx) error, after func(error)) error {
 	db, err := s.open(false)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	return db.Update(func(btx *bolt.Tx) error { return fn(&Tx{tx: btx}) })
+	err = s.guard(func() error {
+		return db.Update(func(btx *bolt.Tx) error { return fn(&Tx{tx: btx}) })
+	})
+	after(err)
+	return err
 }
 
-// olderSchema reports whether db holds an initialised store of an older
-// layout than this build's.
-func olderSchema(db *bolt.DB) bool {
-	old := false
-	_ = db.View(func(btx *bolt.Tx) error {
+// errOlderSchema: the store holds an initialised store of an older layout
+// than this build's.
+var errOlderSchema = errors.New("older store schema")
+
+// olderSchema returns errOlderSchema when db holds an older layout.
+func olderSchema(db *bolt.DB) error {
+	return db.View(func(btx *bolt.Tx) error {
 		if meta := btx.Bucket(bucketMeta); meta != nil {
-			v, _ := strconv.Atoi(string(meta.Get(keySchema)))
-			old = v < SchemaVersion
+			if v, _ := strconv.Atoi(string(meta.Get(keySchema))); v < SchemaVersion {
+				return errOlderSchema
+			}
 		}
 		return nil
 	})
-	return old
 }
 
 func checkSchema(btx *bolt.Tx) error {

@@ -1,7 +1,9 @@
 package tui
 
 import (
+	"errors"
 	"slices"
+	"time"
 
 	"lanes/state"
 	"lanes/theme"
@@ -47,7 +49,16 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 	m.cycling = false
 	m.now = msg.now
 	var cmds []tea.Cmd
+	busy := errors.Is(msg.err, state.ErrBusy)
+	if !busy {
+		m.busySince = time.Time{}
+	} else if m.busySince.IsZero() {
+		m.busySince = msg.now
+	}
 	switch {
+	case busy && msg.now.Sub(m.busySince) < BusyQuiet:
+		// Another process's cycle held the lock: the records shown are
+		// its moment old, which says nothing worth a flash.
 	case msg.err != nil:
 		cmds = append(cmds, m.flashOnce("store: "+msg.err.Error()))
 	default:

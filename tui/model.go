@@ -68,6 +68,9 @@ type Model struct {
 
 	status  statusLine
 	lastErr string // the last cycle or tmux error shown, so it shows once
+	// busySince is when cycles began finding the store busy (zero: the
+	// last one did not); a short spell keeps the records without a word.
+	busySince time.Time
 
 	cycling               bool
 	againFull, againSpool bool // asked for while a cycle was in flight

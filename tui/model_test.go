@@ -190,7 +190,20 @@ func TestErrorsShowOnceAndClear(t *testing.T) {
 		t.Error("the message did not clear")
 	}
 	before := len(m.board.items)
-	m = step(m, cycleMsg{err: state.ErrBusy, now: fixedNow})
+	// A busy store for one cycle, then again once the first was over: the
+	// records stay and nothing is said (under 8 hook writers a busy cycle
+	// is a matter of course).
+	for _, err := range []error{state.ErrBusy, nil, state.ErrBusy} {
+		m = step(m, cycleMsg{res: state.CycleResult{Records: fixture()}, err: err, now: fixedNow})
+		if m.status.text != "" || len(m.board.items) != before {
+			t.Fatalf("a store busy for one cycle: status %q, %d items (want none and the %d items kept)", m.status.text, len(m.board.items), before)
+		}
+	}
+	m = step(m, cycleMsg{err: state.ErrBusy, now: fixedNow.Add(BusyQuiet - time.Millisecond)})
+	if m.status.text != "" {
+		t.Fatalf("busy for less than BusyQuiet: status %q", m.status.text)
+	}
+	m = step(m, cycleMsg{err: state.ErrBusy, now: fixedNow.Add(BusyQuiet)})
 	if !strings.Contains(m.status.text, "store busy") || len(m.board.items) != before {
 		t.Errorf("store busy: status %q, %d items (want the error and the %d items kept)", m.status.text, len(m.board.items), before)
 	}

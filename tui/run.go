@@ -78,6 +78,10 @@ type Options struct {
 const (
 	// CycleInterval is the polling tick; a spool write cycles at once.
 	CycleInterval = time.Second
+	// BusyQuiet: cycles that find the store busy keep the records without
+	// a word until it has been busy this long (a cycle waits about 1 s for
+	// the lock, so this is the second busy cycle in a row).
+	BusyQuiet = 2 * time.Second
 	// FrameInterval paces the breathing of active dots; the animation
 	// ticks only while an active session is on screen.
 	FrameInterval = 500 * time.Millisecond

@@ -1,0 +1,70 @@
+package cli
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"lanes/state"
+)
+
+// holdLock has a child process (TestStatusLineBusy's helper) hold the
+// store's lock until the test ends.
+func holdLock(t *testing.T, path string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestStatusLineBusy$")
+	cmd.Env = append(os.Environ(), "LANES_STATUSLINE_HOLD_LOCK="+path)
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stdin.Close(); _ = cmd.Wait() })
+	if line, _ := bufio.NewReader(stdout).ReadString('\n'); !strings.Contains(line, "locked") {
+		t.Fatalf("helper did not take the lock: %q", line)
+	}
+}
+
+// TestBusyStoreReadersTakeTheSnapshot: while another process holds the
+// store, status-line and ls show the last cycle's records if it ran under
+// 2 s ago, without an error; an older one is not taken.
+func TestBusyStoreReadersTakeTheSnapshot(t *testing.T) {
+	e := newSLEnv(t, slRec("api", state.ActivityActive), slRec("web", state.ActivityIdle))
+	want, _ := e.run("status-line", "--format", "plain") // its cycle leaves the snapshot
+	holdLock(t, e.st.Path())
+
+	e.now = slT0.Add(1500 * time.Millisecond) // past reuse: it wants a cycle of its own
+	start := time.Now()
+	out, errs := e.run("status-line", "--format", "plain")
+	if out != want || errs != "" {
+		t.Errorf("status-line with the lock held and a 1.5 s old snapshot: %q (stderr %q), want %q", out, errs, want)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("status-line took %v", took)
+	}
+	if out, errs := e.run("ls"); !strings.Contains(out, "api") || !strings.Contains(out, "web") || !strings.Contains(errs, "warning: store busy") {
+		t.Errorf("ls with the lock held and a 1.5 s old snapshot:\n%s%s", out, errs)
+	}
+
+	e.now = slT0.Add(2500 * time.Millisecond)
+	if out, errs := e.run("status-line", "--format", "json"); out != `{"error":"store busy"}`+"\n" || !strings.Contains(errs, "store busy") {
+		t.Errorf("a 2.5 s old snapshot was taken: %q (stderr %q)", out, errs)
+	}
+}
+
+// TestSnapshotFollowsTheStore: a write that is not a cycle removes the
+// snapshot, so a reader never sees a state the store has left.
+func TestSnapshotFollowsTheStore(t *testing.T) {
+	e := newSLEnv(t, slRec("api", state.ActivityActive))
+	e.run("status-line")
+	if _, _, err := e.st.Snapshot(); err != nil {
+		t.Fatalf("no snapshot after a cycle: %v", err)
+	}
+	e.put(slRec("web", state.ActivityIdle))
+	if _, _, err := e.st.Snapshot(); err == nil {
+		t.Fatal("the snapshot outlived a write to the store")
+	}
+}

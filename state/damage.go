@@ -1,0 +1,180 @@
+package state
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"runtime/debug"
+	"syscall"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	boltErrors "go.etcd.io/bbolt/errors"
+)
+
+// ErrDamaged: the store file exists but cannot be read as a store. Nothing
+// reads or writes it then (so nothing is ingested against an empty or
+// partial store); `lanes doctor --repair` copies out what is readable.
+var ErrDamaged = errors.New("store damaged")
+
+// repairHint is what every damaged-store error tells the user to do.
+const repairHint = "run `lanes doctor --repair` (it keeps the damaged file aside and copies every readable record into a new store)"
+
+// damageError says what is wrong with which store file; it is ErrDamaged.
+type damageError struct{ path, what string }
+
+func (e *damageError) Error() string {
+	return fmt.Sprintf("%v: %s: %s; %s", ErrDamaged, e.path, e.what, repairHint)
+}
+
+func (e *damageError) Is(target error) bool { return target == ErrDamaged }
+
+func (s *Store) damaged(what string) error { return &damageError{s.Path(), what} }
+
+// guard runs fn, turning a panic inside bbolt (it asserts on pages it cannot
+// make sense of) or a memory fault on the mapped file into ErrDamaged.
+func (s *Store) guard(fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if p := recover(); p != nil {
+			err = s.damaged(fmt.Sprint(p))
+		}
+	}()
+	return fn()
+}
+
+// corrupt reports whether bbolt refused a file as not a valid store.
+func corrupt(err error) bool {
+	return errors.Is(err, boltErrors.ErrInvalid) || errors.Is(err, boltErrors.ErrVersionMismatch) ||
+		errors.Is(err, boltErrors.ErrChecksum) || errors.Is(err, boltErrors.ErrInvalidMapping)
+}
+
+// boltOpen opens the file under guard. bbolt reads the freelist while
+// opening for writing and panics on a damaged one before it hands back the
+// DB: its file mapping then keeps the lock held for as long as this process
+// lives (a board would see "store busy" ever after), so the freelist is
+// checked first. The file is closed on any other panic.
+func (s *Store) boltOpen(path string, readOnly bool) (*bolt.DB, error) {
+	if !readOnly {
+		if err := s.probeFreelist(path); err != nil {
+			return nil, err
+		}
+	}
+	var file *os.File
+	opts := &bolt.Options{Timeout: s.LockTimeout, ReadOnly: readOnly,
+		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+			f, err := os.OpenFile(name, flag, perm)
+			file = f
+			return f, err
+		}}
+	var db *bolt.DB
+	err := s.guard(func() error {
+		var err error
+		db, err = bolt.Open(path, 0o600, opts)
+		return err
+	})
+	switch {
+	case errors.Is(err, ErrDamaged):
+		if file != nil {
+			file.Close()
+		}
+		return nil, err
+	case corrupt(err):
+		return nil, s.damaged(err.Error())
+	}
+	return db, err
+}
+
+// refuseEmpty reports an empty store file as damaged: bbolt would make a
+// new store of it, silently starting over a store that existed. A file that
+// another lanes process is creating is empty only until that process, which
+// holds its lock, has written it; so only a file still empty under a lock
+// of our own is refused. A lock not had in time is left to the open that
+// follows, which reports it busy.
+func (s *Store) refuseEmpty() error {
+	if fi, err := os.Stat(s.Path()); err != nil || fi.Size() > 0 {
+		return nil
+	}
+	f, err := os.OpenFile(s.Path(), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close() // and with it the lock
+	deadline := time.Now().Add(s.LockTimeout)
+	for syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil {
+		if time.Now().After(deadline) {
+			return nil
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if fi, err := f.Stat(); err == nil && fi.Size() == 0 {
+		return s.damaged("the file is empty (0 bytes), so every record it held is gone from it")
+	}
+	return nil
+}
+
+// probeFreelist checks the page the current meta page names as the
+// freelist, as bbolt will read it (file format: go.etcd.io/bbolt's
+// internal/common meta.go and page.go). A file bbolt refuses by itself (no
+// valid meta page) passes here and is refused by the open.
+func (s *Store) probeFreelist(path string) error {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil // the open reports it
+	}
+	defer f.Close()
+	const header = 16 // page: id u64, flags u16, count u16, overflow u32
+	type meta struct{ pageSize, freelist, pgid, txid uint64 }
+	read := func(off int64) (meta, bool) {
+		b := make([]byte, header+64)
+		if _, err := f.ReadAt(b, off); err != nil {
+			return meta{}, false
+		}
+		m := b[header:] // magic u32, version u32, pageSize u32, flags u32, root u64×2, freelist, pgid, txid, checksum
+		h := fnv.New64a()
+		h.Write(m[:56])
+		le := binary.LittleEndian
+		ok := le.Uint32(m) == 0xED0CDAED && le.Uint32(m[4:]) == 2 && le.Uint64(m[56:]) == h.Sum64()
+		return meta{uint64(le.Uint32(m[8:])), le.Uint64(m[32:]), le.Uint64(m[40:]), le.Uint64(m[48:])}, ok
+	}
+	m0, ok0 := read(0)
+	size := int64(os.Getpagesize())
+	if ok0 {
+		size = int64(m0.pageSize)
+	}
+	m1, ok1 := read(size)
+	m := m0
+	switch {
+	case !ok0 && !ok1:
+		return nil
+	case !ok0, ok1 && m1.txid > m0.txid:
+		m = m1
+	}
+	if m.freelist == ^uint64(0) { // none kept: bbolt rebuilds it by a scan
+		return nil
+	}
+	bad := func(what string, args ...any) error {
+		return s.damaged(fmt.Sprintf("the freelist page %d "+what, append([]any{m.freelist}, args...)...))
+	}
+	if m.freelist < 2 || m.freelist >= m.pgid {
+		return bad("is outside the file's %d pages", m.pgid)
+	}
+	p := make([]byte, header+8)
+	if _, err := f.ReadAt(p, int64(m.freelist)*size); err != nil {
+		return bad("cannot be read: %v", err)
+	}
+	le := binary.LittleEndian
+	id, flags, count, overflow := le.Uint64(p), le.Uint16(p[8:]), uint64(le.Uint16(p[10:])), uint64(le.Uint32(p[12:]))
+	if count == 0xFFFF { // the real count is the first element
+		count = le.Uint64(p[header:]) + 1
+	}
+	switch {
+	case id != m.freelist || flags != 0x10:
+		return bad("is not a freelist page (it says page %d, type %#x)", id, flags)
+	case m.freelist+1+overflow > m.pgid || count > (1+overflow)*uint64(size)/8:
+		return bad("claims %d entries over %d pages", count, 1+overflow)
+	}
+	return nil
+}

@@ -1,0 +1,126 @@
+package state
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+)
+
+// The snapshot is the records as of the last cycle, in the store's record
+// codec, written by that cycle while it still holds the store's lock, so
+// that readers (status-line, ls) need not wait on a writer: a reader takes
+// it when it is young enough and derives from it at its own now, as from
+// the store. Any other write to the store removes it, so it never shows a
+// state the store has left.
+const snapshotName = "snapshot"
+
+var snapshotMagic = []byte("lanes-snapshot-1\n")
+
+// ErrNoSnapshot: there is no snapshot, or it cannot be read.
+var ErrNoSnapshot = errors.New("no snapshot")
+
+func (s *Store) snapshotPath() string { return filepath.Join(s.Dir, snapshotName) }
+
+// writeSnapshot replaces the snapshot with recs, stamped at.
+func (s *Store) writeSnapshot(recs []*Record, at time.Time) error {
+	b := append([]byte(nil), snapshotMagic...)
+	b = binary.AppendUvarint(b, uint64(len(recs)))
+	for _, r := range recs {
+		enc := encodeRecord(r)
+		b = binary.AppendUvarint(b, uint64(len(enc)))
+		b = append(b, enc...)
+	}
+	return writeFileAtomic(s.snapshotPath(), b, at)
+}
+
+// touchSnapshot restamps an existing snapshot whose records are still the
+// store's; it reports whether there was one.
+func (s *Store) touchSnapshot(at time.Time) bool {
+	return os.Chtimes(s.snapshotPath(), at, at) == nil
+}
+
+func (s *Store) removeSnapshot() { _ = os.Remove(s.snapshotPath()) }
+
+// Snapshot returns the records of the last cycle and when it ran.
+func (s *Store) Snapshot() ([]*Record, time.Time, error) {
+	f, err := os.OpenFile(s.snapshotPath(), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("%w: %w", ErrNoSnapshot, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, time.Time{}, fmt.Errorf("%w: not a regular file", ErrNoSnapshot)
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("%w: %w", ErrNoSnapshot, err)
+	}
+	recs, err := decodeSnapshot(b)
+	if err != nil {
+		return nil, time.Time{}, fmt.Errorf("%w: %w", ErrNoSnapshot, err)
+	}
+	return recs, fi.ModTime(), nil
+}
+
+func decodeSnapshot(b []byte) ([]*Record, error) {
+	rest, ok := bytes.CutPrefix(b, snapshotMagic)
+	if !ok {
+		return nil, errors.New("not a lanes snapshot")
+	}
+	n, k := binary.Uvarint(rest)
+	if k <= 0 || n > uint64(len(rest)) {
+		return nil, errTruncated
+	}
+	rest = rest[k:]
+	recs := make([]*Record, 0, n)
+	for range n {
+		size, k := binary.Uvarint(rest)
+		if k <= 0 || size > uint64(len(rest)-k) {
+			return nil, errTruncated
+		}
+		r, err := decodeRecord(rest[k : k+int(size)])
+		if err != nil {
+			return nil, err
+		}
+		recs = append(recs, r)
+		rest = rest[k+int(size):]
+	}
+	return recs, nil
+}
+
+// writeFileAtomic replaces path with b, modified at: a temp file of an
+// unpredictable name beside it, created O_EXCL|O_NOFOLLOW with mode 0600
+// (nothing planted in the dir is followed or reused), then a rename.
+func writeFileAtomic(path string, b []byte, at time.Time) error {
+	var rnd [8]byte
+	_, _ = rand.Read(rnd[:])
+	tmp := path + ".tmp-" + hex.EncodeToString(rnd[:])
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chtimes(tmp, at, at)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
