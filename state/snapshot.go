@@ -2,9 +2,7 @@ package state
 
 import (
 	"bytes"
-	"crypto/rand"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +10,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"lanes/state/fsafe"
 )
 
 // The snapshot is the records as of the last cycle, in the store's record
@@ -38,7 +38,12 @@ func (s *Store) writeSnapshot(recs []*Record, at time.Time) error {
 		b = binary.AppendUvarint(b, uint64(len(enc)))
 		b = append(b, enc...)
 	}
-	return writeFileAtomic(s.snapshotPath(), b, at)
+	// Stamped after the rename: a reader that sees the new bytes an instant
+	// early only finds them younger by the write's own time.
+	if err := fsafe.WriteFile(s.snapshotPath(), b, 0o600); err != nil {
+		return err
+	}
+	return fsafe.Touch(s.snapshotPath(), at)
 }
 
 // touchSnapshot restamps an existing snapshot whose records are still the
@@ -95,32 +100,4 @@ func decodeSnapshot(b []byte) ([]*Record, error) {
 		rest = rest[k+int(size):]
 	}
 	return recs, nil
-}
-
-// writeFileAtomic replaces path with b, modified at: a temp file of an
-// unpredictable name beside it, created O_EXCL|O_NOFOLLOW with mode 0600
-// (nothing planted in the dir is followed or reused), then a rename.
-func writeFileAtomic(path string, b []byte, at time.Time) error {
-	var rnd [8]byte
-	_, _ = rand.Read(rnd[:])
-	tmp := path + ".tmp-" + hex.EncodeToString(rnd[:])
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chtimes(tmp, at, at)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	return nil
 }
