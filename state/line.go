@@ -89,6 +89,7 @@ func ParseLine(b []byte) (Line, string, error) {
 	if !ValidID(l.Session) {
 		return l, DropUnknownSess, fmt.Errorf("%w: session %q", ErrMalformed, l.Session)
 	}
+	l.eachText(func(s *string) { *s = CleanText(*s) })
 	return l, "", nil
 }
 
@@ -114,7 +115,8 @@ func EncodeLine(l Line) ([]byte, error) {
 	}
 }
 
-// eachText calls f on every text field of the line.
+// eachText calls f on every text field of the line: the one list that both
+// the write-time cap and the read-time cleaning go through.
 func (l *Line) eachText(f func(*string)) {
 	for _, s := range []*string{&l.Session, &l.Launch, &l.Agent, &l.Event, &l.ProviderSessionID, &l.Source,
 		&l.Reason, &l.ToolName, &l.ToolUseID, &l.NotificationType, &l.AgentID, &l.Type, &l.Status} {
