@@ -15,10 +15,10 @@ const LineVersion = 1
 // EncodeLine writes.
 const MaxLineBytes = 64 << 10
 
-// maxFieldBytes caps each text field of a line a hook writes: no agent sends
-// a tool name or reason near it, and a payload that does must still make a
-// line that fits MaxLineBytes.
-const maxFieldBytes = 1 << 10
+// MaxFieldBytes caps each text field of a spool line: no agent sends a tool
+// name or reason near it, and a payload that does must still make a line
+// that fits MaxLineBytes.
+const MaxFieldBytes = 1 << 10
 
 // lineStart opens every line EncodeLine writes ("v" is Line's first field).
 // A string value cannot hold it (JSON escapes its quotes), so ingest finds a
@@ -103,7 +103,7 @@ func EncodeLine(l Line) ([]byte, error) {
 	}
 	// JSON may spell a byte as six (\u0000), so a line of 1 KiB fields may
 	// still be too long; a quarter of that always fits.
-	for limit := maxFieldBytes; ; limit /= 4 {
+	for limit := MaxFieldBytes; ; limit /= 4 {
 		l.eachText(func(s *string) { *s = cut(*s, limit) })
 		b, err := json.Marshal(l)
 		if err != nil || len(b) <= MaxLineBytes {
