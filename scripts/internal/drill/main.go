@@ -35,6 +35,9 @@ func main() {
 		{"4 spool unwritable", drillSpoolUnwritable},
 		{"5 hostile spool input", drillHostile},
 		{"6 clock jumps backwards", drillClockBack},
+		{"16.5 spool line over 8 MiB", drillLongLine},
+		{"16.7 full disk", drillFullDisk},
+		{"16.12 hook/pr/history edge cases", drillHookEdges},
 	}
 	failed := 0
 	for _, d := range drills {
