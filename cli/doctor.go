@@ -127,6 +127,7 @@ func (a *app) doctorState(dir string, add addFunc) {
 		return
 	}
 	add(fi.Mode().Perm()&0o077 == 0, "chmod 700 "+dir, "state dir %s (owner %s, mode %04o)", dir, fsafe.Name(fsafe.Owner(fi)), fi.Mode().Perm())
+	doctorDisk(dir, add)
 
 	st := state.NewStore(dir)
 	var recs []*state.Record

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -71,7 +70,9 @@ appends one line to $LANES_STATE_DIR/spool/<id>.jsonl, and always exits 0.
 Failures are written to $LANES_STATE_DIR/hook-errors.log (see lanes doctor).
 
 AGENT is claude, codex, gemini, opencode or generic. EVENT may be left out
-when the payload names it (hook_event_name). For generic, EVENT is an
+when the payload names it (hook_event_name). The hook reads one JSON value,
+not to EOF; with EVENT given it waits at most 2 s for stdin to say anything,
+and never more than 10 s for a payload. For generic, EVENT is an
 activity: active, idle, waiting_input, blocked or exited.
 
 The session comes from $LANES_SESSION and $LANES_LAUNCH (set by lanes new),
@@ -121,9 +122,9 @@ func (a *app) hook(dir string, args []string) error {
 	}
 
 	var p hookPayload
-	raw, err := a.payload(ag, payloadArg)
+	raw, err := a.payload(ag, payloadArg, event != "")
 	if err != nil {
-		return err
+		return fmt.Errorf("lanes hook %s: %w", strings.TrimSpace(ag+" "+event), err)
 	}
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &p); err != nil {
@@ -157,27 +158,6 @@ func (a *app) hook(dir string, args []string) error {
 		return fmt.Errorf("lanes hook %s %s: appending to the spool of %s: %w", ag, event, id, err)
 	}
 	return nil
-}
-
-// payload is the hook's JSON: the last argument for Codex notify, else
-// stdin unless it is a terminal or the agent is generic.
-func (a *app) payload(agent, arg string) ([]byte, error) {
-	if arg != "" {
-		return []byte(arg), nil
-	}
-	if agent == "generic" {
-		return nil, nil
-	}
-	if f, ok := a.stdin.(*os.File); ok {
-		if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice != 0 {
-			return nil, nil
-		}
-	}
-	b, err := io.ReadAll(io.LimitReader(a.stdin, 16<<20))
-	if err != nil {
-		return nil, fmt.Errorf("reading the hook payload: %w", err)
-	}
-	return b, nil
 }
 
 // hookSession finds the session: the environment lanes passed at spawn, else

@@ -33,7 +33,9 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 		}
 	}
 	if err != nil {
-		return a.fail(err)
+		if res.Records, err = a.readOnlyRecords(err); err != nil {
+			return a.fail(err)
+		}
 	}
 	now := a.now()
 	views := listViews(res.Records, now, *all)

@@ -32,12 +32,19 @@ func (a *app) cmdPR(ctx context.Context, args []string) int {
 	if *number <= 0 {
 		return a.usageErr(fs, "pr needs --number N (a positive PR number)")
 	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	for _, f := range []struct {
 		name, val string
 		allowed   []string
 	}{{"state", *prState, state.PRStates}, {"review", *review, state.Reviews}, {"ci", *ci, state.CIs}, {"mergeable", *mergeable, state.Mergeables}} {
-		if f.val != "" && !slices.Contains(f.allowed, f.val) {
+		if set[f.name] && !slices.Contains(f.allowed, f.val) {
 			return a.usageErr(fs, "--%s %q: want one of %s", f.name, f.val, strings.Join(f.allowed, ", "))
+		}
+	}
+	for _, name := range []string{"base", "head", "url"} {
+		if v := fs.Lookup(name).Value.String(); len(v) > state.MaxFieldBytes {
+			return a.usageErr(fs, "--%s is %d bytes long; at most %d fit a spool line", name, len(v), state.MaxFieldBytes)
 		}
 	}
 	r, err := a.resolve(ctx, fs.Arg(0))
@@ -51,8 +58,6 @@ func (a *app) cmdPR(ctx context.Context, args []string) int {
 			p = old
 		}
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	for name, dst := range map[string]*string{"state": &p.State, "review": &p.Review, "ci": &p.CI,
 		"mergeable": &p.Mergeable, "base": &p.Base, "head": &p.Head, "url": &p.URL} {
 		if set[name] {
@@ -69,13 +74,38 @@ func (a *app) cmdPR(ctx context.Context, args []string) int {
 	}
 	// The resolve above read tmux; applying the line needs the spool only.
 	c, err := a.collector()
+	var res state.CycleResult
 	if err == nil {
-		_, err = spoolOnly(c).Cycle(ctx)
+		res, err = spoolOnly(c).Cycle(ctx)
 	}
 	if err != nil {
 		fmt.Fprintf(a.stderr, "lanes: PR #%d recorded; it applies at the next cycle (%v)\n", p.Number, err)
 		return exitOK
 	}
+	if !prApplied(res.Records, r.ID, line) {
+		if backlog, err := c.Store.Backlog(); err == nil && backlog[r.ID] > 0 {
+			fmt.Fprintf(a.stderr, "lanes: PR #%d recorded; it applies at the next cycle (%d spool bytes wait before it)\n", p.Number, backlog[r.ID])
+			return exitOK
+		}
+		return a.fail(fmt.Errorf("PR #%d was written to the spool but not applied: ingest dropped its line; see `lanes doctor`", p.Number))
+	}
 	fmt.Fprintf(a.stdout, "%s: PR #%d %s, review %s, ci %s, mergeable %s\n", r.Name, p.Number, p.State, p.Review, p.CI, p.Mergeable)
 	return exitOK
+}
+
+// prApplied reports whether the PR facts of line are in the session's record
+// now: as written, or already replaced by a later line.
+func prApplied(recs []*state.Record, id string, line state.Line) bool {
+	for _, r := range recs {
+		if r.ID != id {
+			continue
+		}
+		for _, got := range r.PRs {
+			if got.Number == line.PR.Number && (got.At.After(line.At) || got.At.Equal(line.At) &&
+				got.State == line.PR.State && got.Review == line.PR.Review && got.CI == line.PR.CI && got.Mergeable == line.PR.Mergeable) {
+				return true
+			}
+		}
+	}
+	return false
 }

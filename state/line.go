@@ -11,8 +11,19 @@ import (
 // LineVersion is the spool line format version written by `lanes hook`.
 const LineVersion = 1
 
-// MaxLineBytes is the longest spool line ingest accepts.
+// MaxLineBytes is the longest spool line ingest accepts, and the longest
+// EncodeLine writes.
 const MaxLineBytes = 64 << 10
+
+// MaxFieldBytes caps each text field of a spool line: no agent sends a tool
+// name or reason near it, and a payload that does must still make a line
+// that fits MaxLineBytes.
+const MaxFieldBytes = 1 << 10
+
+// lineStart opens every line EncodeLine writes ("v" is Line's first field).
+// A string value cannot hold it (JSON escapes its quotes), so ingest finds a
+// whole line glued behind a torn one by it.
+var lineStart = []byte(`{"v":`)
 
 // Line is one spool line: what `lanes hook` (or `lanes pr`) appends to
 // $STATE/spool/<id>.jsonl. It keeps only the fields docs/design.md §6 names —
@@ -78,5 +89,54 @@ func ParseLine(b []byte) (Line, string, error) {
 	if !ValidID(l.Session) {
 		return l, DropUnknownSess, fmt.Errorf("%w: session %q", ErrMalformed, l.Session)
 	}
+	l.eachText(func(s *string) { *s = CleanText(*s) })
 	return l, "", nil
+}
+
+// EncodeLine is l as one spool line, without its newline: each text field is
+// cut (at a rune boundary) until the line fits MaxLineBytes, so no payload
+// can make a line that ingest refuses.
+func EncodeLine(l Line) ([]byte, error) {
+	if l.PR != nil {
+		pr := *l.PR // cut a copy, not the caller's PR
+		l.PR = &pr
+	}
+	// JSON may spell a byte as six (\u0000), so a line of 1 KiB fields may
+	// still be too long; a quarter of that always fits.
+	for limit := MaxFieldBytes; ; limit /= 4 {
+		l.eachText(func(s *string) { *s = cut(*s, limit) })
+		b, err := json.Marshal(l)
+		if err != nil || len(b) <= MaxLineBytes {
+			return b, err
+		}
+		if limit < 64 {
+			return nil, fmt.Errorf("spool line of %d bytes is over the %d-byte limit", len(b), MaxLineBytes)
+		}
+	}
+}
+
+// eachText calls f on every text field of the line: the one list that both
+// the write-time cap and the read-time cleaning go through.
+func (l *Line) eachText(f func(*string)) {
+	for _, s := range []*string{&l.Session, &l.Launch, &l.Agent, &l.Event, &l.ProviderSessionID, &l.Source,
+		&l.Reason, &l.ToolName, &l.ToolUseID, &l.NotificationType, &l.AgentID, &l.Type, &l.Status} {
+		f(s)
+	}
+	if l.PR != nil {
+		for _, s := range []*string{&l.PR.URL, &l.PR.State, &l.PR.Review, &l.PR.CI, &l.PR.Mergeable,
+			&l.PR.Base, &l.PR.Head, &l.PR.Source} {
+			f(s)
+		}
+	}
+}
+
+// cut is s cut to at most n bytes, at a rune boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }

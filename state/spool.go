@@ -23,6 +23,9 @@ const (
 	// maxReadPerFile bounds one cycle's read of one file, so a flood cannot
 	// stall a cycle; the rest waits for the next one.
 	maxReadPerFile = 8 << 20
+	// readChunk is one read's size. Over MaxLineBytes, so a chunk with no
+	// newline in it holds part of a line too long to apply.
+	readChunk = 1 << 20
 )
 
 // parseSpoolName splits <id>.jsonl and rotated <id>.<unixnano>.jsonl into
@@ -53,6 +56,9 @@ func SpoolPath(stateDir, id string) string { return filepath.Join(SpoolDir(state
 type spoolOffset struct {
 	Name   string `json:"name"`
 	Offset int64  `json:"offset"`
+	// Skip: Offset is inside a line already counted too long; ingest
+	// discards up to its newline.
+	Skip bool `json:"skip,omitempty"`
 }
 
 // ingest drains every spool file into the records of this transaction:
@@ -150,15 +156,23 @@ func (c *cycleTx) ingestFile(path, id, rotated string) (string, error) {
 	off := loadOffset(b, key)
 	was := off
 	if fi.Size() < off.Offset { // truncated or a reused inode: start over
-		off.Offset = 0
+		off.Offset, off.Skip = 0, false
 	}
-	if fi.Size() > off.Offset {
-		buf := make([]byte, min(fi.Size()-off.Offset, maxReadPerFile))
-		n, err := f.ReadAt(buf, off.Offset)
+	var buf []byte
+	for read := int64(0); off.Offset < fi.Size() && read < maxReadPerFile; {
+		if buf == nil {
+			buf = make([]byte, min(fi.Size()-off.Offset, readChunk))
+		}
+		n, err := f.ReadAt(buf[:min(int64(len(buf)), fi.Size()-off.Offset)], off.Offset)
 		if err != nil && !errors.Is(err, io.EOF) {
 			return "", fmt.Errorf("reading %s: %w", path, err)
 		}
-		off.Offset += c.applyLines(id, buf[:n], n == len(buf) && int64(n) == maxReadPerFile)
+		used := c.applyLines(id, buf[:n], &off.Skip)
+		if used == 0 {
+			break // a partial line waits for its end
+		}
+		off.Offset += used
+		read += used
 	}
 	off.Name = filepath.Base(path)
 	drained := off.Offset == fi.Size()
@@ -187,32 +201,47 @@ func (c *cycleTx) ingestFile(path, id, rotated string) (string, error) {
 }
 
 // applyLines applies every complete line of buf and returns how many bytes
-// were consumed. A trailing partial line waits for the next cycle, unless
-// the read was capped and the buffer holds no newline at all (an overlong
-// line, skipped as too long once it ends).
-func (c *cycleTx) applyLines(fileID string, buf []byte, capped bool) int64 {
+// were consumed. A trailing partial line waits for the next read, unless it
+// is already longer than MaxLineBytes: then it is counted too long now and
+// skip is set, so the reads that follow discard the rest of it up to its
+// newline — however many reads away that is — without holding it in memory.
+func (c *cycleTx) applyLines(fileID string, buf []byte, skip *bool) int64 {
 	var used int64
-	for {
+	for len(buf) > 0 {
 		i := bytes.IndexByte(buf, '\n')
 		if i < 0 {
-			if capped && used == 0 {
-				return 0
+			if !*skip && len(buf) <= MaxLineBytes {
+				return used
 			}
-			return used
+			if !*skip {
+				c.drop(c.record(fileID), DropTooLong)
+				*skip = true
+			}
+			return used + int64(len(buf))
 		}
 		line := buf[:i]
 		buf = buf[i+1:]
 		used += int64(i + 1)
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue
+		switch {
+		case *skip:
+			*skip = false // the end of the long line
+		case len(bytes.TrimSpace(line)) > 0:
+			c.applyLine(fileID, line)
 		}
-		c.applyLine(fileID, line)
 	}
+	return used
 }
 
 func (c *cycleTx) applyLine(fileID string, raw []byte) {
 	r := c.record(fileID)
 	l, reason, err := ParseLine(raw)
+	// A hook cut short by a full disk may leave a fragment without its
+	// newline, and the next line is glued to it: the fragment is dropped
+	// and the whole line behind it applies.
+	if i := bytes.LastIndex(raw, lineStart); i > 0 && (reason == DropBadJSON || reason == DropTooLong || reason == DropBadUTF8) {
+		c.drop(r, DropBadJSON)
+		l, reason, err = ParseLine(raw[i:])
+	}
 	if err == nil && l.Session != fileID {
 		reason = DropUnknownSess
 	}
@@ -258,12 +287,9 @@ func AppendLine(stateDir string, l Line) error {
 	if !ValidID(l.Session) {
 		return fmt.Errorf("invalid session id %q", l.Session)
 	}
-	b, err := json.Marshal(l)
+	b, err := EncodeLine(l)
 	if err != nil {
 		return err
-	}
-	if strings.ContainsRune(string(b), '\n') {
-		return fmt.Errorf("spool line contains a newline")
 	}
 	if err := os.MkdirAll(SpoolDir(stateDir), 0o700); err != nil {
 		return err
@@ -273,7 +299,7 @@ func AppendLine(stateDir string, l Line) error {
 	if err != nil {
 		return err
 	}
-	_, werr := f.Write(append(b, '\n'))
+	werr := writeLine(f, append(b, '\n'))
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}

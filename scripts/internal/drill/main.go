@@ -41,6 +41,9 @@ func main() {
 		{"16.12 send argument edge cases", drillSendArgs},
 		{"16.6 damaged store", drillDamagedStore},
 		{"16.11 status line under load", drillStatusUnderLoad},
+		{"16.5 spool line over 8 MiB", drillLongLine},
+		{"16.7 full disk", drillFullDisk},
+		{"16.12 hook/pr/history edge cases", drillHookEdges},
 	}
 	failed := 0
 	for _, d := range drills {

@@ -1,0 +1,56 @@
+package state
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestCleanText(t *testing.T) {
+	for in, want := range map[string]string{
+		"Bash":                                "Bash",
+		"mcp__git__log é 日本":                  "mcp__git__log é 日本",
+		"a\x1b[31mred\x1b[0m b":               "ared b",
+		"x\x1b]52;c;aGVsbG8=\x07y":            "xy",
+		"x\x1b]0;title\x1b\\y":                "xy",
+		"x\x1bPq#0\x1b\\y":                    "xy",
+		"x\x1bcy":                             "xy",
+		"tab\there\nnl\r\x00\x7f":             "tabherenl",
+		"c1\u0085\u009b2Jcsi\u009d0;t\u009cz": "c1csiz",
+		"trailing\x1b":                        "trailing",
+		"unterminated\x1b]0;never ends":       "unterminated",
+	} {
+		if got := CleanText(in); got != want {
+			t.Errorf("CleanText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestIngestCleansPayloadText: control characters in a payload never reach
+// the record or its history.
+func TestIngestCleansPayloadText(t *testing.T) {
+	col, _, _ := newCollector(t)
+	col.Panes = nil
+	r := rec(ActivityIdle)
+	put(t, col.Store, r)
+	evil := "\x1b]52;c;cm0gLXJmIH4=\x07\x1b[2J\u009b1m\x07"
+	b, _ := json.Marshal(Line{V: 1, At: t0, Session: r.ID, Launch: "L1", Agent: "claude", Event: "SessionEnd",
+		Reason: "other" + evil, ProviderSessionID: "sess" + evil})
+	appendRaw(t, dir(col), r.ID, string(b)+"\n")
+	cycle(t, col)
+	got := get(t, col.Store, r.ID)
+	var hist []Transition
+	col.Store.View(func(tx *Tx) error { hist, _ = tx.History(r.ID, 10); return nil })
+	if got.EventsApplied != 1 || len(hist) == 0 {
+		t.Fatalf("applied %d, history %v", got.EventsApplied, hist)
+	}
+	if d := hist[len(hist)-1].Detail; d != "SessionEnd:other" {
+		t.Errorf("history detail %q, want SessionEnd:other", d)
+	}
+	if p := got.Activity.ProviderSessionID; p != "sess" {
+		t.Errorf("provider session id %q, want sess", p)
+	}
+	if s, _ := json.Marshal(got); strings.ContainsAny(string(s), "\x1b\x07\u009b") {
+		t.Errorf("control characters in the record: %s", s)
+	}
+}
