@@ -12,6 +12,7 @@ import (
 // Observation is one pane as one tmux read saw it.
 type Observation struct {
 	LanesID        string
+	SessionID      string // $N
 	PaneID         string // %N
 	PID            int
 	Dead           bool
