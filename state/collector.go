@@ -36,6 +36,10 @@ const (
 	CleanLifetime   = 10 * time.Second
 	NoTimeReadLimit = 3
 	startInFlight   = 10 * time.Second
+	// ClockStepTolerance: a stored observation stamped further than this
+	// in the future says the wall clock stepped back, not that a newer
+	// read came first.
+	ClockStepTolerance = 5 * time.Second
 )
 
 // Collector runs cycles: one tmux read, then one write transaction that
@@ -51,6 +55,19 @@ type Collector struct {
 	// every record again: an idle board's cycle then costs one tmux read.
 	cache   []*Record
 	cacheTx int
+
+	// id and seq order this collector's own reads whatever the wall
+	// clock does (a process runs one collector).
+	id  string
+	seq int
+}
+
+// read is one tmux read: when it began by the wall clock, and its place in
+// its collector's sequence.
+type read struct {
+	start time.Time
+	by    string
+	seq   int
 }
 
 // CycleResult is what one cycle saw.
@@ -76,6 +93,11 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	var obs []Observation
 	var tmuxErr error
 	readStart := c.now().UTC().Round(0) // as the store gives it back: UTC, no monotonic reading
+	if c.id == "" {
+		c.id = NewID()
+	}
+	c.seq++
+	rd := read{start: readStart, by: c.id, seq: c.seq}
 	readPanes := c.Panes != nil
 	if readPanes {
 		obs, tmuxErr = c.Panes.ListPanes(ctx, c.Store.reapNext())
@@ -97,7 +119,7 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 			return err
 		}
 		if readPanes {
-			closing = ct.observe(c.Socket, obs, tmuxErr, readStart)
+			closing = ct.observe(c.Socket, obs, tmuxErr, rd)
 			reap = ct.reapNext
 		}
 		res.Ingested, res.Dropped = ct.ingested, ct.dropped
