@@ -20,7 +20,7 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 	if r.Runtime.Terminated {
 		return nil, DropTerminated
 	}
-	if e.Launch != "" && e.Launch != r.Runtime.Launch {
+	if e.Launch != "" && e.Launch != r.Runtime.Launch && e.Launch != r.Runtime.PrevLaunch {
 		return nil, DropStaleLaunch
 	}
 	a := &r.Activity
@@ -208,8 +208,12 @@ func Terminate(r *Record, reason, source string, at time.Time) *Transition {
 
 // Restart records a respawn with a new launch: the pane observations, calls
 // in flight, subagents, outcome and first signal reset, and activity becomes
-// idle from the user (docs/design.md §4).
+// idle from the user (docs/design.md §4). The respawn is in flight until
+// Respawned or NotRespawned: meanwhile the previous launch's events still
+// apply, since its agent may be the one running.
 func Restart(r *Record, launch string, at time.Time) *Transition {
+	r.Runtime.PrevLaunch, r.Runtime.PrevPID = r.Runtime.Launch, r.Pane.PID
+	r.Runtime.StartingAt = at
 	r.Runtime.Launch = launch
 	r.Runtime.PaneStartedAt = at
 	r.Runtime.Source, r.Runtime.At = "user", at

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -78,6 +79,8 @@ type CycleResult struct {
 	// TmuxErr is set when the tmux server did not answer; the records are
 	// still current as far as the store goes.
 	TmuxErr error
+	// Orphans are the read's sessions whose @lanes_id no live record has.
+	Orphans []Observation
 	At      time.Time
 }
 
@@ -123,10 +126,11 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 			reap = ct.reapNext
 		}
 		res.Ingested, res.Dropped = ct.ingested, ct.dropped
-		res.Records = ct.records
+		res.Orphans = ct.orphans
 		if err := ct.flush(); err != nil {
 			return err
 		}
+		res.Records = ct.records
 		c.cache, c.cacheTx = ct.records, committed
 		if !tx.wrote {
 			return errUnchanged // roll back: nothing to commit, no fsync
@@ -162,6 +166,8 @@ type cycleTx struct {
 	dirty    map[string]bool
 	history  map[string][]Transition
 	reapNext bool
+	removed  []string // records to delete: starts that never appeared
+	orphans  []Observation
 
 	ingested, dropped int
 }
@@ -193,6 +199,16 @@ func (c *cycleTx) load(cached []*Record, current bool) error {
 func (c *cycleTx) record(id string) *Record { return c.byID[id] }
 
 func (c *cycleTx) flush() error {
+	for _, id := range c.removed {
+		if err := c.tx.Delete(id); err != nil {
+			return err
+		}
+		delete(c.byID, id)
+		delete(c.history, id)
+	}
+	if len(c.removed) > 0 {
+		c.records = slices.DeleteFunc(c.records, func(r *Record) bool { return c.byID[r.ID] == nil })
+	}
 	for id := range c.dirty {
 		if err := c.tx.Put(c.byID[id]); err != nil {
 			return err

@@ -19,7 +19,10 @@ func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, rd re
 	}
 	var closing []string
 	for _, r := range c.records {
-		if !r.Live() || r.Runtime.Socket != socket || r.Runtime.SessionID == "" {
+		if !r.Live() || r.Runtime.Socket != socket {
+			continue
+		}
+		if r.Runtime.SessionID == "" && (tmuxErr != nil || !c.adopt(r, byLanesID, readStart)) {
 			continue
 		}
 		if c.older(rd, r.Pane) {
@@ -42,6 +45,9 @@ func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, rd re
 		if r.Pane.Dead && r.Pane.awaitingReap() {
 			c.reapNext = true
 		}
+	}
+	if tmuxErr == nil {
+		c.findOrphans(byLanesID)
 	}
 	return closing
 }
@@ -72,6 +78,7 @@ func (c *cycleTx) observeOne(r *Record, byLanesID map[string]Observation, tmuxEr
 		return false
 	}
 	r.Runtime.GoneSeenAt = time.Time{}
+	settleRestart(r, o, readStart)
 	return c.applyPane(r, o, readStart)
 }
 
