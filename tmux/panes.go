@@ -55,7 +55,7 @@ type Pane struct {
 	// SessionID is the pane's session ("$3"): a session lanes started but
 	// never heard back about is found by its @lanes_id, and then needs it.
 	SessionID string
-	Dead    bool
+	Dead      bool
 	// DeadStatus is the exit status of a dead pane, nil when tmux did not
 	// report one (killed by a signal, or not yet reaped). Absent is
 	// unknown, never 0.
