@@ -237,3 +237,27 @@ func TestRestartSeenRespawned(t *testing.T) {
 		t.Fatalf("the old launch's event after the respawn: dropped %v", got.EventsDropped)
 	}
 }
+
+// A tmux server that comes back is a new server: the first read that
+// answers without a session shows it unknown, not its old status, until
+// a second read certifies it gone (issue 16.8).
+func TestNewServerShowsMissingSessionsUnknown(t *testing.T) {
+	col, f, clk := newCollector(t)
+	r := rec(ActivityActive)
+	put(t, col.Store, r)
+	f.err = errors.New("no server running")
+	clk.advance(time.Second)
+	cycle(t, col)
+	f.err = nil // a new server, without the session
+	clk.advance(time.Second)
+	cycle(t, col)
+	got := get(t, col.Store, r.ID)
+	if d := Derive(got, clk.t); got.Runtime.Terminated || d.Status != StatusUnknown {
+		t.Fatalf("first read of a new server: terminated=%v status %s", got.Runtime.Terminated, d.Status)
+	}
+	clk.advance(1100 * time.Millisecond)
+	cycle(t, col)
+	if got = get(t, col.Store, r.ID); !got.Runtime.Terminated {
+		t.Fatal("not certified gone by the second read")
+	}
+}

@@ -235,7 +235,8 @@ func (r *Record) Clone() *Record {
 }
 
 // Since is when the session's current state began: its termination, its
-// tmux server going silent, or its last activity change. Every surface
+// tmux server going silent, its session missing from a read, or its last
+// activity change. Every surface
 // shows ages from it.
 func (r *Record) Since() time.Time {
 	switch {
@@ -243,6 +244,8 @@ func (r *Record) Since() time.Time {
 		return r.Runtime.TerminatedAt
 	case !r.Runtime.UnreachableSince.IsZero():
 		return r.Runtime.UnreachableSince
+	case !r.Runtime.GoneSeenAt.IsZero():
+		return r.Runtime.GoneSeenAt
 	}
 	return r.Activity.Since
 }
