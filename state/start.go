@@ -51,6 +51,10 @@ func settleRestart(r *Record, o Observation, readStart time.Time) {
 	switch {
 	case r.Runtime.PrevLaunch == "":
 	case o.PID != r.Runtime.PrevPID:
+		if o.SessionID != "" {
+			// A restart that started the session again put it under new ids.
+			r.Runtime.SessionID, r.Runtime.PaneID = o.SessionID, o.PaneID
+		}
 		Respawned(r)
 	case readStart.Sub(r.Runtime.StartingAt) >= StartWindow:
 		NotRespawned(r)
