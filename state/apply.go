@@ -23,6 +23,9 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 	if e.Launch != "" && e.Launch != r.Runtime.Launch && e.Launch != r.Runtime.PrevLaunch {
 		return nil, DropStaleLaunch
 	}
+	if e.Launch != "" && e.Launch == r.Runtime.Launch && r.Runtime.PrevLaunch != "" {
+		Respawned(r) // the new agent speaks: the respawn happened
+	}
 	a := &r.Activity
 	if a.State == ActivityExited && e.Kind != KindTurnStart && !startsSession(e) {
 		return nil, DropAfterExit
@@ -210,9 +213,13 @@ func Terminate(r *Record, reason, source string, at time.Time) *Transition {
 // in flight, subagents, outcome and first signal reset, and activity becomes
 // idle from the user (docs/design.md §4). The respawn is in flight until
 // Respawned or NotRespawned: meanwhile the previous launch's events still
-// apply, since its agent may be the one running.
+// apply, since its agent may be the one running. A restart over one still
+// in flight keeps the first one's previous launch: no respawn has been seen
+// since (a cycle would have settled it), so that agent is the one running.
 func Restart(r *Record, launch string, at time.Time) *Transition {
-	r.Runtime.PrevLaunch, r.Runtime.PrevPID = r.Runtime.Launch, r.Pane.PID
+	if r.Runtime.PrevLaunch == "" {
+		r.Runtime.PrevLaunch, r.Runtime.PrevPID = r.Runtime.Launch, r.Pane.PID
+	}
 	r.Runtime.StartingAt = at
 	r.Runtime.Launch = launch
 	r.Runtime.PaneStartedAt = at

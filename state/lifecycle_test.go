@@ -261,3 +261,50 @@ func TestNewServerShowsMissingSessionsUnknown(t *testing.T) {
 		t.Fatal("not certified gone by the second read")
 	}
 }
+
+// A second restart over one still in flight (both killed before they
+// respawned) must not lose the launch of the agent that runs.
+func TestTwoRestartsInFlight(t *testing.T) {
+	col, f, clk := newCollector(t)
+	r := restarting(rec(ActivityIdle), t0)
+	Restart(r, "L3", t0.Add(time.Second))
+	put(t, col.Store, r)
+	f.obs = []Observation{alive(r.ID)} // pid 100: neither respawned
+	clk.advance(2 * time.Second)
+	if err := AppendLine(col.Store.Dir, Line{V: 1, At: clk.t, Session: r.ID, Launch: "L1", Agent: "generic", Event: "active"}); err != nil {
+		t.Fatal(err)
+	}
+	cycle(t, col)
+	if got := get(t, col.Store, r.ID); got.EventsDropped[DropStaleLaunch] != 0 {
+		t.Fatalf("the running agent's event with two restarts in flight: dropped %v", got.EventsDropped)
+	}
+	clk.advance(StartWindow)
+	cycle(t, col)
+	if got := get(t, col.Store, r.ID); got.Runtime.Launch != "L1" {
+		t.Fatalf("launch after both restarts settled: %s, want L1", got.Runtime.Launch)
+	}
+}
+
+// The new launch's first event settles a restart in flight, even when the
+// old pane pid was never read.
+func TestNewLaunchEventSettlesRestart(t *testing.T) {
+	col, f, clk := newCollector(t)
+	r := restarting(rec(ActivityIdle), t0)
+	r.Runtime.PrevPID = 0
+	put(t, col.Store, r)
+	o := alive(r.ID)
+	o.PID = 300
+	f.obs = []Observation{o}
+	clk.advance(time.Second)
+	cycle(t, col)
+	if got := get(t, col.Store, r.ID); got.Runtime.PrevLaunch == "" {
+		t.Fatal("a pid seen with the old one unknown settled the restart")
+	}
+	if err := AppendLine(col.Store.Dir, Line{V: 1, At: clk.t, Session: r.ID, Launch: "L2", Agent: "generic", Event: "active"}); err != nil {
+		t.Fatal(err)
+	}
+	cycle(t, col)
+	if got := get(t, col.Store, r.ID); got.Runtime.PrevLaunch != "" || got.Runtime.Launch != "L2" || !got.Runtime.StartingAt.IsZero() {
+		t.Fatalf("after the new launch's event: %+v", got.Runtime)
+	}
+}

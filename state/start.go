@@ -46,11 +46,12 @@ func (c *cycleTx) adopt(r *Record, seen map[string]Observation, readStart time.T
 
 // settleRestart ends a restart in flight once a read shows its outcome: a
 // new pane process means the respawn happened; the old one still there after
-// StartWindow means it never will.
+// StartWindow means it never will. (An event of the new launch settles it
+// too: see Apply.)
 func settleRestart(r *Record, o Observation, readStart time.Time) {
 	switch {
 	case r.Runtime.PrevLaunch == "":
-	case o.PID != r.Runtime.PrevPID:
+	case o.PID != r.Runtime.PrevPID && r.Runtime.PrevPID != 0: // 0: the old pid was never read
 		if o.SessionID != "" {
 			// A restart that started the session again put it under new ids.
 			r.Runtime.SessionID, r.Runtime.PaneID = o.SessionID, o.PaneID

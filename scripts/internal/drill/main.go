@@ -35,6 +35,11 @@ func main() {
 		{"4 spool unwritable", drillSpoolUnwritable},
 		{"5 hostile spool input", drillHostile},
 		{"6 clock jumps backwards", drillClockBack},
+		{"16.4 lanes new killed at random points", drillNewKilled},
+		{"16.4b restart killed mid-way", drillRestartKilled},
+		{"16.8 kill/rm while tmux is down", drillKillWhileDown},
+		{"16.9 clock steps back an hour", drillClockStepBack},
+		{"16.10 no false Working at launch", drillNoFalseWorking},
 	}
 	failed := 0
 	for _, d := range drills {
