@@ -74,9 +74,17 @@ func drillNewKilled(w *world.World) (string, error) {
 		for _, s := range ls {
 			byID[s.ID] = s
 		}
-		for id := range tm {
-			if s, ok := byID[id]; !ok || s.IsTerminated || s.Status != "idle" {
-				bad = fmt.Sprintf("session with @lanes_id %s: record %+v", id, s)
+		panes := map[string]string{} // record id → the session id it knows
+		_ = state.NewStore(w.State).View(func(tx *state.Tx) error {
+			all, err := tx.All()
+			for _, r := range all {
+				panes[r.ID] = r.Runtime.SessionID
+			}
+			return err
+		})
+		for id, sid := range tm {
+			if s, ok := byID[id]; !ok || s.IsTerminated || s.Status != "idle" || panes[id] != sid {
+				bad = fmt.Sprintf("session %s with @lanes_id %s: record knows session %q, %+v", sid, id, panes[id], s)
 				return false
 			}
 		}
@@ -89,7 +97,7 @@ func drillNewKilled(w *world.World) (string, error) {
 		return true
 	})
 	took := time.Since(start).Round(time.Second)
-	evidence := fmt.Sprintf("%d lanes new SIGKILLed at 0–350 ms (%d before they finished): %d sessions, all with a live record; %d records, none without a session (settled in %s)",
+	evidence := fmt.Sprintf("%d lanes new SIGKILLed at 0–350 ms (%d before they finished): %d sessions, all with a live record that knows it; %d records, none without a session (settled in %s)",
 		n, interrupted, len(tm), len(ls), took)
 	if !settled {
 		return evidence, fmt.Errorf("not settled within %s: %s", reconcileWait, bad)
