@@ -281,7 +281,7 @@ func drillClockStepBack(w *world.World) (string, error) {
 	return evidence, nil
 }
 
-// drillNoFalseWorking: silent agents launched just before a second boundary
+// drillNoFalseWorking: silent agents launched just before second boundaries
 // (where tmux stamps the window's creation in the next second) never show
 // working in their first 7 s (issue 16.10).
 func drillNoFalseWorking(w *world.World) (string, error) {
@@ -312,16 +312,30 @@ func drillNoFalseWorking(w *world.World) (string, error) {
 			time.Sleep(150 * time.Millisecond)
 		}
 	}()
+	// Each launch aims lanes' start stamp 2 ms before a second boundary,
+	// where tmux then stamps the window's creation in the next second; the
+	// delay from exec to stamp is learnt from the previous launch.
+	delay := 20 * time.Millisecond
 	for i := range n {
-		// Start at .97 of a second: lanes stamps the start in one second,
-		// tmux creates the window in the next.
+		name := "q" + strconv.Itoa(i)
+		aim := time.Second - 2*time.Millisecond - delay
+		for aim < 0 {
+			aim += time.Second
+		}
 		frac := time.Duration(time.Now().Nanosecond())
-		time.Sleep((time.Second + 970*time.Millisecond - frac) % time.Second)
-		if r := w.Lanes("", "new", "q"+strconv.Itoa(i), "--", "sleep", "86400"); r.Code != 0 {
+		time.Sleep((time.Second + aim - frac) % time.Second)
+		launched := time.Now()
+		if r := w.Lanes("", "new", name, "--", "sleep", "86400"); r.Code != 0 {
 			close(done)
 			<-polled
 			return "", fmt.Errorf("lanes new: %s", r.Stderr)
 		}
+		_ = state.NewStore(w.State).View(func(tx *state.Tx) error {
+			if r, err := tx.Resolve(name); err == nil && !r.Runtime.PaneStartedAt.IsZero() {
+				delay = r.Runtime.PaneStartedAt.Sub(launched)
+			}
+			return nil
+		})
 	}
 	time.Sleep(7 * time.Second)
 	close(done)
@@ -333,7 +347,7 @@ func drillNoFalseWorking(w *world.World) (string, error) {
 			}
 		}
 	})
-	evidence := fmt.Sprintf("%d silent launches at .97 s, %d polls of ls --json over their first 7 s: %d of %d ever showed working %v",
+	evidence := fmt.Sprintf("%d silent launches stamped just before a second boundary, %d polls of ls --json over their first 7 s: %d of %d ever showed working %v",
 		n, polls, len(worked), n, names)
 	if len(worked) > 0 {
 		return evidence, fmt.Errorf("a silent launch showed working")
