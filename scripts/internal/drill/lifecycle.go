@@ -223,7 +223,7 @@ func drillKillWhileDown(w *world.World) (string, error) {
 	}
 	made := w.Lanes("", "new", "d", "--", "sleep", "86400")
 	evidence := fmt.Sprintf("server down: kill a → exit %d (%s); kill a --yes → exit %d, reason %q; rm b --yes → exit %d, record kept %v; new server's first read: c %s; new d → exit %d",
-		refused.Code, firstLine(refused.Stderr), killed.Code, reason, removed.Code, bKept, first["c"].Status, made.Code)
+		refused.Code, grepLine(refused.Stderr, "killing"), killed.Code, reason, removed.Code, bKept, first["c"].Status, made.Code)
 	switch {
 	case refused.Code == 0 || !strings.Contains(refused.Stderr, "--yes"):
 		return evidence, fmt.Errorf("kill without a confirm went ahead or gave no hint")
