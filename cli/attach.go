@@ -13,7 +13,7 @@ import (
 )
 
 func (a *app) cmdAttach(ctx context.Context, args []string) int {
-	r, code, done := a.named(ctx, "attach", args)
+	r, code, done := a.named(ctx, a.flags("attach"), args)
 	if done {
 		return code
 	}

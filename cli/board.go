@@ -218,7 +218,9 @@ func (b BoardActions) Create(ctx context.Context, name string, agent state.Agent
 }
 
 // Kill is `lanes kill`.
-func (b BoardActions) Kill(ctx context.Context, r *state.Record) error { return b.a.kill(ctx, r) }
+// The board asked its confirm dialog first, so a server that does not
+// answer does not stop it.
+func (b BoardActions) Kill(ctx context.Context, r *state.Record) error { return b.a.kill(ctx, r, true) }
 
 // Restart is `lanes restart`.
 func (b BoardActions) Restart(ctx context.Context, r *state.Record) error {

@@ -40,7 +40,8 @@ func (a *app) cmdDoctor(ctx context.Context, args []string) int {
 		checks = append(checks, check{ok, fmt.Sprintf(format, args...), fix})
 	}
 	a.doctorTmux(ctx, add)
-	_, _ = a.cycle(ctx) // what follows is current; its errors show below
+	res, _ := a.cycle(ctx) // what follows is current; its errors show below
+	a.doctorOrphans(res.Orphans, add)
 	dir, err := a.stateDir()
 	switch {
 	case errors.Is(err, fsafe.ErrForeign):

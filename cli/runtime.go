@@ -20,7 +20,7 @@ func (p paneSource) ListPanes(ctx context.Context, reap bool) ([]state.Observati
 	obs := make([]state.Observation, len(panes))
 	for i, pn := range panes {
 		obs[i] = state.Observation{
-			LanesID: pn.LanesID, PaneID: pn.PaneID, PID: pn.PID, Dead: pn.Dead, DeadStatus: pn.DeadStatus,
+			LanesID: pn.LanesID, SessionID: pn.SessionID, PaneID: pn.PaneID, PID: pn.PID, Dead: pn.Dead, DeadStatus: pn.DeadStatus,
 			DeadSignal: pn.DeadSignal, DeadTime: pn.DeadTime, WindowActivity: pn.WindowActivity,
 		}
 	}

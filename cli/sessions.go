@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -141,6 +142,8 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 		return nil, err
 	}
 	undo := func() {
+		// Should this fail too (store busy), the collector removes the
+		// record once StartWindow has passed without its session.
 		_ = st.Update(func(tx *state.Tx) error { return tx.Delete(r.ID) })
 		spawn.cleanup()
 	}
@@ -148,10 +151,16 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 	info, err := tc.NewSession(ctx, tmux.NewSessionOpts{
 		Name: tmuxName, Dir: dir, Env: spawn.env, Command: spawn.argv, LanesID: r.ID,
 	})
-	if errors.Is(err, tmux.ErrDuplicate) {
-		err = fmt.Errorf("tmux already has a session named %s (not started by lanes); pick another name", tmuxName)
-	}
-	if err != nil {
+	switch {
+	case errors.Is(err, tmux.ErrDuplicate):
+		undo()
+		return nil, fmt.Errorf("tmux already has a session named %s (not started by lanes); pick another name", tmuxName)
+	case errors.Is(err, tmux.ErrTimeout) || err != nil && ctx.Err() != nil:
+		// tmux may create the session all the same: the record stays
+		// starting, and the collector adopts it or removes it.
+		return nil, fmt.Errorf("creating tmux session %s: %w; it may still start — `lanes ls` shows it, or drops it within %s",
+			tmuxName, err, state.StartWindow)
+	case err != nil:
 		undo()
 		return nil, fmt.Errorf("creating tmux session %s: %w", tmuxName, err)
 	}
@@ -159,6 +168,9 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 		cur, err := tx.Get(r.ID)
 		if err != nil {
 			return err
+		}
+		if cur.Runtime.Terminated {
+			return fmt.Errorf("%s: %w while it started", name, state.ErrTerminated)
 		}
 		cur.Runtime.SessionID, cur.Runtime.PaneID = info.SessionID, info.PaneID
 		cur.Runtime.PaneStartedAt, cur.Activity.Since = started, started
@@ -169,10 +181,17 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 		r = cur
 		return tx.Put(cur)
 	})
-	if err != nil {
-		_ = tc.KillSession(ctx, info.SessionID)
-		undo()
-		return nil, err
+	switch {
+	case errors.Is(err, state.ErrNoSession) || errors.Is(err, state.ErrTerminated):
+		// Killed (or given up on) while tmux was creating it: what was
+		// asked last wins.
+		_ = tc.KillSession(context.WithoutCancel(ctx), info.SessionID)
+		return nil, fmt.Errorf("%w; its tmux session was closed", err)
+	case err != nil:
+		// The session runs and carries the record's @lanes_id: the next
+		// cycle adopts it.
+		a.warn("recording %s's tmux session: %v; the next cycle (`lanes ls`) picks it up", name, err)
+		r.Runtime.SessionID, r.Runtime.PaneID = info.SessionID, info.PaneID
 	}
 	a.writeIndexes(r)
 	return r, nil
@@ -219,15 +238,15 @@ func (a *app) resolve(ctx context.Context, nameOrID string) (*state.Record, erro
 	return state.Resolve(res.Records, nameOrID)
 }
 
-// named parses a command that takes exactly NAME and resolves it after a
-// cycle; done is true when the command should return code now.
-func (a *app) named(ctx context.Context, cmd string, args []string) (r *state.Record, code int, done bool) {
-	fs := a.flags(cmd)
+// named parses a command that takes exactly NAME (and the flags of fs) and
+// resolves it after a cycle; done is true when the command should return
+// code now.
+func (a *app) named(ctx context.Context, fs *flag.FlagSet, args []string) (r *state.Record, code int, done bool) {
 	if code, done := a.parse(fs, args); done {
 		return nil, code, true
 	}
 	if fs.NArg() != 1 {
-		return nil, a.usageErr(fs, "%s needs exactly one NAME", cmd), true
+		return nil, a.usageErr(fs, "%s needs exactly one NAME", strings.TrimPrefix(fs.Name(), "lanes ")), true
 	}
 	r, err := a.resolve(ctx, fs.Arg(0))
 	if err != nil {
@@ -237,31 +256,21 @@ func (a *app) named(ctx context.Context, cmd string, args []string) (r *state.Re
 }
 
 func (a *app) cmdKill(ctx context.Context, args []string) int {
-	r, code, done := a.named(ctx, "kill", args)
+	fs := a.flags("kill")
+	yes := fs.Bool("yes", false, "when tmux does not answer, mark the session terminated without asking")
+	r, code, done := a.named(ctx, fs, args)
 	if done {
 		return code
 	}
-	if err := a.kill(ctx, r); err != nil {
+	err := a.kill(ctx, r, *yes)
+	if errors.Is(err, errTmuxDown) && a.confirm(fmt.Sprintf("%v\nMark %s terminated anyway?", err, r.Name)) {
+		err = a.kill(ctx, r, true)
+	}
+	if err != nil {
 		return a.fail(err)
 	}
 	fmt.Fprintf(a.stdout, "killed %s (%s); its record is kept — `lanes rm %s` removes it\n", r.Name, r.ID, r.ID)
 	return exitOK
-}
-
-// kill ends a live session's tmux session and records the termination.
-func (a *app) kill(ctx context.Context, r *state.Record) error {
-	if r.Runtime.Terminated {
-		return fmt.Errorf("%s: %w already (%s)", r.Name, state.ErrTerminated, r.Runtime.TerminatedReason)
-	}
-	if r.Runtime.SessionID != "" {
-		err := a.tmuxFor(r.Runtime.Socket).KillSession(ctx, r.Runtime.SessionID)
-		if err != nil && !errors.Is(err, tmux.ErrNoSession) {
-			return fmt.Errorf("killing %s: %w (nothing was changed)", r.Name, err)
-		}
-	}
-	return a.update(r.ID, func(cur *state.Record, tx *state.Tx) error {
-		return appendHistory(tx, cur.ID, state.Terminate(cur, "killed by user", "user", a.now().UTC()))
-	})
 }
 
 // update loads, changes and stores one record in one transaction.
@@ -290,7 +299,7 @@ func appendHistory(tx *state.Tx, id string, tr *state.Transition) error {
 }
 
 func (a *app) cmdRestart(ctx context.Context, args []string) int {
-	r, code, done := a.named(ctx, "restart", args)
+	r, code, done := a.named(ctx, a.flags("restart"), args)
 	if done {
 		return code
 	}
@@ -301,38 +310,60 @@ func (a *app) cmdRestart(ctx context.Context, args []string) int {
 	return exitOK
 }
 
-// restart respawns the pane with a new launch: the record changes first, so
-// events of the old launch are fenced from that moment.
+// restart respawns the pane with a new launch: the record changes first,
+// keeping the previous launch accepted while the respawn is in flight (its
+// agent may be the one that runs: docs/design.md §4). A session whose
+// server lost it (died, restarted) is started again under the same record.
 func (a *app) restart(ctx context.Context, r *state.Record) error {
 	if r.Runtime.Terminated {
 		return fmt.Errorf("%s: %w; start a new one with `lanes new %s`", r.Name, state.ErrTerminated, r.Name)
 	}
-	launch, old := state.NewID(), r.Runtime.Launch
+	launch := state.NewID()
 	now := a.now().UTC()
-	r.Runtime.Launch = launch
-	spawn, err := a.spawnPlan(r, agentArgs(r))
+	next := r.Clone()
+	next.Runtime.Launch = launch
+	spawn, err := a.spawnPlan(next, agentArgs(r))
 	if err != nil {
 		return err
 	}
 	if err := a.update(r.ID, func(cur *state.Record, tx *state.Tx) error {
 		tr := state.Restart(cur, launch, now)
-		cur.Runtime.StartingAt = now
 		cur.Activity.HooksReport = spawn.hooks
 		*r = *cur
 		return appendHistory(tx, cur.ID, tr)
 	}); err != nil {
 		return err
 	}
-	err = a.tmuxFor(r.Runtime.Socket).RespawnPane(ctx, r.Runtime.PaneID, r.Dir, spawn.env, spawn.argv)
+	tc := a.tmuxFor(r.Runtime.Socket)
+	var info *tmux.SessionInfo
+	err = tc.RespawnPane(ctx, r.Runtime.PaneID, r.Dir, spawn.env, spawn.argv)
+	if errors.Is(err, tmux.ErrNoSession) || errors.Is(err, tmux.ErrNoServer) {
+		ni, nerr := tc.NewSession(ctx, tmux.NewSessionOpts{
+			Name: r.Runtime.TmuxSession, Dir: r.Dir, Env: spawn.env, Command: spawn.argv, LanesID: r.ID,
+		})
+		if nerr != nil {
+			err = fmt.Errorf("%w; starting it again: %w", err, nerr)
+		} else {
+			info, err = &ni, nil
+		}
+	}
+	if errors.Is(err, tmux.ErrTimeout) || err != nil && ctx.Err() != nil {
+		return fmt.Errorf("respawning %s: %w; lanes settles it within %s (the new agent if it started, else the old one)",
+			r.Name, err, state.StartWindow)
+	}
 	_ = a.update(r.ID, func(cur *state.Record, _ *state.Tx) error {
-		cur.Runtime.StartingAt = time.Time{}
 		if err != nil {
-			// Nothing was respawned: the old agent runs on, and its events
-			// must not be fenced as a stale launch.
-			cur.Runtime.Launch = old
+			// Nothing was respawned: the old agent runs on.
+			state.NotRespawned(cur)
 			return nil
 		}
+		state.Respawned(cur)
 		cur.Runtime.PaneStartedAt = a.now().UTC()
+		if info != nil {
+			cur.Runtime.SessionID, cur.Runtime.PaneID = info.SessionID, info.PaneID
+			cur.Runtime.UnreachableSince, cur.Runtime.GoneSeenAt = time.Time{}, time.Time{}
+		}
+		*r = *cur
 		return nil
 	})
 	if err != nil {
@@ -343,9 +374,26 @@ func (a *app) restart(ctx context.Context, r *state.Record) error {
 }
 
 func (a *app) cmdRm(ctx context.Context, args []string) int {
-	r, code, done := a.named(ctx, "rm", args)
+	fs := a.flags("rm")
+	yes := fs.Bool("yes", false, "when tmux does not answer, remove a live session's record without asking")
+	r, code, done := a.named(ctx, fs, args)
 	if done {
 		return code
+	}
+	if r.Live() {
+		// A live session is killed first; lanes does it here only when its
+		// tmux does not answer (nothing else can), after a confirm.
+		down := a.serverDown(ctx, r)
+		if down == nil {
+			return a.fail(fmt.Errorf("%s is live; `lanes kill %s` first", r.Name, r.Name))
+		}
+		if !*yes && !a.confirm(fmt.Sprintf("%v\nRemove %s anyway?", down, r.Name)) {
+			return a.fail(down)
+		}
+		if err := a.kill(ctx, r, true); err != nil {
+			return a.fail(err)
+		}
+		r.Runtime.Terminated = true
 	}
 	if err := a.remove(r); err != nil {
 		return a.fail(err)

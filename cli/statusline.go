@@ -38,7 +38,9 @@ const (
 	lastGoodFile    = "status-line.last"
 )
 
-// errTmuxDown: the tmux server holding live sessions did not answer.
+// errTmuxDown: the tmux server holding live sessions did not answer, so
+// whether their agents still run is not known (killing or removing one
+// then needs a confirm).
 var errTmuxDown = errors.New("tmux is not answering")
 
 const statusLineHelp = `

@@ -20,8 +20,11 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 	if r.Runtime.Terminated {
 		return nil, DropTerminated
 	}
-	if e.Launch != "" && e.Launch != r.Runtime.Launch {
+	if e.Launch != "" && e.Launch != r.Runtime.Launch && e.Launch != r.Runtime.PrevLaunch {
 		return nil, DropStaleLaunch
+	}
+	if e.Launch != "" && e.Launch == r.Runtime.Launch && r.Runtime.PrevLaunch != "" {
+		Respawned(r) // the new agent speaks: the respawn happened
 	}
 	a := &r.Activity
 	if a.State == ActivityExited && e.Kind != KindTurnStart && !startsSession(e) {
@@ -208,8 +211,16 @@ func Terminate(r *Record, reason, source string, at time.Time) *Transition {
 
 // Restart records a respawn with a new launch: the pane observations, calls
 // in flight, subagents, outcome and first signal reset, and activity becomes
-// idle from the user (docs/design.md §4).
+// idle from the user (docs/design.md §4). The respawn is in flight until
+// Respawned or NotRespawned: meanwhile the previous launch's events still
+// apply, since its agent may be the one running. A restart over one still
+// in flight keeps the first one's previous launch: no respawn has been seen
+// since (a cycle would have settled it), so that agent is the one running.
 func Restart(r *Record, launch string, at time.Time) *Transition {
+	if r.Runtime.PrevLaunch == "" {
+		r.Runtime.PrevLaunch, r.Runtime.PrevPID = r.Runtime.Launch, r.Pane.PID
+	}
+	r.Runtime.StartingAt = at
 	r.Runtime.Launch = launch
 	r.Runtime.PaneStartedAt = at
 	r.Runtime.Source, r.Runtime.At = "user", at

@@ -165,8 +165,13 @@ func TestTerminateAndRestart(t *testing.T) {
 		!a.FirstSignalAt.IsZero() || len(a.ToolsInFlight)+len(a.Subagents) != 0 || r.Pane.Dead {
 		t.Fatalf("after Restart: %+v %+v %+v", r.Runtime, a, r.Pane)
 	}
+	// Until the respawn is seen, the old agent may be the one running.
+	if _, drop := Apply(r, ev(KindTurnStart)); drop != "" {
+		t.Fatalf("old launch while the restart is in flight: drop = %q", drop)
+	}
+	Respawned(r)
 	if _, drop := Apply(r, ev(KindTurnStart)); drop != DropStaleLaunch {
-		t.Fatalf("old launch after restart: drop = %q", drop)
+		t.Fatalf("old launch after the respawn: drop = %q", drop)
 	}
 }
 

@@ -15,7 +15,9 @@ import (
 // Record in declaration order; codecVersion guards it, and a change to it
 // is a schema migration (store.go). TestCodecRoundTrip fills every field
 // of Record by reflection, so a field added without a line here fails it.
-const codecVersion = 1
+// Version 2 appended the fields after the counters; a version 1 record
+// decodes with them zero.
+const codecVersion = 2
 
 var errTruncated = errors.New("record truncated")
 
@@ -100,13 +102,20 @@ func encodeRecord(r *Record) []byte {
 		e.str(k)
 		e.int(int64(r.EventsDropped[k]))
 	}
+
+	e.str(rt.PrevLaunch)
+	e.int(int64(rt.PrevPID))
+	e.time(p.ActivityBase)
+	e.str(p.ObservedBy)
+	e.int(int64(p.ObservedSeq))
 	return e.b
 }
 
 func decodeRecord(b []byte) (*Record, error) {
 	d := decoder{b: b}
-	if v := d.uint(); d.err == nil && v != codecVersion {
-		return nil, fmt.Errorf("record encoding %d, this build reads %d", v, codecVersion)
+	v := d.uint()
+	if d.err == nil && (v < 1 || v > codecVersion) {
+		return nil, fmt.Errorf("record encoding %d, this build reads 1 to %d", v, codecVersion)
 	}
 	r := &Record{}
 	r.ID = d.str()
@@ -190,6 +199,14 @@ func decodeRecord(b []byte) (*Record, error) {
 			k := d.str()
 			r.EventsDropped[k] = int(d.int())
 		}
+	}
+
+	if v >= 2 {
+		rt.PrevLaunch = d.str()
+		rt.PrevPID = int(d.int())
+		p.ActivityBase = d.time()
+		p.ObservedBy = d.str()
+		p.ObservedSeq = int(d.int())
 	}
 	if d.err == nil && len(d.b) > 0 {
 		d.err = fmt.Errorf("%d bytes left over", len(d.b))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"lanes/state/fsafe"
@@ -14,6 +15,7 @@ import (
 // Observation is one pane as one tmux read saw it.
 type Observation struct {
 	LanesID        string
+	SessionID      string // $N
 	PaneID         string // %N
 	PID            int
 	Dead           bool
@@ -37,6 +39,10 @@ const (
 	CleanLifetime   = 10 * time.Second
 	NoTimeReadLimit = 3
 	startInFlight   = 10 * time.Second
+	// ClockStepTolerance: a stored observation stamped further than this
+	// in the future says the wall clock stepped back, not that a newer
+	// read came first.
+	ClockStepTolerance = 5 * time.Second
 )
 
 // Collector runs cycles: one tmux read, then one write transaction that
@@ -52,6 +58,19 @@ type Collector struct {
 	// every record again: an idle board's cycle then costs one tmux read.
 	cache   []*Record
 	cacheTx int
+
+	// id and seq order this collector's own reads whatever the wall
+	// clock does (a process runs one collector).
+	id  string
+	seq int
+}
+
+// read is one tmux read: when it began by the wall clock, and its place in
+// its collector's sequence.
+type read struct {
+	start time.Time
+	by    string
+	seq   int
 }
 
 // CycleResult is what one cycle saw.
@@ -62,6 +81,8 @@ type CycleResult struct {
 	// TmuxErr is set when the tmux server did not answer; the records are
 	// still current as far as the store goes.
 	TmuxErr error
+	// Orphans are the read's sessions whose @lanes_id no live record has.
+	Orphans []Observation
 	At      time.Time
 }
 
@@ -77,6 +98,11 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	var obs []Observation
 	var tmuxErr error
 	readStart := c.now().UTC().Round(0) // as the store gives it back: UTC, no monotonic reading
+	if c.id == "" {
+		c.id = NewID()
+	}
+	c.seq++
+	rd := read{start: readStart, by: c.id, seq: c.seq}
 	readPanes := c.Panes != nil
 	if readPanes {
 		obs, tmuxErr = c.Panes.ListPanes(ctx, c.Store.reapNext())
@@ -99,14 +125,15 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 			return err
 		}
 		if readPanes {
-			closing = ct.observe(c.Socket, obs, tmuxErr, readStart)
+			closing = ct.observe(c.Socket, obs, tmuxErr, rd)
 			reap = ct.reapNext
 		}
 		res.Ingested, res.Dropped = ct.ingested, ct.dropped
-		res.Records = ct.records
+		res.Orphans = ct.orphans
 		if err := ct.flush(); err != nil {
 			return err
 		}
+		res.Records = ct.records
 		c.cache, c.cacheTx = ct.records, committed
 		if !tx.wrote {
 			return errUnchanged // roll back: nothing to commit, no fsync
@@ -154,6 +181,8 @@ type cycleTx struct {
 	dirty    map[string]bool
 	history  map[string][]Transition
 	reapNext bool
+	removed  []string // records to delete: starts that never appeared
+	orphans  []Observation
 
 	ingested, dropped int
 }
@@ -185,6 +214,16 @@ func (c *cycleTx) load(cached []*Record, current bool) error {
 func (c *cycleTx) record(id string) *Record { return c.byID[id] }
 
 func (c *cycleTx) flush() error {
+	for _, id := range c.removed {
+		if err := c.tx.Delete(id); err != nil {
+			return err
+		}
+		delete(c.byID, id)
+		delete(c.history, id)
+	}
+	if len(c.removed) > 0 {
+		c.records = slices.DeleteFunc(c.records, func(r *Record) bool { return c.byID[r.ID] == nil })
+	}
 	for id := range c.dirty {
 		if err := c.tx.Put(c.byID[id]); err != nil {
 			return err

@@ -34,6 +34,11 @@ func Derive(r *Record, now time.Time) Derivation {
 	if !r.Runtime.UnreachableSince.IsZero() {
 		return Derivation{Status: StatusUnknown, Zone: ZoneNeedsYou, Marks: []Mark{MarkUnreachable}}
 	}
+	if !r.Runtime.GoneSeenAt.IsZero() {
+		// Absent from a read that answered (a restarted server, say) but
+		// not yet certified gone: its old status would be a guess.
+		return Derivation{Status: StatusUnknown, Zone: ZoneNeedsYou}
+	}
 	a := r.Activity
 	switch a.Known() {
 	case ActivityActive:

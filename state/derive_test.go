@@ -79,6 +79,7 @@ func TestDerive(t *testing.T) {
 		{"12 idle, only a closed PR", rec(ActivityIdle, prClosed), now, StatusIdle, ZoneWorking, nil},
 		{"unreachable", unreachable(rec(ActivityActive)), now, StatusUnknown, ZoneNeedsYou, []Mark{MarkUnreachable}},
 		{"unreachable beats exited", unreachable(rec(ActivityExited)), now, StatusUnknown, ZoneNeedsYou, []Mark{MarkUnreachable}},
+		{"absent from an answered read, not yet certified gone", absent(rec(ActivityActive)), now, StatusUnknown, ZoneNeedsYou, nil},
 		{"invalid activity", rec(Activity("sleeping")), now, StatusUnknown, ZoneNeedsYou, nil},
 		{"empty activity", rec(Activity("")), now, StatusUnknown, ZoneNeedsYou, nil},
 
@@ -141,6 +142,7 @@ func TestDerive(t *testing.T) {
 func noSignal(r *Record) *Record    { r.Activity.FirstSignalAt = time.Time{}; return r }
 func hookless(r *Record) *Record    { r.Agent = AgentShell; r.Activity.HooksReport = false; return r }
 func unreachable(r *Record) *Record { r.Runtime.UnreachableSince = t0; return r }
+func absent(r *Record) *Record      { r.Runtime.GoneSeenAt = t0; return r }
 func outcome(r *Record, o Outcome) *Record {
 	r.Activity.Outcome = o
 	return r

@@ -7,7 +7,8 @@ import (
 
 // observe applies one tmux read to the live records of that server and
 // returns the tmux sessions to close after the transaction commits.
-func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, readStart time.Time) []string {
+func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, rd read) []string {
+	readStart := rd.start
 	byLanesID := map[string]Observation{}
 	for _, o := range obs {
 		o.DeadTime, o.WindowActivity = utc(o.DeadTime), utc(o.WindowActivity)
@@ -18,11 +19,14 @@ func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, readS
 	}
 	var closing []string
 	for _, r := range c.records {
-		if !r.Live() || r.Runtime.Socket != socket || r.Runtime.SessionID == "" {
+		if !r.Live() || r.Runtime.Socket != socket {
 			continue
 		}
-		if readStart.Before(r.Pane.ObservedAt) {
-			continue // an older read than one already applied
+		if r.Runtime.SessionID == "" && (tmuxErr != nil || !c.adopt(r, byLanesID, readStart)) {
+			continue
+		}
+		if c.older(rd, r.Pane) {
+			continue
 		}
 		pane, rt, act := r.Pane, r.Runtime, r.Activity.State
 		if c.observeOne(r, byLanesID, tmuxErr, readStart) {
@@ -32,8 +36,8 @@ func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, readS
 		// cycles then cost no store write at all.
 		changed := !samePane(pane, r.Pane) || rt != r.Runtime || act != r.Activity.State
 		r.Pane.ObservedAt = pane.ObservedAt
-		if changed && tmuxErr == nil {
-			r.Pane.ObservedAt = readStart // a failed read is no observation
+		if changed && tmuxErr == nil { // a failed read is no observation
+			r.Pane.ObservedAt, r.Pane.ObservedBy, r.Pane.ObservedSeq = readStart, rd.by, rd.seq
 		}
 		if changed {
 			c.dirty[r.ID] = true
@@ -42,7 +46,20 @@ func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, readS
 			c.reapNext = true
 		}
 	}
+	if tmuxErr == nil {
+		c.findOrphans(byLanesID)
+	}
 	return closing
+}
+
+// older reports whether rd began before the read that produced p: by the
+// sequence when one collector made both, else by the wall clock — unless p's
+// stamp lies in the future, which means the clock stepped back since.
+func (c *cycleTx) older(rd read, p Pane) bool {
+	if p.ObservedBy == rd.by {
+		return rd.seq < p.ObservedSeq
+	}
+	return rd.start.Before(p.ObservedAt) && p.ObservedAt.Sub(c.now) <= ClockStepTolerance
 }
 
 // observeOne applies one read to one live record and reports whether its
@@ -61,6 +78,7 @@ func (c *cycleTx) observeOne(r *Record, byLanesID map[string]Observation, tmuxEr
 		return false
 	}
 	r.Runtime.GoneSeenAt = time.Time{}
+	settleRestart(r, o, readStart)
 	return c.applyPane(r, o, readStart)
 }
 
@@ -81,6 +99,7 @@ func (p *Pane) awaitingReap() bool { return p.DeadTime.IsZero() && p.NoTimeReads
 // samePane compares observations, ignoring when they were read.
 func samePane(a, b Pane) bool {
 	a.ObservedAt, b.ObservedAt = time.Time{}, time.Time{}
+	a.ObservedBy, b.ObservedBy, a.ObservedSeq, b.ObservedSeq = "", "", 0, 0
 	as, bs := a.ExitStatus, b.ExitStatus
 	a.ExitStatus, b.ExitStatus = nil, nil
 	return a == b && eqStatus(as, bs)
@@ -96,7 +115,9 @@ func (c *cycleTx) paneOf(id string) string {
 // gone certifies a session gone after two answered reads ≥ 1 s apart
 // without it.
 func (c *cycleTx) gone(r *Record, readStart time.Time) {
-	if r.Runtime.GoneSeenAt.IsZero() {
+	// A first sighting in the future: the clock stepped back since, so
+	// the gap starts again.
+	if r.Runtime.GoneSeenAt.IsZero() || r.Runtime.GoneSeenAt.After(readStart) {
 		r.Runtime.GoneSeenAt = readStart
 		return
 	}
@@ -114,6 +135,9 @@ func (c *cycleTx) applyPane(r *Record, o Observation, readStart time.Time) bool 
 		if p.Dead || p.PID != o.PID {
 			*p = Pane{PID: o.PID, WindowActivity: o.WindowActivity}
 		}
+		if p.ActivityBase.IsZero() {
+			p.ActivityBase = o.WindowActivity
+		}
 		c.paneActivity(r, readStart)
 		return false
 	}
@@ -125,6 +149,8 @@ func (c *cycleTx) applyPane(r *Record, o Observation, readStart time.Time) bool 
 			WindowActivity: o.WindowActivity}
 	case !agree: // the reaped status arrived: a new first reading
 		p.Confirmations, p.ConfirmedAt = 1, readStart
+	case p.ConfirmedAt.After(readStart): // the clock stepped back: the gap starts again
+		p.ConfirmedAt = readStart
 	case readStart.Sub(p.ConfirmedAt) >= ConfirmGap:
 		p.Confirmations++
 		p.ConfirmedAt = readStart
@@ -170,9 +196,10 @@ func (c *cycleTx) paneActivity(r *Record, readStart time.Time) {
 	if r.HookCapable() || !a.FirstSignalAt.IsZero() || a.State == ActivityExited {
 		return
 	}
-	// tmux sets window_activity at creation; only output after the start
-	// second counts.
-	out := r.Pane.WindowActivity.Unix() > r.Runtime.PaneStartedAt.Unix() &&
+	// tmux sets window_activity at creation, which may fall in a later
+	// second than lanes' own start stamp: only a change since the first
+	// read of the pane is output.
+	out := r.Pane.WindowActivity.After(r.Pane.ActivityBase) &&
 		readStart.Sub(r.Pane.WindowActivity) <= PaneActiveWindow
 	next := ActivityIdle
 	if out {

@@ -51,6 +51,12 @@ type Runtime struct {
 	// StartingAt is set while lanes spawns or respawns the pane; an exit
 	// seen meanwhile is never taken for a clean one.
 	StartingAt time.Time `json:"starting_at,omitzero"`
+	// PrevLaunch and PrevPID are the launch and pane process a restart
+	// replaces, kept while it is in flight (StartingAt set): until the
+	// collector sees the respawned pane, the old agent may still be the
+	// one running, and its events still count (docs/design.md §4).
+	PrevLaunch string `json:"prev_launch,omitempty"`
+	PrevPID    int    `json:"prev_pid,omitempty"`
 
 	Source string    `json:"source"`
 	At     time.Time `json:"at"`
@@ -68,7 +74,16 @@ type Pane struct {
 	ConfirmedAt    time.Time `json:"confirmed_at,omitzero"` // start of the read that last confirmed
 	NoTimeReads    int       `json:"no_time_reads,omitempty"`
 	WindowActivity time.Time `json:"window_activity,omitzero"`
-	ObservedAt     time.Time `json:"observed_at,omitzero"`
+	// ActivityBase is window_activity as the first read of this pane saw
+	// it: tmux sets it when it creates the window, so only a later value
+	// is output.
+	ActivityBase time.Time `json:"window_activity_base,omitzero"`
+	ObservedAt   time.Time `json:"observed_at,omitzero"`
+	// ObservedBy and ObservedSeq name the collector whose read set
+	// ObservedAt and that read's place in its sequence: reads of one
+	// collector are ordered by the sequence, whatever the wall clock did.
+	ObservedBy  string `json:"observed_by,omitempty"`
+	ObservedSeq int    `json:"observed_seq,omitempty"`
 }
 
 // ActivityFacts is the activity state machine's stored state.
@@ -220,7 +235,8 @@ func (r *Record) Clone() *Record {
 }
 
 // Since is when the session's current state began: its termination, its
-// tmux server going silent, or its last activity change. Every surface
+// tmux server going silent, its session missing from a read, or its last
+// activity change. Every surface
 // shows ages from it.
 func (r *Record) Since() time.Time {
 	switch {
@@ -228,6 +244,8 @@ func (r *Record) Since() time.Time {
 		return r.Runtime.TerminatedAt
 	case !r.Runtime.UnreachableSince.IsZero():
 		return r.Runtime.UnreachableSince
+	case !r.Runtime.GoneSeenAt.IsZero():
+		return r.Runtime.GoneSeenAt
 	}
 	return r.Activity.Since
 }

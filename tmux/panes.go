@@ -24,6 +24,7 @@ var paneFields = []string{
 	"pane_id",
 	"pane_pid",
 	"window_activity",
+	"session_id",
 	"pane_dead",
 	"pane_dead_status",
 	"pane_dead_signal",
@@ -35,11 +36,11 @@ var paneFields = []string{
 var paneFormat = func() string {
 	field := func(f string) string { return "#{" + f + "}" }
 	var live []string
-	for _, f := range paneFields[:4] {
+	for _, f := range paneFields[:5] {
 		live = append(live, field(f))
 	}
 	var dead []string
-	for _, f := range paneFields[5:] {
+	for _, f := range paneFields[6:] {
 		dead = append(dead, field(f))
 	}
 	exit := "#{?pane_dead,1" + fieldSep + strings.Join(dead, fieldSep) + ",0" + strings.Repeat(fieldSep, len(dead)) + "}"
@@ -51,7 +52,10 @@ type Pane struct {
 	LanesID string // the session's @lanes_id user option
 	PaneID  string // "%7"
 	PID     int    // the pane's process; still reported after it died
-	Dead    bool
+	// SessionID is the pane's session ("$3"): a session lanes started but
+	// never heard back about is found by its @lanes_id, and then needs it.
+	SessionID string
+	Dead      bool
 	// DeadStatus is the exit status of a dead pane, nil when tmux did not
 	// report one (killed by a signal, or not yet reaped). Absent is
 	// unknown, never 0.
@@ -130,9 +134,12 @@ func parsePane(line string) (Pane, error) {
 	if len(f) != len(paneFields) {
 		return Pane{}, fmt.Errorf("%d fields, want %d", len(f), len(paneFields))
 	}
-	p := Pane{LanesID: f[0], PaneID: f[1], DeadSignal: signalName(f[6])}
+	p := Pane{LanesID: f[0], PaneID: f[1], SessionID: f[4], DeadSignal: signalName(f[7])}
 	if !isID(p.PaneID, '%') {
 		return Pane{}, fmt.Errorf("bad pane id %q", p.PaneID)
+	}
+	if !isID(p.SessionID, '$') {
+		return Pane{}, fmt.Errorf("bad session id %q", p.SessionID)
 	}
 	var err error
 	if p.PID, err = strconv.Atoi(f[2]); err != nil {
@@ -141,21 +148,21 @@ func parsePane(line string) (Pane, error) {
 	if p.WindowActivity, err = parseEpoch(f[3]); err != nil {
 		return Pane{}, fmt.Errorf("window_activity: %w", err)
 	}
-	switch f[4] {
+	switch f[5] {
 	case "0", "":
 	case "1":
 		p.Dead = true
 	default:
-		return Pane{}, fmt.Errorf("pane_dead %q", f[4])
+		return Pane{}, fmt.Errorf("pane_dead %q", f[5])
 	}
-	if f[5] != "" {
-		st, err := strconv.Atoi(f[5])
+	if f[6] != "" {
+		st, err := strconv.Atoi(f[6])
 		if err != nil {
 			return Pane{}, fmt.Errorf("pane_dead_status: %w", err)
 		}
 		p.DeadStatus = &st
 	}
-	if p.DeadTime, err = parseEpoch(f[7]); err != nil {
+	if p.DeadTime, err = parseEpoch(f[8]); err != nil {
 		return Pane{}, fmt.Errorf("pane_dead_time: %w", err)
 	}
 	return p, nil

@@ -38,12 +38,17 @@ func main() {
 		{"16.1 hooks install --project with planted symlinks", drillPlantedLinks},
 		{"16.2 state dir owned by another user", drillForeignStateDir},
 		{"16.3 prompts never in argv", drillPromptsNotInArgv},
-		{"16.12 send argument edge cases", drillSendArgs},
-		{"16.6 damaged store", drillDamagedStore},
-		{"16.11 status line under load", drillStatusUnderLoad},
+		{"16.4 lanes new killed at random points", drillNewKilled},
+		{"16.4b restart killed mid-way", drillRestartKilled},
 		{"16.5 spool line over 8 MiB", drillLongLine},
+		{"16.6 damaged store", drillDamagedStore},
 		{"16.7 full disk", drillFullDisk},
-		{"16.12 hook/pr/history edge cases", drillHookEdges},
+		{"16.8 kill/rm while tmux is down", drillKillWhileDown},
+		{"16.9 clock steps back an hour", drillClockStepBack},
+		{"16.10 no false Working at launch", drillNoFalseWorking},
+		{"16.11 status line under load", drillStatusUnderLoad},
+		{"16.12 send argument edge cases", drillSendArgs},
+		{"16.12b hook/pr/history edge cases", drillHookEdges},
 	}
 	failed := 0
 	for _, d := range drills {

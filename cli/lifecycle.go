@@ -1,0 +1,123 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+
+	"lanes/state"
+	"lanes/tmux"
+)
+
+// killedWhileDown is the termination reason of a session marked terminated
+// while its server did not answer.
+const killedWhileDown = "killed while tmux was down"
+
+// isDown reports whether err says the server did not answer (as opposed to
+// answering that the session is not there).
+func isDown(err error) bool {
+	return errors.Is(err, tmux.ErrNoServer) || errors.Is(err, tmux.ErrTimeout)
+}
+
+// kill ends a live session's tmux session and records the termination. A
+// session lanes never confirmed (no session id) is found by its @lanes_id,
+// so "killed" is never said of an agent that still runs. When the server
+// does not answer, kill refuses with errTmuxDown unless downOK (the user
+// confirmed); the record is then terminated as killed while tmux was down.
+func (a *app) kill(ctx context.Context, r *state.Record, downOK bool) error {
+	if r.Runtime.Terminated {
+		return fmt.Errorf("%s: %w already (%s)", r.Name, state.ErrTerminated, r.Runtime.TerminatedReason)
+	}
+	tc := a.tmuxFor(r.Runtime.Socket)
+	sid, err := r.Runtime.SessionID, error(nil)
+	if sid == "" {
+		sid, err = findSession(ctx, tc, r.ID)
+	}
+	if err == nil && sid != "" {
+		err = tc.KillSession(ctx, sid)
+	}
+	reason := "killed by user"
+	switch {
+	case err == nil, errors.Is(err, tmux.ErrNoSession):
+	case isDown(err) && downOK:
+		reason = killedWhileDown
+	case isDown(err):
+		return fmt.Errorf("killing %s: %w (%v); its agent may still run if the server comes back — `lanes kill %s --yes` marks it terminated anyway",
+			r.Name, errTmuxDown, err, r.Name)
+	default:
+		return fmt.Errorf("killing %s: %w (nothing was changed)", r.Name, err)
+	}
+	return a.update(r.ID, func(cur *state.Record, tx *state.Tx) error {
+		return appendHistory(tx, cur.ID, state.Terminate(cur, reason, "user", a.now().UTC()))
+	})
+}
+
+// findSession is the id of the tmux session carrying @lanes_id id, "" when
+// the server answered without one.
+func findSession(ctx context.Context, tc *tmux.Client, id string) (string, error) {
+	panes, err := tc.ListPanes(ctx, false)
+	if err != nil {
+		return "", err
+	}
+	for _, p := range panes {
+		if p.LanesID == id {
+			return p.SessionID, nil
+		}
+	}
+	return "", nil
+}
+
+// serverDown is errTmuxDown, wrapped with tmux's words, when r's server
+// does not answer; nil when it does.
+func (a *app) serverDown(ctx context.Context, r *state.Record) error {
+	_, err := a.tmuxFor(r.Runtime.Socket).HasSession(ctx, r.Runtime.TmuxSession)
+	if !isDown(err) {
+		return nil
+	}
+	return fmt.Errorf("%s: %w (%v); its agent may still run if the server comes back — `--yes` goes ahead anyway", r.Name, errTmuxDown, err)
+}
+
+// confirm asks question on a terminal and reports a yes; without a
+// terminal on stdin nothing is asked and the answer is no.
+func (a *app) confirm(question string) bool {
+	f, ok := a.stdin.(*os.File)
+	if !ok {
+		return false
+	}
+	if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	fmt.Fprintf(a.stderr, "%s [y/N] ", question)
+	line, _ := bufio.NewReader(f).ReadString('\n')
+	answer := strings.ToLower(strings.TrimSpace(line))
+	return answer == "y" || answer == "yes"
+}
+
+// doctorOrphans lists tmux sessions that carry an @lanes_id no live record
+// has (a start whose record was removed, a session killed in lanes while
+// tmux was down that came back), with the command that ends each.
+func (a *app) doctorOrphans(orphans []state.Observation, add addFunc) {
+	if len(orphans) == 0 {
+		return
+	}
+	slices.SortFunc(orphans, func(x, y state.Observation) int { return strings.Compare(x.SessionID, y.SessionID) })
+	var kills []string
+	for _, o := range orphans {
+		argv := append([]string{"tmux"}, tmuxSocketArgs(a.socket)...)
+		argv = append(argv, "kill-session", "-t", "'"+o.SessionID+"'")
+		kills = append(kills, strings.Join(argv, " "))
+	}
+	add(false, strings.Join(kills, "\n         "),
+		"tmux: %d session(s) carry an @lanes_id lanes has no live record of (orphans; lanes does not watch them)", len(orphans))
+}
+
+func tmuxSocketArgs(socket string) []string {
+	if socket == "" {
+		return nil
+	}
+	return []string{"-L", socket}
+}

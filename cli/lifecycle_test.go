@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"lanes/state"
+	"lanes/tmux"
+)
+
+// A record lanes never confirmed (its `lanes new` died after tmux made the
+// session) is killed by its @lanes_id: "killed" is never said of an agent
+// that still runs (issue 16.4).
+func TestKillFindsAnUnconfirmedSession(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	r := &state.Record{ID: state.NewID(), Name: "ghost", Agent: state.AgentCustom, Dir: t.TempDir(),
+		CreatedAt: time.Now().UTC(),
+		Runtime: state.Runtime{Socket: e.tc.Socket, TmuxSession: "lanes-ghost", Launch: "L1",
+			StartingAt: time.Now().UTC()}}
+	a := newApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{}, e.getenv)
+	st, err := a.store()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Update(func(tx *state.Tx) error { return tx.Put(r) }); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := e.tc.NewSession(ctx, tmux.NewSessionOpts{Name: "lanes-ghost", Command: []string{"sleep", "600"}, LanesID: r.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.kill(ctx, r, false); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := e.tc.HasSession(ctx, "lanes-ghost"); ok || err != nil {
+		t.Fatalf("lanes kill left the unconfirmed session running (has=%v err=%v)", ok, err)
+	}
+}
+
+// With the tmux server gone, kill and rm refuse without a confirm, and
+// with --yes mark the session terminated (issue 16.8).
+func TestKillAndRmWhileTmuxIsDown(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("new", "a", "--", "sleep", "600")
+	e.must("new", "b", "--", "sleep", "600")
+	if _, err := e.tc.Run(context.Background(), "kill-server"); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code := e.run("kill", "a")
+	if code == exitOK || !strings.Contains(errs, "--yes") {
+		t.Fatalf("kill with tmux down and no confirm: exit %d, %q", code, errs)
+	}
+	if e.ls()["a"].IsTerminated {
+		t.Fatal("an unconfirmed kill changed the record")
+	}
+	e.must("kill", "a", "--yes")
+	if s := e.ls()["a"]; !s.IsTerminated || s.TerminatedReason == nil || *s.TerminatedReason != "killed while tmux was down" {
+		t.Fatalf("kill --yes: %+v", s)
+	}
+	if _, errs, code := e.run("rm", "b"); code == exitOK || !strings.Contains(errs, "--yes") {
+		t.Fatalf("rm of a live session with tmux down and no confirm: exit %d, %q", code, errs)
+	}
+	e.must("rm", "b", "--yes")
+	if _, ok := e.ls()["b"]; ok {
+		t.Fatal("rm --yes kept the record")
+	}
+	// And rm of a live session whose server answers still refuses.
+	e.startServer()
+	e.must("new", "c", "--", "sleep", "600")
+	if _, errs, code := e.run("rm", "c", "--yes"); code == exitOK || !strings.Contains(errs, "is live") {
+		t.Fatalf("rm --yes of a live session on a running server: exit %d, %q", code, errs)
+	}
+}
+
+// Restart brings back an agent whose server died and came back without
+// it: a new session under the same record (issue 16.8).
+func TestRestartWhileTmuxIsDown(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("new", "a", "--", "sleep", "600")
+	if _, err := e.tc.Run(context.Background(), "kill-server"); err != nil {
+		t.Fatal(err)
+	}
+	// A new server (started here, so it reads no user config) without the
+	// session; the old one may take a moment to let go of the socket.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, err := e.tc.Run(context.Background(), "new-session", "-d", "-s", "keep", "sleep", "3600")
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("starting a new server: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	e.must("restart", "a")
+	e.waitFor("a idle on the new server", 10*time.Second, func(m map[string]sessionJSON) bool {
+		return m["a"].Status == state.StatusIdle && !m["a"].IsTerminated
+	})
+	if ok, err := e.tc.HasSession(context.Background(), "lanes-a"); !ok || err != nil {
+		t.Fatalf("no session after restart: %v %v", ok, err)
+	}
+}
