@@ -30,16 +30,37 @@ func TestPRRefusesEmptyValues(t *testing.T) {
 	}
 }
 
-// TestPRReportsADroppedLine: when its line does not apply (here it is glued
-// onto an endless garbage line, skipped as too long), lanes pr says so and
-// fails instead of printing the facts it did not record.
-func TestPRReportsADroppedLine(t *testing.T) {
+// TestPRAppliesAfterAnEndlessLine: a writer that never ended its line (a
+// full disk) does not swallow lanes pr's line, whether or not a cycle read
+// the fragment before pr appended behind it.
+func TestPRAppliesAfterAnEndlessLine(t *testing.T) {
 	now := time.Date(2026, 11, 29, 17, 2, 11, 0, time.UTC)
 	r := lsRecord("prdrop01", "api", state.ActivityIdle, now)
 	e := lsEnv(t, r)
 	e.now = func() time.Time { return now }
 	os.MkdirAll(state.SpoolDir(e.state), 0o700)
 	os.WriteFile(state.SpoolPath(e.state, r.ID), []byte(strings.Repeat("g", state.MaxLineBytes+1)), 0o600)
+	out, errs, code := e.run("pr", "api", "--number", "12", "--ci", "failing")
+	if code != exitOK || !strings.Contains(out, "PR #12 open, review none, ci failing") {
+		t.Fatalf("pr behind an endless line: exit %d, stdout %q, stderr %q; want it applied", code, out, errs)
+	}
+}
+
+// TestPRReportsADroppedLine: when its line does not apply, lanes pr says so
+// and fails instead of printing the facts it did not record. Here the
+// session's spool file is also linked under another session's name, which
+// ingest reads first (names in order), so the line is dropped as that
+// session's unknown one.
+func TestPRReportsADroppedLine(t *testing.T) {
+	now := time.Date(2026, 11, 29, 17, 2, 11, 0, time.UTC)
+	r := lsRecord("prdrop01", "api", state.ActivityIdle, now)
+	e := lsEnv(t, r)
+	e.now = func() time.Time { return now }
+	os.MkdirAll(state.SpoolDir(e.state), 0o700)
+	os.WriteFile(state.SpoolPath(e.state, r.ID), nil, 0o600)
+	if err := os.Link(state.SpoolPath(e.state, r.ID), state.SpoolPath(e.state, "aaaaaaaa")); err != nil {
+		t.Fatal(err)
+	}
 	out, errs, code := e.run("pr", "api", "--number", "12", "--ci", "failing")
 	if code == exitOK || !strings.Contains(errs, "not applied") {
 		t.Fatalf("pr whose line was dropped: exit %d, stdout %q, stderr %q; want a failure saying so", code, out, errs)

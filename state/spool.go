@@ -200,47 +200,94 @@ func (c *cycleTx) ingestFile(path, id, rotated string) (string, error) {
 	return string(key), b.Put(key, v)
 }
 
-// applyLines applies every complete line of buf and returns how many bytes
-// were consumed. A trailing partial line waits for the next read, unless it
-// is already longer than MaxLineBytes: then it is counted too long now and
-// skip is set, so the reads that follow discard the rest of it up to its
-// newline — however many reads away that is — without holding it in memory.
+// applyLines applies every whole line at the front of buf and returns how
+// many bytes it consumed; the rest waits for the next read.
 func (c *cycleTx) applyLines(fileID string, buf []byte, skip *bool) int64 {
-	var used int64
+	return int64(scanLines(buf, skip, func(raw []byte, torn bool) { c.applyLine(fileID, raw, torn) }))
+}
+
+// scanLines hands each line at the front of buf to apply and returns how
+// many bytes it consumed. One rule frames lines, whatever a read happened
+// to see (docs/design.md §6): a line ends at its newline or where the next
+// line starts, at `{"v":`, which a JSON string cannot hold unescaped, so a
+// fragment a full disk left without its newline (torn) ends where the whole
+// line glued behind it starts. A line with no end in sight waits, unless it
+// is already over MaxLineBytes: it is then handed over now (and dropped as
+// too long) and skip is set, so the reads that follow discard the rest of
+// it up to its end — however many reads away that is — without holding it
+// in memory. Blank lines (a hook's own repair of a short write) are skipped.
+func scanLines(buf []byte, skip *bool, apply func(raw []byte, torn bool)) int {
+	used := 0
 	for len(buf) > 0 {
-		i := bytes.IndexByte(buf, '\n')
-		if i < 0 {
-			if !*skip && len(buf) <= MaxLineBytes {
-				return used
-			}
-			if !*skip {
-				c.drop(c.record(fileID), DropTooLong)
+		if *skip && bytes.HasPrefix(buf, lineStart) {
+			*skip = false // the long line was cut where this one starts
+		}
+		n, torn := lineEnd(buf)
+		if n == 0 { // no end in sight
+			seen := len(buf) - startPrefix(buf)
+			if !*skip && seen > MaxLineBytes {
+				apply(buf[:seen], false) // too long, wherever it ends
 				*skip = true
 			}
-			return used + int64(len(buf))
+			if *skip {
+				used += seen
+			}
+			return used
 		}
-		line := buf[:i]
-		buf = buf[i+1:]
-		used += int64(i + 1)
+		raw := buf[:n]
+		if !torn {
+			raw = raw[:n-1]
+		}
+		buf, used = buf[n:], used+n
 		switch {
 		case *skip:
 			*skip = false // the end of the long line
-		case len(bytes.TrimSpace(line)) > 0:
-			c.applyLine(fileID, line)
+		case len(bytes.TrimSpace(raw)) > 0:
+			apply(raw, torn)
 		}
 	}
 	return used
 }
 
-func (c *cycleTx) applyLine(fileID string, raw []byte) {
+// lineEnd is how many bytes the first line of buf takes (its newline
+// included) and whether it ends where the next line starts rather than at
+// a newline; 0 when its end is not in buf yet. It reads each byte once.
+func lineEnd(buf []byte) (n int, torn bool) {
+	for i := 0; ; i++ {
+		j := bytes.IndexAny(buf[i:], "\n{")
+		if j < 0 {
+			return 0, false
+		}
+		i += j
+		if buf[i] == '\n' {
+			return i + 1, false
+		}
+		if i > 0 && bytes.HasPrefix(buf[i:], lineStart) {
+			return i, true
+		}
+	}
+}
+
+// startPrefix is how many bytes at the end of buf may begin the next
+// line's `{"v":`: they wait, so a line start split across reads is found.
+func startPrefix(buf []byte) int {
+	for k := min(len(lineStart)-1, len(buf)); k > 0; k-- {
+		if bytes.HasPrefix(lineStart, buf[len(buf)-k:]) {
+			return k
+		}
+	}
+	return 0
+}
+
+// applyLine applies one spool line; torn: it ended where the next line
+// starts, so its writer was cut short, and when it does not parse it is a
+// fragment (bad_json) — but over the limit it is too long however it ends,
+// as when a read saw it before its end.
+func (c *cycleTx) applyLine(fileID string, raw []byte, torn bool) {
 	r := c.record(fileID)
 	l, reason, err := ParseLine(raw)
-	// A hook cut short by a full disk may leave a fragment without its
-	// newline, and the next line is glued to it: the fragment is dropped
-	// and the whole line behind it applies.
-	if i := bytes.LastIndex(raw, lineStart); i > 0 && (reason == DropBadJSON || reason == DropTooLong || reason == DropBadUTF8) {
-		c.drop(r, DropBadJSON)
-		l, reason, err = ParseLine(raw[i:])
+	if torn && reason == DropBadUTF8 {
+		reason = DropBadJSON // cut mid-rune
 	}
 	if err == nil && l.Session != fileID {
 		reason = DropUnknownSess

@@ -49,6 +49,7 @@ func main() {
 		{"16.11 status line under load", drillStatusUnderLoad},
 		{"16.12 send argument edge cases", drillSendArgs},
 		{"16.12b hook/pr/history edge cases", drillHookEdges},
+		{"16.r13 spool lines framed alike at any read timing", drillSpoolTiming},
 	}
 	failed := 0
 	for _, d := range drills {
