@@ -2,16 +2,18 @@ package state
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
 // CleanText is s without terminal control: escape sequences (CSI, OSC, DCS
 // and the other string commands, two-byte ESC sequences) whole, and every
-// other C0, DEL and C1 character. Agent payload text goes through it before
-// it reaches a record or the history, so no surface can be made to move
-// the cursor, retitle a window or write the clipboard by printing it.
+// other C0, DEL and C1 character (unicode.IsControl, the rule tmux.SendText
+// refuses text by). Agent payload text goes through it before it reaches a
+// record or the history, so no surface can be made to move the cursor,
+// retitle a window or write the clipboard by printing it.
 func CleanText(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
 		return s // the common case, no allocation
 	}
 	var b strings.Builder
@@ -24,7 +26,7 @@ func CleanText(s string) string {
 			i += size + csiLen(s[i+size:])
 		case r == 0x90 || r == 0x9d || r == 0x98 || r == 0x9e || r == 0x9f: // C1 DCS, OSC, SOS, PM, APC
 			i += size + stringLen(s[i+size:])
-		case isControl(r):
+		case unicode.IsControl(r):
 			i += size
 		default:
 			b.WriteString(s[i : i+size])
@@ -33,8 +35,6 @@ func CleanText(s string) string {
 	}
 	return b.String()
 }
-
-func isControl(r rune) bool { return r < 0x20 || r >= 0x7f && r < 0xa0 }
 
 // escapeLen is the length of the escape sequence that s starts with (s[0]
 // is ESC).

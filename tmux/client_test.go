@@ -194,6 +194,7 @@ func TestNewSessionRefusals(t *testing.T) {
 		{"id-like", NewSessionOpts{Name: "$3"}},
 		{"exact prefix", NewSessionOpts{Name: "=a"}},
 		{"newline", NewSessionOpts{Name: "a\nb"}},
+		{"C1 control", NewSessionOpts{Name: "a\u009bb"}},
 		{"missing dir", NewSessionOpts{Name: "a", Dir: "/nonexistent/lanes/dir"}},
 		{"bad env", NewSessionOpts{Name: "a", Env: []string{"NOEQUALS"}}},
 		{"empty env key", NewSessionOpts{Name: "a", Env: []string{"=v"}}},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 )
 
 // SendText types text into paneID exactly as given, then presses Enter.
@@ -38,7 +39,7 @@ func (c *Client) SendText(ctx context.Context, paneID, text string) error {
 	switch {
 	case text == "":
 		return fmt.Errorf("%w: nothing to send", ErrInvalid)
-	case strings.ContainsFunc(text, func(r rune) bool { return isControl(r) && r != '\t' && r != '\n' }):
+	case strings.ContainsFunc(text, func(r rune) bool { return unicode.IsControl(r) && r != '\t' && r != '\n' }):
 		return fmt.Errorf("%w: text contains control characters", ErrInvalid)
 	}
 	buf := "lanes-" + rand.Text()

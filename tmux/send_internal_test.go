@@ -83,7 +83,9 @@ func TestSendTextEnterNotConfirmedIsAnError(t *testing.T) {
 }
 
 func TestSendTextRefusesEmptyTextAndControlCharacters(t *testing.T) {
-	for _, text := range []string{"", "yes\r", "\x1b[A", "a\x00b", "\x03", "del\x7f", "x\x1b[201~y"} {
+	// C1 too: U+009B is CSI and U+009C ST to a terminal that reads 8-bit
+	// controls, the same rule state.CleanText applies.
+	for _, text := range []string{"", "yes\r", "\x1b[A", "a\x00b", "\x03", "del\x7f", "x\x1b[201~y", "\u009b2J", "a\u009cb", "\u0085"} {
 		c := fakeClient(t) // no tmux call may happen
 		if err := c.SendText(context.Background(), "%1", text); !errors.Is(err, ErrInvalid) {
 			t.Errorf("SendText(%q) err = %v, want ErrInvalid", text, err)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Default size of a detached session's window. Agents lay out their UI
@@ -157,13 +158,11 @@ func checkName(name string) error {
 		return fmt.Errorf("%w: empty session name", ErrInvalid)
 	case strings.ContainsAny(name, ".:#"),
 		strings.HasPrefix(name, "$"), strings.HasPrefix(name, "="),
-		strings.ContainsFunc(name, isControl):
+		strings.ContainsFunc(name, unicode.IsControl):
 		return fmt.Errorf("%w: session name %q would be changed or misread by tmux", ErrInvalid, name)
 	}
 	return nil
 }
-
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f }
 
 // checkPane refuses pane targets other than a pane id: a name or "=name"
 // would resolve to whatever pane is active, or fail.
