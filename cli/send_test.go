@@ -16,8 +16,15 @@ func TestSendArguments(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	out := filepath.Join(t.TempDir(), "received")
-	// A raw terminal: the file holds exactly the bytes the program read.
+	// A raw terminal: the file holds exactly the bytes the program read. The
+	// shell creates it only after stty has run; text sent before that would
+	// meet a cooked terminal, which turns CR into NL.
 	e.must("new", "sink", "--", "sh", "-c", `stty raw -echo && exec cat > "$0"`, out)
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(out); err == nil || time.Now().After(end) {
+			break
+		}
+	}
 
 	usage := func(want string, args ...string) {
 		t.Helper()
