@@ -23,7 +23,7 @@ func doctorDisk(dir string, add addFunc) {
 	}
 	free := uint64(fs.Bavail) * uint64(fs.Bsize)
 	if free < minFreeBytes {
-		add(false, "free space on that filesystem; hook events meanwhile were lost (see "+hookErrorsLog(dir)+")",
+		add(false, "free space on that filesystem; hook events meanwhile may have been lost (see "+hookErrorsLog(dir)+")",
 			"disk full: %s free under %s — hooks cannot record events and the store cannot be written", bytesText(free), dir)
 		return
 	}

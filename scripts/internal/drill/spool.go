@@ -178,7 +178,7 @@ func drillFullDisk(w *world.World) (string, error) {
 	evidence := fmt.Sprintf("%d lines waiting, disk full with 50 B left in the spool's last page, 3 hooks: the spool holds %d whole lines, %d blank (our pad + the write cut short, blanked), %d torn, ends in newline %v\n"+
 		"ls: exit %d, %q, stderr %q\ndoctor: exit %d, %q",
 		backlogLines, whole, blank, torn, strings.HasSuffix(string(raw), "\n"), ls.Code, grepLine(ls.Stdout, "full"), firstLine(ls.Stderr),
-		doc.Code, grepLine(doc.Stdout, "disk full"))
+		doc.Code, grepLine(doc.Stdout, "disk full")+" / "+grepLine(doc.Stdout, "lost"))
 	switch {
 	case torn != 0 || !strings.HasSuffix(string(raw), "\n"):
 		return evidence, fmt.Errorf("a short write left a fragment in the spool")
@@ -188,6 +188,8 @@ func drillFullDisk(w *world.World) (string, error) {
 		return evidence, fmt.Errorf("ls must show the stored state with a warning")
 	case doc.Code == 0 || !strings.Contains(doc.Stdout, "disk full"):
 		return evidence, fmt.Errorf("doctor did not report the full disk")
+	case !strings.Contains(doc.Stdout, "may have been lost"):
+		return evidence, fmt.Errorf("doctor must not claim hook events were lost: it cannot know")
 	}
 	if err := os.Remove(filler); err != nil {
 		return evidence, err
