@@ -81,9 +81,14 @@ func (a *app) cmdSend(ctx context.Context, args []string) int {
 // small enough that a wrong pipe fails instead of filling memory.
 const maxPrompt = 1 << 20
 
-// readPrompt reads `lanes send NAME -`'s prompt from stdin, without the
-// final newline that echo and editors add (it would press Enter early).
+// readPrompt reads `lanes send NAME -`'s prompt from stdin, with CRLF line
+// ends as LF (a lone CR would submit early, so it stays refused) and
+// without the final newline that echo and editors add (it would press Enter
+// early). On a terminal it first says how to end the prompt.
 func (a *app) readPrompt() (string, error) {
+	if a.stdinTerminal() != nil {
+		fmt.Fprintln(a.stderr, "lanes: reading the prompt from stdin; end it with Ctrl-D")
+	}
 	b, err := io.ReadAll(io.LimitReader(a.stdin, maxPrompt+1))
 	switch {
 	case err != nil:
@@ -91,7 +96,7 @@ func (a *app) readPrompt() (string, error) {
 	case len(b) > maxPrompt:
 		return "", fmt.Errorf("the prompt on stdin is over %d MiB; nothing was sent", maxPrompt>>20)
 	}
-	return strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r"), nil
+	return strings.TrimSuffix(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n"), nil
 }
 
 // send types text into a live agent's pane, then Enter.

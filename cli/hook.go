@@ -121,6 +121,13 @@ func (a *app) hook(dir string, args []string) error {
 		return nil
 	}
 
+	// With no usable state dir there is nowhere to write: return before
+	// waiting on stdin. Only Codex's notify still has work, chaining the
+	// user's own notify program.
+	if dir == "" && (ag != "codex" || event != "notify") {
+		return nil
+	}
+
 	var p hookPayload
 	raw, err := a.payload(ag, payloadArg, event != "")
 	if err != nil {

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -196,5 +198,37 @@ func TestClaudeShapedAgentWalksTheLanes(t *testing.T) {
 	}
 	if got := e.ls()["claude-like"]; got.IsTerminated || got.Zone != state.ZoneNeedsYou {
 		t.Fatalf("after SessionEnd: terminated=%v zone %s; an agent exit never terminates", got.IsTerminated, got.Zone)
+	}
+}
+
+// unreadable is a stdin that fails the test when read.
+type unreadable struct{ t *testing.T }
+
+func (u unreadable) Read([]byte) (int, error) {
+	u.t.Error("the hook read stdin although it has nowhere to write")
+	return 0, io.EOF
+}
+
+// TestHookWithoutStateDirSkipsStdin: with no usable state dir (here one
+// other users can write, which lanes refuses) the hook has nowhere to write,
+// so it returns at once instead of waiting up to 10 s for a payload.
+func TestHookWithoutStateDirSkipsStdin(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	if err := os.Mkdir(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o777); err != nil { // past the umask
+		t.Fatal(err)
+	}
+	env := map[string]string{"LANES_STATE_DIR": dir, "LANES_SESSION": "abcd1234", "HOME": t.TempDir()}
+	for _, args := range [][]string{{"claude"}, {"claude", "Stop"}, {"gemini", "AfterAgent"}} {
+		var out, errs strings.Builder
+		a := newApp(unreadable{t}, &out, &errs, func(k string) string { return env[k] })
+		if code := a.main(context.Background(), append([]string{"hook"}, args...)); code != exitOK || out.Len()+errs.Len() > 0 {
+			t.Errorf("hook %v: exit %d, printed %q %q; want exit 0, silent", args, code, out.String(), errs.String())
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("the hook wrote into the refused state dir: %v", entries)
 	}
 }

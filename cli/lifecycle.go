@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
@@ -84,11 +83,8 @@ func (a *app) serverDown(ctx context.Context, r *state.Record) error {
 // confirm asks question on a terminal and reports a yes; without a
 // terminal on stdin nothing is asked and the answer is no.
 func (a *app) confirm(question string) bool {
-	f, ok := a.stdin.(*os.File)
-	if !ok {
-		return false
-	}
-	if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+	f := a.stdinTerminal()
+	if f == nil {
 		return false
 	}
 	fmt.Fprintf(a.stderr, "%s [y/N] ", question)

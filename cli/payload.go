@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 )
 
@@ -29,10 +28,8 @@ func (a *app) payload(agent, arg string, haveEvent bool) ([]byte, error) {
 	if agent == "generic" {
 		return nil, nil
 	}
-	if f, ok := a.stdin.(*os.File); ok {
-		if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice != 0 {
-			return nil, nil
-		}
+	if a.stdinTerminal() != nil {
+		return nil, nil // a person at a terminal, not a hook's payload
 	}
 	if !haveEvent {
 		return readPayload(a.stdin, payloadWhole)

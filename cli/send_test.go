@@ -11,7 +11,7 @@ import (
 // TestSendArguments: "--" ends the flags and is not typed; a word that
 // looks like a flag but is none is a usage error that points at "--";
 // blank text is refused rather than pressing Enter alone; "-" reads the
-// prompt from stdin.
+// prompt from stdin, CRLF line ends read as LF.
 func TestSendArguments(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -45,13 +45,15 @@ func TestSendArguments(t *testing.T) {
 	e.must("send", "sink", "a", "--", "b") // inside the text, "--" is text
 	e.stdin = "from stdin;\nsecond line\n"
 	e.must("send", "sink", "-")
+	e.stdin = "from a CRLF file\r\nline two\r\n" // line ends as Windows editors write them
+	e.must("send", "sink", "-")
 	e.stdin = strings.Repeat("x", maxPrompt+1)
 	if _, errs, code := e.run("send", "sink", "-"); code != exitError || !strings.Contains(errs, "over 1 MiB") {
 		t.Errorf("an oversized prompt on stdin: exit %d %q", code, errs)
 	}
 	e.stdin = " \n"
 	usage("nothing to send", "send", "sink", "-")
-	want := "-x\r--force -y\r-z\ra -- b\rfrom stdin;\nsecond line\r"
+	want := "-x\r--force -y\r-z\ra -- b\rfrom stdin;\nsecond line\rfrom a CRLF file\nline two\r"
 	var got []byte
 	for end := time.Now().Add(10 * time.Second); len(got) < len(want) && time.Now().Before(end); {
 		time.Sleep(20 * time.Millisecond)

@@ -50,6 +50,7 @@ func main() {
 		{"16.12 send argument edge cases", drillSendArgs},
 		{"16.12b hook/pr/history edge cases", drillHookEdges},
 		{"16.r13 spool lines framed alike at any read timing", drillSpoolTiming},
+		{"16.r7 send/hook edges: C1, CRLF, a terminal, no state dir", drillSendAndHookEdges},
 	}
 	failed := 0
 	for _, d := range drills {
