@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"os"
 	"runtime/debug"
 	"syscall"
@@ -117,7 +116,7 @@ func (s *Store) refuseEmpty() error {
 
 // probeFreelist checks the page the current meta page names as the
 // freelist, as bbolt will read it (file format: go.etcd.io/bbolt's
-// internal/common meta.go and page.go). A file bbolt refuses by itself (no
+// internal/common page.go). A file bbolt refuses by itself (no
 // valid meta page) passes here and is refused by the open.
 func (s *Store) probeFreelist(path string) error {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
@@ -125,33 +124,11 @@ func (s *Store) probeFreelist(path string) error {
 		return nil // the open reports it
 	}
 	defer f.Close()
-	const header = 16 // page: id u64, flags u16, count u16, overflow u32
-	type meta struct{ pageSize, freelist, pgid, txid uint64 }
-	read := func(off int64) (meta, bool) {
-		b := make([]byte, header+64)
-		if _, err := f.ReadAt(b, off); err != nil {
-			return meta{}, false
-		}
-		m := b[header:] // magic u32, version u32, pageSize u32, flags u32, root u64×2, freelist, pgid, txid, checksum
-		h := fnv.New64a()
-		h.Write(m[:56])
-		le := binary.LittleEndian
-		ok := le.Uint32(m) == 0xED0CDAED && le.Uint32(m[4:]) == 2 && le.Uint64(m[56:]) == h.Sum64()
-		return meta{uint64(le.Uint32(m[8:])), le.Uint64(m[32:]), le.Uint64(m[40:]), le.Uint64(m[48:])}, ok
-	}
-	m0, ok0 := read(0)
-	size := int64(os.Getpagesize())
-	if ok0 {
-		size = int64(m0.pageSize)
-	}
-	m1, ok1 := read(size)
-	m := m0
-	switch {
-	case !ok0 && !ok1:
+	m, ok := readMeta(f)
+	if !ok {
 		return nil
-	case !ok0, ok1 && m1.txid > m0.txid:
-		m = m1
 	}
+	size := int64(m.pageSize)
 	if m.freelist == ^uint64(0) { // none kept: bbolt rebuilds it by a scan
 		return nil
 	}
@@ -161,14 +138,14 @@ func (s *Store) probeFreelist(path string) error {
 	if m.freelist < 2 || m.freelist >= m.pgid {
 		return bad("is outside the file's %d pages", m.pgid)
 	}
-	p := make([]byte, header+8)
+	p := make([]byte, pageHeader+8)
 	if _, err := f.ReadAt(p, int64(m.freelist)*size); err != nil {
 		return bad("cannot be read: %v", err)
 	}
 	le := binary.LittleEndian
 	id, flags, count, overflow := le.Uint64(p), le.Uint16(p[8:]), uint64(le.Uint16(p[10:])), uint64(le.Uint32(p[12:]))
 	if count == 0xFFFF { // the real count is the first element
-		count = le.Uint64(p[header:]) + 1
+		count = le.Uint64(p[pageHeader:]) + 1
 	}
 	switch {
 	case id != m.freelist || flags != 0x10:
