@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -32,16 +34,45 @@ func (e *damageError) Is(target error) bool { return target == ErrDamaged }
 
 func (s *Store) damaged(what string) error { return &damageError{s.Path(), what} }
 
-// guard runs fn, turning a panic inside bbolt (it asserts on pages it cannot
-// make sense of) or a memory fault on the mapped file into ErrDamaged.
+// guard runs fn, turning a panic raised inside bbolt (it asserts on pages
+// it cannot make sense of) or a memory fault on the mapped file into
+// ErrDamaged. Any other panic is a bug of lanes' own and goes on: calling
+// it a damaged store would send the user to repair a healthy file.
 func (s *Store) guard(fn func() error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if p := recover(); p != nil {
+			if !storePanic(p) {
+				panic(p)
+			}
 			err = s.damaged(fmt.Sprint(p))
 		}
 	}()
 	return fn()
+}
+
+// storePanic reports whether the panic being recovered (its frames are
+// still on the stack, under runtime.gopanic) was a fault on mapped memory
+// or was raised by bbolt's own code, not by a callback bbolt called.
+func storePanic(p any) bool {
+	if _, fault := p.(interface{ Addr() uintptr }); fault {
+		return true // SetPanicOnFault: a bad address, not a nil pointer
+	}
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+	panicking := false
+	for {
+		f, more := frames.Next()
+		switch {
+		case f.Function == "runtime.gopanic":
+			panicking = true
+		case panicking && !strings.HasPrefix(f.Function, "runtime."):
+			return strings.HasPrefix(f.Function, "go.etcd.io/bbolt")
+		}
+		if !more {
+			return false
+		}
+	}
 }
 
 // corrupt reports whether bbolt refused a file as not a valid store.
