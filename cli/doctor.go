@@ -152,6 +152,9 @@ func (a *app) doctorState(dir string, add addFunc) {
 	case errors.Is(err, state.ErrDamaged):
 		add(false, "lanes doctor --repair", "store: %v", err)
 		return
+	case errors.Is(err, state.ErrSchemaTooNew):
+		add(false, "", "store: %v", err) // says to upgrade
+		return
 	case err != nil:
 		add(false, "wait for the other lanes process, or find it with `fuser "+st.Path()+"`", "store: %v", err)
 		return

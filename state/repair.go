@@ -23,7 +23,9 @@ import (
 // not be recovered; nothing is written.
 func (s *Store) Check() error {
 	err := s.Update(func(tx *Tx) error {
-		if err := walkBucket(tx.tx.Cursor(), nil); err != nil {
+		if err := walkBucket(tx.tx.Cursor(), nil); errors.Is(err, ErrSchemaTooNew) {
+			return err // a newer lanes wrote it: not damage
+		} else if err != nil {
 			return s.damaged(err.Error())
 		}
 		var problems []string
@@ -123,9 +125,15 @@ func (s *Store) Repair(now time.Time, known []string) (RepairReport, error) {
 	if v, err := strconv.Atoi(string(got.buckets[string(bucketMeta)][string(keySchema)])); err == nil && v > 0 {
 		schema = v
 	}
+	if schema > SchemaVersion {
+		return rep, fmt.Errorf("%w: the damaged store was written by a newer lanes (schema %d, this build reads %d); repair it with that lanes", ErrSchemaTooNew, schema, SchemaVersion)
+	}
 	known = got.known(s.SpoolDir(), known)
-	for id := range got.buckets[string(bucketSessions)] {
-		if !validRecord(got.buckets[string(bucketSessions)][id], schema) {
+	for id, v := range got.buckets[string(bucketSessions)] {
+		switch err := validRecord(v, schema); {
+		case errors.Is(err, ErrSchemaTooNew):
+			return rep, fmt.Errorf("session %s: %w", id, err)
+		case err != nil:
 			delete(got.buckets[string(bucketSessions)], id)
 		}
 	}
@@ -229,15 +237,16 @@ func (got *salvaged) known(spoolDir string, also []string) []string {
 	return out
 }
 
-func validRecord(v []byte, schema int) bool {
+// validRecord is nil when v decodes as a record of the given schema.
+func validRecord(v []byte, schema int) error {
 	if v == nil {
-		return false
+		return errors.New("a nested bucket, not a record")
 	}
 	if schema < 2 {
-		return json.Unmarshal(v, new(Record)) == nil
+		return json.Unmarshal(v, new(Record))
 	}
 	_, err := decodeRecord(v)
-	return err == nil
+	return err
 }
 
 // replaceWith writes got into a new store file and puts it in the damaged

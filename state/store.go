@@ -15,8 +15,11 @@ import (
 	boltErrors "go.etcd.io/bbolt/errors"
 )
 
-// SchemaVersion is the store layout this build reads and writes.
-const SchemaVersion = 2
+// SchemaVersion is the store layout this build reads and writes. A new
+// record codec version (codec.go) is a new schema version, so a build that
+// cannot read the records refuses the store as too new rather than finding
+// every record damaged.
+const SchemaVersion = 3
 
 var (
 	// ErrBusy: another process held the store's lock past the retry budget.
@@ -238,6 +241,7 @@ var migrations = []func(*bolt.Tx) error{
 		}
 		return nil
 	},
+	func(*bolt.Tx) error { return nil }, // 2 → 3: codec 2, which still reads codec 1 records
 }
 
 func migrate(db *bolt.DB) error {
