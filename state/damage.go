@@ -149,12 +149,38 @@ func (s *Store) refuseEmpty() error {
 // freelist, as bbolt will read it (file format: go.etcd.io/bbolt's
 // internal/common page.go). A file bbolt refuses by itself (no
 // valid meta page) passes here and is refused by the open.
+//
+// It reads without the lock first (another process is usually not
+// writing), and a page that looks wrong is read again under a shared lock:
+// a commit may have reused the page the meta read an instant earlier
+// named. A lock not had in time is left to the open, which reports busy.
 func (s *Store) probeFreelist(path string) error {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return nil // the open reports it
 	}
-	defer f.Close()
+	defer f.Close() // and with it the lock
+	if err := s.probe(f); err == nil || !lockShared(f, s.LockTimeout) {
+		return nil
+	}
+	return s.probe(f)
+}
+
+// lockShared takes a shared flock on f (bbolt's lock), waiting up to
+// timeout; it reports whether it got it.
+func lockShared(f *os.File, timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
+}
+
+// probe is probeFreelist's check of the open file f.
+func (s *Store) probe(f *os.File) error {
 	m, ok := readMeta(f)
 	if !ok {
 		return nil
