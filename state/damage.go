@@ -32,6 +32,17 @@ func (e *damageError) Error() string {
 
 func (e *damageError) Is(target error) bool { return target == ErrDamaged }
 
+// Damage is err's account of a damaged store without the advice to
+// repair it, for a report that gives the fix on a line of its own; ok is
+// false when err says no store is damaged.
+func Damage(err error) (what string, ok bool) {
+	var de *damageError
+	if !errors.As(err, &de) {
+		return "", false
+	}
+	return fmt.Sprintf("%v: %s: %s", ErrDamaged, de.path, de.what), true
+}
+
 func (s *Store) damaged(what string) error { return &damageError{s.Path(), what} }
 
 // guard runs fn, turning a panic raised inside bbolt (it asserts on pages
@@ -113,8 +124,22 @@ func (s *Store) boltOpen(path string, readOnly bool) (*bolt.DB, error) {
 		return nil, err
 	case corrupt(err):
 		return nil, s.damaged(err.Error())
+	case err == nil && !readOnly && replaced(file, path):
+		db.Close()
+		return nil, errReplaced
 	}
 	return db, err
+}
+
+// errReplaced: the file opened was put aside (doctor --repair) before its
+// lock was had; the open is tried again on the file now at the path.
+var errReplaced = errors.New("the store file was replaced while waiting for its lock")
+
+// replaced reports whether f is no longer the file at path.
+func replaced(f *os.File, path string) bool {
+	fi, err := f.Stat()
+	now, nerr := os.Lstat(path)
+	return err != nil || nerr != nil || !os.SameFile(fi, now)
 }
 
 // refuseEmpty reports an empty store file as damaged: bbolt would make a
@@ -160,17 +185,17 @@ func (s *Store) probeFreelist(path string) error {
 		return nil // the open reports it
 	}
 	defer f.Close() // and with it the lock
-	if err := s.probe(f); err == nil || !lockShared(f, s.LockTimeout) {
+	if err := s.probe(f); err == nil || !lockFile(f, syscall.LOCK_SH, s.LockTimeout) {
 		return nil
 	}
 	return s.probe(f)
 }
 
-// lockShared takes a shared flock on f (bbolt's lock), waiting up to
-// timeout; it reports whether it got it.
-func lockShared(f *os.File, timeout time.Duration) bool {
+// lockFile takes flock how (LOCK_SH or LOCK_EX: bbolt's lock) on f,
+// waiting up to timeout; it reports whether it got it.
+func lockFile(f *os.File, how int, timeout time.Duration) bool {
 	deadline := time.Now().Add(timeout)
-	for syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil {
+	for syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB) != nil {
 		if time.Now().After(deadline) {
 			return false
 		}

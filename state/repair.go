@@ -117,8 +117,9 @@ func (s *Store) Repair(now time.Time, known []string) (RepairReport, error) {
 			return rep, err
 		}
 		if src != nil {
-			defer src.Close()
+			got.txid, got.txidOK = s.committedTx()
 			s.salvage(src, &got)
+			src.Close()
 		}
 	}
 	schema := SchemaVersion
@@ -147,15 +148,28 @@ func (s *Store) Repair(now time.Time, known []string) (RepairReport, error) {
 	if rep.KeptAt, err = s.replaceWith(&got, schema, now); err != nil {
 		return rep, err
 	}
+	// Each cycle reads at most maxReadPerFile of a file; one that only
+	// skips the rest of a too-long line applies and drops nothing, so
+	// progress is the spool's backlog going down.
 	c := &Collector{Store: s, Now: func() time.Time { return now }}
-	for range 1000 { // each cycle reads at most maxReadPerFile of a file
+	left := int64(-1)
+	for range 1000 {
 		res, err := c.Cycle(context.Background())
 		if err != nil {
 			return rep, fmt.Errorf("ingesting the spool into the repaired store: %w", err)
 		}
 		rep.Ingested += res.Ingested
 		rep.Dropped += res.Dropped
-		if res.Ingested+res.Dropped == 0 {
+		backlog, err := s.Backlog()
+		if err != nil {
+			return rep, fmt.Errorf("ingesting the spool into the repaired store: %w", err)
+		}
+		was := left
+		left = 0
+		for _, n := range backlog {
+			left += n
+		}
+		if left == 0 || was >= 0 && left >= was { // done, or a line waiting for its end
 			break
 		}
 	}
@@ -167,6 +181,10 @@ func (s *Store) Repair(now time.Time, known []string) (RepairReport, error) {
 type salvaged struct {
 	buckets map[string]map[string][]byte
 	history map[string]map[string][]byte
+	// txid is the damaged store's last transaction as salvaged; a commit
+	// after it would be lost with the kept-aside file.
+	txid   uint64
+	txidOK bool
 }
 
 // salvage reads every readable key of src into got.
@@ -270,6 +288,20 @@ func (s *Store) replaceWith(got *salvaged, schema int, now time.Time) (string, e
 	}
 	if err != nil {
 		return "", fmt.Errorf("writing the repaired store: %w", err)
+	}
+	// No writer is inside the damaged file while it is put aside, and one
+	// that took the lock after checks that its file is still lanes.db
+	// (boltOpen); a commit since the salvage would be lost, so it stops.
+	old, err := os.OpenFile(s.Path(), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return "", fmt.Errorf("keeping the damaged store aside: %w", err)
+	}
+	defer old.Close() // and with it the lock
+	if !lockFile(old, syscall.LOCK_EX, s.LockTimeout*time.Duration(max(s.Attempts, 1))) {
+		return "", fmt.Errorf("%w: another lanes process holds %s; nothing was changed, run the repair again", ErrBusy, s.Path())
+	}
+	if txid, ok := s.committedTx(); txid != got.txid || ok != got.txidOK {
+		return "", fmt.Errorf("the damaged store %s was written to while it was being repaired; nothing was changed, run the repair again", s.Path())
 	}
 	kept := fmt.Sprintf("%s.damaged-%s", s.Path(), now.UTC().Format("20060102T150405Z"))
 	for i := 2; ; i++ {

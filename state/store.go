@@ -128,7 +128,7 @@ func (s *Store) open(readOnly bool) (*bolt.DB, error) {
 		if errors.Is(err, ErrDamaged) {
 			return nil, err
 		}
-		if !errors.Is(err, boltErrors.ErrTimeout) {
+		if !errors.Is(err, boltErrors.ErrTimeout) && !errors.Is(err, errReplaced) {
 			return nil, fmt.Errorf("opening store %s: %w", s.Path(), err)
 		}
 		lastErr = err
