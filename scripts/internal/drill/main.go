@@ -49,6 +49,10 @@ func main() {
 		{"16.11 status line under load", drillStatusUnderLoad},
 		{"16.12 send argument edge cases", drillSendArgs},
 		{"16.12b hook/pr/history edge cases", drillHookEdges},
+		{"16.6b snapshot after a write that was not a cycle", drillSnapshotAfterForeignWrite},
+		{"16.11b status-line with a hung tmux server", drillHungTmux},
+		{"16.6c first use from many processes at once", drillFirstUseRace},
+		{"16.6d repair of records a newer lanes wrote", drillNewerRecords},
 	}
 	failed := 0
 	for _, d := range drills {
