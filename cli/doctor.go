@@ -150,7 +150,11 @@ func (a *app) doctorState(dir string, add addFunc) {
 	}
 	switch {
 	case errors.Is(err, state.ErrDamaged):
-		add(false, "lanes doctor --repair", "store: %v", err)
+		what, _ := state.Damage(err)
+		add(false, "lanes doctor --repair (it keeps the damaged file aside and copies every readable record into a new store)", "store: %s", what)
+		return
+	case errors.Is(err, state.ErrSchemaTooNew):
+		add(false, "", "store: %v", err) // says to upgrade
 		return
 	case err != nil:
 		add(false, "wait for the other lanes process, or find it with `fuser "+st.Path()+"`", "store: %v", err)

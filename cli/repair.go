@@ -35,9 +35,12 @@ func (a *app) doctorRepair() bool {
 			len(rep.Lost), strings.Join(rep.Lost, ", "), state.DropUnknownSess)
 	}
 	fmt.Fprintf(a.stdout, "repair: recovered %d session record(s), %s\n", rep.Recovered, lost)
-	fmt.Fprintf(a.stdout, "repair: spool: %d file(s) resumed where the store had read them, %d replayed from their first line"+
-		" (events applied again: activity ends where the latest event puts it, events_applied counts them twice); %d line(s) applied, %d dropped\n\n",
-		rep.Resumed, rep.Replayed, rep.Ingested, rep.Dropped)
+	replayed := ""
+	if rep.Replayed > 0 {
+		replayed = " (events applied again: activity ends where the latest event puts it, events_applied counts them twice)"
+	}
+	fmt.Fprintf(a.stdout, "repair: spool: %d file(s) resumed where the store had read them, %d replayed from their first line%s; %d line(s) applied, %d dropped\n\n",
+		rep.Resumed, rep.Replayed, replayed, rep.Ingested, rep.Dropped)
 	return true
 }
 

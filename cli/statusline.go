@@ -171,10 +171,11 @@ func (a *app) statusRecords(ctx context.Context, deadline time.Time) ([]*state.R
 	if err == nil && res.TmuxErr != nil && a.watching(res.Records) {
 		err = fmt.Errorf("%w: %w", errTmuxDown, res.TmuxErr)
 	}
-	if errors.Is(err, state.ErrBusy) || errors.Is(err, errTmuxDown) {
-		// A lock held by another cycle, or a tmux read cut short by our
-		// budget: a cycle under 2 s old stands in, unless it found the
-		// server silent (a read that really failed marks the records so).
+	if errors.Is(err, state.ErrBusy) {
+		// A lock held by another cycle: that cycle's records, if under 2 s
+		// old, stand in, unless it found the server silent. A tmux read
+		// cut short by our budget is reported as a server not answering
+		// (the collector stamps no snapshot for a read it abandoned).
 		if recs, ok := a.snapshot(snapshotMaxAge); ok {
 			return a.reachable(recs)
 		}

@@ -13,7 +13,7 @@ import (
 // surface (the status line, `ls`, each board cycle) decodes every record,
 // and encoding/json spent about 20 µs on each. The layout is the fields of
 // Record in declaration order; codecVersion guards it, and a change to it
-// is a schema migration (store.go). TestCodecRoundTrip fills every field
+// is a schema migration (store.go): codec 2 came with schema 3. TestCodecRoundTrip fills every field
 // of Record by reflection, so a field added without a line here fails it.
 // Version 2 appended the fields after the counters; a version 1 record
 // decodes with them zero.
@@ -115,7 +115,7 @@ func decodeRecord(b []byte) (*Record, error) {
 	d := decoder{b: b}
 	v := d.uint()
 	if d.err == nil && (v < 1 || v > codecVersion) {
-		return nil, fmt.Errorf("record encoding %d, this build reads 1 to %d", v, codecVersion)
+		return nil, fmt.Errorf("%w: record encoding %d, this build reads 1 to %d; upgrade lanes", ErrSchemaTooNew, v, codecVersion)
 	}
 	r := &Record{}
 	r.ID = d.str()

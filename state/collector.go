@@ -140,7 +140,7 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 		}
 		c.cacheTx = tx.tx.ID()
 		return nil
-	}, func(err error) { c.snapshot(err, res.Records, now) })
+	}, func(err error) { c.snapshot(err, readPanes, res.Records, uint64(c.cacheTx), now) })
 	if err != nil && !errors.Is(err, errUnchanged) {
 		c.cache = nil
 		return CycleResult{}, err
@@ -148,7 +148,7 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	if readPanes {
 		c.Store.setReapNext(reap)
 	}
-	if c.Panes != nil { // a spool-only cycle read no tmux: nothing to reuse
+	if readPanes { // a spool-only cycle, or one whose read was abandoned, read no tmux: nothing to reuse
 		c.Store.markCycle(readStart)
 	}
 	for _, sid := range closing {
@@ -161,13 +161,27 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 
 // snapshot keeps the snapshot (snapshot.go) as current as the store, after
 // the cycle's transaction and before its lock is released: written when the
-// cycle committed, restamped when it changed nothing (no other write
-// happened since the snapshot was written, or it would be gone).
-func (c *Collector) snapshot(err error, recs []*Record, at time.Time) {
+// cycle committed, restamped when it changed nothing and the snapshot is
+// of the store's transaction txid. A cycle without a tmux read stamps
+// nothing (readers take a young snapshot as a recent read of tmux), and a
+// snapshot that cannot be written is removed rather than left behind.
+func (c *Collector) snapshot(err error, read bool, recs []*Record, txid uint64, at time.Time) {
+	unchanged := errors.Is(err, errUnchanged)
 	switch {
-	case errors.Is(err, errUnchanged) && c.Store.touchSnapshot(at):
-	case err == nil, errors.Is(err, errUnchanged):
-		_ = c.Store.writeSnapshot(recs, at)
+	case err != nil && !unchanged:
+		return // nothing committed: the snapshot is as current as before
+	case !read:
+		if !unchanged {
+			c.Store.removeSnapshot()
+		}
+		return
+	case unchanged:
+		if tx, ok := c.Store.snapshotTx(); ok && tx == txid && c.Store.touchSnapshot(at) {
+			return
+		}
+	}
+	if c.Store.writeSnapshot(recs, txid, at) != nil {
+		c.Store.removeSnapshot()
 	}
 }
 

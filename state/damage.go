@@ -4,9 +4,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -31,18 +32,58 @@ func (e *damageError) Error() string {
 
 func (e *damageError) Is(target error) bool { return target == ErrDamaged }
 
+// Damage is err's account of a damaged store without the advice to
+// repair it, for a report that gives the fix on a line of its own; ok is
+// false when err says no store is damaged.
+func Damage(err error) (what string, ok bool) {
+	var de *damageError
+	if !errors.As(err, &de) {
+		return "", false
+	}
+	return fmt.Sprintf("%v: %s: %s", ErrDamaged, de.path, de.what), true
+}
+
 func (s *Store) damaged(what string) error { return &damageError{s.Path(), what} }
 
-// guard runs fn, turning a panic inside bbolt (it asserts on pages it cannot
-// make sense of) or a memory fault on the mapped file into ErrDamaged.
+// guard runs fn, turning a panic raised inside bbolt (it asserts on pages
+// it cannot make sense of) or a memory fault on the mapped file into
+// ErrDamaged. Any other panic is a bug of lanes' own and goes on: calling
+// it a damaged store would send the user to repair a healthy file.
 func (s *Store) guard(fn func() error) (err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if p := recover(); p != nil {
+			if !storePanic(p) {
+				panic(p)
+			}
 			err = s.damaged(fmt.Sprint(p))
 		}
 	}()
 	return fn()
+}
+
+// storePanic reports whether the panic being recovered (its frames are
+// still on the stack, under runtime.gopanic) was a fault on mapped memory
+// or was raised by bbolt's own code, not by a callback bbolt called.
+func storePanic(p any) bool {
+	if _, fault := p.(interface{ Addr() uintptr }); fault {
+		return true // SetPanicOnFault: a bad address, not a nil pointer
+	}
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(1, pcs)])
+	panicking := false
+	for {
+		f, more := frames.Next()
+		switch {
+		case f.Function == "runtime.gopanic":
+			panicking = true
+		case panicking && !strings.HasPrefix(f.Function, "runtime."):
+			return strings.HasPrefix(f.Function, "go.etcd.io/bbolt")
+		}
+		if !more {
+			return false
+		}
+	}
 }
 
 // corrupt reports whether bbolt refused a file as not a valid store.
@@ -83,8 +124,22 @@ func (s *Store) boltOpen(path string, readOnly bool) (*bolt.DB, error) {
 		return nil, err
 	case corrupt(err):
 		return nil, s.damaged(err.Error())
+	case err == nil && !readOnly && replaced(file, path):
+		db.Close()
+		return nil, errReplaced
 	}
 	return db, err
+}
+
+// errReplaced: the file opened was put aside (doctor --repair) before its
+// lock was had; the open is tried again on the file now at the path.
+var errReplaced = errors.New("the store file was replaced while waiting for its lock")
+
+// replaced reports whether f is no longer the file at path.
+func replaced(f *os.File, path string) bool {
+	fi, err := f.Stat()
+	now, nerr := os.Lstat(path)
+	return err != nil || nerr != nil || !os.SameFile(fi, now)
 }
 
 // refuseEmpty reports an empty store file as damaged: bbolt would make a
@@ -117,41 +172,45 @@ func (s *Store) refuseEmpty() error {
 
 // probeFreelist checks the page the current meta page names as the
 // freelist, as bbolt will read it (file format: go.etcd.io/bbolt's
-// internal/common meta.go and page.go). A file bbolt refuses by itself (no
+// internal/common page.go). A file bbolt refuses by itself (no
 // valid meta page) passes here and is refused by the open.
+//
+// It reads without the lock first (another process is usually not
+// writing), and a page that looks wrong is read again under a shared lock:
+// a commit may have reused the page the meta read an instant earlier
+// named. A lock not had in time is left to the open, which reports busy.
 func (s *Store) probeFreelist(path string) error {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 	if err != nil {
 		return nil // the open reports it
 	}
-	defer f.Close()
-	const header = 16 // page: id u64, flags u16, count u16, overflow u32
-	type meta struct{ pageSize, freelist, pgid, txid uint64 }
-	read := func(off int64) (meta, bool) {
-		b := make([]byte, header+64)
-		if _, err := f.ReadAt(b, off); err != nil {
-			return meta{}, false
-		}
-		m := b[header:] // magic u32, version u32, pageSize u32, flags u32, root u64×2, freelist, pgid, txid, checksum
-		h := fnv.New64a()
-		h.Write(m[:56])
-		le := binary.LittleEndian
-		ok := le.Uint32(m) == 0xED0CDAED && le.Uint32(m[4:]) == 2 && le.Uint64(m[56:]) == h.Sum64()
-		return meta{uint64(le.Uint32(m[8:])), le.Uint64(m[32:]), le.Uint64(m[40:]), le.Uint64(m[48:])}, ok
-	}
-	m0, ok0 := read(0)
-	size := int64(os.Getpagesize())
-	if ok0 {
-		size = int64(m0.pageSize)
-	}
-	m1, ok1 := read(size)
-	m := m0
-	switch {
-	case !ok0 && !ok1:
+	defer f.Close() // and with it the lock
+	if err := s.probe(f); err == nil || !lockFile(f, syscall.LOCK_SH, s.LockTimeout) {
 		return nil
-	case !ok0, ok1 && m1.txid > m0.txid:
-		m = m1
 	}
+	return s.probe(f)
+}
+
+// lockFile takes flock how (LOCK_SH or LOCK_EX: bbolt's lock) on f,
+// waiting up to timeout; it reports whether it got it.
+func lockFile(f *os.File, how int, timeout time.Duration) bool {
+	deadline := time.Now().Add(timeout)
+	for syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB) != nil {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
+}
+
+// probe is probeFreelist's check of the open file f.
+func (s *Store) probe(f *os.File) error {
+	m, ok := readMeta(f)
+	if !ok {
+		return nil
+	}
+	size := int64(m.pageSize)
 	if m.freelist == ^uint64(0) { // none kept: bbolt rebuilds it by a scan
 		return nil
 	}
@@ -161,14 +220,14 @@ func (s *Store) probeFreelist(path string) error {
 	if m.freelist < 2 || m.freelist >= m.pgid {
 		return bad("is outside the file's %d pages", m.pgid)
 	}
-	p := make([]byte, header+8)
+	p := make([]byte, pageHeader+8)
 	if _, err := f.ReadAt(p, int64(m.freelist)*size); err != nil {
 		return bad("cannot be read: %v", err)
 	}
 	le := binary.LittleEndian
 	id, flags, count, overflow := le.Uint64(p), le.Uint16(p[8:]), uint64(le.Uint16(p[10:])), uint64(le.Uint32(p[12:]))
 	if count == 0xFFFF { // the real count is the first element
-		count = le.Uint64(p[header:]) + 1
+		count = le.Uint64(p[pageHeader:]) + 1
 	}
 	switch {
 	case id != m.freelist || flags != 0x10:

@@ -23,7 +23,9 @@ import (
 // not be recovered; nothing is written.
 func (s *Store) Check() error {
 	err := s.Update(func(tx *Tx) error {
-		if err := walkBucket(tx.tx.Cursor(), nil); err != nil {
+		if err := walkBucket(tx.tx.Cursor(), nil); errors.Is(err, ErrSchemaTooNew) {
+			return err // a newer lanes wrote it: not damage
+		} else if err != nil {
 			return s.damaged(err.Error())
 		}
 		var problems []string
@@ -115,17 +117,24 @@ func (s *Store) Repair(now time.Time, known []string) (RepairReport, error) {
 			return rep, err
 		}
 		if src != nil {
-			defer src.Close()
+			got.txid, got.txidOK = s.committedTx()
 			s.salvage(src, &got)
+			src.Close()
 		}
 	}
 	schema := SchemaVersion
 	if v, err := strconv.Atoi(string(got.buckets[string(bucketMeta)][string(keySchema)])); err == nil && v > 0 {
 		schema = v
 	}
+	if schema > SchemaVersion {
+		return rep, fmt.Errorf("%w: the damaged store was written by a newer lanes (schema %d, this build reads %d); repair it with that lanes", ErrSchemaTooNew, schema, SchemaVersion)
+	}
 	known = got.known(s.SpoolDir(), known)
-	for id := range got.buckets[string(bucketSessions)] {
-		if !validRecord(got.buckets[string(bucketSessions)][id], schema) {
+	for id, v := range got.buckets[string(bucketSessions)] {
+		switch err := validRecord(v, schema); {
+		case errors.Is(err, ErrSchemaTooNew):
+			return rep, fmt.Errorf("session %s: %w", id, err)
+		case err != nil:
 			delete(got.buckets[string(bucketSessions)], id)
 		}
 	}
@@ -139,15 +148,28 @@ func (s *Store) Repair(now time.Time, known []string) (RepairReport, error) {
 	if rep.KeptAt, err = s.replaceWith(&got, schema, now); err != nil {
 		return rep, err
 	}
+	// Each cycle reads at most maxReadPerFile of a file; one that only
+	// skips the rest of a too-long line applies and drops nothing, so
+	// progress is the spool's backlog going down.
 	c := &Collector{Store: s, Now: func() time.Time { return now }}
-	for range 1000 { // each cycle reads at most maxReadPerFile of a file
+	left := int64(-1)
+	for range 1000 {
 		res, err := c.Cycle(context.Background())
 		if err != nil {
 			return rep, fmt.Errorf("ingesting the spool into the repaired store: %w", err)
 		}
 		rep.Ingested += res.Ingested
 		rep.Dropped += res.Dropped
-		if res.Ingested+res.Dropped == 0 {
+		backlog, err := s.Backlog()
+		if err != nil {
+			return rep, fmt.Errorf("ingesting the spool into the repaired store: %w", err)
+		}
+		was := left
+		left = 0
+		for _, n := range backlog {
+			left += n
+		}
+		if left == 0 || was >= 0 && left >= was { // done, or a line waiting for its end
 			break
 		}
 	}
@@ -159,6 +181,10 @@ func (s *Store) Repair(now time.Time, known []string) (RepairReport, error) {
 type salvaged struct {
 	buckets map[string]map[string][]byte
 	history map[string]map[string][]byte
+	// txid is the damaged store's last transaction as salvaged; a commit
+	// after it would be lost with the kept-aside file.
+	txid   uint64
+	txidOK bool
 }
 
 // salvage reads every readable key of src into got.
@@ -229,15 +255,16 @@ func (got *salvaged) known(spoolDir string, also []string) []string {
 	return out
 }
 
-func validRecord(v []byte, schema int) bool {
+// validRecord is nil when v decodes as a record of the given schema.
+func validRecord(v []byte, schema int) error {
 	if v == nil {
-		return false
+		return errors.New("a nested bucket, not a record")
 	}
 	if schema < 2 {
-		return json.Unmarshal(v, new(Record)) == nil
+		return json.Unmarshal(v, new(Record))
 	}
 	_, err := decodeRecord(v)
-	return err == nil
+	return err
 }
 
 // replaceWith writes got into a new store file and puts it in the damaged
@@ -261,6 +288,20 @@ func (s *Store) replaceWith(got *salvaged, schema int, now time.Time) (string, e
 	}
 	if err != nil {
 		return "", fmt.Errorf("writing the repaired store: %w", err)
+	}
+	// No writer is inside the damaged file while it is put aside, and one
+	// that took the lock after checks that its file is still lanes.db
+	// (boltOpen); a commit since the salvage would be lost, so it stops.
+	old, err := os.OpenFile(s.Path(), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return "", fmt.Errorf("keeping the damaged store aside: %w", err)
+	}
+	defer old.Close() // and with it the lock
+	if !lockFile(old, syscall.LOCK_EX, s.LockTimeout*time.Duration(max(s.Attempts, 1))) {
+		return "", fmt.Errorf("%w: another lanes process holds %s; nothing was changed, run the repair again", ErrBusy, s.Path())
+	}
+	if txid, ok := s.committedTx(); txid != got.txid || ok != got.txidOK {
+		return "", fmt.Errorf("the damaged store %s was written to while it was being repaired; nothing was changed, run the repair again", s.Path())
 	}
 	kept := fmt.Sprintf("%s.damaged-%s", s.Path(), now.UTC().Format("20060102T150405Z"))
 	for i := 2; ; i++ {

@@ -11,10 +11,10 @@ import (
 // TestSnapshotIsTheLastCycle: a cycle leaves its records in the snapshot,
 // a cycle that changes nothing restamps it, and any other write removes it.
 func TestSnapshotIsTheLastCycle(t *testing.T) {
-	clock := t0
-	s := NewStore(filepath.Join(t.TempDir(), "state"))
-	c := &Collector{Store: s, Now: func() time.Time { return clock }}
+	c, f, clk := newCollector(t)
+	s := c.Store
 	r := rec(ActivityIdle)
+	f.obs = []Observation{{LanesID: r.ID, SessionID: "$1", PaneID: "%1", PID: 10}}
 	if err := s.Update(func(tx *Tx) error { return tx.Put(r) }); err != nil {
 		t.Fatal(err)
 	}
@@ -31,12 +31,12 @@ func TestSnapshotIsTheLastCycle(t *testing.T) {
 	if fi, _ := os.Stat(s.snapshotPath()); fi.Mode().Perm() != 0o600 {
 		t.Fatalf("snapshot mode %v, want 0600", fi.Mode().Perm())
 	}
-	clock = t0.Add(3 * time.Second) // nothing changes
+	clk.advance(3 * time.Second) // nothing changes
 	if _, err := c.Cycle(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, at, _ := s.Snapshot(); !at.Equal(clock) {
-		t.Fatalf("an unchanged cycle left the snapshot at %v, want %v", at, clock)
+	if _, at, _ := s.Snapshot(); !at.Equal(clk.t) {
+		t.Fatalf("an unchanged cycle left the snapshot at %v, want %v", at, clk.t)
 	}
 	if err := s.Update(func(tx *Tx) error { return tx.Delete(r.ID) }); err != nil {
 		t.Fatal(err)

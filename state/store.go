@@ -15,8 +15,11 @@ import (
 	boltErrors "go.etcd.io/bbolt/errors"
 )
 
-// SchemaVersion is the store layout this build reads and writes.
-const SchemaVersion = 2
+// SchemaVersion is the store layout this build reads and writes. A new
+// record codec version (codec.go) is a new schema version, so a build that
+// cannot read the records refuses the store as too new rather than finding
+// every record damaged.
+const SchemaVersion = 3
 
 var (
 	// ErrBusy: another process held the store's lock past the retry budget.
@@ -89,9 +92,9 @@ func (s *Store) open(readOnly bool) (*bolt.DB, error) {
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("creating state dir: %w", err)
 	}
-	if readOnly {
-		if _, err := os.Stat(s.Path()); errors.Is(err, os.ErrNotExist) {
-			readOnly = false // the first use creates and initialises it
+	if _, err := os.Lstat(s.Path()); errors.Is(err, os.ErrNotExist) {
+		if err := s.create(); err != nil {
+			return nil, err
 		}
 	}
 	if err := s.refuseEmpty(); err != nil {
@@ -125,7 +128,7 @@ func (s *Store) open(readOnly bool) (*bolt.DB, error) {
 		if errors.Is(err, ErrDamaged) {
 			return nil, err
 		}
-		if !errors.Is(err, boltErrors.ErrTimeout) {
+		if !errors.Is(err, boltErrors.ErrTimeout) && !errors.Is(err, errReplaced) {
 			return nil, fmt.Errorf("opening store %s: %w", s.Path(), err)
 		}
 		lastErr = err
@@ -133,6 +136,36 @@ func (s *Store) open(readOnly bool) (*bolt.DB, error) {
 	wait := s.LockTimeout * time.Duration(max(s.Attempts, 1))
 	return nil, fmt.Errorf("%w: another lanes process holds %s (gave up after %s: %v); try again, or find it with `fuser %s`",
 		ErrBusy, s.Path(), wait, lastErr, s.Path())
+}
+
+// create makes the store when there is none: built and initialised in a
+// temp file, then linked into place, so lanes.db never exists empty (a
+// 0-byte lanes.db is refused as damaged, and bbolt creates its file before
+// it locks it). When another process links first, its store is the one.
+func (s *Store) create() error {
+	tmp, err := os.CreateTemp(s.Dir, "lanes.db.new-*")
+	if err != nil {
+		return fmt.Errorf("creating the store: %w", err)
+	}
+	tmp.Close()
+	defer os.Remove(tmp.Name())
+	db, err := bolt.Open(tmp.Name(), 0o600, &bolt.Options{Timeout: s.LockTimeout})
+	if err != nil {
+		return fmt.Errorf("creating the store: %w", err)
+	}
+	err = migrate(db)
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		if err = os.Link(tmp.Name(), s.Path()); errors.Is(err, os.ErrExist) {
+			err = nil
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("creating the store %s: %w", s.Path(), err)
+	}
+	return nil
 }
 
 // View runs fn in one read transaction.
@@ -238,6 +271,7 @@ var migrations = []func(*bolt.Tx) error{
 		}
 		return nil
 	},
+	func(*bolt.Tx) error { return nil }, // 2 → 3: codec 2, which still reads codec 1 records
 }
 
 func migrate(db *bolt.DB) error {

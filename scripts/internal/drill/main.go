@@ -41,16 +41,20 @@ func main() {
 		{"16.4 lanes new killed at random points", drillNewKilled},
 		{"16.4b restart killed mid-way", drillRestartKilled},
 		{"16.5 spool line over 8 MiB", drillLongLine},
+		{"16.5b spool lines framed alike at any read timing", drillSpoolTiming},
 		{"16.6 damaged store", drillDamagedStore},
+		{"16.6b snapshot after a write that was not a cycle", drillSnapshotAfterForeignWrite},
+		{"16.6c first use from many processes at once", drillFirstUseRace},
+		{"16.6d repair of records a newer lanes wrote", drillNewerRecords},
 		{"16.7 full disk", drillFullDisk},
 		{"16.8 kill/rm while tmux is down", drillKillWhileDown},
 		{"16.9 clock steps back an hour", drillClockStepBack},
 		{"16.10 no false Working at launch", drillNoFalseWorking},
 		{"16.11 status line under load", drillStatusUnderLoad},
+		{"16.11b status-line with a hung tmux server", drillHungTmux},
 		{"16.12 send argument edge cases", drillSendArgs},
 		{"16.12b hook/pr/history edge cases", drillHookEdges},
-		{"16.r13 spool lines framed alike at any read timing", drillSpoolTiming},
-		{"16.r7 send/hook edges: C1, CRLF, a terminal, no state dir", drillSendAndHookEdges},
+		{"16.12c send/hook edges: C1, CRLF, a terminal, no state dir", drillSendAndHookEdges},
 	}
 	failed := 0
 	for _, d := range drills {
