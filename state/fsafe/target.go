@@ -98,7 +98,7 @@ func (w *walk) run(path string) (*Target, error) {
 			}
 			return w.target(filepath.Join(rest[:len(rest)-1]...), rest[len(rest)-1], nil)
 		case err != nil:
-			return nil, err
+			return nil, fmt.Errorf("looking at %s: %w", at, err)
 		case fi.Mode()&fs.ModeSymlink != 0:
 			if err := w.followable(d, at, fi); err != nil {
 				return nil, err
@@ -108,7 +108,7 @@ func (w *walk) run(path string) (*Target, error) {
 			}
 			dest, err := d.Readlink(c)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("reading the symlink %s: %w", at, err)
 			}
 			viaLink = viaLink || len(todo) == 0
 			if filepath.IsAbs(dest) {
@@ -123,7 +123,7 @@ func (w *walk) run(path string) (*Target, error) {
 			}
 			sub, err := d.OpenRoot(c)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%s changed while lanes was opening it, or cannot be opened (nothing was written): %w", at, err)
 			}
 			if got, err := sub.Stat("."); err != nil || !os.SameFile(fi, got) {
 				sub.Close()

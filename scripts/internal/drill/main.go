@@ -49,6 +49,7 @@ func main() {
 		{"16.11 status line under load", drillStatusUnderLoad},
 		{"16.12 send argument edge cases", drillSendArgs},
 		{"16.12b hook/pr/history edge cases", drillHookEdges},
+		{"16.1b hooks install --project raced by a directory swapper", drillInstallRace},
 	}
 	failed := 0
 	for _, d := range drills {
