@@ -40,6 +40,16 @@ func TestCheckPrivate(t *testing.T) {
 		}
 		_ = os.Chmod(p, fi.Mode().Perm())
 	}
+	// lanes.db as a link: refused here, with what to do.
+	db := filepath.Join(dir, "lanes.db")
+	_ = os.Rename(db, db+".real")
+	for _, target := range []string{db + ".real", db + ".nowhere"} {
+		_ = os.Remove(db)
+		_ = os.Symlink(target, db)
+		if err := checkPrivate(dir, me); err == nil || !strings.Contains(err.Error(), db+" is a symlink") {
+			t.Fatalf("a lanes.db link to %s: %v", target, err)
+		}
+	}
 }
 
 func TestDirRefusesAWorldWritableDir(t *testing.T) {

@@ -84,8 +84,14 @@ func Append(path string, data []byte, perm fs.FileMode) error {
 
 // Touch sets path's times to at, creating it empty if needed, refusing a
 // symlink there.
-func Touch(path string, at time.Time) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+func Touch(path string, at time.Time) error { return touch(path, os.O_CREATE, at) }
+
+// Restamp sets the times of an existing file at path to at, refusing a
+// symlink there; it never creates one.
+func Restamp(path string, at time.Time) error { return touch(path, 0, at) }
+
+func touch(path string, create int, at time.Time) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|create|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return err
 	}
