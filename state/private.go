@@ -11,9 +11,10 @@ import (
 
 // checkPrivate refuses a state dir, store or spool dir that another user
 // owns or can write: they could rewrite a stored command, and `lanes
-// restart` would run it as whoever runs lanes. Absent paths pass: lanes
-// creates them 0700 (0600 for files), which no umask widens. lanes.db as a
-// symlink is refused too (see storeLink).
+// restart` would run it as whoever runs lanes. So the advice is to start
+// afresh; adopting the dir is for a user who trusts what is in it. Absent
+// paths pass: lanes creates them 0700 (0600 for files), which no umask
+// widens. lanes.db as a symlink is refused too (see storeLink).
 func checkPrivate(dir string, uid int) error {
 	db := filepath.Join(dir, "lanes.db")
 	for _, p := range []string{dir, db, SpoolDir(dir)} {
@@ -21,9 +22,11 @@ func checkPrivate(dir string, uid int) error {
 			return storeLink(db)
 		}
 		if err := fsafe.Private(p, uid); err != nil {
-			return fmt.Errorf("refusing the state dir: %w, and lanes runs the commands stored there; "+
-				"make it yours (`chown -R %s %s && chmod -R go-rwx %s`, as root if another user owns it) "+
-				"or set LANES_STATE_DIR to a directory of your own", err, fsafe.Name(uid), dir, dir)
+			return fmt.Errorf("refusing the state dir: %w, so the commands lanes runs from it may have been rewritten. "+
+				"Start afresh: `mv %s %s.untrusted` (or set LANES_STATE_DIR to a directory of your own). "+
+				"Only if you trust its contents: `chown -R %s %s && chmod -R go-rwx %s` (as root if another user owns it), "+
+				"then check its sessions with `lanes ls --json` before restarting any",
+				err, dir, dir, fsafe.Name(uid), dir, dir)
 		}
 	}
 	return nil

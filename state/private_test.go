@@ -28,9 +28,16 @@ func TestCheckPrivate(t *testing.T) {
 		t.Fatalf("a state dir lanes made: %v", err)
 	}
 	err := checkPrivate(dir, me+1)
-	if !errors.Is(err, fsafe.ErrForeign) || !strings.Contains(err.Error(), "owned by "+fsafe.Who(me)) ||
-		!strings.Contains(err.Error(), "LANES_STATE_DIR") || !strings.Contains(err.Error(), "chown -R") {
+	if !errors.Is(err, fsafe.ErrForeign) || !strings.Contains(err.Error(), "owned by "+fsafe.Who(me)) {
 		t.Fatalf("a state dir another user owns: %v", err)
+	}
+	// Another user may have rewritten its commands: the advice is to start
+	// afresh; adopting it comes only after "if you trust", with a look first.
+	msg := err.Error()
+	fresh, trust := strings.Index(msg, "mv "+dir+" "+dir+".untrusted"), strings.Index(msg, "Only if you trust")
+	if fresh < 0 || !strings.Contains(msg, "LANES_STATE_DIR") || trust < fresh ||
+		strings.Index(msg, "chown -R") < trust || !strings.Contains(msg[trust:], "lanes ls --json") {
+		t.Fatalf("the refusal does not say to move it aside and start afresh first: %v", err)
 	}
 	for _, p := range []string{filepath.Join(dir, "lanes.db"), SpoolDir(dir)} {
 		fi, _ := os.Stat(p)

@@ -152,8 +152,8 @@ func drillForeignStateDir(w *world.World) (string, error) {
 		switch {
 		case ls.Code != 1 || restart.Code != 1 || !strings.Contains(ls.Stderr, want) || !strings.Contains(restart.Stderr, want):
 			return fmt.Errorf("%s: ls and restart were not refused with %q", what, want)
-		case !strings.Contains(ls.Stderr, "LANES_STATE_DIR") || !strings.Contains(ls.Stderr, "chmod"):
-			return fmt.Errorf("%s: the refusal does not say what to do", what)
+		case !strings.Contains(ls.Stderr, ".untrusted`") || !strings.Contains(ls.Stderr, "LANES_STATE_DIR"):
+			return fmt.Errorf("%s: the refusal does not say to move it aside and start afresh", what)
 		case doc.Code == 0 || !strings.Contains(doc.Stdout, want):
 			return fmt.Errorf("%s: doctor does not say it", what)
 		case hook.Code != 0 || hook.Stdout != "" || hook.Stderr != "" || tree(w.State) != before:
