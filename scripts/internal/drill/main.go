@@ -50,6 +50,7 @@ func main() {
 		{"16.12 send argument edge cases", drillSendArgs},
 		{"16.12b hook/pr/history edge cases", drillHookEdges},
 		{"16.1b hooks install --project raced by a directory swapper", drillInstallRace},
+		{"16.1c lanes.db and snapshot links not followed", drillStoreLinks},
 	}
 	failed := 0
 	for _, d := range drills {
