@@ -3,17 +3,12 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"lanes/state"
 	"lanes/state/agent"
-	"lanes/state/fsafe"
 )
 
 // cmdHooks installs lanes' hooks into an agent's own config, for sessions
@@ -46,10 +41,12 @@ func (a *app) cmdHooks(_ context.Context, args []string) int {
 			return a.fail(err)
 		}
 	}
-	path, before, after, err := agent.Install(ag, self, a.getenv("HOME"), projectDir)
+	target, before, after, err := agent.Install(ag, self, a.getenv("HOME"), projectDir)
 	if err != nil {
 		return a.fail(fmt.Errorf("installing %s hooks: %w", ag, err))
 	}
+	defer target.Close()
+	path := target.Path
 	if bytes.Equal(before, after) {
 		fmt.Fprintf(a.stdout, "%s hooks are already installed in %s\n", ag, path)
 		return exitOK
@@ -59,30 +56,32 @@ func (a *app) cmdHooks(_ context.Context, args []string) int {
 		fmt.Fprint(a.stdout, lineDiff(string(before), string(after)))
 		return exitOK
 	}
+	if installRace != nil {
+		installRace()
+	}
 	// The project dir may be writable by others: the backup and the new
-	// file are new files under names nobody can guess, and the new file is
-	// renamed over the old, so no link planted there is written through.
-	mode := fs.FileMode(0o600)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-		stamp := a.now().UTC().Format("20060102T150405Z")
-		backup, err := fsafe.WriteNew(path+".lanes-backup-"+stamp+"-", before, mode)
+	// file are new files under names nobody can guess, made in the
+	// directory the target holds open, and the new file is renamed over the
+	// old, so neither a link planted there nor a directory swapped for a
+	// link is written through.
+	if target.Exists() {
+		backup, err := target.Backup(".lanes-backup-"+a.now().UTC().Format("20060102T150405Z")+"-", before)
 		if err != nil {
 			return a.fail(fmt.Errorf("writing a backup of %s: %w (nothing was changed)", path, err))
 		}
 		fmt.Fprintf(a.stdout, "backup: %s\n", backup)
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return a.fail(err)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return a.fail(err)
-	}
-	if err := fsafe.WriteFile(path, after, mode); err != nil {
-		return a.fail(err)
+	if err := target.Replace(after); err != nil {
+		return a.fail(fmt.Errorf("installing %s hooks: %w", ag, err))
 	}
 	fmt.Fprintf(a.stdout, "installed %s hooks in %s\n", ag, path)
 	return exitOK
 }
+
+// installRace, when set (by tests), runs between reading the config and
+// writing it: where another user who can write the project dir would swap
+// a directory on the path for a link.
+var installRace func()
 
 // lineDiff is a small unified-style diff (no hunks' context trimming):
 // lines only in a are "-", only in b "+", common ones " ".

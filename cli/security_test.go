@@ -278,3 +278,38 @@ func listTree(t *testing.T, root string) string {
 	})
 	return b.String()
 }
+
+// Another user who can write the project dir swaps .claude for a link to
+// someone else's config dir (root's ~/.claude, say) between lanes reading
+// the project's settings and writing them: lanes writes the directory it
+// read from, never the one the link leads to.
+func TestHooksInstallRacedSwapWritesNoOtherDir(t *testing.T) {
+	e := offlineEnv(t)
+	project := t.TempDir()
+	claude := filepath.Join(project, ".claude")
+	writeFile(t, filepath.Join(claude, "settings.json"), `{"planted": true}`+"\n")
+	victim := filepath.Join(t.TempDir(), "root-claude")
+	const victimBody = `{"root": true}` + "\n"
+	writeFile(t, filepath.Join(victim, "settings.json"), victimBody)
+	victimTree := listTree(t, victim)
+	aside := filepath.Join(project, ".claude-checked")
+	installRace = func() {
+		if err := os.Rename(claude, aside); err != nil {
+			t.Error(err)
+		}
+		if err := os.Symlink(victim, claude); err != nil {
+			t.Error(err)
+		}
+	}
+	t.Cleanup(func() { installRace = nil })
+
+	out, errs, code := e.run("hooks", "install", "claude", "--project", project)
+
+	if got := readFile(t, filepath.Join(victim, "settings.json")); got != victimBody || listTree(t, victim) != victimTree {
+		t.Fatalf("the install wrote through the swapped-in link: the victim dir now holds %s; its settings are the planted ones: %v",
+			listTree(t, victim), strings.Contains(got, "planted"))
+	}
+	if code != 0 || !strings.Contains(readFile(t, filepath.Join(aside, "settings.json")), "hook claude") {
+		t.Fatalf("the dir lanes checked was not installed into: exit %d\n%s%s", code, out, errs)
+	}
+}

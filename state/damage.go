@@ -106,7 +106,10 @@ func (s *Store) boltOpen(path string, readOnly bool) (*bolt.DB, error) {
 	var file *os.File
 	opts := &bolt.Options{Timeout: s.LockTimeout, ReadOnly: readOnly,
 		OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
-			f, err := os.OpenFile(name, flag, perm)
+			f, err := os.OpenFile(name, flag|syscall.O_NOFOLLOW, perm)
+			if errors.Is(err, syscall.ELOOP) {
+				err = storeLink(name)
+			}
 			file = f
 			return f, err
 		}}
@@ -153,6 +156,9 @@ func (s *Store) refuseEmpty() error {
 		return nil
 	}
 	f, err := os.OpenFile(s.Path(), os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return storeLink(s.Path())
+	}
 	if err != nil {
 		return nil
 	}

@@ -2,6 +2,8 @@ package state
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 
 	"lanes/state/fsafe"
@@ -9,15 +11,30 @@ import (
 
 // checkPrivate refuses a state dir, store or spool dir that another user
 // owns or can write: they could rewrite a stored command, and `lanes
-// restart` would run it as whoever runs lanes. Absent paths pass: lanes
-// creates them 0700 (0600 for files), which no umask widens.
+// restart` would run it as whoever runs lanes. So the advice is to start
+// afresh; adopting the dir is for a user who trusts what is in it. Absent
+// paths pass: lanes creates them 0700 (0600 for files), which no umask
+// widens. lanes.db as a symlink is refused too (see storeLink).
 func checkPrivate(dir string, uid int) error {
-	for _, p := range []string{dir, filepath.Join(dir, "lanes.db"), SpoolDir(dir)} {
+	db := filepath.Join(dir, "lanes.db")
+	for _, p := range []string{dir, db, SpoolDir(dir)} {
+		if fi, err := os.Lstat(p); p == db && err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return storeLink(db)
+		}
 		if err := fsafe.Private(p, uid); err != nil {
-			return fmt.Errorf("refusing the state dir: %w, and lanes runs the commands stored there; "+
-				"make it yours (`chown -R %s %s && chmod -R go-rwx %s`, as root if another user owns it) "+
-				"or set LANES_STATE_DIR to a directory of your own", err, fsafe.Name(uid), dir, dir)
+			return fmt.Errorf("refusing the state dir: %w, so the commands lanes runs from it may have been rewritten. "+
+				"Start afresh: `mv %s %s.untrusted` (or set LANES_STATE_DIR to a directory of your own). "+
+				"Only if you trust its contents: `chown -R %s %s && chmod -R go-rwx %s` (as root if another user owns it), "+
+				"then check its sessions with `lanes ls --json` before restarting any",
+				err, dir, dir, fsafe.Name(uid), dir, dir)
 		}
 	}
 	return nil
+}
+
+// storeLink refuses a store file that is a symlink: bbolt would write, or
+// make a new store in, whatever file it points to.
+func storeLink(path string) error {
+	return fmt.Errorf("%s is a symlink, and lanes opens its store only as a plain file; "+
+		"put the store file itself there (move the file it points to over the link) or set LANES_STATE_DIR", path)
 }

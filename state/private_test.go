@@ -28,9 +28,16 @@ func TestCheckPrivate(t *testing.T) {
 		t.Fatalf("a state dir lanes made: %v", err)
 	}
 	err := checkPrivate(dir, me+1)
-	if !errors.Is(err, fsafe.ErrForeign) || !strings.Contains(err.Error(), "owned by "+fsafe.Who(me)) ||
-		!strings.Contains(err.Error(), "LANES_STATE_DIR") || !strings.Contains(err.Error(), "chown -R") {
+	if !errors.Is(err, fsafe.ErrForeign) || !strings.Contains(err.Error(), "owned by "+fsafe.Who(me)) {
 		t.Fatalf("a state dir another user owns: %v", err)
+	}
+	// Another user may have rewritten its commands: the advice is to start
+	// afresh; adopting it comes only after "if you trust", with a look first.
+	msg := err.Error()
+	fresh, trust := strings.Index(msg, "mv "+dir+" "+dir+".untrusted"), strings.Index(msg, "Only if you trust")
+	if fresh < 0 || !strings.Contains(msg, "LANES_STATE_DIR") || trust < fresh ||
+		strings.Index(msg, "chown -R") < trust || !strings.Contains(msg[trust:], "lanes ls --json") {
+		t.Fatalf("the refusal does not say to move it aside and start afresh first: %v", err)
 	}
 	for _, p := range []string{filepath.Join(dir, "lanes.db"), SpoolDir(dir)} {
 		fi, _ := os.Stat(p)
@@ -39,6 +46,16 @@ func TestCheckPrivate(t *testing.T) {
 			t.Fatalf("%s group-writable: %v", p, err)
 		}
 		_ = os.Chmod(p, fi.Mode().Perm())
+	}
+	// lanes.db as a link: refused here, with what to do.
+	db := filepath.Join(dir, "lanes.db")
+	_ = os.Rename(db, db+".real")
+	for _, target := range []string{db + ".real", db + ".nowhere"} {
+		_ = os.Remove(db)
+		_ = os.Symlink(target, db)
+		if err := checkPrivate(dir, me); err == nil || !strings.Contains(err.Error(), db+" is a symlink") {
+			t.Fatalf("a lanes.db link to %s: %v", target, err)
+		}
 	}
 }
 

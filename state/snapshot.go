@@ -57,7 +57,7 @@ func (s *Store) writeSnapshot(recs []*Record, txid uint64, at time.Time) error {
 // touchSnapshot restamps an existing snapshot whose records are still the
 // store's; it reports whether there was one.
 func (s *Store) touchSnapshot(at time.Time) bool {
-	return os.Chtimes(s.snapshotPath(), at, at) == nil
+	return fsafe.Restamp(s.snapshotPath(), at) == nil
 }
 
 func (s *Store) removeSnapshot() { _ = os.Remove(s.snapshotPath()) }

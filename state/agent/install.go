@@ -48,39 +48,44 @@ func InstallPath(a state.Agent, home, projectDir string) (string, error) {
 }
 
 // Install computes the agent's config file with lanes' hooks added: it
-// returns the path to write, its current bytes (nil when it does not exist)
-// and the bytes to write. When the config file is a symlink (a dotfile
-// manager's) the path is its target, so the link stays a link; a link
-// another user owns, or one to another user's file, is refused (see
-// fsafe.Resolve). Every other key and every other hook is kept in place;
-// lanes' earlier hooks (any binary path) are replaced, so installing twice
-// gives the same bytes. Installed hooks carry InstalledFlag and stand down in
-// sessions whose hooks lanes injected. The caller writes the backup and the
-// file, or prints the diff for --dry-run.
-func Install(a state.Agent, lanesBin, home, projectDir string) (path string, before, after []byte, err error) {
-	path, err = InstallPath(a, home, projectDir)
+// returns the file, open for replacing (the caller writes the backup and
+// the file through it, or prints the diff for --dry-run, and closes it),
+// its current bytes (nil when it does not exist) and the bytes to write.
+// When the config file is a symlink (a dotfile manager's) the file is its
+// target, so the link stays a link; a link another user owns, or one to
+// another user's file, or a directory another user owns, is refused (see
+// fsafe.OpenTarget). Every other key and every other hook is kept in
+// place; lanes' earlier hooks (any binary path) are replaced, so installing
+// twice gives the same bytes. Installed hooks carry InstalledFlag and stand
+// down in sessions whose hooks lanes injected.
+func Install(a state.Agent, lanesBin, home, projectDir string) (t *fsafe.Target, before, after []byte, err error) {
+	path, err := InstallPath(a, home, projectDir)
 	if err != nil {
-		return "", nil, nil, err
+		return nil, nil, nil, err
 	}
 	if !filepath.IsAbs(lanesBin) {
-		return "", nil, nil, fmt.Errorf("lanes binary path %q is not absolute", lanesBin)
+		return nil, nil, nil, fmt.Errorf("lanes binary path %q is not absolute", lanesBin)
 	}
-	if path, err = fsafe.Resolve(path, os.Geteuid()); err != nil {
-		return "", nil, nil, err
+	if t, err = fsafe.OpenTarget(path, os.Geteuid()); err != nil {
+		return nil, nil, nil, err
 	}
-	before, err = os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		before, err = nil, nil
+	if before, after, err = merge(a, lanesBin, t); err != nil {
+		t.Close()
+		return nil, nil, nil, err
 	}
-	if err != nil {
-		return "", nil, nil, err
+	return t, before, after, nil
+}
+
+func merge(a state.Agent, lanesBin string, t *fsafe.Target) (before, after []byte, err error) {
+	if before, err = t.ReadFile(); err != nil {
+		return nil, nil, err
 	}
 	switch a {
 	case state.AgentOpenCode:
 		if before != nil && !isLanesPlugin(before) {
-			return "", nil, nil, fmt.Errorf("%s: %w", path, ErrNotOurs)
+			return nil, nil, fmt.Errorf("%s: %w", t.Path, ErrNotOurs)
 		}
-		return path, before, opencodePlugin(lanesBin, true), nil
+		return before, opencodePlugin(lanesBin, true), nil
 	case state.AgentClaude:
 		after, err = mergeFile(before, "claude", claudeHooks, claudeHandler(lanesBin, true))
 	case state.AgentGemini:
@@ -89,9 +94,9 @@ func Install(a state.Agent, lanesBin, home, projectDir string) (path string, bef
 		after, err = mergeFile(before, "codex", codexHooks, codexHandler(lanesBin, true))
 	}
 	if err != nil {
-		return "", nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", t.Path, err)
 	}
-	return path, before, after, nil
+	return before, after, nil
 }
 
 func mergeFile(before []byte, agent string, specs []hookSpec, handler func() *object) ([]byte, error) {

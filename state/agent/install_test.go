@@ -51,7 +51,7 @@ func TestInstallClaudeMerge(t *testing.T) {
 	path := filepath.Join(home, ".claude", "settings.json")
 	write(t, path, userClaudeSettings)
 
-	gotPath, before, after, err := Install(state.AgentClaude, testBin, home, "")
+	gotPath, before, after, err := install(t, state.AgentClaude, testBin, home, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestInstallClaudeMerge(t *testing.T) {
 
 	// Installing again gives the same bytes.
 	write(t, path, string(after))
-	_, before2, after2, err := Install(state.AgentClaude, testBin, home, "")
+	_, before2, after2, err := install(t, state.AgentClaude, testBin, home, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestInstallClaudeMerge(t *testing.T) {
 	}
 
 	// A new binary path replaces, never adds.
-	_, _, after3, err := Install(state.AgentClaude, "/opt/lanes/bin/lanes", home, "")
+	_, _, after3, err := install(t, state.AgentClaude, "/opt/lanes/bin/lanes", home, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestInstallNewFiles(t *testing.T) {
 		t.Run(string(tc.agent), func(t *testing.T) {
 			home, project := t.TempDir(), t.TempDir()
 			for _, scope := range []struct{ base, dir string }{{home, ""}, {project, project}} {
-				path, before, after, err := Install(tc.agent, testBin, home, scope.dir)
+				path, before, after, err := install(t, tc.agent, testBin, home, scope.dir)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -144,7 +144,7 @@ func TestInstallNewFiles(t *testing.T) {
 			if err != nil || ok {
 				t.Fatalf("Installed before writing = %v, %v", ok, err)
 			}
-			path, _, after, _ := Install(tc.agent, testBin, home, "")
+			path, _, after, _ := install(t, tc.agent, testBin, home, "")
 			write(t, path, string(after))
 			if ok, err := Installed(tc.agent, home); err != nil || !ok {
 				t.Fatalf("Installed after writing = %v, %v", ok, err)
@@ -166,7 +166,7 @@ func TestInstallGeminiKeepsSettings(t *testing.T) {
 }
 `
 	write(t, path, user)
-	_, _, after, err := Install(state.AgentGemini, testBin, home, "")
+	_, _, after, err := install(t, state.AgentGemini, testBin, home, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestInstallGeminiKeepsSettings(t *testing.T) {
 
 func TestInstallOpenCode(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
-	path, before, after, err := Install(state.AgentOpenCode, testBin, home, "")
+	path, before, after, err := install(t, state.AgentOpenCode, testBin, home, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,17 +202,17 @@ func TestInstallOpenCode(t *testing.T) {
 	if ok, err := Installed(state.AgentOpenCode, home); !ok || err != nil {
 		t.Fatalf("Installed = %v, %v", ok, err)
 	}
-	_, before2, after2, err := Install(state.AgentOpenCode, testBin, home, "")
+	_, before2, after2, err := install(t, state.AgentOpenCode, testBin, home, "")
 	if err != nil || !bytes.Equal(before2, after) || !bytes.Equal(after2, after) {
 		t.Fatalf("reinstall: %v", err)
 	}
 
-	ppath, _, _, err := Install(state.AgentOpenCode, testBin, home, project)
+	ppath, _, _, err := install(t, state.AgentOpenCode, testBin, home, project)
 	if err != nil || ppath != filepath.Join(project, ".opencode", "plugins", "lanes.js") {
 		t.Fatalf("project path %s %v", ppath, err)
 	}
 	write(t, ppath, "export const Mine = async () => ({})\n")
-	if _, _, _, err := Install(state.AgentOpenCode, testBin, home, project); !errors.Is(err, ErrNotOurs) {
+	if _, _, _, err := install(t, state.AgentOpenCode, testBin, home, project); !errors.Is(err, ErrNotOurs) {
 		t.Fatalf("someone else's lanes.js overwritten: %v", err)
 	}
 }
@@ -230,23 +230,23 @@ func TestInstallRefuses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			path := filepath.Join(home, ".claude", "settings.json")
 			write(t, path, tc.content)
-			if _, _, _, err := Install(state.AgentClaude, testBin, home, ""); err == nil || !strings.Contains(err.Error(), path) {
+			if _, _, _, err := install(t, state.AgentClaude, testBin, home, ""); err == nil || !strings.Contains(err.Error(), path) {
 				t.Fatalf("err = %v", err)
 			}
 		})
 	}
 	for _, a := range []state.Agent{state.AgentShell, state.AgentCustom} {
-		if _, _, _, err := Install(a, testBin, home, ""); !errors.Is(err, ErrNoHooks) {
+		if _, _, _, err := install(t, a, testBin, home, ""); !errors.Is(err, ErrNoHooks) {
 			t.Errorf("%s: err = %v", a, err)
 		}
 		if ok, err := Installed(a, home); ok || err != nil {
 			t.Errorf("%s: Installed %v %v", a, ok, err)
 		}
 	}
-	if _, _, _, err := Install(state.AgentClaude, "lanes", home, ""); err == nil {
+	if _, _, _, err := install(t, state.AgentClaude, "lanes", home, ""); err == nil {
 		t.Error("relative binary accepted")
 	}
-	if _, _, _, err := Install(state.AgentClaude, testBin, "", ""); err == nil {
+	if _, _, _, err := install(t, state.AgentClaude, testBin, "", ""); err == nil {
 		t.Error("no home accepted")
 	}
 }
@@ -255,7 +255,7 @@ func TestInstallEmptyFile(t *testing.T) {
 	home := t.TempDir()
 	path := filepath.Join(home, ".codex", "hooks.json")
 	write(t, path, "\n")
-	_, before, after, err := Install(state.AgentCodex, testBin, home, "")
+	_, before, after, err := install(t, state.AgentCodex, testBin, home, "")
 	if err != nil || string(before) != "\n" {
 		t.Fatalf("%q %v", before, err)
 	}
@@ -285,4 +285,16 @@ func TestInstalledPartial(t *testing.T) {
 		t.Fatal("injected settings counted as installed")
 	}
 	_ = os.Remove(path)
+}
+
+// install is Install for tests: the file's path; the target is closed when
+// the test ends.
+func install(t *testing.T, a state.Agent, bin, home, projectDir string) (path string, before, after []byte, err error) {
+	t.Helper()
+	tg, before, after, err := Install(a, bin, home, projectDir)
+	if tg == nil {
+		return "", before, after, err
+	}
+	t.Cleanup(func() { tg.Close() })
+	return tg.Path, before, after, err
 }

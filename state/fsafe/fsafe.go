@@ -34,9 +34,16 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 // WriteNew writes data to a new file named prefix and a random suffix, with
 // exactly perm, and returns its name. It never opens an existing file.
 func WriteNew(prefix string, data []byte, perm fs.FileMode) (string, error) {
+	return writeNew(os.OpenFile, os.Remove, prefix, data, perm)
+}
+
+// writeNew is WriteNew through open and remove: the os functions, or an
+// os.Root's methods to stay in one directory.
+func writeNew(open func(string, int, fs.FileMode) (*os.File, error), remove func(string) error,
+	prefix string, data []byte, perm fs.FileMode) (string, error) {
 	for range 8 {
 		name := prefix + strconv.FormatUint(rand.Uint64(), 36)
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+		f, err := open(name, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -53,7 +60,7 @@ func WriteNew(prefix string, data []byte, perm fs.FileMode) (string, error) {
 			err = cerr
 		}
 		if err != nil {
-			_ = os.Remove(name)
+			_ = remove(name)
 			return "", fmt.Errorf("writing %s: %w", name, err)
 		}
 		return name, nil
@@ -77,8 +84,14 @@ func Append(path string, data []byte, perm fs.FileMode) error {
 
 // Touch sets path's times to at, creating it empty if needed, refusing a
 // symlink there.
-func Touch(path string, at time.Time) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+func Touch(path string, at time.Time) error { return touch(path, os.O_CREATE, at) }
+
+// Restamp sets the times of an existing file at path to at, refusing a
+// symlink there; it never creates one.
+func Restamp(path string, at time.Time) error { return touch(path, 0, at) }
+
+func touch(path string, create int, at time.Time) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|create|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return err
 	}
@@ -88,46 +101,6 @@ func Touch(path string, at time.Time) error {
 		err = cerr
 	}
 	return err
-}
-
-// Resolve is the file to write for path on behalf of uid: path itself, or,
-// when path is a symlink, the regular file it points to (a dotfile manager's
-// link stays a link). A symlink anywhere on the path, or a link's target,
-// owned by someone other than uid or root is refused with ErrForeign: whoever
-// could write that directory may have planted it.
-func Resolve(path string, uid int) (string, error) {
-	path = filepath.Clean(path)
-	for p := path; ; p = filepath.Dir(p) {
-		if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			if err := trusted(p, "symlink", fi, uid); err != nil {
-				return "", err
-			}
-		}
-		if filepath.Dir(p) == p {
-			break
-		}
-	}
-	fi, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) || err == nil && fi.Mode()&fs.ModeSymlink == 0 {
-		return path, nil
-	}
-	if err != nil {
-		return "", err
-	}
-	target, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", fmt.Errorf("%s is a symlink lanes cannot follow: %w", path, err)
-	}
-	if fi, err = os.Lstat(target); err != nil {
-		return "", err
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s links to %s, which is not a regular file", path, target)
-	}
-	if err := trusted(target, "its target", fi, uid); err != nil {
-		return "", fmt.Errorf("%s is a symlink and %w", path, err)
-	}
-	return target, nil
 }
 
 func trusted(path, what string, fi fs.FileInfo, uid int) error {

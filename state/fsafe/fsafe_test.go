@@ -122,7 +122,17 @@ func asOther(t *testing.T, paths ...string) int {
 	return 0
 }
 
-func TestResolve(t *testing.T) {
+// open is OpenTarget, closed when the test ends.
+func open(t *testing.T, path string, uid int) (*Target, error) {
+	t.Helper()
+	tg, err := OpenTarget(path, uid)
+	if err == nil {
+		t.Cleanup(func() { tg.Close() })
+	}
+	return tg, err
+}
+
+func TestOpenTarget(t *testing.T) {
 	me := os.Geteuid()
 	dir := t.TempDir()
 	plain := filepath.Join(dir, "plain.json")
@@ -133,23 +143,32 @@ func TestResolve(t *testing.T) {
 	if err := os.Symlink(dotfile, link); err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct{ path, want string }{
-		{plain, plain},
-		{filepath.Join(dir, "absent.json"), filepath.Join(dir, "absent.json")},
-		{link, dotfile},
+	relLink := filepath.Join(dir, "rel.json")
+	_ = os.Symlink("../"+filepath.Base(dir)+"/./plain.json", relLink)
+	for _, c := range []struct {
+		path, want string
+		exists     bool
+	}{
+		{plain, plain, true},
+		{filepath.Join(dir, "absent.json"), filepath.Join(dir, "absent.json"), false},
+		{filepath.Join(dir, "new", "dirs", "x.json"), filepath.Join(dir, "new", "dirs", "x.json"), false},
+		{link, dotfile, true},
+		{relLink, plain, true},
 	} {
-		if got, err := Resolve(c.path, me); err != nil || got != c.want {
-			t.Errorf("Resolve(%s) = %q, %v; want %q", c.path, got, err, c.want)
+		tg, err := open(t, c.path, me)
+		if err != nil || tg.Path != c.want || tg.Exists() != c.exists {
+			t.Errorf("OpenTarget(%s) = %v, %v; want %s (exists %v)", c.path, tg, err, c.want, c.exists)
 		}
 	}
 	dangling := filepath.Join(dir, "dangling.json")
 	_ = os.Symlink(filepath.Join(dir, "nowhere"), dangling)
-	if _, err := Resolve(dangling, me); err == nil {
-		t.Error("a dangling link resolved")
+	if _, err := open(t, dangling, me); err == nil {
+		t.Error("a dangling link opened")
 	}
 
-	// Another user's link, a link to another user's file, and a path through
-	// another user's directory link are all refused.
+	// Another user's link, a link to another user's file, a path through
+	// another user's directory link, and a file in another user's directory
+	// are all refused.
 	cases := map[string]func(t *testing.T) (path string, uid int){
 		"link": func(t *testing.T) (string, int) {
 			d := t.TempDir()
@@ -172,15 +191,116 @@ func TestResolve(t *testing.T) {
 			_ = os.Symlink(filepath.Join(d, "elsewhere"), filepath.Join(d, ".claude"))
 			return filepath.Join(d, ".claude", "settings.json"), asOther(t, filepath.Join(d, ".claude"))
 		},
+		"dir": func(t *testing.T) (string, int) {
+			d := filepath.Join(t.TempDir(), ".claude")
+			write(t, filepath.Join(d, "settings.json"), "{}")
+			return filepath.Join(d, "settings.json"), asOther(t, d)
+		},
 	}
 	for name, setup := range cases {
 		t.Run(name, func(t *testing.T) {
 			path, uid := setup(t)
-			_, err := Resolve(path, uid)
+			_, err := open(t, path, uid)
 			if !errors.Is(err, ErrForeign) || !strings.Contains(err.Error(), "is owned by") {
-				t.Fatalf("Resolve through another user's %s: %v", name, err)
+				t.Fatalf("OpenTarget through another user's %s: %v", name, err)
 			}
 		})
+	}
+}
+
+// Root writes only where no other user can: not in a directory others can
+// write, and through no link in one (they could repoint it).
+func TestOpenTargetAsRootRefusesWhatOthersCanChange(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the rules are root's")
+	}
+	d := filepath.Join(t.TempDir(), "project")
+	write(t, filepath.Join(d, ".claude", "settings.json"), "{}")
+	_ = os.Chmod(filepath.Join(d, ".claude"), 0o777)
+	if _, err := open(t, filepath.Join(d, ".claude", "settings.json"), 0); !errors.Is(err, ErrForeign) || !strings.Contains(err.Error(), "writable by other users") {
+		t.Errorf("a 0777 config dir: %v", err)
+	}
+	_ = os.Chmod(filepath.Join(d, ".claude"), 0o755)
+	_ = os.Chmod(d, 0o775)
+	_ = os.Symlink(".claude", filepath.Join(d, ".gemini"))
+	if _, err := open(t, filepath.Join(d, ".gemini", "settings.json"), 0); !errors.Is(err, ErrForeign) || !strings.Contains(err.Error(), "will not follow") {
+		t.Errorf("root's link in a group-writable dir: %v", err)
+	}
+	if _, err := open(t, filepath.Join(d, ".claude", "settings.json"), 0); err != nil {
+		t.Errorf("a 0755 dir of root's in a group-writable one: %v", err)
+	}
+}
+
+// Once open, a target is read and replaced in the directory that was
+// checked, whatever its name leads to by then.
+func TestTargetWritesTheDirectoryItChecked(t *testing.T) {
+	d := t.TempDir()
+	path := filepath.Join(d, ".claude", "settings.json")
+	write(t, path, "old")
+	if err := os.Chmod(path, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(t.TempDir(), "other")
+	write(t, filepath.Join(other, "settings.json"), "other")
+	tg, err := open(t, path, os.Geteuid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	aside := filepath.Join(d, "aside")
+	if err := os.Rename(filepath.Dir(path), aside); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, filepath.Dir(path)); err != nil {
+		t.Fatal(err)
+	}
+	before, err := tg.ReadFile()
+	if err != nil || string(before) != "old" {
+		t.Fatalf("read %q %v, want the checked file's bytes", before, err)
+	}
+	backup, err := tg.Backup(".bak-", before)
+	if err != nil || filepath.Dir(backup) != filepath.Dir(path) {
+		t.Fatalf("backup %s %v", backup, err)
+	}
+	if err := tg.Replace([]byte("new")); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(t, filepath.Join(other, "settings.json")); got != "other" {
+		t.Fatalf("the swapped-in dir was written: %q", got)
+	}
+	if fi, err := os.Stat(filepath.Join(aside, "settings.json")); err != nil || read(t, filepath.Join(aside, "settings.json")) != "new" || fi.Mode().Perm() != 0o640 {
+		t.Fatalf("the checked dir does not hold the new file with its mode: %v %v", fi, err)
+	}
+	if got := read(t, filepath.Join(aside, filepath.Base(backup))); got != "old" {
+		t.Fatalf("backup holds %q", got)
+	}
+	if entries, _ := os.ReadDir(other); len(entries) != 1 {
+		t.Errorf("files left in the swapped-in dir: %v", entries)
+	}
+}
+
+// Missing directories are made 0700 when the file is written, not before.
+func TestTargetMakesMissingDirsOnWrite(t *testing.T) {
+	d := t.TempDir()
+	path := filepath.Join(d, ".config", "opencode", "plugins", "lanes.js")
+	tg, err := open(t, path, os.Geteuid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(d, ".config")); err == nil {
+		t.Fatal("opening made directories")
+	}
+	if b, err := tg.ReadFile(); b != nil || err != nil {
+		t.Fatalf("read of an absent file: %q %v", b, err)
+	}
+	if err := tg.Replace([]byte("x")); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(filepath.Dir(path))
+	if err != nil || fi.Mode().Perm() != 0o700 || read(t, path) != "x" {
+		t.Fatalf("made %v %v", fi, err)
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
+		t.Errorf("new file mode %v, want 0600", fi.Mode().Perm())
 	}
 }
 

@@ -36,6 +36,8 @@ func main() {
 		{"5 hostile spool input", drillHostile},
 		{"6 clock jumps backwards", drillClockBack},
 		{"16.1 hooks install --project with planted symlinks", drillPlantedLinks},
+		{"16.1b hooks install --project raced by a directory swapper", drillInstallRace},
+		{"16.1c lanes.db and snapshot links not followed", drillStoreLinks},
 		{"16.2 state dir owned by another user", drillForeignStateDir},
 		{"16.3 prompts never in argv", drillPromptsNotInArgv},
 		{"16.4 lanes new killed at random points", drillNewKilled},

@@ -28,11 +28,11 @@ func asNobody(paths ...string) bool {
 	return true
 }
 
-// drillPlantedLinks: another user who can write a project dir plants links
-// at every name `lanes hooks install --project` used to write through (the
-// fixed temp name, the backup names of the coming seconds) and a
-// settings.json linking to a root-owned file; the install writes none of
-// their targets.
+// drillPlantedLinks: another user's links sit at every name `lanes hooks
+// install --project` used to write through (the fixed temp name, the backup
+// names of the coming seconds), and a settings.json links to a root-owned
+// file; the install writes none of their targets. Root installs only into
+// a config dir no other user owns or can write, and says so.
 func drillPlantedLinks(w *world.World) (string, error) {
 	victim := filepath.Join(w.Root, "root-profile")
 	const profile = "# root's shell profile\n"
@@ -58,7 +58,7 @@ func drillPlantedLinks(w *world.World) (string, error) {
 		}
 	}
 	owner := "you"
-	if asNobody(append(planted, project, filepath.Dir(settings), settings)...) {
+	if asNobody(append(planted, project)...) {
 		owner = "nobody"
 	}
 	r := w.Lanes("", "hooks", "install", "claude", "--project", project)
@@ -106,6 +106,29 @@ func drillPlantedLinks(w *world.World) (string, error) {
 	case r.Code == 0 || !strings.Contains(r.Stderr, "owned by nobody"):
 		return evidence, fmt.Errorf("the install through another user's link was not refused")
 	}
+
+	// The config dir nobody's, or writable by others: root refuses it.
+	for _, c := range []struct {
+		what, want string
+		set        func(dir string) error
+	}{
+		{"owned by nobody", "owned by nobody", func(d string) error { return os.Chown(d, nobody, nobody) }},
+		{"mode 0777", "writable by other users", func(d string) error { return os.Chmod(d, 0o777) }},
+	} {
+		dir := filepath.Join(w.Root, "project-"+strings.Fields(c.what)[0], ".claude")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return evidence, err
+		}
+		if err := c.set(dir); err != nil {
+			return evidence, err
+		}
+		r = w.Lanes("", "hooks", "install", "claude", "--project", filepath.Dir(dir))
+		_, statErr := os.Lstat(filepath.Join(dir, "settings.json"))
+		evidence += fmt.Sprintf("\n.claude %s: install exit %d: %s", c.what, r.Code, firstLine(r.Stderr))
+		if r.Code == 0 || !strings.Contains(r.Stderr, c.want) || statErr == nil {
+			return evidence, fmt.Errorf("root installed into a config dir %s", c.what)
+		}
+	}
 	return evidence, nil
 }
 
@@ -129,8 +152,8 @@ func drillForeignStateDir(w *world.World) (string, error) {
 		switch {
 		case ls.Code != 1 || restart.Code != 1 || !strings.Contains(ls.Stderr, want) || !strings.Contains(restart.Stderr, want):
 			return fmt.Errorf("%s: ls and restart were not refused with %q", what, want)
-		case !strings.Contains(ls.Stderr, "LANES_STATE_DIR") || !strings.Contains(ls.Stderr, "chmod"):
-			return fmt.Errorf("%s: the refusal does not say what to do", what)
+		case !strings.Contains(ls.Stderr, ".untrusted`") || !strings.Contains(ls.Stderr, "LANES_STATE_DIR"):
+			return fmt.Errorf("%s: the refusal does not say to move it aside and start afresh", what)
 		case doc.Code == 0 || !strings.Contains(doc.Stdout, want):
 			return fmt.Errorf("%s: doctor does not say it", what)
 		case hook.Code != 0 || hook.Stdout != "" || hook.Stderr != "" || tree(w.State) != before:
