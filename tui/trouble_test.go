@@ -186,3 +186,29 @@ func TestUnreachableDotIsUnknown(t *testing.T) {
 		t.Errorf("an unreachable session is labelled Active:\n%s", out)
 	}
 }
+
+// TestFlowDamagedStoreAndBack runs the board's own cycle loop: a store
+// that goes bad under an open board shows the note on the title while the
+// flash comes and goes, and the board is live again once it reads.
+func TestFlowDamagedStoreAndBack(t *testing.T) {
+	f := startFlow(t, 80, 24)
+	cyc := f.cycler
+	cyc.mu.Lock()
+	cyc.err = damaged
+	cyc.mu.Unlock()
+	f.wait("the repair note", func(v string) bool {
+		first, _, _ := strings.Cut(v, "\n")
+		return strings.Contains(first, repairNote)
+	})
+	f.wait("the flash to end, the note staying", func(v string) bool {
+		first, _, _ := strings.Cut(v, "\n")
+		return strings.Contains(first, repairNote) && strings.Contains(v, "q quit")
+	})
+	cyc.mu.Lock()
+	cyc.err = nil
+	cyc.mu.Unlock()
+	f.wait("the counts back", func(v string) bool {
+		first, _, _ := strings.Cut(v, "\n")
+		return strings.Contains(first, "●2") && !strings.Contains(first, "store")
+	})
+}
