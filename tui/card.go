@@ -76,7 +76,7 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 	age := theme.Age(now, r.Since())
 	var lead seg
 	if r.Live() {
-		lead = seg{l.dotFor(r.Activity.Known(), frame) + " ", 2}
+		lead = seg{l.dotFor(dotActivity(r, it.d), frame) + " ", 2}
 	}
 	ageW := width(age)
 	nm := plainSeg(name, r.Name, cw-lead.w-ageW-1)
@@ -153,7 +153,7 @@ func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) strin
 	}
 	nm := plainSeg(name, r.Name, room-mw-1)
 	used := 2 + 2 + nm.w + mw
-	return lead + l.dotFor(r.Activity.Known(), frame) + " " + nm.s + marks +
+	return lead + l.dotFor(dotActivity(r, it.d), frame) + " " + nm.s + marks +
 		strings.Repeat(" ", max(w-used-width(age)-1, 1)) + l.muted.s(age) + " "
 }
 

@@ -60,8 +60,10 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 		// Another process's cycle held the lock: the records shown are
 		// its moment old, which says nothing worth a flash.
 	case msg.err != nil:
+		m.trouble = msg.err
 		cmds = append(cmds, m.flashOnce("store: "+msg.err.Error()))
 	default:
+		m.trouble, m.readAt = nil, msg.now
 		m.recs = msg.res.Records
 		switch {
 		case msg.spoolOnly: // no tmux read: says nothing about tmux
@@ -115,11 +117,17 @@ func (m *Model) rebuild() {
 }
 
 // active reports whether an animated dot (theme says which: only active
-// breathes) is on the board or in the sidebar.
+// breathes) is on the board or in the sidebar; stale records never are.
 func (m Model) active() bool {
-	isActive := func(r *state.Record) bool { return r.Live() && theme.ActivitySpec(r.Activity.Known()).Animates }
-	return (m.sidebarOn && slices.ContainsFunc(m.sidebar.live, isActive)) ||
-		slices.ContainsFunc(m.board.items, func(it item) bool { return isActive(it.rec) })
+	if m.stale() {
+		return false
+	}
+	animates := func(r *state.Record, d state.Derivation) bool {
+		return r.Live() && theme.ActivitySpec(dotActivity(r, d)).Animates
+	}
+	return (m.sidebarOn && slices.ContainsFunc(m.sidebar.live, func(r *state.Record) bool {
+		return animates(r, state.Derive(r, m.now))
+	})) || slices.ContainsFunc(m.board.items, func(it item) bool { return animates(it.rec, it.d) })
 }
 
 // flash shows a status-bar message that clears itself.

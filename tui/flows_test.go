@@ -29,20 +29,22 @@ func (p probe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 type flow struct {
-	t    *testing.T
-	tm   *teatest.TestModel
-	last *atomic.Pointer[string]
-	acts *fakeActions
+	t      *testing.T
+	tm     *teatest.TestModel
+	last   *atomic.Pointer[string]
+	acts   *fakeActions
+	cycler *fakeCycler
 }
 
 func startFlow(t *testing.T, w, h int) *flow {
 	t.Helper()
 	acts := &fakeActions{}
+	cyc := &fakeCycler{recs: fixture()}
 	m := New(context.Background(), Options{
-		Collector: &fakeCycler{recs: fixture()}, Actions: acts, Theme: ThemeDark,
+		Collector: cyc, Actions: acts, Theme: ThemeDark,
 		Now: func() time.Time { return fixedNow }, Dir: "/src",
 	}, nil)
-	f := &flow{t: t, last: &atomic.Pointer[string]{}, acts: acts}
+	f := &flow{t: t, last: &atomic.Pointer[string]{}, acts: acts, cycler: cyc}
 	f.tm = teatest.NewTestModel(t, probe{m, f.last}, teatest.WithInitialTermSize(w, h))
 	t.Cleanup(func() { _ = f.tm.Quit() })
 	f.wait("the first cycle", func(v string) bool { return strings.Contains(v, "ui-polish") })
@@ -52,7 +54,7 @@ func startFlow(t *testing.T, w, h int) *flow {
 // wait polls the latest view until cond holds, failing after a deadline.
 func (f *flow) wait(what string, cond func(view string) bool) {
 	f.t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		if v := f.last.Load(); v != nil && cond(*v) {
 			return

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"lanes/state"
 
@@ -56,5 +57,20 @@ func checkFrame(t *testing.T, out string, w, h int) {
 		if lw := ansi.StringWidth(l); lw > w {
 			t.Errorf("line %d is %d cells wide, want ≤ %d: %q", i, lw, w, ansi.Strip(l))
 		}
+	}
+}
+
+// TestGoldenStoreDamaged shows a board whose store went bad (dimmed
+// records under the repair note) and one that started on a bad store.
+func TestGoldenStoreDamaged(t *testing.T) {
+	for name, recs := range map[string][]*state.Record{"stale": fixture(), "start": nil} {
+		t.Run(name, func(t *testing.T) {
+			m := loaded(recs, ThemeDark, 80, 24)
+			m = failed(m, damaged, fixedNow.Add(2*time.Minute))
+			m = step(m, clearStatusMsg{seq: m.status.seq})
+			out := m.View().Content
+			checkFrame(t, out, 80, 24)
+			golden.RequireEqual(t, out)
+		})
 	}
 }

@@ -15,6 +15,9 @@ import (
 func (m Model) helpBox() string {
 	l := m.look
 	keys := l.name.s("Keys") + "\n\n" + m.help.FullHelpView(m.keys.FullHelp())
+	if m.stale() { // the title says it short; here it is whole
+		keys = l.errText.s("Store") + "\n\n" + l.text.s(oneLine(m.trouble.Error())) + "\n\n" + keys
+	}
 	var body string
 	switch {
 	case m.helpFits():

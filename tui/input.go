@@ -135,6 +135,9 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 // ask opens the confirmation of a kill, restart or remove, or says why the
 // selection does not allow it.
 func (m *Model) ask(do *action, sel *item) tea.Cmd {
+	if cmd := m.refuseStale(do.verb); cmd != nil {
+		return cmd
+	}
 	switch {
 	case sel == nil:
 		return m.flash("select a session first", true)
@@ -150,6 +153,9 @@ func (m *Model) ask(do *action, sel *item) tea.Cmd {
 
 // openSend opens the prompt dialog, unless the agent may not receive text.
 func (m *Model) openSend(sel *item) tea.Cmd {
+	if cmd := m.refuseStale("send"); cmd != nil {
+		return cmd
+	}
 	if sel == nil {
 		return m.flash("select a session first", true)
 	}

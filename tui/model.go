@@ -71,6 +71,10 @@ type Model struct {
 	// busySince is when cycles began finding the store busy (zero: the
 	// last one did not); a short spell keeps the records without a word.
 	busySince time.Time
+	// trouble is the error of the cycles that could not read the store,
+	// until one can: the title says it, and the records are stale.
+	trouble error
+	readAt  time.Time // when a cycle last read the store
 
 	cycling               bool
 	againFull, againSpool bool // asked for while a cycle was in flight
@@ -207,9 +211,15 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, createCmd(m.ctx, m.o.Actions, msg)
 	case confirmedMsg:
 		m.mode = modeBoard
+		if cmd := m.refuseStale(msg.act.do.verb); cmd != nil {
+			return m, cmd
+		}
 		return m, tea.Batch(m.flash(msg.act.do.verb+" "+msg.act.rec.Name+"…", false), actionCmd(m.ctx, m.o.Actions, msg.act))
 	case submitSendMsg:
 		m.mode = modeBoard
+		if cmd := m.refuseStale("send"); cmd != nil {
+			return m, cmd
+		}
 		return m, sendCmd(m.ctx, m.o.Actions, msg)
 	case tea.KeyPressMsg:
 		return m.onKey(msg)

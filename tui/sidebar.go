@@ -65,7 +65,7 @@ func (s sidebar) render(l *look, h int, selID string, now time.Time, frame int) 
 	}
 	for i := first; i < len(s.live) && i < first+listH; i++ {
 		r := s.live[i]
-		a := r.Activity.Known()
+		a := dotActivity(r, state.Derive(r, now))
 		lead, name := "  ", l.text
 		if i == sel {
 			lead, name = l.selMark.s("▌")+" ", l.name

@@ -49,18 +49,7 @@ func (m Model) render() string {
 	lines := make([]string, 0, m.h)
 	lines = append(lines, m.titleLine())
 	lanesH := m.mainH - m.previewH
-	body := m.board.render(m.look, m.boardW, lanesH, m.now, m.frame)
-	if m.sidebarOn {
-		selID := ""
-		if sel := m.board.selected(); sel != nil {
-			selID = sel.rec.ID
-		}
-		side := m.sidebar.render(m.look, lanesH, selID, m.now, m.frame)
-		for i := range body {
-			body[i] = side[i] + " " + body[i]
-		}
-	}
-	lines = append(lines, body...)
+	lines = append(lines, m.body(lanesH)...)
 	if m.previewH > 0 {
 		lines = append(lines, m.preview.render(m.look)...)
 	}
@@ -79,6 +68,29 @@ func (m Model) render() string {
 		overlay(lines, m.helpBox(), m.w)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// body is the lanes and the sidebar beside them, h lines: dimmed while
+// the store cannot be read, or a word of why when nothing was read.
+func (m Model) body(h int) []string {
+	if m.stale() && len(m.recs) == 0 {
+		return m.troubleBody(h)
+	}
+	body := m.board.render(m.look, m.boardW, h, m.now, m.frame)
+	if m.sidebarOn {
+		selID := ""
+		if sel := m.board.selected(); sel != nil {
+			selID = sel.rec.ID
+		}
+		side := m.sidebar.render(m.look, h, selID, m.now, m.frame)
+		for i := range body {
+			body[i] = side[i] + " " + body[i]
+		}
+	}
+	if m.stale() {
+		m.dim(body)
+	}
+	return body
 }
 
 // titleLine is the brand, each zone's count in its colour (idle apart, as
@@ -107,6 +119,17 @@ func (m Model) titleLine() string {
 	}
 	if sw > room {
 		sum, sw = "", 0
+	}
+	if m.stale() { // the counts are stale too; what to do comes first
+		note := truncate("✗ "+troubleNote(m.trouble), max(m.w-7-1, 0))
+		sum, sw = l.errText.s(note), width(note)
+		if rw == 0 && !m.readAt.IsZero() { // how old the dimmed records are
+			age := "last read " + theme.Age(m.now, m.readAt) + " ago"
+			right, rw = l.muted.s(age), width(age)
+		}
+		if rw > m.w-7-1-sw-1 {
+			right, rw = "", 0
+		}
 	}
 	if rw > m.w-7-1 {
 		right, rw = "", 0

@@ -1,0 +1,95 @@
+package tui
+
+import (
+	"errors"
+	"slices"
+	"strings"
+
+	"lanes/state"
+	"lanes/state/fsafe"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// troubleNote is a lasting store error said short enough for the title
+// line at 80 columns, with what to do kept whole: the error itself names
+// paths and bbolt's detail, which would push the advice off the line.
+func troubleNote(err error) string {
+	switch {
+	case errors.Is(err, state.ErrDamaged):
+		return "store damaged — run `lanes doctor --repair`"
+	case errors.Is(err, state.ErrSchemaTooNew):
+		return "store from a newer lanes — upgrade lanes"
+	case errors.Is(err, state.ErrBusy):
+		return "store busy — another lanes process holds it"
+	case errors.Is(err, fsafe.ErrForeign):
+		return "state dir not private — ? shows the fix"
+	}
+	return "store unreadable — ? shows why"
+}
+
+// stale reports whether the records shown are the last ones read before
+// the store became unreadable: nothing on the board is live then.
+func (m Model) stale() bool { return m.trouble != nil }
+
+// refuseStale refuses an action on a session while the board cannot read
+// the store: what it shows may be gone or changed, and the action's own
+// store write would fail after it had reached tmux.
+func (m *Model) refuseStale(verb string) tea.Cmd {
+	if !m.stale() {
+		return nil
+	}
+	return m.flash(verb+" refused: "+troubleNote(m.trouble), true)
+}
+
+// dotActivity is what a session's dot shows, on its card and in the
+// sidebar: its raw activity, unless Derive marks its tmux server
+// unreachable; then nothing about the agent is known.
+func dotActivity(r *state.Record, d state.Derivation) state.Activity {
+	if slices.Contains(d.Marks, state.MarkUnreachable) {
+		return state.ActivityUnknown
+	}
+	return r.Activity.Known()
+}
+
+// dim draws stale lines in the muted colour alone, so no zone, badge or
+// dot colour presents them as live.
+func (m Model) dim(lines []string) {
+	for i, s := range lines {
+		lines[i] = m.look.muted.s(ansi.Strip(s))
+	}
+}
+
+// troubleBody replaces empty lanes while the store cannot be read: empty
+// lanes would say every session is gone.
+func (m Model) troubleBody(h int) []string {
+	l := m.look
+	out := make([]string, h)
+	blank := strings.Repeat(" ", m.w)
+	for i := range out {
+		out[i] = blank
+	}
+	if m.w < minDrawW {
+		return out
+	}
+	inner := m.w - 4
+	var lines []string
+	for _, para := range []struct {
+		p    paint
+		text string
+	}{
+		{l.errText, "The board cannot read its store, so it cannot show your sessions."},
+		{l.text, "Their tmux sessions and agents are not touched and keep running."},
+		{paint{}, ""},
+		{l.muted, oneLine(m.trouble.Error())},
+	} {
+		for _, s := range strings.Split(ansi.Wrap(para.text, inner, " "), "\n") {
+			lines = append(lines, "  "+fit(para.p, s, paint{}, "", m.w-2))
+		}
+	}
+	for i := 1; i < h && i <= len(lines); i++ {
+		out[i] = lines[i-1]
+	}
+	return out
+}
