@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"lanes/state"
@@ -52,6 +53,8 @@ func rebuiltSummary(rep state.RepairReport) string {
 			byID = append(byID, r.ID)
 		}
 	}
+	slices.Sort(live)
+	slices.Sort(ended)
 	s := fmt.Sprintf("recovered %d record(s) as they were", rep.Recovered)
 	if len(rep.Rebuilt) == 0 {
 		return s + "; none lost"
