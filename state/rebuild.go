@@ -30,8 +30,9 @@ type Traces struct {
 	// for.
 	Agents map[string]Agent
 	// Live lists the sessions carrying @lanes_id, of this state dir, on
-	// the tmux servers of sockets ("" the default server) and the caller's
-	// own. It is called only when the store is damaged.
+	// the tmux servers of sockets (those of the salvaged records; "" the
+	// default server) and the caller's own. It is called only when the
+	// store is damaged.
 	Live func(sockets []string) []LiveSession
 }
 
@@ -172,7 +173,7 @@ func (got *salvaged) live(tr Traces) map[string]LiveSession {
 	if tr.Live == nil {
 		return out
 	}
-	sockets := map[string]bool{"": true}
+	sockets := map[string]bool{}
 	for _, v := range got.buckets[string(bucketSessions)] {
 		if r, err := got.decode(v); err == nil {
 			sockets[r.Runtime.Socket] = true
