@@ -32,7 +32,7 @@ func (a *app) cmdDoctor(ctx context.Context, args []string) int {
 	if fs.NArg() > 0 {
 		return a.usageErr(fs, "doctor takes no arguments")
 	}
-	if *repair && !a.doctorRepair() {
+	if *repair && !a.doctorRepair(ctx) {
 		return exitError
 	}
 	var checks []check

@@ -1,9 +1,9 @@
 package cli
 
 import (
+	"context"
 	"fmt"
-	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 
 	"lanes/state"
@@ -12,13 +12,13 @@ import (
 // doctorRepair is `lanes doctor --repair`: a damaged store is replaced by
 // one holding every record that could be read (docs/design.md §7). It
 // prints what it did and reports whether it could do it.
-func (a *app) doctorRepair() bool {
+func (a *app) doctorRepair(ctx context.Context) bool {
 	st, err := a.store()
 	if err != nil {
 		fmt.Fprintf(a.stdout, "repair: %v\n", err)
 		return false
 	}
-	rep, err := st.Repair(a.now(), indexedIDs(st.Dir))
+	rep, err := st.Repair(a.now(), a.repairTraces(ctx, st.Dir))
 	if err != nil {
 		fmt.Fprintf(a.stdout, "repair: %v\n", err)
 		return false
@@ -29,12 +29,7 @@ func (a *app) doctorRepair() bool {
 	}
 	fmt.Fprintf(a.stdout, "repair: the store %s was damaged: %s\n", st.Path(), rep.Damage)
 	fmt.Fprintf(a.stdout, "repair: the damaged file is kept at %s\n", rep.KeptAt)
-	lost := "none lost"
-	if len(rep.Lost) > 0 {
-		lost = fmt.Sprintf("%d lost (%s): their records were unreadable; their spool lines count as %s",
-			len(rep.Lost), strings.Join(rep.Lost, ", "), state.DropUnknownSess)
-	}
-	fmt.Fprintf(a.stdout, "repair: recovered %d session record(s), %s\n", rep.Recovered, lost)
+	fmt.Fprintf(a.stdout, "repair: %s\n", rebuiltSummary(rep))
 	replayed := ""
 	if rep.Replayed > 0 {
 		replayed = " (events applied again: activity ends where the latest event puts it, events_applied counts them twice)"
@@ -44,19 +39,39 @@ func (a *app) doctorRepair() bool {
 	return true
 }
 
-// indexedIDs are the session ids the hook's indexes name: every session
-// `lanes new` made and `lanes rm` has not removed, so repair can tell which
-// records it could not read.
-func indexedIDs(stateDir string) []string {
-	var ids []string
-	for _, sub := range []string{"names", "panes"} {
-		entries, _ := os.ReadDir(filepath.Join(stateDir, sub))
-		for _, de := range entries {
-			b, err := os.ReadFile(filepath.Join(stateDir, sub, de.Name()))
-			if id, _, _ := strings.Cut(strings.TrimSpace(string(b)), " "); err == nil && state.ValidID(id) {
-				ids = append(ids, id)
-			}
+// rebuiltSummary says what the repair recovered and what it rebuilt, by
+// name.
+func rebuiltSummary(rep state.RepairReport) string {
+	var live, ended, byID []string
+	for _, r := range rep.Rebuilt {
+		switch {
+		case r.Live:
+			live = append(live, r.Name)
+		case r.Named:
+			ended = append(ended, r.Name)
+		default:
+			byID = append(byID, r.ID)
 		}
 	}
-	return ids
+	slices.Sort(live)
+	slices.Sort(ended)
+	s := fmt.Sprintf("recovered %d record(s) as they were", rep.Recovered)
+	if len(rep.Rebuilt) == 0 {
+		return s + "; none lost"
+	}
+	var parts []string
+	if len(live) > 0 {
+		parts = append(parts, fmt.Sprintf("%d live in tmux: %s", len(live), strings.Join(live, ", ")))
+	}
+	if len(ended) > 0 {
+		parts = append(parts, fmt.Sprintf("%d ended: %s", len(ended), strings.Join(ended, ", ")))
+	}
+	s += fmt.Sprintf("; rebuilt %d from traces", len(rep.Rebuilt))
+	if len(parts) > 0 {
+		s += " (" + strings.Join(parts, "; ") + ")"
+	}
+	if len(byID) > 0 {
+		s += fmt.Sprintf("; %d known only by id (%s), rebuilt as ended", len(byID), strings.Join(byID, ", "))
+	}
+	return s
 }

@@ -318,6 +318,9 @@ func (a *app) restart(ctx context.Context, r *state.Record) error {
 	if r.Runtime.Terminated {
 		return fmt.Errorf("%s: %w; start a new one with `lanes new %s`", r.Name, state.ErrTerminated, r.Name)
 	}
+	if r.CommandLost() {
+		return fmt.Errorf("%s: its command was lost in a damaged store; start a new session", r.Name)
+	}
 	launch := state.NewID()
 	now := a.now().UTC()
 	next := r.Clone()

@@ -65,11 +65,11 @@ func walkBucket(c *bolt.Cursor, path []byte) error {
 
 // RepairReport is what Repair did.
 type RepairReport struct {
-	Healthy   bool     // nothing was wrong, and nothing was changed
-	Damage    string   // what was wrong with the store
-	KeptAt    string   // where the damaged file now is
-	Recovered int      // records copied into the new store
-	Lost      []string // ids known (from history or spool file names) whose record could not be read
+	Healthy   bool      // nothing was wrong, and nothing was changed
+	Damage    string    // what was wrong with the store
+	KeptAt    string    // where the damaged file now is
+	Recovered int       // records copied into the new store as they were
+	Rebuilt   []Rebuilt // records made again from the traces of their sessions
 	// Resumed spool files keep the offset read from the damaged store;
 	// Replayed ones start again from their first line.
 	Resumed, Replayed int
@@ -86,9 +86,9 @@ type RepairReport struct {
 // already reflect: activity ends where the latest event puts it and PR
 // facts are the same facts again, but events_applied counts them twice and
 // the history shows their transitions again. A healthy store is left as it
-// is. known names session ids the caller knows existed (from its own
-// indexes), so that a record on a damaged page is reported lost.
-func (s *Store) Repair(now time.Time, known []string) (RepairReport, error) {
+// is. A session known from any trace (tr, history, spool) whose record
+// could not be read gets a record rebuilt from those traces (rebuild).
+func (s *Store) Repair(now time.Time, tr Traces) (RepairReport, error) {
 	var rep RepairReport
 	fi, err := os.Stat(s.Path())
 	if errors.Is(err, os.ErrNotExist) {
@@ -129,7 +129,6 @@ func (s *Store) Repair(now time.Time, known []string) (RepairReport, error) {
 	if schema > SchemaVersion {
 		return rep, fmt.Errorf("%w: the damaged store was written by a newer lanes (schema %d, this build reads %d); repair it with that lanes", ErrSchemaTooNew, schema, SchemaVersion)
 	}
-	known = got.known(s.SpoolDir(), known)
 	for id, v := range got.buckets[string(bucketSessions)] {
 		switch err := validRecord(v, schema); {
 		case errors.Is(err, ErrSchemaTooNew):
@@ -139,11 +138,9 @@ func (s *Store) Repair(now time.Time, known []string) (RepairReport, error) {
 		}
 	}
 	rep.Recovered = len(got.buckets[string(bucketSessions)])
-	for _, id := range known {
-		if _, ok := got.buckets[string(bucketSessions)][id]; !ok {
-			rep.Lost = append(rep.Lost, id)
-		}
-	}
+	got.schema = schema
+	live := got.live(tr)
+	rep.Rebuilt = got.rebuild(s.SpoolDir(), got.known(s.SpoolDir(), tr.ids(live)), tr, live, now)
 	rep.Resumed, rep.Replayed = spoolFiles(s.SpoolDir(), got.buckets[string(bucketSpool)])
 	if rep.KeptAt, err = s.replaceWith(&got, schema, now); err != nil {
 		return rep, err
@@ -185,6 +182,7 @@ type salvaged struct {
 	// after it would be lost with the kept-aside file.
 	txid   uint64
 	txidOK bool
+	schema int // the damaged store's
 }
 
 // salvage reads every readable key of src into got.

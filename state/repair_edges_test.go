@@ -48,7 +48,7 @@ func TestRepairIngestsPastALongLine(t *testing.T) {
 	}
 	f.Close()
 	damageFreelist(t, s)
-	rep, err := s.Repair(t0.Add(time.Minute), nil)
+	rep, err := s.Repair(t0.Add(time.Minute), Traces{})
 	if err != nil {
 		t.Fatal(err)
 	}

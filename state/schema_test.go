@@ -93,7 +93,7 @@ func repairRefuses(t *testing.T, s *Store, checkToo bool) {
 	if err := s.Check(); checkToo && !errors.Is(err, ErrSchemaTooNew) {
 		t.Errorf("check: %v, want ErrSchemaTooNew", err)
 	}
-	rep, err := s.Repair(t0, nil)
+	rep, err := s.Repair(t0, Traces{})
 	if !errors.Is(err, ErrSchemaTooNew) {
 		t.Errorf("repair: %+v, %v; want ErrSchemaTooNew", rep, err)
 	}

@@ -20,7 +20,8 @@ import (
 // drillDamagedStore: garbage over one page of lanes.db, then a 0-byte
 // lanes.db. Every command says the store is damaged (no Go panic), nothing
 // starts an empty store over it, and `lanes doctor --repair` gets back
-// every record that is not on the damaged page.
+// every record that is not on the damaged page and rebuilds the others
+// from their traces, live, since tmux runs them.
 func drillDamagedStore(w *world.World) (string, error) {
 	n := 50
 	if *quick {
@@ -59,15 +60,16 @@ func drillDamagedStore(w *world.World) (string, error) {
 		return evidence + "\n" + doc.Stdout, fmt.Errorf("doctor did not name the fix")
 	}
 	rep := w.Lanes("", "doctor", "--repair")
-	got, lost := repairCounts(rep.Stdout)
+	got, rebuilt, live, names := repairCounts(rep.Stdout)
 	after, err := w.Ls()
 	if err != nil {
 		return evidence, fmt.Errorf("after repair: %v", err)
 	}
-	evidence += fmt.Sprintf("\nrepair recovered %d of %d readable records (%d lost, the %d on the damaged page); ls shows %d",
-		got, n-onPage, lost, onPage, len(after))
-	if got != n-onPage || lost != onPage || len(after) != got || !strings.Contains(rep.Stdout, "kept at "+db+".damaged-") {
-		return evidence + "\n" + rep.Stdout, fmt.Errorf("the repair did not recover every readable record")
+	evidence += fmt.Sprintf("\nrepair recovered %d as they were, rebuilt %d from traces (%d live in tmux: %s); ls shows %d, %d live",
+		got, rebuilt, live, names, len(after), liveCount(after))
+	if got != n-onPage || rebuilt != onPage || live != onPage || len(after) != n || liveCount(after) != n ||
+		!strings.Contains(rep.Stdout, "kept at "+db+".damaged-") {
+		return evidence + "\n" + rep.Stdout, fmt.Errorf("the repair did not recover every readable record and rebuild the others live")
 	}
 
 	if err := os.Truncate(db, 0); err != nil {
@@ -85,10 +87,17 @@ func drillDamagedStore(w *world.World) (string, error) {
 		return evidence, fmt.Errorf("an empty store was not refused, or was re-created")
 	}
 	rep = w.Lanes("", "doctor", "--repair")
-	got, lost = repairCounts(rep.Stdout)
-	evidence += fmt.Sprintf("; repair: %d recovered, %d named lost, damaged file kept", got, lost)
-	if got != 0 || lost != n || !strings.Contains(rep.Stdout, "kept at ") {
-		return evidence + "\n" + rep.Stdout, fmt.Errorf("the repair of an empty store did not name every lost session")
+	got, rebuilt, live, _ = repairCounts(rep.Stdout)
+	if after, err = w.Ls(); err != nil {
+		return evidence, fmt.Errorf("after repair: %v", err)
+	}
+	evidence += fmt.Sprintf("; repair: %d recovered, rebuilt %d (%d live in tmux), damaged file kept; ls shows %d live, d00 %s",
+		got, rebuilt, live, liveCount(after), after["d00"].Activity)
+	if got != 0 || rebuilt != n || live != n || liveCount(after) != n || !strings.Contains(rep.Stdout, "kept at ") {
+		return evidence + "\n" + rep.Stdout, fmt.Errorf("the repair of an empty store did not rebuild every session tmux runs")
+	}
+	if after["d00"].Activity != "idle" {
+		return evidence, fmt.Errorf("the hook line written while the store was empty did not apply to the rebuilt record")
 	}
 	return evidence, nil
 }
@@ -142,16 +151,29 @@ func damageLeaf(db string) (page, held int, err error) {
 	return int(child), held, os.WriteFile(db, b, 0o600)
 }
 
-var repairLine = regexp.MustCompile(`recovered (\d+) session record\(s\), (none|\d+) lost`)
+var repairLine = regexp.MustCompile(`recovered (\d+) record\(s\) as they were(?:; none lost|; rebuilt (\d+) from traces \((?:(\d+) live in tmux: ([^;)]*))?)`)
 
-func repairCounts(out string) (recovered, lost int) {
+// repairCounts reads the repair's summary: records recovered as they
+// were, rebuilt from traces, and of those live in tmux, with their names.
+func repairCounts(out string) (recovered, rebuilt, live int, names string) {
 	m := repairLine.FindStringSubmatch(out)
 	if m == nil {
-		return -1, -1
+		return -1, -1, -1, ""
 	}
 	recovered, _ = strconv.Atoi(m[1])
-	lost, _ = strconv.Atoi(m[2]) // "none" reads as 0
-	return recovered, lost
+	rebuilt, _ = strconv.Atoi(m[2]) // "none lost" reads as 0
+	live, _ = strconv.Atoi(m[3])
+	return recovered, rebuilt, live, m[4]
+}
+
+func liveCount(ss map[string]world.Session) int {
+	n := 0
+	for _, s := range ss {
+		if !s.IsTerminated {
+			n++
+		}
+	}
+	return n
 }
 
 // drillStatusUnderLoad: a board runs over many sessions while 8 writers

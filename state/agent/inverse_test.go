@@ -1,0 +1,42 @@
+package agent
+
+import (
+	"slices"
+	"testing"
+
+	"lanes/state"
+)
+
+// TestUserCommandUndoesLaunch: what Launch started gives back the command
+// `lanes new` recorded, where lanes' additions can be told apart.
+func TestUserCommandUndoesLaunch(t *testing.T) {
+	const dir, id = "/state", "abcd1234"
+	user := []string{"--model", "x y"}
+	for _, a := range []state.Agent{state.AgentClaude, state.AgentGemini, state.AgentOpenCode, state.AgentCodex, state.AgentCustom} {
+		args := user
+		if a == state.AgentCustom {
+			args = []string{"sh", "-c", "sleep 1"}
+		}
+		plan, err := Launch(a, "/bin/lanes", dir, id, args, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := UserCommand(a, dir, id, plan.Args)
+		want := append([]string{string(a)}, user...)
+		if a == state.AgentCustom {
+			want = args
+		}
+		if a == state.AgentCodex {
+			if ok {
+				t.Errorf("codex: %q taken apart; its -c overrides mix with the user's arguments", got)
+			}
+			continue
+		}
+		if !ok || !slices.Equal(got, want) {
+			t.Errorf("%s: UserCommand(%q) = %q, %v; want %q", a, plan.Args, got, ok, want)
+		}
+	}
+	if got, ok := UserCommand(state.AgentCustom, dir, id, []string{"/usr/bin/env", "--", "my agent"}); !ok || !slices.Equal(got, []string{"my agent"}) {
+		t.Errorf("a single word run through env: %q, %v", got, ok)
+	}
+}
