@@ -20,6 +20,9 @@ func (a *app) cmdAttach(ctx context.Context, args []string) int {
 	if r.Runtime.Terminated {
 		return a.fail(fmt.Errorf("%s: %w", r.Name, state.ErrTerminated))
 	}
+	if err := notStarted(r); err != nil {
+		return a.fail(err)
+	}
 	tc := a.tmuxFor(r.Runtime.Socket)
 	if inside := a.getenv("TMUX"); inside != "" {
 		err := tc.SwitchFrom(ctx, inside, r.Runtime.SessionID)
@@ -102,6 +105,9 @@ func (a *app) readPrompt() (string, error) {
 // send types text into a live agent's pane, then Enter.
 func (a *app) send(ctx context.Context, r *state.Record, text string, force bool) error {
 	if err := state.CanSend(r, force); err != nil {
+		if errors.Is(err, state.ErrStarting) {
+			return fmt.Errorf("%w; try again in a moment, or `lanes kill %s`", err, r.Name)
+		}
 		return err
 	}
 	err := a.tmuxFor(r.Runtime.Socket).SendText(ctx, r.Runtime.PaneID, text)

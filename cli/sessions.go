@@ -132,6 +132,9 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 			return err
 		}
 		for _, o := range all {
+			if o.Name == name && o.Starting() {
+				return fmt.Errorf("a session named %q is %w (%s); wait a moment, or `lanes kill %s`", name, state.ErrStarting, o.ID, name)
+			}
 			if o.Name == name && o.Live() {
 				return fmt.Errorf("a live session named %q exists (%s); pick another name or `lanes kill %s`", name, o.ID, name)
 			}
@@ -273,6 +276,15 @@ func (a *app) cmdKill(ctx context.Context, args []string) int {
 	return exitOK
 }
 
+// notStarted refuses to act on the pane of a session tmux has not shown
+// yet (an interrupted `lanes new`): there is none to act on.
+func notStarted(r *state.Record) error {
+	if !r.Starting() {
+		return nil
+	}
+	return fmt.Errorf("%s: %w; try again in a moment, or `lanes kill %s`", r.Name, state.ErrStarting, r.Name)
+}
+
 // update loads, changes and stores one record in one transaction.
 func (a *app) update(id string, fn func(*state.Record, *state.Tx) error) error {
 	st, err := a.store()
@@ -320,6 +332,11 @@ func (a *app) restart(ctx context.Context, r *state.Record) error {
 	}
 	if r.CommandLost() {
 		return fmt.Errorf("%s: its command was lost in a damaged store; start a new session", r.Name)
+	}
+	if err := notStarted(r); err != nil {
+		// Restarting it would record a restart of a session no read has
+		// seen, and the collector would then drop the record.
+		return err
 	}
 	launch := state.NewID()
 	now := a.now().UTC()

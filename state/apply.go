@@ -249,6 +249,8 @@ func CanSend(r *Record, force bool) error {
 	switch {
 	case r.Runtime.Terminated:
 		return ErrTerminated
+	case r.Starting():
+		return ErrStarting
 	case r.Activity.State == ActivityExited || r.Pane.Dead:
 		return ErrAgentExited
 	case !force && (r.Activity.State == ActivityWaitingInput || r.Activity.State == ActivityBlocked):

@@ -25,6 +25,14 @@ const (
 // facts (docs/design.md §3). It is pure: the same record and time always give the
 // same answer, and nothing else in lanes decides a status, lane or mark.
 func Derive(r *Record, now time.Time) Derivation {
+	d := derive(r, now)
+	if r.Starting() {
+		d.Marks = append(d.Marks, MarkStarting)
+	}
+	return d
+}
+
+func derive(r *Record, now time.Time) Derivation {
 	if r.Runtime.Terminated {
 		if anyMerged(r.PRs) {
 			return Derivation{Status: StatusMerged, Zone: ZoneDone}

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -232,5 +233,28 @@ func BenchmarkDerive10k(b *testing.B) {
 		for _, r := range recs {
 			Derive(r, now)
 		}
+	}
+}
+
+// A record `lanes new` wrote whose tmux session no read has shown yet is
+// marked starting, whatever its activity says; once adopted it is not.
+func TestDeriveStarting(t *testing.T) {
+	r := rec(ActivityIdle)
+	r.Runtime.SessionID, r.Runtime.PaneID, r.Runtime.PaneStartedAt = "", "", time.Time{}
+	r.Runtime.StartingAt = t0
+	if d := Derive(r, t0.Add(time.Second)); !slices.Contains(d.Marks, MarkStarting) {
+		t.Fatalf("starting record: %+v, want mark %q", d, MarkStarting)
+	}
+	if err := CanSend(r, false); !errors.Is(err, ErrStarting) {
+		t.Fatalf("CanSend(starting) = %v, want ErrStarting", err)
+	}
+	r.Runtime.SessionID = "$1"
+	if d := Derive(r, t0.Add(time.Second)); slices.Contains(d.Marks, MarkStarting) {
+		t.Fatalf("a restart in flight (session known) is marked starting: %+v", d)
+	}
+	r.Runtime.SessionID = ""
+	terminated(r)
+	if d := Derive(r, t0.Add(time.Second)); slices.Contains(d.Marks, MarkStarting) {
+		t.Fatalf("terminated record marked starting: %+v", d)
 	}
 }

@@ -1,12 +1,27 @@
 package state
 
-import "time"
+import (
+	"errors"
+	"time"
+)
 
 // StartWindow is how long a start or restart may stay in flight: a session
 // `lanes new` wrote but tmux never showed is removed after it, and a restart
 // whose pane kept its process gets its previous launch back
 // (docs/design.md §5, starting).
 const StartWindow = 30 * time.Second
+
+// ErrStarting: lanes wrote the record, but no tmux read has shown its
+// session yet, so there is no pane to act on (an interrupted `lanes new`
+// leaves this until the session shows up or StartWindow passes).
+var ErrStarting = errors.New("still starting (no tmux session seen yet)")
+
+// Starting reports whether the session is live but lanes has not yet seen
+// its tmux session: a start in flight, not a restart (which knows its
+// session).
+func (r *Record) Starting() bool {
+	return r.Live() && r.Runtime.SessionID == "" && !r.Runtime.StartingAt.IsZero()
+}
 
 // Respawned ends a restart in flight whose new pane is running: the new
 // launch holds alone.

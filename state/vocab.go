@@ -102,10 +102,11 @@ const (
 	MarkFailed      Mark = "failed"
 	MarkInterrupted Mark = "interrupted"
 	MarkUnreachable Mark = "unreachable"
+	MarkStarting    Mark = "starting"
 )
 
 // Marks lists every mark, in the order a legend shows them.
-var Marks = []Mark{MarkFailed, MarkInterrupted, MarkUnconfirmed, MarkUnreachable}
+var Marks = []Mark{MarkFailed, MarkInterrupted, MarkUnconfirmed, MarkUnreachable, MarkStarting}
 
 // Outcome is how the agent's last turn ended, when known.
 type Outcome string

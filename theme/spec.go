@@ -55,6 +55,7 @@ var markSpecs = map[state.Mark]Spec{
 	state.MarkInterrupted: {RoleIdle, "‖", "Interrupted", "The last turn was interrupted", false},
 	state.MarkUnconfirmed: {RoleUnknown, "…", "unconfirmed", "Working, but silent for over 10 minutes", false},
 	state.MarkUnreachable: {RoleUnknown, "↯", "tmux unreachable", "The tmux server is not answering", false},
+	state.MarkStarting:    {RoleIdle, "◔", "starting", "lanes started it; tmux has not shown its session yet", false},
 }
 
 // StatusSpec is how status s is presented; an unrecognised status is shown as

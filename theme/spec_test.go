@@ -131,6 +131,7 @@ func TestMarkSpecs(t *testing.T) {
 		{state.MarkInterrupted, "Interrupted", RoleIdle},
 		{state.MarkUnconfirmed, "unconfirmed", RoleUnknown},
 		{state.MarkUnreachable, "tmux unreachable", RoleUnknown},
+		{state.MarkStarting, "starting", RoleIdle},
 	}
 	if len(tests) != len(markSpecs) || len(tests) != len(state.Marks) {
 		t.Fatalf("table has %d marks, markSpecs has %d, state.Marks %d", len(tests), len(markSpecs), len(state.Marks))

@@ -57,6 +57,7 @@ func main() {
 		{"16.12 send argument edge cases", drillSendArgs},
 		{"16.12b hook/pr/history edge cases", drillHookEdges},
 		{"16.12c send/hook edges: C1, CRLF, a terminal, no state dir", drillSendAndHookEdges},
+		{"T3 interrupted lanes new reads as starting", drillStarting},
 	}
 	failed := 0
 	for _, d := range drills {
