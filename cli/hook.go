@@ -184,14 +184,16 @@ func (a *app) hookSession(dir, session string) (id, launch string, err error) {
 	switch {
 	case session == "":
 		return "", "", fmt.Errorf("not inside a lanes session ($LANES_SESSION unset, no pane index for $TMUX_PANE); use --session NAME")
-	case state.ValidID(session):
-		return session, "", nil
 	case state.ValidName(session):
+		// A name first, then an id (docs/design.md §2): a name may look like one.
 		b, err := os.ReadFile(nameIndex(dir, session))
-		if err != nil || !state.ValidID(strings.TrimSpace(string(b))) {
-			return "", "", fmt.Errorf("no session named %q in %s", session, dir)
+		switch id := strings.TrimSpace(string(b)); {
+		case err == nil && state.ValidID(id):
+			return id, "", nil
+		case state.ValidID(session):
+			return session, "", nil
 		}
-		return strings.TrimSpace(string(b)), "", nil
+		return "", "", fmt.Errorf("no session named %q in %s", session, dir)
 	}
 	return "", "", fmt.Errorf("invalid --session %q", session)
 }

@@ -111,8 +111,12 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 	}
 	tc := a.tmuxClient()
 	tmuxName := state.TmuxSessionName(name)
+	id, err := a.freshID(st)
+	if err != nil {
+		return nil, err
+	}
 	r := &state.Record{
-		ID: state.NewID(), Name: name, Agent: agent, Dir: dir, Branch: gitBranch(ctx, dir),
+		ID: id, Name: name, Agent: agent, Dir: dir, Branch: gitBranch(ctx, dir),
 		CreatedAt: a.now().UTC(),
 		Runtime: state.Runtime{Socket: a.socket, TmuxSession: tmuxName, Launch: state.NewID(),
 			Source: "user", At: a.now().UTC()},
@@ -131,13 +135,11 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 		if err != nil {
 			return err
 		}
-		for _, o := range all {
-			if o.Name == name && o.Starting() {
-				return fmt.Errorf("a session named %q is %w (%s); wait a moment, or `lanes kill %s`", name, state.ErrStarting, o.ID, name)
-			}
-			if o.Name == name && o.Live() {
-				return fmt.Errorf("a live session named %q exists (%s); pick another name or `lanes kill %s`", name, o.ID, name)
-			}
+		if err := state.NameTaken(all, name); err != nil {
+			return err
+		}
+		if slices.ContainsFunc(all, func(o *state.Record) bool { return o.Name == r.ID || o.ID == r.ID }) {
+			return fmt.Errorf("session id %s was taken meanwhile; run lanes new again", r.ID)
 		}
 		return tx.Put(r)
 	}); err != nil {
@@ -198,6 +200,19 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 	}
 	a.writeIndexes(r)
 	return r, nil
+}
+
+// freshID is an id no record has as its id or name. It is chosen before
+// the transaction that stores the record, since the agent's launch plan
+// (its hooks' files) needs it first.
+func (a *app) freshID(st *state.Store) (string, error) {
+	var id string
+	err := st.View(func(tx *state.Tx) error {
+		all, err := tx.All()
+		id = state.FreshID(all)
+		return err
+	})
+	return id, err
 }
 
 // writeIndexes records the pane and name indexes `lanes hook` falls back to

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -159,6 +160,9 @@ func NameProblem(s string) string {
 	if s == "" {
 		return "use 1–40 letters, digits, - or _"
 	}
+	if strings.HasPrefix(s, "lanes-") {
+		return "must not start with lanes- (tmux names it lanes-NAME already)"
+	}
 	return ""
 }
 
@@ -180,8 +184,11 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // CheckName explains why s is not an acceptable session name.
 func CheckName(s string) error {
-	if ValidName(s) {
+	switch p := NameProblem(s); {
+	case p == "":
 		return nil
+	case strings.HasPrefix(s, "lanes-"):
+		return fmt.Errorf("invalid session name %q: it %s, and its status line would find the session named %s", s, p, strings.TrimPrefix(s, "lanes-"))
 	}
 	return fmt.Errorf("invalid session name %q: use 1–40 letters, digits, '-' or '_' (tmux rewrites '.' and ':', and spaces break targets)", s)
 }

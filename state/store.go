@@ -370,14 +370,10 @@ func (t *Tx) Delete(id string) error {
 	return t.bucket(bucketSessions).Delete([]byte(id))
 }
 
-// Resolve finds a session by id or name: the live session of that name
-// first, else the most recently terminated one (docs/design.md §2).
+// Resolve finds a session by name or id: the live session of that name
+// first, else the one with that id, else the most recently terminated one
+// of that name (docs/design.md §2).
 func (t *Tx) Resolve(nameOrID string) (*Record, error) {
-	if ValidID(nameOrID) {
-		if r, err := t.Get(nameOrID); err == nil {
-			return r, nil
-		}
-	}
 	all, err := t.All()
 	if err != nil {
 		return nil, err
@@ -387,10 +383,10 @@ func (t *Tx) Resolve(nameOrID string) (*Record, error) {
 
 // Resolve picks nameOrID out of records as Tx.Resolve does.
 func Resolve(all []*Record, nameOrID string) (*Record, error) {
-	var best *Record
+	var best, byID *Record
 	for _, r := range all {
 		if r.ID == nameOrID {
-			return r, nil
+			byID = r
 		}
 		if r.Name != nameOrID {
 			continue
@@ -402,10 +398,13 @@ func Resolve(all []*Record, nameOrID string) (*Record, error) {
 			best = r
 		}
 	}
-	if best == nil {
-		return nil, fmt.Errorf("%w: %q (see `lanes ls --all`)", ErrNoSession, nameOrID)
+	switch {
+	case best != nil && best.Live(), byID == nil && best != nil:
+		return best, nil
+	case byID != nil:
+		return byID, nil
 	}
-	return best, nil
+	return nil, fmt.Errorf("%w: %q (see `lanes ls --all`)", ErrNoSession, nameOrID)
 }
 
 // AppendHistory adds a transition to the session's history, keeping the

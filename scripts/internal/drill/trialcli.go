@@ -58,3 +58,37 @@ func drillStarting(w *world.World) (string, error) {
 	}
 	return evidence, nil
 }
+
+// drillNames: a NAME never reaches another session — a name equal to a
+// record's id or starting with lanes- is refused, and a name shaped like
+// an id is found by name (trial item 6).
+func drillNames(w *world.World) (string, error) {
+	if r := w.Lanes("", "new", "c", "--", "sleep", "86400"); r.Code != 0 {
+		return "", fmt.Errorf("lanes new c: %s", r.Stderr)
+	}
+	if r := w.Lanes("", "new", "frontend", "--", "sleep", "86400"); r.Code != 0 {
+		return "", fmt.Errorf("lanes new frontend: %s", r.Stderr)
+	}
+	ls, err := w.Ls()
+	if err != nil {
+		return "", err
+	}
+	var evidence string
+	for _, name := range []string{ls["c"].ID, "lanes-c"} {
+		r := w.Lanes("", "new", name, "--", "cat")
+		evidence += fmt.Sprintf("lanes new %s: exit %d: %s\n", name, r.Code, firstLine(r.Stderr))
+		if r.Code == 0 {
+			return evidence, fmt.Errorf("lanes new %s was accepted", name)
+		}
+	}
+	r := w.Lanes("", "hook", "generic", "active", "--session", "frontend")
+	if ls, err = w.Ls(); err != nil {
+		return evidence, err
+	}
+	evidence += fmt.Sprintf("hook --session frontend (an id's shape): exit %d, frontend is %s, c is %s",
+		r.Code, ls["frontend"].Activity, ls["c"].Activity)
+	if r.Code != 0 || ls["frontend"].Activity != "active" {
+		return evidence, fmt.Errorf("a hook for frontend did not reach the session named frontend")
+	}
+	return evidence, nil
+}
