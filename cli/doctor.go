@@ -13,7 +13,6 @@ import (
 	"lanes/state"
 	"lanes/state/agent"
 	"lanes/state/fsafe"
-	"lanes/tmux"
 )
 
 // check is one line of the doctor's report; fix is the command that mends a
@@ -39,9 +38,10 @@ func (a *app) cmdDoctor(ctx context.Context, args []string) int {
 	add := func(ok bool, fix, format string, args ...any) {
 		checks = append(checks, check{ok, fmt.Sprintf(format, args...), fix})
 	}
-	a.doctorTmux(ctx, add)
-	res, _ := a.cycle(ctx) // what follows is current; its errors show below
-	a.doctorOrphans(res.Orphans, add)
+	// The cycle makes what follows current (its store errors show below),
+	// and its tmux read is the one the tmux checks report on.
+	res, cycleErr := a.quietCycle(ctx)
+	a.doctorTmux(ctx, res, cycleErr, add)
 	dir, err := a.stateDir()
 	switch {
 	case errors.Is(err, fsafe.ErrForeign):
@@ -85,27 +85,6 @@ func (a *app) doctorBoard(add addFunc) {
 		add(false, buildBoth, "board: %s not found next to lanes or on PATH", boardName)
 	} else {
 		add(true, "", "board: %s", path)
-	}
-}
-
-func (a *app) doctorTmux(ctx context.Context, add addFunc) {
-	tc := a.tmuxClient()
-	v, err := tc.Version(ctx)
-	if err != nil {
-		add(false, "install tmux ≥ 3.3 (e.g. apt-get install tmux)", "tmux: %v", err)
-		return
-	}
-	add(versionAtLeast(v, 3, 3), "upgrade tmux to 3.3 or newer", "tmux %s", v)
-	server := "tmux's default server"
-	if a.socket != "" {
-		server = "tmux server -L " + a.socket
-	}
-	if _, err := tc.ListPanes(ctx, false); errors.Is(err, tmux.ErrNoServer) {
-		add(true, "", "%s: not running (it starts with the first `lanes new`)", server)
-	} else if err != nil {
-		add(false, "check the server with `tmux ls`; lanes keeps every session's record meanwhile", "%s: %v", server, err)
-	} else {
-		add(true, "", "%s: answering", server)
 	}
 }
 
@@ -162,16 +141,7 @@ func (a *app) doctorState(dir string, add addFunc) {
 	}
 	add(schema == state.SchemaVersion, "", "store %s: schema %d, %d KiB, %d session(s), every page readable", st.Path(), schema, size/1024, len(recs))
 
-	var waiting []string
-	for _, r := range recs {
-		if r.Live() && !r.Runtime.UnreachableSince.IsZero() {
-			waiting = append(waiting, r.Name)
-		}
-	}
-	if len(waiting) > 0 {
-		add(false, "start that tmux server again (e.g. `tmux -L NAME new -d`): lanes then finds the sessions, or certifies them gone after two reads",
-			"%d live session(s) wait on a tmux server that does not answer, shown unknown: %s", len(waiting), strings.Join(waiting, ", "))
-	}
+	a.doctorOtherServers(recs, add)
 
 	backlog, err := st.Backlog()
 	if err != nil {

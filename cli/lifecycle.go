@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"lanes/state"
@@ -91,29 +90,4 @@ func (a *app) confirm(question string) bool {
 	line, _ := bufio.NewReader(f).ReadString('\n')
 	answer := strings.ToLower(strings.TrimSpace(line))
 	return answer == "y" || answer == "yes"
-}
-
-// doctorOrphans lists tmux sessions that carry an @lanes_id no live record
-// has (a start whose record was removed, a session killed in lanes while
-// tmux was down that came back), with the command that ends each.
-func (a *app) doctorOrphans(orphans []state.Observation, add addFunc) {
-	if len(orphans) == 0 {
-		return
-	}
-	slices.SortFunc(orphans, func(x, y state.Observation) int { return strings.Compare(x.SessionID, y.SessionID) })
-	var kills []string
-	for _, o := range orphans {
-		argv := append([]string{"tmux"}, tmuxSocketArgs(a.socket)...)
-		argv = append(argv, "kill-session", "-t", "'"+o.SessionID+"'")
-		kills = append(kills, strings.Join(argv, " "))
-	}
-	add(false, strings.Join(kills, "\n         "),
-		"tmux: %d session(s) carry an @lanes_id lanes has no live record of (orphans; lanes does not watch them)", len(orphans))
-}
-
-func tmuxSocketArgs(socket string) []string {
-	if socket == "" {
-		return nil
-	}
-	return []string{"-L", socket}
 }

@@ -55,15 +55,21 @@ func spoolOnly(c *state.Collector) *state.Collector {
 // cycle runs one collector cycle, warning on stderr when tmux did not answer
 // (the records are still printed: docs/design.md §10).
 func (a *app) cycle(ctx context.Context) (state.CycleResult, error) {
-	c, err := a.collector()
-	if err != nil {
-		return state.CycleResult{}, err
-	}
-	res, err := c.Cycle(ctx)
+	res, err := a.quietCycle(ctx)
 	if err == nil && res.TmuxErr != nil && a.watching(res.Records) {
 		a.warn("tmux is not answering (%v); showing what the store holds", res.TmuxErr)
 	}
 	return res, err
+}
+
+// quietCycle is a cycle for a command that acts rather than prints what
+// the store holds: what tmux's silence means for it, it says itself.
+func (a *app) quietCycle(ctx context.Context) (state.CycleResult, error) {
+	c, err := a.collector()
+	if err != nil {
+		return state.CycleResult{}, err
+	}
+	return c.Cycle(ctx)
 }
 
 // watching reports whether any live session lives on this invocation's

@@ -59,6 +59,7 @@ func main() {
 		{"16.12c send/hook edges: C1, CRLF, a terminal, no state dir", drillSendAndHookEdges},
 		{"T3 interrupted lanes new reads as starting", drillStarting},
 		{"T6 a NAME never means two sessions", drillNames},
+		{"T4 doctor tmux advice", drillDoctorTmux},
 	}
 	failed := 0
 	for _, d := range drills {

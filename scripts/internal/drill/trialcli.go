@@ -2,8 +2,11 @@ package main
 
 import (
 	"fmt"
+	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"lanes/scripts/internal/world"
@@ -89,6 +92,70 @@ func drillNames(w *world.World) (string, error) {
 		r.Code, ls["frontend"].Activity, ls["c"].Activity)
 	if r.Code != 0 || ls["frontend"].Activity != "active" {
 		return evidence, fmt.Errorf("a hook for frontend did not reach the session named frontend")
+	}
+	return evidence, nil
+}
+
+// doctorLines is the lines of `lanes doctor` that mention any of words,
+// with their fix lines.
+func doctorLines(w *world.World, words ...string) string {
+	var out []string
+	lines := strings.Split(w.Lanes("", "doctor").Stdout, "\n")
+	for i, l := range lines {
+		if slices.ContainsFunc(words, func(word string) bool { return strings.Contains(l, word) }) {
+			out = append(out, strings.TrimSpace(l))
+			if i+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+1]), "fix:") {
+				out = append(out, "  "+strings.TrimSpace(lines[i+1]))
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// drillDoctorTmux: doctor's tmux advice — another state dir's sessions are
+// not orphans, orphans are named, a stopped server is "not answering" with
+// advice for its own socket, and a dead server with live sessions is a
+// problem with a way out (trial item 4).
+func drillDoctorTmux(w *world.World) (string, error) {
+	other := exec.Command(w.Bin, "new", "f1", "--", "sleep", "86400")
+	other.Env = append(w.Env(), "LANES_STATE_DIR="+w.Root+"/other-state")
+	if out, err := other.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("lanes new f1 in another state dir: %v %s", err, out)
+	}
+	if out, err := w.Tmux(w.Socket, "new-session", "-d", "-s", "lanes-o1", "sleep", "86400", ";",
+		"set-option", "-t", "=lanes-o1:", "@lanes_id", "oooo0001"); err != nil {
+		return "", fmt.Errorf("making an orphan: %v %s", err, out)
+	}
+	if r := w.Lanes("", "new", "a", "--", "sleep", "86400"); r.Code != 0 {
+		return "", fmt.Errorf("lanes new a: %s", r.Stderr)
+	}
+	evidence := doctorLines(w, "tmux:")
+	if !strings.Contains(evidence, "lanes-f1") || !strings.Contains(evidence, "belongs to state dir") ||
+		!strings.Contains(evidence, "lanes-o1") || strings.Count(evidence, "kill-session") != 1 {
+		return evidence, fmt.Errorf("doctor does not tell the other state dir's session from the orphan")
+	}
+	pidOut, err := w.Tmux(w.Socket, "display-message", "-p", "#{pid}")
+	if err != nil {
+		return evidence, err
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(pidOut))
+	if err != nil {
+		return evidence, err
+	}
+	_ = syscall.Kill(pid, syscall.SIGSTOP)
+	hung := doctorLines(w, "tmux server")
+	_ = syscall.Kill(pid, syscall.SIGCONT)
+	evidence += "\nstopped server:\n" + hung
+	if !strings.Contains(hung, "not answering") || !strings.Contains(hung, "tmux -L "+w.Socket+" ls") || strings.Contains(hung, "NAME") {
+		return evidence, fmt.Errorf("doctor's advice for a stopped server")
+	}
+	if _, err := w.Tmux(w.Socket, "kill-server"); err != nil {
+		return evidence, err
+	}
+	dead := doctorLines(w, "tmux server")
+	evidence += "\ndead server:\n" + dead
+	if strings.HasPrefix(dead, "ok") || !strings.Contains(dead, "lanes kill a --yes") {
+		return evidence, fmt.Errorf("doctor's advice for a dead server with a live session")
 	}
 	return evidence, nil
 }
