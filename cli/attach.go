@@ -20,7 +20,7 @@ func (a *app) cmdAttach(ctx context.Context, args []string) int {
 	if r.Runtime.Terminated {
 		return a.fail(fmt.Errorf("%s: %w", r.Name, state.ErrTerminated))
 	}
-	if err := notStarted(r); err != nil {
+	if err := a.attachable(ctx, r); err != nil {
 		return a.fail(err)
 	}
 	tc := a.tmuxFor(r.Runtime.Socket)

@@ -224,7 +224,8 @@ func (b BoardActions) Kill(ctx context.Context, r *state.Record) error { return 
 
 // Restart is `lanes restart`.
 func (b BoardActions) Restart(ctx context.Context, r *state.Record) error {
-	return b.a.restart(ctx, r)
+	_, err := b.a.restart(ctx, r)
+	return err
 }
 
 // Remove is `lanes rm`.

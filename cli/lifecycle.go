@@ -79,15 +79,43 @@ func (a *app) serverDown(ctx context.Context, r *state.Record) error {
 	return fmt.Errorf("%s: %w (%v); its agent may still run if the server comes back — `--yes` goes ahead anyway", r.Name, errTmuxDown, err)
 }
 
-// confirm asks question on a terminal and reports a yes; without a
-// terminal on stdin nothing is asked and the answer is no.
-func (a *app) confirm(question string) bool {
+// errDeclined: the user was asked and did not say yes. The question
+// explained why it was asked, so the refusal need not again.
+var errDeclined = errors.New("not confirmed; nothing was changed")
+
+// confirm asks question on a terminal and reports a yes as nil; without a
+// terminal on stdin nothing is asked and it returns refusal. Asked and not
+// answered yes, it returns errDeclined.
+func (a *app) confirm(question string, refusal error) error {
 	f := a.stdinTerminal()
 	if f == nil {
-		return false
+		return refusal
 	}
 	fmt.Fprintf(a.stderr, "%s [y/N] ", question)
-	line, _ := bufio.NewReader(f).ReadString('\n')
-	answer := strings.ToLower(strings.TrimSpace(line))
-	return answer == "y" || answer == "yes"
+	line, err := bufio.NewReader(f).ReadString('\n')
+	if err != nil {
+		fmt.Fprintln(a.stderr) // no answer (/dev/null): end the prompt's line
+	}
+	if answer := strings.ToLower(strings.TrimSpace(line)); answer != "y" && answer != "yes" {
+		return errDeclined
+	}
+	return nil
+}
+
+// attachable refuses to attach to a session there is nothing to attach to
+// yet (starting) or whose server does not answer, in lanes' words rather
+// than tmux's "no sessions".
+func (a *app) attachable(ctx context.Context, r *state.Record) error {
+	if err := notStarted(r); err != nil {
+		return err
+	}
+	_, err := a.tmuxFor(r.Runtime.Socket).HasSession(ctx, r.Runtime.TmuxSession)
+	server, _ := serverName(r.Runtime.Socket)
+	switch {
+	case errors.Is(err, tmux.ErrNoServer):
+		return fmt.Errorf("%s: %s is not running, so there is no pane to attach to; `lanes restart %s` starts it again in a new server", r.Name, server, r.Name)
+	case isDown(err):
+		return fmt.Errorf("%s: %w (%s, %v); try again when it answers — `lanes doctor` says more", r.Name, errTmuxDown, server, err)
+	}
+	return nil
 }

@@ -249,7 +249,8 @@ func gitBranch(ctx context.Context, dir string) string {
 // resolve finds a session by name or id after a collector cycle, so what the
 // command acts on is current.
 func (a *app) resolve(ctx context.Context, nameOrID string) (*state.Record, error) {
-	res, err := a.cycle(ctx)
+	// Quiet: the command says itself what tmux's silence means for it.
+	res, err := a.quietCycle(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -281,8 +282,10 @@ func (a *app) cmdKill(ctx context.Context, args []string) int {
 		return code
 	}
 	err := a.kill(ctx, r, *yes)
-	if errors.Is(err, errTmuxDown) && a.confirm(fmt.Sprintf("%v\nMark %s terminated anyway?", err, r.Name)) {
-		err = a.kill(ctx, r, true)
+	if errors.Is(err, errTmuxDown) {
+		if err = a.confirm(fmt.Sprintf("%v\nMark %s terminated anyway?", err, r.Name), err); err == nil {
+			err = a.kill(ctx, r, true)
+		}
 	}
 	if err != nil {
 		return a.fail(err)
@@ -326,32 +329,48 @@ func appendHistory(tx *state.Tx, id string, tr *state.Transition) error {
 }
 
 func (a *app) cmdRestart(ctx context.Context, args []string) int {
-	r, code, done := a.named(ctx, a.flags("restart"), args)
+	fs := a.flags("restart")
+	usage := fs.Usage
+	fs.Usage = func() {
+		usage()
+		fmt.Fprintln(fs.Output(), "\nIf the session's tmux server lost it (the server restarted), or is not running at all")
+		fmt.Fprintln(fs.Output(), "(after a reboot, say), restart starts the session again, in a new server if need be.")
+	}
+	r, code, done := a.named(ctx, fs, args)
 	if done {
 		return code
 	}
-	if err := a.restart(ctx, r); err != nil {
+	how, err := a.restart(ctx, r)
+	if err != nil {
 		return a.fail(err)
 	}
-	fmt.Fprintf(a.stdout, "restarted %s (%s)\n", r.Name, r.ID)
+	switch {
+	case errors.Is(how, tmux.ErrNoServer):
+		fmt.Fprintf(a.stdout, "tmux server was not running: started %s again in a new server (%s)\n", r.Name, r.ID)
+	case errors.Is(how, tmux.ErrNoSession):
+		fmt.Fprintf(a.stdout, "its tmux session was gone: started %s again (%s)\n", r.Name, r.ID)
+	default:
+		fmt.Fprintf(a.stdout, "restarted %s (%s)\n", r.Name, r.ID)
+	}
 	return exitOK
 }
 
 // restart respawns the pane with a new launch: the record changes first,
 // keeping the previous launch accepted while the respawn is in flight (its
 // agent may be the one that runs: docs/design.md §4). A session whose
-// server lost it (died, restarted) is started again under the same record.
-func (a *app) restart(ctx context.Context, r *state.Record) error {
+// server lost it (died, restarted) is started again under the same record;
+// then how is why (tmux.ErrNoServer or tmux.ErrNoSession), else nil.
+func (a *app) restart(ctx context.Context, r *state.Record) (how, err error) {
 	if r.Runtime.Terminated {
-		return fmt.Errorf("%s: %w; start a new one with `lanes new %s`", r.Name, state.ErrTerminated, r.Name)
+		return nil, fmt.Errorf("%s: %w; start a new one with `lanes new %s`", r.Name, state.ErrTerminated, r.Name)
 	}
 	if r.CommandLost() {
-		return fmt.Errorf("%s: its command was lost in a damaged store; start a new session", r.Name)
+		return nil, fmt.Errorf("%s: its command was lost in a damaged store; start a new session", r.Name)
 	}
 	if err := notStarted(r); err != nil {
 		// Restarting it would record a restart of a session no read has
 		// seen, and the collector would then drop the record.
-		return err
+		return nil, err
 	}
 	launch := state.NewID()
 	now := a.now().UTC()
@@ -359,7 +378,7 @@ func (a *app) restart(ctx context.Context, r *state.Record) error {
 	next.Runtime.Launch = launch
 	spawn, err := a.spawnPlan(next, agentArgs(r))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := a.update(r.ID, func(cur *state.Record, tx *state.Tx) error {
 		tr := state.Restart(cur, launch, now)
@@ -367,12 +386,16 @@ func (a *app) restart(ctx context.Context, r *state.Record) error {
 		*r = *cur
 		return appendHistory(tx, cur.ID, tr)
 	}); err != nil {
-		return err
+		return nil, err
 	}
 	tc := a.tmuxFor(r.Runtime.Socket)
 	var info *tmux.SessionInfo
 	err = tc.RespawnPane(ctx, r.Runtime.PaneID, r.Dir, spawn.env, spawn.argv)
 	if errors.Is(err, tmux.ErrNoSession) || errors.Is(err, tmux.ErrNoServer) {
+		how = tmux.ErrNoSession
+		if errors.Is(err, tmux.ErrNoServer) {
+			how = tmux.ErrNoServer
+		}
 		ni, nerr := tc.NewSession(ctx, tmux.NewSessionOpts{
 			Name: r.Runtime.TmuxSession, Dir: r.Dir, Env: spawn.env, Command: spawn.argv, LanesID: r.ID,
 		})
@@ -383,7 +406,7 @@ func (a *app) restart(ctx context.Context, r *state.Record) error {
 		}
 	}
 	if errors.Is(err, tmux.ErrTimeout) || err != nil && ctx.Err() != nil {
-		return fmt.Errorf("respawning %s: %w; lanes settles it within %s (the new agent if it started, else the old one)",
+		return nil, fmt.Errorf("respawning %s: %w; lanes settles it within %s (the new agent if it started, else the old one)",
 			r.Name, err, state.StartWindow)
 	}
 	_ = a.update(r.ID, func(cur *state.Record, _ *state.Tx) error {
@@ -402,10 +425,10 @@ func (a *app) restart(ctx context.Context, r *state.Record) error {
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("respawning %s: %w", r.Name, err)
+		return nil, fmt.Errorf("respawning %s: %w", r.Name, err)
 	}
 	a.writeIndexes(r)
-	return nil
+	return how, nil
 }
 
 func (a *app) cmdRm(ctx context.Context, args []string) int {
@@ -422,8 +445,10 @@ func (a *app) cmdRm(ctx context.Context, args []string) int {
 		if down == nil {
 			return a.fail(fmt.Errorf("%s is live; `lanes kill %s` first", r.Name, r.Name))
 		}
-		if !*yes && !a.confirm(fmt.Sprintf("%v\nRemove %s anyway?", down, r.Name)) {
-			return a.fail(down)
+		if !*yes {
+			if err := a.confirm(fmt.Sprintf("%v\nRemove %s anyway?", down, r.Name), down); err != nil {
+				return a.fail(err)
+			}
 		}
 		if err := a.kill(ctx, r, true); err != nil {
 			return a.fail(err)

@@ -31,7 +31,8 @@ func (a *app) snapshot(maxAge time.Duration) ([]*state.Record, bool) {
 func (a *app) reachable(recs []*state.Record) ([]*state.Record, error) {
 	for _, r := range recs {
 		if r.Live() && r.Runtime.Socket == a.socket && !r.Runtime.UnreachableSince.IsZero() {
-			return nil, fmt.Errorf("%w (%s's server, since %s)", errTmuxDown, r.Name, rfc3339(r.Runtime.UnreachableSince))
+			server, _ := serverName(a.socket)
+			return nil, fmt.Errorf("%w (%s, since %s)", errTmuxDown, server, rfc3339(r.Runtime.UnreachableSince))
 		}
 	}
 	return recs, nil

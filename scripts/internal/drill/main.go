@@ -60,6 +60,7 @@ func main() {
 		{"T3 interrupted lanes new reads as starting", drillStarting},
 		{"T6 a NAME never means two sessions", drillNames},
 		{"T4 doctor tmux advice", drillDoctorTmux},
+		{"T5 commands while tmux is down", drillTmuxDown},
 	}
 	failed := 0
 	for _, d := range drills {

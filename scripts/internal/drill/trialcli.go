@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"slices"
 	"strconv"
@@ -158,4 +159,55 @@ func drillDoctorTmux(w *world.World) (string, error) {
 		return evidence, fmt.Errorf("doctor's advice for a dead server with a live session")
 	}
 	return evidence, nil
+}
+
+// drillTmuxDown: with tmux down, commands say what it means for them, once
+// and in lanes' words (trial item 5).
+func drillTmuxDown(w *world.World) (string, error) {
+	for _, n := range []string{"build", "c"} {
+		if r := w.Lanes("", "new", n, "--", "sleep", "86400"); r.Code != 0 {
+			return "", fmt.Errorf("lanes new %s: %s", n, r.Stderr)
+		}
+	}
+	if _, err := w.Tmux(w.Socket, "kill-server"); err != nil {
+		return "", err
+	}
+	var evidence []string
+	run := func(stdin string, args ...string) world.Result {
+		cmd := exec.Command(w.Bin, args...)
+		cmd.Env = w.Env()
+		if stdin != "" {
+			f, err := os.Open(stdin)
+			if err == nil {
+				defer f.Close()
+				cmd.Stdin = f
+			}
+		}
+		out, errb := &strings.Builder{}, &strings.Builder{}
+		cmd.Stdout, cmd.Stderr = out, errb
+		err := cmd.Run()
+		r := world.Result{Stdout: out.String(), Stderr: errb.String()}
+		if ee, ok := err.(*exec.ExitError); ok {
+			r.Code = ee.ExitCode()
+		}
+		evidence = append(evidence, fmt.Sprintf("lanes %s: exit %d: %s", strings.Join(args, " "),
+			r.Code, strings.ReplaceAll(strings.TrimSpace(r.Stdout+r.Stderr), "\n", " / ")))
+		return r
+	}
+	kill := run(os.DevNull, "kill", "build")
+	attach := run("", "attach", "c")
+	send := run("", "send", "c", "hi")
+	restart := run("", "restart", "c")
+	ev := strings.Join(evidence, "\n")
+	switch {
+	case strings.Count(kill.Stderr, "its agent may still run") != 1:
+		return ev, fmt.Errorf("kill with stdin /dev/null does not explain exactly once")
+	case strings.Contains(kill.Stderr+send.Stderr, "showing what the store holds"):
+		return ev, fmt.Errorf("kill or send prints ls's warning")
+	case attach.Code == 0 || strings.Contains(attach.Stderr, "exit status") || !strings.Contains(attach.Stderr, "not running"):
+		return ev, fmt.Errorf("attach while the server is down is not a clear lanes error")
+	case restart.Code != 0 || !strings.Contains(restart.Stdout, "tmux server was not running: started c again in a new server"):
+		return ev, fmt.Errorf("restart on a down server does not say it started a new one")
+	}
+	return ev, nil
 }
