@@ -184,7 +184,7 @@ func (a *app) flags(name string) *flag.FlagSet {
 	}
 	fs.Usage = func() {
 		w := fs.Output()
-		fmt.Fprintf(w, "Usage: lanes %s %s\n\n%s.\n", name, c.args, upperFirst(c.summary))
+		fmt.Fprintf(w, "Usage: %s\n\n%s.\n", strings.TrimSpace("lanes "+name+" "+c.args), upperFirst(c.summary))
 		var hasFlags bool
 		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
 		if hasFlags {

@@ -210,7 +210,7 @@ func (b BoardActions) Create(ctx context.Context, name string, agent state.Agent
 	if rest, ok := strings.CutPrefix(dir, "~"); ok && (rest == "" || rest[0] == '/') {
 		dir = filepath.Join(b.a.getenv("HOME"), rest)
 	}
-	dir, err := b.a.workDir(dir)
+	dir, err := b.a.workDir("directory", dir)
 	if err != nil {
 		return nil, err
 	}

@@ -37,7 +37,7 @@ func (a *app) cmdHooks(_ context.Context, args []string) int {
 	}
 	projectDir := ""
 	if *project != "" {
-		if projectDir, err = a.workDir(*project); err != nil {
+		if projectDir, err = a.workDir("--project", *project); err != nil {
 			return a.fail(err)
 		}
 	}

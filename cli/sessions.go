@@ -26,7 +26,10 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 		return code
 	}
 	rest := fs.Args()
-	if len(rest) == 0 || rest[0] == "--" || startsWithCommand(args) {
+	switch {
+	case len(rest) == 0:
+		return a.usageErr(fs, "new needs a NAME")
+	case rest[0] == "--" || startsWithCommand(args):
 		return a.usageErr(fs, "new needs a NAME before --")
 	}
 	name, extra := rest[0], rest[1:]
@@ -36,7 +39,7 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 		return a.usageErr(fs, "unexpected %q: put agent arguments after --", extra[0])
 	}
 	if err := state.CheckName(name); err != nil {
-		return a.fail(err)
+		return a.usageErr(fs, "%v", err)
 	}
 	agent := state.Agent(*agentFlag)
 	switch {
@@ -47,7 +50,7 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 	case !slices.Contains(agentNames(), string(agent)):
 		return a.usageErr(fs, "unknown agent %q (want one of %s)", agent, strings.Join(agentNames(), ", "))
 	}
-	dir, err := a.workDir(*dirFlag)
+	dir, err := a.workDir("--dir", *dirFlag)
 	if err != nil {
 		return a.fail(err)
 	}
@@ -84,7 +87,9 @@ func agentNames() []string {
 	return out
 }
 
-func (a *app) workDir(dir string) (string, error) {
+// workDir is dir (given as what, "--dir" say) made absolute, or the
+// current directory when dir is empty; it must be a directory.
+func (a *app) workDir(what, dir string) (string, error) {
 	if dir == "" {
 		return os.Getwd()
 	}
@@ -94,10 +99,10 @@ func (a *app) workDir(dir string) (string, error) {
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return "", fmt.Errorf("--dir %s: %w", dir, err)
+		return "", fmt.Errorf("%s %s: %w", what, dir, err)
 	}
 	if !fi.IsDir() {
-		return "", fmt.Errorf("--dir %s is not a directory", dir)
+		return "", fmt.Errorf("%s %s is not a directory", what, dir)
 	}
 	return abs, nil
 }

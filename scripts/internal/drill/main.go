@@ -61,6 +61,7 @@ func main() {
 		{"T6 a NAME never means two sessions", drillNames},
 		{"T4 doctor tmux advice", drillDoctorTmux},
 		{"T5 commands while tmux is down", drillTmuxDown},
+		{"T13 usage words and exit codes", drillUsageWords},
 	}
 	failed := 0
 	for _, d := range drills {

@@ -211,3 +211,28 @@ func drillTmuxDown(w *world.World) (string, error) {
 	}
 	return ev, nil
 }
+
+// drillUsageWords: small mistakes get the right words and usage's exit 2
+// (trial item 13).
+func drillUsageWords(w *world.World) (string, error) {
+	var evidence []string
+	for _, c := range []struct {
+		args []string
+		ok   func(world.Result) bool
+	}{
+		{[]string{"hooks", "install", "claude", "--project", "/nonexistent", "--dry-run"},
+			func(r world.Result) bool { return strings.Contains(r.Stderr, "--project /nonexistent") }},
+		{[]string{"new"}, func(r world.Result) bool { return r.Code == 2 && !strings.Contains(r.Stderr, "before --") }},
+		{[]string{"new", "a.b"}, func(r world.Result) bool { return r.Code == 2 }},
+		{[]string{"new", "ü"}, func(r world.Result) bool { return r.Code == 2 }},
+		{[]string{"new", "lanes-c"}, func(r world.Result) bool { return r.Code == 2 }},
+		{[]string{"version", "--help"}, func(r world.Result) bool { return !strings.Contains(r.Stdout, "version \n") }},
+	} {
+		r := w.Lanes("", c.args...)
+		evidence = append(evidence, fmt.Sprintf("lanes %s: exit %d: %s", strings.Join(c.args, " "), r.Code, firstLine(r.Stderr+r.Stdout)))
+		if !c.ok(r) {
+			return strings.Join(evidence, "\n"), fmt.Errorf("lanes %s: wrong words or exit code", strings.Join(c.args, " "))
+		}
+	}
+	return strings.Join(evidence, "\n"), nil
+}
