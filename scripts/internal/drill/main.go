@@ -42,6 +42,7 @@ func main() {
 		{"16.3 prompts never in argv", drillPromptsNotInArgv},
 		{"16.4 lanes new killed at random points", drillNewKilled},
 		{"16.4b restart killed mid-way", drillRestartKilled},
+		{"16.4c an interrupted lanes new reads as starting", drillStarting},
 		{"16.5 spool line over 8 MiB", drillLongLine},
 		{"16.5b spool lines framed alike at any read timing", drillSpoolTiming},
 		{"16.6 damaged store", drillDamagedStore},
@@ -50,6 +51,8 @@ func main() {
 		{"16.6d repair of records a newer lanes wrote", drillNewerRecords},
 		{"16.7 full disk", drillFullDisk},
 		{"16.8 kill/rm while tmux is down", drillKillWhileDown},
+		{"16.8b doctor's tmux advice", drillDoctorTmux},
+		{"16.8c commands while tmux is down", drillTmuxDown},
 		{"16.9 clock steps back an hour", drillClockStepBack},
 		{"16.10 no false Working at launch", drillNoFalseWorking},
 		{"16.11 status line under load", drillStatusUnderLoad},
@@ -57,11 +60,8 @@ func main() {
 		{"16.12 send argument edge cases", drillSendArgs},
 		{"16.12b hook/pr/history edge cases", drillHookEdges},
 		{"16.12c send/hook edges: C1, CRLF, a terminal, no state dir", drillSendAndHookEdges},
-		{"T3 interrupted lanes new reads as starting", drillStarting},
-		{"T6 a NAME never means two sessions", drillNames},
-		{"T4 doctor tmux advice", drillDoctorTmux},
-		{"T5 commands while tmux is down", drillTmuxDown},
-		{"T13 usage words and exit codes", drillUsageWords},
+		{"16.12d a NAME never means two sessions", drillNames},
+		{"16.12e usage words and exit codes", drillUsageWords},
 	}
 	failed := 0
 	for _, d := range drills {
