@@ -162,19 +162,26 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 // snapshot keeps the snapshot (snapshot.go) as current as the store, after
 // the cycle's transaction and before its lock is released: written when the
 // cycle committed, restamped when it changed nothing and the snapshot is
-// of the store's transaction txid. A cycle without a tmux read stamps
-// nothing (readers take a young snapshot as a recent read of tmux), and a
+// of the store's transaction txid. A cycle without a tmux read (the board's
+// hook-only cycles) writes its records stamped with the last read's time,
+// never its own: readers take a young snapshot as a recent read of tmux. A
 // snapshot that cannot be written is removed rather than left behind.
 func (c *Collector) snapshot(err error, read bool, recs []*Record, txid uint64, at time.Time) {
 	unchanged := errors.Is(err, errUnchanged)
 	switch {
 	case err != nil && !unchanged:
 		return // nothing committed: the snapshot is as current as before
-	case !read:
-		if !unchanged {
-			c.Store.removeSnapshot()
-		}
+	case !read && unchanged:
 		return
+	case !read:
+		// New records, but no newer tmux read: stamped as of the last read,
+		// so a reader still knows how old its pane facts are.
+		last := c.Store.LastCycle()
+		if last.IsZero() {
+			c.Store.removeSnapshot()
+			return
+		}
+		at = last
 	case unchanged:
 		if tx, ok := c.Store.snapshotTx(); ok && tx == txid && c.Store.touchSnapshot(at) {
 			return

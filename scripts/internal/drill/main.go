@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -19,7 +20,10 @@ import (
 	"lanes/scripts/internal/world"
 )
 
-var quick = flag.Bool("quick", false, "small counts, for CI")
+var (
+	quick = flag.Bool("quick", false, "small counts, for CI")
+	only  = flag.String("run", "", "run only the drills whose name contains this text")
+)
 
 type drill struct {
 	name string
@@ -63,6 +67,7 @@ func main() {
 		{"16.12d a NAME never means two sessions", drillNames},
 		{"16.12e usage words and exit codes", drillUsageWords},
 	}
+	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0
 	for _, d := range drills {
 		w, err := world.New(".")
