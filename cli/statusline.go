@@ -173,9 +173,9 @@ func (a *app) statusRecords(ctx context.Context, deadline time.Time) ([]*state.R
 	}
 	if errors.Is(err, state.ErrBusy) {
 		// A lock held by another cycle: that cycle's records, if under 2 s
-		// old, stand in, unless it found the server silent. A tmux read
-		// cut short by our budget is reported as a server not answering
-		// (the collector stamps no snapshot for a read it abandoned).
+		// old, stand in, unless it found the server silent. Only a busy
+		// store: a tmux read cut short by our budget is reported as a
+		// server not answering.
 		if recs, ok := a.snapshot(snapshotMaxAge); ok {
 			return a.reachable(recs)
 		}

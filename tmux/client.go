@@ -3,7 +3,6 @@ package tmux
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -50,29 +49,81 @@ func ExecRunner(socket string, timeout time.Duration, flags ...string) Runner {
 			defer cancel()
 		}
 		cmd := exec.CommandContext(ctx, "tmux", append(slices.Clone(global), args...)...)
-		var stdout, stderr bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if in := Input(ctx); in != nil {
 			cmd.Stdin = bytes.NewReader(in)
 		}
-		// A server started by this call daemonizes; should anything it
-		// spawns keep our pipes open, don't wait for it past the answer.
-		cmd.WaitDelay = 500 * time.Millisecond
-		err := cmd.Run()
-		if errors.Is(err, exec.ErrWaitDelay) {
-			err = nil // tmux itself exited 0; only a straggler held the pipe
-		}
+		stdout, stderr, err := run(ctx, cmd)
 		if err == nil {
-			return stdout.Bytes(), nil
+			return stdout, nil
 		}
 		if ctx.Err() != nil {
 			// The kill from CommandContext surfaces as "signal: killed";
 			// the context says why it happened.
 			err = ctx.Err()
 		}
-		msg := strings.TrimSpace(stderr.String())
-		return stdout.Bytes(), wrapErr(commandName(args), classify(msg, err), msg)
+		msg := strings.TrimSpace(string(stderr))
+		return stdout, wrapErr(commandName(args), classify(msg, err), msg)
 	}
+}
+
+// pipeGrace is how long a tmux client that has exited may leave its output
+// pipes open: a server it started daemonizes, and whatever that spawns may
+// hold them, so its answer is taken without waiting for them.
+const pipeGrace = 500 * time.Millisecond
+
+// run runs cmd and returns its stdout and stderr. The pipes are lanes' own
+// rather than exec's: a tmux client hands its stdout and stderr to the
+// server, so when the server hangs and ctx kills the client, the pipes stay
+// open in the server. exec would wait out its whole WaitDelay for them;
+// here a killed call returns at once with what arrived.
+func run(ctx context.Context, cmd *exec.Cmd) (stdout, stderr []byte, err error) {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, nil, err
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	err = cmd.Start()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return nil, nil, err
+	}
+	var outBuf, errBuf bytes.Buffer
+	done := make(chan struct{}, 2)
+	drain := func(b *bytes.Buffer, r *os.File) { _, _ = b.ReadFrom(r); done <- struct{}{} }
+	go drain(&outBuf, outR)
+	go drain(&errBuf, errR)
+	err = cmd.Wait()
+	waiting := 2
+	if killed := err != nil && ctx.Err() != nil; !killed {
+		grace := time.NewTimer(pipeGrace)
+		defer grace.Stop()
+	wait:
+		for waiting > 0 {
+			select {
+			case <-done:
+				waiting--
+			case <-grace.C:
+				break wait
+			}
+		}
+	}
+	// Closing the read ends ends the drains still waiting; the buffers are
+	// read only after every drain has returned.
+	outR.Close()
+	errR.Close()
+	for ; waiting > 0; waiting-- {
+		<-done
+	}
+	return outBuf.Bytes(), errBuf.Bytes(), err
 }
 
 func wrapErr(name string, err error, stderr string) error {
