@@ -28,7 +28,9 @@ func (a *app) doctorRepair(ctx context.Context) bool {
 		return true
 	}
 	fmt.Fprintf(a.stdout, "repair: the store %s was damaged: %s\n", st.Path(), rep.Damage)
-	fmt.Fprintf(a.stdout, "repair: the damaged file is kept at %s\n", rep.KeptAt)
+	if rep.KeptAt != "" {
+		fmt.Fprintf(a.stdout, "repair: the damaged file is kept at %s\n", rep.KeptAt)
+	}
 	fmt.Fprintf(a.stdout, "repair: %s\n", rebuiltSummary(rep))
 	replayed := ""
 	if rep.Replayed > 0 {

@@ -164,6 +164,9 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 	switch {
 	case errors.Is(err, tmux.ErrDuplicate):
 		undo()
+		if id, _ := tc.SessionLanesID(ctx, tmuxName); id != "" {
+			return nil, fmt.Errorf("tmux already has a session named %s carrying lanes id %s, which no live session of this store has (its record may be lost); see `lanes doctor`, or pick another name", tmuxName, id)
+		}
 		return nil, fmt.Errorf("tmux already has a session named %s (not started by lanes); pick another name", tmuxName)
 	case errors.Is(err, tmux.ErrTimeout) || err != nil && ctx.Err() != nil:
 		// tmux may create the session all the same: the record stays

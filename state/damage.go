@@ -23,14 +23,21 @@ var ErrDamaged = errors.New("store damaged")
 // repairHint is what every damaged-store error tells the user to do.
 const repairHint = "run `lanes doctor --repair` (it keeps the damaged file aside and copies every readable record into a new store)"
 
-// damageError says what is wrong with which store file; it is ErrDamaged.
-type damageError struct{ path, what string }
-
-func (e *damageError) Error() string {
-	return fmt.Sprintf("%v: %s: %s; %s", ErrDamaged, e.path, e.what, repairHint)
+// damageError says what is wrong with which store file; it is ErrDamaged,
+// and ErrMissing too when the file is gone.
+type damageError struct {
+	path, what string
+	missing    bool
 }
 
-func (e *damageError) Is(target error) bool { return target == ErrDamaged }
+func (e *damageError) Error() string {
+	what, _ := Damage(e)
+	return what + "; " + repairHint
+}
+
+func (e *damageError) Is(target error) bool {
+	return target == ErrDamaged || e.missing && target == ErrMissing
+}
 
 // Damage is err's account of a damaged store without the advice to
 // repair it, for a report that gives the fix on a line of its own; ok is
@@ -40,10 +47,14 @@ func Damage(err error) (what string, ok bool) {
 	if !errors.As(err, &de) {
 		return "", false
 	}
-	return fmt.Sprintf("%v: %s: %s", ErrDamaged, de.path, de.what), true
+	kind := ErrDamaged
+	if de.missing {
+		kind = ErrMissing
+	}
+	return fmt.Sprintf("%v: %s: %s", kind, de.path, de.what), true
 }
 
-func (s *Store) damaged(what string) error { return &damageError{s.Path(), what} }
+func (s *Store) damaged(what string) error { return &damageError{path: s.Path(), what: what} }
 
 // guard runs fn, turning a panic raised inside bbolt (it asserts on pages
 // it cannot make sense of) or a memory fault on the mapped file into

@@ -91,11 +91,12 @@ type RepairReport struct {
 func (s *Store) Repair(now time.Time, tr Traces) (RepairReport, error) {
 	var rep RepairReport
 	fi, err := os.Stat(s.Path())
-	if errors.Is(err, os.ErrNotExist) {
+	gone := errors.Is(err, os.ErrNotExist)
+	switch {
+	case gone && len(s.traces()) == 0: // a fresh state dir
 		rep.Healthy = true
 		return rep, nil
-	}
-	if err != nil {
+	case err != nil && !gone:
 		return rep, fmt.Errorf("repairing the store: %w", err)
 	}
 	check := s.Check()
@@ -111,7 +112,7 @@ func (s *Store) Repair(now time.Time, tr Traces) (RepairReport, error) {
 		rep.Damage = de.what
 	}
 	got := salvaged{buckets: map[string]map[string][]byte{}, history: map[string]map[string][]byte{}}
-	if fi.Size() > 0 {
+	if !gone && fi.Size() > 0 {
 		src, err := s.boltOpen(s.Path(), true) // shared lock: no writer meanwhile
 		if err != nil && !errors.Is(err, ErrDamaged) {
 			return rep, err
@@ -142,7 +143,7 @@ func (s *Store) Repair(now time.Time, tr Traces) (RepairReport, error) {
 	live := got.live(tr)
 	rep.Rebuilt = got.rebuild(s.SpoolDir(), got.known(s.SpoolDir(), tr.ids(live)), tr, live, now)
 	rep.Resumed, rep.Replayed = spoolFiles(s.SpoolDir(), got.buckets[string(bucketSpool)])
-	if rep.KeptAt, err = s.replaceWith(&got, schema, now); err != nil {
+	if rep.KeptAt, err = s.replaceWith(&got, schema, now, gone); err != nil {
 		return rep, err
 	}
 	// Each cycle reads at most maxReadPerFile of a file; one that only
@@ -268,8 +269,10 @@ func validRecord(v []byte, schema int) error {
 // replaceWith writes got into a new store file and puts it in the damaged
 // one's place: the damaged file is first linked aside, then the new one is
 // renamed over it, so lanes.db is never missing (a process finding it
-// missing would start an empty store). It returns where the damaged file is.
-func (s *Store) replaceWith(got *salvaged, schema int, now time.Time) (string, error) {
+// missing would start an empty store). It returns where the damaged file
+// is; when lanes.db was gone, the new file is linked in unless one
+// appeared meanwhile, and nothing is kept aside.
+func (s *Store) replaceWith(got *salvaged, schema int, now time.Time, gone bool) (string, error) {
 	tmp, err := os.CreateTemp(s.Dir, "lanes.db.repair-*")
 	if err != nil {
 		return "", fmt.Errorf("creating the repaired store: %w", err)
@@ -286,6 +289,12 @@ func (s *Store) replaceWith(got *salvaged, schema int, now time.Time) (string, e
 	}
 	if err != nil {
 		return "", fmt.Errorf("writing the repaired store: %w", err)
+	}
+	if gone {
+		if err := os.Link(tmp.Name(), s.Path()); err != nil {
+			return "", fmt.Errorf("putting the rebuilt store in place (run the repair again): %w", err)
+		}
+		return "", nil
 	}
 	// No writer is inside the damaged file while it is put aside, and one
 	// that took the lock after checks that its file is still lanes.db

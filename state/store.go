@@ -93,6 +93,9 @@ func (s *Store) open(readOnly bool) (*bolt.DB, error) {
 		return nil, fmt.Errorf("creating state dir: %w", err)
 	}
 	if _, err := os.Lstat(s.Path()); errors.Is(err, os.ErrNotExist) {
+		if found := s.traces(); len(found) > 0 {
+			return nil, s.missing(found)
+		}
 		if err := s.create(); err != nil {
 			return nil, err
 		}

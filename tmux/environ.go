@@ -26,3 +26,11 @@ func (c *Client) SessionEnv(ctx context.Context, target, name string) (value str
 	value, set = strings.CutPrefix(strings.TrimRight(string(out), "\n"), name+"=")
 	return value, set, nil
 }
+
+// SessionLanesID is the session's @lanes_id, "" when it carries none.
+func (c *Client) SessionLanesID(ctx context.Context, target string) (string, error) {
+	// The target names a window ("=NAME:"): a bare session target resolves
+	// no window here, and the option would expand empty.
+	out, err := c.run(ctx, []string{"display-message", "-p", "-t", SessionTarget(target) + ":", "#{@lanes_id}"})
+	return strings.TrimSpace(string(out)), err
+}
