@@ -86,7 +86,11 @@ func (a *app) doctorOtherServers(recs []*state.Record, add addFunc) {
 func (a *app) doctorOrphans(ctx context.Context, tc *tmux.Client, orphans []state.Observation, add addFunc) {
 	slices.SortFunc(orphans, func(x, y state.Observation) int { return strings.Compare(x.SessionID, y.SessionID) })
 	ours, _ := a.stateDir()
-	var names, kills []string
+	var traces state.Traces
+	if ours != "" {
+		traces = a.repairTraces(ctx, ours)
+	}
+	var names, kills, lost []string
 	for _, o := range orphans {
 		name, err := tc.SessionName(ctx, o.SessionID)
 		if err != nil {
@@ -97,10 +101,19 @@ func (a *app) doctorOrphans(ctx context.Context, tc *tmux.Client, orphans []stat
 			add(true, "", "tmux: %s (%s) belongs to state dir %s (not an orphan)", name, o.SessionID, dir)
 			continue
 		}
+		if traces.Names[o.LanesID] != "" || traces.Launches[o.LanesID] != "" {
+			lost = append(lost, fmt.Sprintf("%s (%s)", name, o.SessionID))
+			continue // lanes started it here: its record is what is lost
+		}
 		names = append(names, fmt.Sprintf("%s (%s)", name, o.SessionID))
 		argv := append([]string{"tmux"}, tmuxSocketArgs(a.socket)...)
 		argv = append(argv, "kill-session", "-t", "'"+o.SessionID+"'")
 		kills = append(kills, strings.Join(argv, " ")+"   # "+name)
+	}
+	if len(lost) > 0 {
+		add(false, "lanes doctor --repair (it rebuilds their records from tmux and lanes' indexes)",
+			"tmux: %d session(s) lanes started from this state dir have no record in the store (lost): %s",
+			len(lost), strings.Join(lost, ", "))
 	}
 	if len(kills) == 0 {
 		return

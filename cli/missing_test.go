@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"lanes/state"
 )
 
 // TestMissingStoreIsRefused: lanes.db removed while lanes' other files
@@ -69,5 +72,34 @@ func TestNewFacingALostSession(t *testing.T) {
 	_, errs, code := e.run("new", "z1", "--", "cat")
 	if code == exitOK || strings.Contains(errs, "not started by lanes") || !strings.Contains(errs, "lanes doctor") {
 		t.Fatalf("new over a lanes session the store lost: exit %d, %q", code, errs)
+	}
+}
+
+// TestOrphansTheStoreLost: sessions whose records an empty store lost
+// (their ids are in lanes' name index) are not offered for killing: doctor
+// says to repair, and the repair brings them back live.
+func TestOrphansTheStoreLost(t *testing.T) {
+	e := newEnv(t)
+	e.must("new", "--dir", t.TempDir(), "api", "--", "sh", "-c", "sleep 3600")
+	st := state.NewStore(e.state)
+	if err := st.Update(func(tx *state.Tx) error {
+		all, err := tx.All()
+		for _, r := range all {
+			err = errors.Join(err, tx.Delete(r.ID))
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	out, _, _ := e.run("doctor")
+	if strings.Contains(out, "kill-session") || !strings.Contains(out, "fix: lanes doctor --repair") {
+		t.Fatalf("doctor with api's record lost said:\n%s", out)
+	}
+	out, errs, _ := e.run("doctor", "--repair")
+	if !strings.Contains(out, "rebuilt 1 from traces (1 live in tmux: api)") {
+		t.Fatalf("doctor --repair said:\n%s%s", out, errs)
+	}
+	if api, ok := e.ls()["api"]; !ok || api.IsTerminated {
+		t.Fatalf("api after the repair: %+v", api)
 	}
 }

@@ -101,8 +101,7 @@ func (s *Store) Repair(now time.Time, tr Traces) (RepairReport, error) {
 	}
 	check := s.Check()
 	if check == nil {
-		rep.Healthy = true
-		return rep, nil
+		return s.adoptLost(now, tr)
 	}
 	if !errors.Is(check, ErrDamaged) {
 		return rep, check
@@ -146,6 +145,11 @@ func (s *Store) Repair(now time.Time, tr Traces) (RepairReport, error) {
 	if rep.KeptAt, err = s.replaceWith(&got, schema, now, gone); err != nil {
 		return rep, err
 	}
+	return rep, s.ingestAll(now, &rep)
+}
+
+// ingestAll runs cycles until the spool is read, into rep's counts.
+func (s *Store) ingestAll(now time.Time, rep *RepairReport) error {
 	// Each cycle reads at most maxReadPerFile of a file; one that only
 	// skips the rest of a too-long line applies and drops nothing, so
 	// progress is the spool's backlog going down.
@@ -154,13 +158,13 @@ func (s *Store) Repair(now time.Time, tr Traces) (RepairReport, error) {
 	for range 1000 {
 		res, err := c.Cycle(context.Background())
 		if err != nil {
-			return rep, fmt.Errorf("ingesting the spool into the repaired store: %w", err)
+			return fmt.Errorf("ingesting the spool into the repaired store: %w", err)
 		}
 		rep.Ingested += res.Ingested
 		rep.Dropped += res.Dropped
 		backlog, err := s.Backlog()
 		if err != nil {
-			return rep, fmt.Errorf("ingesting the spool into the repaired store: %w", err)
+			return fmt.Errorf("ingesting the spool into the repaired store: %w", err)
 		}
 		was := left
 		left = 0
@@ -171,7 +175,7 @@ func (s *Store) Repair(now time.Time, tr Traces) (RepairReport, error) {
 			break
 		}
 	}
-	return rep, nil
+	return nil
 }
 
 // salvaged is what could be read out of a damaged store: top-level buckets
