@@ -50,7 +50,8 @@ func TestRepairRebuildsSessionsTmuxRuns(t *testing.T) {
 			t.Errorf("%s rebuilt as %+v, was %+v", n, a, b)
 		}
 	}
-	if ui := after["ui"]; !ui.IsTerminated || ui.TerminatedReason == nil || *ui.TerminatedReason != state.ReasonRebuilt {
+	// Its salvaged history says how it ended.
+	if ui := after["ui"]; !ui.IsTerminated || ui.TerminatedReason == nil || *ui.TerminatedReason != "killed by user" {
 		t.Errorf("the killed session rebuilt as %+v", ui)
 	}
 	if err := st.View(func(tx *state.Tx) error {

@@ -158,12 +158,37 @@ func (got *salvaged) rebuild(spoolDir string, known []string, tr Traces, live ma
 				delete(offsets, key)
 			}
 		} else {
-			Terminate(r, ReasonRebuilt, "repair", now)
+			got.end(r, spoolDir, now)
 		}
 		recs[id] = got.encode(r)
 		out = append(out, Rebuilt{ID: id, Name: r.Name, Live: isLive, Named: named})
 	}
 	return out
+}
+
+// end terminates a rebuilt record no tmux runs as its salvaged history
+// last ended it (reason and time); lacking that, with ReasonRebuilt when
+// its spool was last written. Never at now unless nothing says when: a
+// session ended days ago would come back into the Done lane's last day.
+func (got *salvaged) end(r *Record, spoolDir string, now time.Time) {
+	h := got.history[r.ID]
+	for _, k := range slices.Backward(slices.Sorted(maps.Keys(h))) {
+		var t Transition
+		if json.Unmarshal(h[k], &t) == nil && t.To == ActivityExited && !t.At.IsZero() {
+			Terminate(r, t.Detail, t.Source, t.At)
+			return
+		}
+	}
+	at := time.Time{}
+	for _, path := range spoolFilesOf(spoolDir, r.ID) {
+		if fi, err := os.Stat(path); err == nil && fi.ModTime().After(at) {
+			at = fi.ModTime().UTC()
+		}
+	}
+	if at.IsZero() {
+		at = now
+	}
+	Terminate(r, ReasonRebuilt, "repair", at)
 }
 
 // live asks tr for the sessions tmux runs, on the servers of the salvaged

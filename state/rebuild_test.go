@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -141,6 +142,69 @@ func TestRebuiltNameClash(t *testing.T) {
 			t.Errorf("a command tmux gave as text only: %q", r.Command)
 		}
 		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestRebuiltEndKeepsItsFacts: an ended session whose record is lost
+// comes back ended as its history says (reason and time), and one with no
+// history ended when its spool was last written, never at the repair.
+func TestRebuiltEndKeepsItsFacts(t *testing.T) {
+	s := NewStore(t.TempDir())
+	gone, old := rec(ActivityIdle), rec(ActivityIdle)
+	gone.ID, gone.Name, gone.Dir = "gone0001", "gone", "/src/dir-of-gone"
+	old.ID, old.Name, old.Dir = "oldd0001", "old", "/src/dir-of-old"
+	tr := Terminate(gone, "killed by user", "user", t0)
+	Terminate(old, "exited", "tmux", t0)
+	big := rec(ActivityIdle) // the records' own page, not inline among the buckets
+	big.ID, big.Name, big.Dir = "bigg0001", "big", "/src/dir-of-big"+strings.Repeat("x", 2000)
+	put(t, s, gone, old, big)
+	if err := s.Update(func(tx *Tx) error { return tx.AppendHistory(gone.ID, *tr) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := AppendLine(s.Dir, Line{V: 1, At: t0, Session: old.ID, Agent: "claude", Event: "Stop"}); err != nil {
+		t.Fatal(err)
+	}
+	written := t0.Add(-time.Hour)
+	for _, f := range spoolFilesOf(s.SpoolDir(), old.ID) {
+		if err := os.Chtimes(f, written, written); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(s.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 2; (k+1)*4096 <= len(b); k++ { // every copy of the records' page
+		if p := b[k*4096 : (k+1)*4096]; bytes.Contains(p, []byte("/src/dir-of-")) {
+			copy(p, garbage())
+		}
+	}
+	if err := os.WriteFile(s.Path(), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	later := t0.Add(48 * time.Hour)
+	rep, err := s.Repair(later, Traces{Names: map[string]string{gone.ID: "gone", old.ID: "old"}})
+	if err != nil || len(rep.Rebuilt) != 2 {
+		t.Fatalf("repair: %+v, %v; want gone and old rebuilt", rep, err)
+	}
+	if err := s.View(func(tx *Tx) error {
+		g, err := tx.Get(gone.ID)
+		if err != nil {
+			return err
+		}
+		if g.Runtime.TerminatedReason != "killed by user" || !g.Runtime.TerminatedAt.Equal(t0) {
+			t.Errorf("gone rebuilt ended %q at %v; its history says killed by user at %v", g.Runtime.TerminatedReason, g.Runtime.TerminatedAt, t0)
+		}
+		o, err := tx.Get(old.ID)
+		if err != nil {
+			return err
+		}
+		if !o.Runtime.TerminatedAt.Equal(written) {
+			t.Errorf("old rebuilt ended at %v; its spool was last written %v", o.Runtime.TerminatedAt, written)
+		}
+		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
