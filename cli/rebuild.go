@@ -50,7 +50,7 @@ func (a *app) repairTraces(ctx context.Context, stateDir string) state.Traces {
 // startFields are what a repair reads of each pane, separated as the
 // collector's read is.
 var startFields = []string{"@lanes_id", "session_name", "session_id", "pane_id", "pane_pid",
-	"pane_current_path", "session_created", "pane_start_command"}
+	"pane_current_path", "session_created", "pane_start_command", "session_path"}
 
 // liveSessions are the sessions of the server on socket that carry
 // @lanes_id and belong to stateDir (their LANES_STATE_DIR is it, or
@@ -78,6 +78,12 @@ func (a *app) liveSessions(ctx context.Context, socket, stateDir string) []state
 		ls := state.LiveSession{ID: f[0], Name: strings.TrimPrefix(f[1], "lanes-"), Socket: socket,
 			TmuxSession: f[1], SessionID: f[2], PaneID: f[3], Dir: f[5], CommandText: f[7],
 			Launch: env[agent.EnvLaunch]}
+		if ls.Dir == "" {
+			ls.Dir = f[8] // a dead pane has no current path; its session's start dir is the one lanes gave
+		}
+		if ls.Dir != "" {
+			ls.Branch = gitBranch(ctx, ls.Dir)
+		}
 		ls.PID, _ = strconv.Atoi(f[4])
 		if secs, err := strconv.ParseInt(f[6], 10, 64); err == nil {
 			ls.Created = time.Unix(secs, 0).UTC()

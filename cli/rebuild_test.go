@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,8 +22,16 @@ func TestRepairRebuildsSessionsTmuxRuns(t *testing.T) {
 	e := newEnv(t)
 	names := []string{"api", "web", "db", "docs", "ops", "ui"}
 	for _, n := range names {
-		e.must("new", "--dir", t.TempDir(), n, "--", "sh", "-c", "sleep 3600")
+		dir, cmd := t.TempDir(), "sleep 3600"
+		switch n {
+		case "db": // a git checkout: its branch comes back
+			gitRepo(t, dir, "feature-x")
+		case "ops": // a dead pane has no current path: its dir comes back all the same
+			cmd = "exit 3"
+		}
+		e.must("new", "--dir", dir, n, "--", "sh", "-c", cmd)
 	}
+	e.waitFor("ops's pane to die", 10*time.Second, func(s map[string]sessionJSON) bool { return s["ops"].Exit != nil })
 	e.must("kill", "ui")
 	before := e.ls()
 	panes := map[string]string{}
@@ -46,7 +55,7 @@ func TestRepairRebuildsSessionsTmuxRuns(t *testing.T) {
 	after := e.ls()
 	for _, n := range names[:5] {
 		b, a := before[n], after[n]
-		if a.IsTerminated || a.ID != b.ID || a.Dir != b.Dir || a.Launch != b.Launch || a.TmuxSession != b.TmuxSession {
+		if a.IsTerminated || a.ID != b.ID || a.Dir != b.Dir || a.Branch != b.Branch || a.Launch != b.Launch || a.TmuxSession != b.TmuxSession {
 			t.Errorf("%s rebuilt as %+v, was %+v", n, a, b)
 		}
 	}
@@ -109,5 +118,15 @@ func damageEveryLeafHolding(t *testing.T, path, key string) {
 	}
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// gitRepo makes dir a git checkout on branch.
+func gitRepo(t *testing.T, dir, branch string) {
+	t.Helper()
+	for _, args := range [][]string{{"init", "-q", "-b", branch}, {"-c", "user.email=l@l", "-c", "user.name=l", "commit", "-q", "--allow-empty", "-m", "x"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
 	}
 }

@@ -46,6 +46,7 @@ type LiveSession struct {
 	PaneID      string // %N
 	PID         int
 	Dir         string
+	Branch      string // the git branch checked out in Dir
 	Agent       Agent
 	// Command is the user's command as `lanes new` recorded it, nil when
 	// tmux's text of it (CommandText) cannot be taken apart safely.
@@ -118,7 +119,7 @@ func (got *salvaged) rebuild(spoolDir string, known []string, tr Traces, live ma
 		}
 		ls, isLive := live[id]
 		if isLive {
-			r.Dir, r.Command = ls.Dir, ls.Command
+			r.Dir, r.Branch, r.Command = ls.Dir, ls.Branch, ls.Command
 			if ls.Name != "" {
 				r.Name = ls.Name
 			}
