@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -103,3 +104,33 @@ func TestKillConfirmOfReachableSessionIsNoKillAnyway(t *testing.T) {
 		t.Fatalf("actions = %q, want one plain kill of api", got)
 	}
 }
+
+// While tmux does not answer the title line says so, for as long as it
+// lasts (not only for the flash at the bottom), whole at 80 columns; the
+// first cycle tmux answers ends it (trial 2, item 7).
+func TestTmuxNotAnsweringLasts(t *testing.T) {
+	hung := errors.New("tmux list-panes: tmux timed out")
+	m := loaded(fixture(), ThemeDark, 80, 24)
+	at := func(d time.Duration) cycleMsg {
+		return cycleMsg{res: state.CycleResult{Records: fixture(), TmuxErr: hung, At: fixedNow.Add(d)}, now: fixedNow.Add(d)}
+	}
+	m = step(m, at(0))
+	m = step(m, clearStatusMsg{seq: m.status.seq}) // the flash is over
+	m = step(m, at(12*time.Second))
+	v := plainView(m)
+	if !strings.Contains(v[0], tmuxNote) || !strings.Contains(v[0], "12s") {
+		t.Fatalf("title line %q lacks %q and for how long", v[0], tmuxNote)
+	}
+	checkFrame(t, m.View().Content, 80, 24)
+	// A hook-only cycle reads no tmux: it says nothing either way.
+	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture(), At: fixedNow}, now: fixedNow.Add(13 * time.Second), spoolOnly: true})
+	if v := plainView(m); !strings.Contains(v[0], tmuxNote) {
+		t.Fatalf("a spool-only cycle ended the note: %q", v[0])
+	}
+	m = cycled(m, fixture(), nil)
+	if v := plainView(m); strings.Contains(v[0], tmuxNote) || !strings.Contains(v[0], "●2") {
+		t.Errorf("after tmux answered the title is %q, want the counts back", v[0])
+	}
+}
+
+const tmuxNote = "tmux is not answering"
