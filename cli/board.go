@@ -217,10 +217,12 @@ func (b BoardActions) Create(ctx context.Context, name string, agent state.Agent
 	return b.a.create(ctx, name, agent, dir, args)
 }
 
-// Kill is `lanes kill`.
-// The board asked its confirm dialog first, so a server that does not
-// answer does not stop it.
-func (b BoardActions) Kill(ctx context.Context, r *state.Record) error { return b.a.kill(ctx, r, true) }
+// Kill is `lanes kill`, and with anyway `lanes kill --yes`: the board's
+// confirm said tmux was not answering, so a server that still does not
+// answer does not stop it. r becomes the record as stored.
+func (b BoardActions) Kill(ctx context.Context, r *state.Record, anyway bool) error {
+	return b.a.kill(ctx, r, anyway)
+}
 
 // Restart is `lanes restart`.
 func (b BoardActions) Restart(ctx context.Context, r *state.Record) error {

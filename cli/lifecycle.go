@@ -11,10 +11,6 @@ import (
 	"lanes/tmux"
 )
 
-// killedWhileDown is the termination reason of a session marked terminated
-// while its server did not answer.
-const killedWhileDown = "killed while tmux was down"
-
 // isDown reports whether err says the server did not answer (as opposed to
 // answering that the session is not there).
 func isDown(err error) bool {
@@ -26,6 +22,7 @@ func isDown(err error) bool {
 // so "killed" is never said of an agent that still runs. When the server
 // does not answer, kill refuses with errTmuxDown unless downOK (the user
 // confirmed); the record is then terminated as killed while tmux was down.
+// r becomes the record as stored.
 func (a *app) kill(ctx context.Context, r *state.Record, downOK bool) error {
 	if r.Runtime.Terminated {
 		return fmt.Errorf("%s: %w already (%s)", r.Name, state.ErrTerminated, r.Runtime.TerminatedReason)
@@ -42,7 +39,7 @@ func (a *app) kill(ctx context.Context, r *state.Record, downOK bool) error {
 	switch {
 	case err == nil, errors.Is(err, tmux.ErrNoSession):
 	case isDown(err) && downOK:
-		reason = killedWhileDown
+		reason = state.KilledWhileDown
 	case isDown(err):
 		return fmt.Errorf("killing %s: %w (%v); its agent may still run if the server comes back — `lanes kill %s --yes` marks it terminated anyway",
 			r.Name, errTmuxDown, err, r.Name)
@@ -50,7 +47,9 @@ func (a *app) kill(ctx context.Context, r *state.Record, downOK bool) error {
 		return fmt.Errorf("killing %s: %w (nothing was changed)", r.Name, err)
 	}
 	return a.update(r.ID, func(cur *state.Record, tx *state.Tx) error {
-		return appendHistory(tx, cur.ID, state.Terminate(cur, reason, "user", a.now().UTC()))
+		tr := state.Terminate(cur, reason, "user", a.now().UTC())
+		*r = *cur
+		return appendHistory(tx, cur.ID, tr)
 	})
 }
 

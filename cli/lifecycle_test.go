@@ -57,7 +57,11 @@ func TestKillAndRmWhileTmuxIsDown(t *testing.T) {
 	if e.ls()["a"].IsTerminated {
 		t.Fatal("an unconfirmed kill changed the record")
 	}
-	e.must("kill", "a", "--yes")
+	// Nothing was killed: the message says what was done (trial 2, item 8).
+	if out := e.must("kill", "a", "--yes"); !strings.Contains(out, "marked a terminated: tmux was not answering, so its agent was not stopped") ||
+		strings.Contains(out, "killed a") {
+		t.Fatalf("kill --yes with tmux down says %q", out)
+	}
 	if s := e.ls()["a"]; !s.IsTerminated || s.TerminatedReason == nil || *s.TerminatedReason != "killed while tmux was down" {
 		t.Fatalf("kill --yes: %+v", s)
 	}

@@ -298,6 +298,11 @@ func (a *app) cmdKill(ctx context.Context, args []string) int {
 	if err != nil {
 		return a.fail(err)
 	}
+	if r.Runtime.TerminatedReason == state.KilledWhileDown {
+		fmt.Fprintf(a.stdout, "marked %s terminated: tmux was not answering, so its agent was not stopped (%s); `lanes rm %s` removes the record\n",
+			r.Name, r.ID, r.ID)
+		return exitOK
+	}
 	fmt.Fprintf(a.stdout, "killed %s (%s); its record is kept — `lanes rm %s` removes it\n", r.Name, r.ID, r.ID)
 	return exitOK
 }

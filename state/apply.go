@@ -194,6 +194,10 @@ func upsertPR(r *Record, p PR, e Event) {
 	r.PRs = append(r.PRs, p)
 }
 
+// KilledWhileDown is the termination reason of a session marked terminated
+// while its tmux server did not answer: its agent may still run.
+const KilledWhileDown = "killed while tmux was down"
+
 // Terminate records the end of a session (lanes kill, tmux session certified
 // gone, clean-exit close): is_terminated with its reason, activity exited.
 func Terminate(r *Record, reason, source string, at time.Time) *Transition {

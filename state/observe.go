@@ -22,7 +22,7 @@ func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, rd re
 		if !r.Live() || r.Runtime.Socket != socket {
 			continue
 		}
-		if r.Runtime.SessionID == "" && (tmuxErr != nil || !c.adopt(r, byLanesID, readStart)) {
+		if r.Runtime.SessionID == "" && !c.adoptOrMark(r, byLanesID, tmuxErr, readStart) {
 			continue
 		}
 		if c.older(rd, r.Pane) {

@@ -104,6 +104,7 @@ func (s *Store) open(readOnly bool) (*bolt.DB, error) {
 		return nil, err
 	}
 	var lastErr error
+	began := time.Now()
 	for range max(s.Attempts, 1) {
 		db, err := s.boltOpen(s.Path(), readOnly)
 		if err == nil && readOnly {
@@ -136,9 +137,18 @@ func (s *Store) open(readOnly bool) (*bolt.DB, error) {
 		}
 		lastErr = err
 	}
-	wait := s.LockTimeout * time.Duration(max(s.Attempts, 1))
 	return nil, fmt.Errorf("%w: another lanes process holds %s (gave up after %s: %v); try again, or find it with `fuser %s`",
-		ErrBusy, s.Path(), wait, lastErr, s.Path())
+		ErrBusy, s.Path(), waited(time.Since(began)), lastErr, s.Path())
+}
+
+// waited is a wait as people read it: what was actually waited (bbolt
+// gives up a little before its timeout), in whole milliseconds under a
+// second, else in seconds to 10 ms.
+func waited(d time.Duration) string {
+	if d = d.Round(time.Millisecond); d < time.Second-5*time.Millisecond {
+		return fmt.Sprintf("%d ms", d.Milliseconds())
+	}
+	return fmt.Sprintf("%.2f s", d.Round(10*time.Millisecond).Seconds())
 }
 
 // create makes the store when there is none: built and initialised in a

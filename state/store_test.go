@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -148,6 +149,10 @@ func TestStoreBusy(t *testing.T) {
 	if waited := time.Since(start); waited > 5*time.Second {
 		t.Fatalf("busy error took %v: that is a hang, not a timeout", waited)
 	}
+	// The time said is what was waited, rounded for people (trial 2, item 8).
+	if !regexp.MustCompile(`gave up after (\d+ ms|\d+\.\d\d s):`).MatchString(err.Error()) {
+		t.Fatalf("err = %v, want the wait rounded, as 125 ms or 1.25 s", err)
+	}
 	stdin.Close() // release
 	_ = cmd.Wait()
 	if err := s.Update(func(*Tx) error { return nil }); err != nil {
@@ -223,6 +228,23 @@ func TestValidNamesAndIDs(t *testing.T) {
 		id, rot, ok := parseSpoolName(name)
 		if id != want[0] || rot != want[1] || ok != (want[0] != "") {
 			t.Errorf("parseSpoolName(%q) = %q %q %v", name, id, rot, ok)
+		}
+	}
+}
+
+func TestWaitedIsRounded(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{124956041 * time.Nanosecond, "125 ms"},
+		{810 * time.Millisecond, "810 ms"},
+		{999600 * time.Microsecond, "1.00 s"},
+		{1254 * time.Millisecond, "1.25 s"},
+		{0, "0 ms"},
+	} {
+		if got := waited(c.d); got != c.want {
+			t.Errorf("waited(%v) = %q, want %q", c.d, got, c.want)
 		}
 	}
 }

@@ -68,9 +68,12 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 		switch {
 		case msg.spoolOnly: // no tmux read: says nothing about tmux
 		case msg.res.TmuxErr != nil && m.watching():
+			if m.tmuxDownSince.IsZero() {
+				m.tmuxDownSince = msg.now
+			}
 			cmds = append(cmds, m.flashOnce("tmux is not answering: "+msg.res.TmuxErr.Error()))
 		default:
-			m.lastErr = ""
+			m.lastErr, m.tmuxDownSince = "", time.Time{}
 		}
 		m.rebuild()
 		if !msg.spoolOnly {

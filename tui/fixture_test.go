@@ -152,8 +152,15 @@ func (f *fakeActions) Create(_ context.Context, name string, agent state.Agent, 
 	return &state.Record{Name: name}, nil
 }
 
-func (f *fakeActions) Kill(_ context.Context, r *state.Record) error {
-	f.note("kill " + r.Name)
+func (f *fakeActions) Kill(_ context.Context, r *state.Record, anyway bool) error {
+	if !anyway {
+		f.note("kill " + r.Name)
+		return nil
+	}
+	f.note("kill " + r.Name + " anyway")
+	if !r.Runtime.UnreachableSince.IsZero() {
+		state.Terminate(r, state.KilledWhileDown, "user", fixedNow)
+	}
 	return nil
 }
 

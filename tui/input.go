@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"slices"
+
 	"lanes/state"
 
 	"charm.land/bubbles/v2/key"
@@ -145,6 +147,9 @@ func (m *Model) ask(do *action, sel *item) tea.Cmd {
 		return m.flash(sel.rec.Name+" is live; kill it (x) before removing it", true)
 	case do.live && !sel.rec.Live():
 		return m.flash(sel.rec.Name+" is terminated; "+do.verb+" needs a live session", true)
+	}
+	if do == killAction && slices.Contains(sel.d.Marks, state.MarkUnreachable) {
+		do = killDownAction
 	}
 	m.confirm = newConfirm(pending{do: do, rec: *sel.rec})
 	m.mode = modeConfirm

@@ -91,7 +91,14 @@ type action struct {
 var (
 	killAction = &action{verb: "kill", question: "Kill %s?",
 		detail: "Its tmux session and agent end; the record stays in Done.",
-		done:   "killed %s; its card moves to Done", live: true, run: Actions.Kill}
+		done:   "killed %s; its card moves to Done", live: true,
+		run: func(a Actions, ctx context.Context, r *state.Record) error { return a.Kill(ctx, r, false) }}
+	// killDownAction is the kill of a session whose tmux server does not
+	// answer: what `lanes kill --yes` does, said before y.
+	killDownAction = &action{verb: "kill", question: "Kill %s? tmux is not answering.",
+		detail: "Its agent may still run if the server comes back. y marks it terminated anyway.",
+		done:   "killed %s; its card moves to Done", live: true,
+		run: func(a Actions, ctx context.Context, r *state.Record) error { return a.Kill(ctx, r, true) }}
 	restartAction = &action{verb: "restart", question: "Restart %s?",
 		detail: "The agent is killed and started again in the same pane.",
 		done:   "restarted %s", live: true, run: Actions.Restart}
@@ -158,6 +165,11 @@ func actionCmd(ctx context.Context, a Actions, p pending) tea.Cmd {
 		r := p.rec
 		if err := p.do.run(a, ctx, &r); err != nil {
 			return actionMsg{err: fmt.Errorf("%s %s: %w", p.do.verb, r.Name, err)}
+		}
+		// A live session that ends killed while tmux was down was only
+		// marked so: saying "killed" would claim its agent stopped.
+		if p.rec.Live() && r.Runtime.TerminatedReason == state.KilledWhileDown {
+			return actionMsg{text: "marked " + r.Name + " terminated: tmux was not answering, so its agent was not stopped"}
 		}
 		return actionMsg{text: fmt.Sprintf(p.do.done, r.Name)}
 	}

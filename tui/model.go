@@ -75,6 +75,9 @@ type Model struct {
 	// until one can: the title says it, and the records are stale.
 	trouble error
 	readAt  time.Time // when a cycle last read the store
+	// tmuxDownSince is when full cycles began finding the sessions' tmux
+	// server silent, until one reads it: the title says it meanwhile.
+	tmuxDownSince time.Time
 
 	cycling               bool
 	againFull, againSpool bool // asked for while a cycle was in flight

@@ -24,7 +24,11 @@ type Actions interface {
 	// Create starts a session; args go to the agent, or are the command
 	// itself for a custom one.
 	Create(ctx context.Context, name string, agent state.Agent, dir string, args []string) (*state.Record, error)
-	Kill(ctx context.Context, r *state.Record) error
+	// Kill ends a live session; when its tmux server does not answer it
+	// refuses, unless anyway: then the record is marked terminated
+	// (state.KilledWhileDown) though its agent may run on. r becomes the
+	// record as stored.
+	Kill(ctx context.Context, r *state.Record, anyway bool) error
 	Restart(ctx context.Context, r *state.Record) error
 	Remove(ctx context.Context, r *state.Record) error
 	Send(ctx context.Context, r *state.Record, text string, force bool) error

@@ -7,6 +7,7 @@ import (
 
 	"lanes/state"
 	"lanes/state/fsafe"
+	"lanes/theme"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -27,6 +28,13 @@ func troubleNote(err error) string {
 		return "state dir not private — ? shows the fix"
 	}
 	return "store unreadable — ? shows why"
+}
+
+// tmuxNote says on the title line, for as long as it lasts, that the
+// sessions' tmux server does not answer: their cards show unknown, and
+// doctor says why.
+func (m Model) tmuxNote() string {
+	return "tmux is not answering (" + theme.Age(m.now, m.tmuxDownSince) + ") — `lanes doctor` says more"
 }
 
 // stale reports whether the records shown are the last ones read before

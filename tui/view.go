@@ -131,6 +131,10 @@ func (m Model) titleLine() string {
 			right, rw = "", 0
 		}
 	}
+	if !m.stale() && !m.tmuxDownSince.IsZero() { // the flash at the bottom passes; this lasts
+		note := truncate("✗ "+m.tmuxNote(), max(m.w-7-1-rw-1, 0))
+		sum, sw = l.errText.s(note), width(note)
+	}
 	if rw > m.w-7-1 {
 		right, rw = "", 0
 	}

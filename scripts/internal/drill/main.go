@@ -66,6 +66,9 @@ func main() {
 		{"16.12c send/hook edges: C1, CRLF, a terminal, no state dir", drillSendAndHookEdges},
 		{"16.12d a NAME never means two sessions", drillNames},
 		{"16.12e usage words and exit codes", drillUsageWords},
+		{"t2.4+7 board while tmux hangs: lasting note, kill confirm says so", drillBoardWhileHung},
+		{"t2.6 a start in flight while tmux hangs shows unreachable", drillStartingWhileHung},
+		{"t2.8 busy wait rounded, kill --yes with tmux gone", drillHungMessages},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0
