@@ -57,6 +57,9 @@ func main() {
 		{"16.8 kill/rm while tmux is down", drillKillWhileDown},
 		{"16.8b doctor's tmux advice", drillDoctorTmux},
 		{"16.8c commands while tmux is down", drillTmuxDown},
+		{"16.8d board while tmux hangs: lasting note, kill confirm says so", drillBoardWhileHung},
+		{"16.8e a start in flight while tmux hangs shows unreachable", drillStartingWhileHung},
+		{"16.8f busy wait rounded, kill --yes with tmux gone", drillHungMessages},
 		{"16.9 clock steps back an hour", drillClockStepBack},
 		{"16.10 no false Working at launch", drillNoFalseWorking},
 		{"16.11 status line under load", drillStatusUnderLoad},
@@ -66,9 +69,6 @@ func main() {
 		{"16.12c send/hook edges: C1, CRLF, a terminal, no state dir", drillSendAndHookEdges},
 		{"16.12d a NAME never means two sessions", drillNames},
 		{"16.12e usage words and exit codes", drillUsageWords},
-		{"t2.4+7 board while tmux hangs: lasting note, kill confirm says so", drillBoardWhileHung},
-		{"t2.6 a start in flight while tmux hangs shows unreachable", drillStartingWhileHung},
-		{"t2.8 busy wait rounded, kill --yes with tmux gone", drillHungMessages},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0
