@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/tmux"
 )
 
 // Exit codes (docs/design.md §10).
@@ -42,6 +43,9 @@ type app struct {
 
 	socket string // --socket / LANES_TMUX_SOCKET
 	theme  string // --theme
+
+	hung       hungServers                     // tmux servers that just timed out
+	tmuxRunner func(socket string) tmux.Runner // tests: in place of exec'ing tmux
 
 	args  []string // as given, for lanes-board
 	board Board    // nil: exec lanes-board

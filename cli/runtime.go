@@ -2,7 +2,10 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
+	"time"
 
 	"lanes/state"
 	"lanes/tmux"
@@ -34,8 +37,57 @@ func (p paneSource) KillSession(ctx context.Context, sessionID string) error {
 // tmuxClient is the client for this invocation's server.
 func (a *app) tmuxClient() *tmux.Client { return a.tmuxFor(a.socket) }
 
-// tmuxFor is the client for a session's own server.
-func (a *app) tmuxFor(socket string) *tmux.Client { return tmux.New(socket) }
+// tmuxFor is the client for a session's own server. A server that just
+// let a call run out its whole timeout is taken as hung for hungFor: the
+// calls that follow fail at once with tmux.ErrTimeout, so a command that
+// makes several calls (a kill reads, kills and reads again) waits one
+// timeout, not one per call.
+func (a *app) tmuxFor(socket string) *tmux.Client {
+	run := tmux.ExecRunner(socket, tmux.DefaultTimeout)
+	if a.tmuxRunner != nil {
+		run = a.tmuxRunner(socket)
+	}
+	c := tmux.New(socket)
+	c.Run = func(ctx context.Context, args ...string) ([]byte, error) {
+		// -V (the version) never reaches the server.
+		if (len(args) == 0 || args[0] != "-V") && a.hung.still(socket, a.now()) {
+			return nil, fmt.Errorf("tmux: %w (it did not answer a moment ago)", tmux.ErrTimeout)
+		}
+		out, err := run(ctx, args...)
+		// Only tmux's own timeout says the server is hung: a caller's
+		// shorter deadline (the status line's budget) says nothing of it.
+		if errors.Is(err, tmux.ErrTimeout) && ctx.Err() == nil {
+			a.hung.mark(socket, a.now())
+		}
+		return out, err
+	}
+	return c
+}
+
+// hungFor is how long a timed-out server is taken as hung. Short: the
+// board lives on, and a server may only have been slow.
+const hungFor = 5 * time.Second
+
+// hungServers remembers the tmux servers that timed out, by socket.
+type hungServers struct {
+	mu    sync.Mutex
+	until map[string]time.Time
+}
+
+func (h *hungServers) mark(socket string, now time.Time) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.until == nil {
+		h.until = map[string]time.Time{}
+	}
+	h.until[socket] = now.Add(hungFor)
+}
+
+func (h *hungServers) still(socket string, now time.Time) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return now.Before(h.until[socket])
+}
 
 // collector wires a collector for this invocation's server and store.
 func (a *app) collector() (*state.Collector, error) {
