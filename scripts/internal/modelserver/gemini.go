@@ -1,0 +1,67 @@
+package modelserver
+
+import "encoding/json"
+
+// gemini is the Gemini API (Gemini CLI): POST /v1beta/models/M:streamGenerateContent?alt=sse.
+// Each event is a whole GenerateContentResponse; the last one carries finishReason.
+type gemini struct{}
+
+func newGemini() dialect { return gemini{} }
+
+var geminiUsage = map[string]int{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}
+
+func (gemini) candidate(parts []any, finish bool) map[string]any {
+	c := map[string]any{"content": map[string]any{"parts": parts, "role": "model"}, "index": 0}
+	ev := map[string]any{"candidates": []any{c}}
+	if finish {
+		c["finishReason"] = "STOP"
+		ev["usageMetadata"] = geminiUsage
+	}
+	return ev
+}
+
+func (gemini) begin(*sse)          {}
+func (gemini) textStart(*sse, int) {}
+
+func (g gemini) textDelta(s *sse, _ int, chunk string) {
+	s.event("", g.candidate([]any{map[string]any{"text": chunk}}, false))
+}
+
+func (gemini) textStop(*sse, int, string) {}
+
+func (g gemini) tool(s *sse, _ int, call renderedTool) {
+	s.event("", g.candidate([]any{map[string]any{"functionCall": map[string]any{
+		"name": call.name, "args": json.RawMessage(call.input)}}}, false))
+}
+
+// finish sends an empty text part with finishReason STOP: Gemini's stream
+// has no separate end event. A tool call also ends with STOP.
+func (g gemini) finish(s *sse, _ bool) {
+	s.event("", g.candidate([]any{map[string]any{"text": ""}}, true))
+}
+
+var geminiStatus = map[int]string{400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 429: "RESOURCE_EXHAUSTED",
+	500: "INTERNAL", 503: "UNAVAILABLE", 529: "UNAVAILABLE"}
+
+func (gemini) errorBody(code int) any {
+	status, ok := geminiStatus[code]
+	if !ok {
+		status = "INTERNAL"
+	}
+	return map[string]any{"error": map[string]any{"code": code, "status": status,
+		"message": "modelserver: scripted " + status}}
+}
+
+func (g gemini) plain(model, text string) any {
+	ev := g.candidate([]any{map[string]any{"text": text}}, true)
+	ev["modelVersion"] = model
+	return ev
+}
+
+func (gemini) tokenCount() any { return map[string]int{"totalTokens": 10} }
+
+// shell is Gemini CLI's run_shell_command.
+func (gemini) shell(tc ToolCall) renderedTool {
+	return renderedTool{name: "run_shell_command", input: object(map[string]any{
+		"command": tc.Shell, "description": "Run " + tc.Shell})}
+}
