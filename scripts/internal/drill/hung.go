@@ -37,8 +37,8 @@ func stopServer(w *world.World) (resume func(), err error) {
 // title says so for as long as it lasts, and its kill confirm says what y
 // does then; the note goes when tmux answers again.
 func drillBoardWhileHung(w *world.World) (string, error) {
-	if r := w.Lanes("", "new", "api", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	if err := w.NewSleeper("api"); err != nil {
+		return "", err
 	}
 	view := w.Socket + "-view"
 	if err := w.StartBoard(view, 80, 24); err != nil {
@@ -102,8 +102,8 @@ func confirmBox(s string) string {
 // drillStartingWhileHung: a lanes new that times out against a stopped
 // server leaves a start in flight, which shows unreachable like the rest.
 func drillStartingWhileHung(w *world.World) (string, error) {
-	if r := w.Lanes("", "new", "api", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	if err := w.NewSleeper("api"); err != nil {
+		return "", err
 	}
 	resume, err := stopServer(w)
 	if err != nil {
@@ -129,8 +129,8 @@ func drillStartingWhileHung(w *world.World) (string, error) {
 // drillHungMessages: the store-busy message says the time waited, rounded;
 // `lanes kill --yes` with the server gone says it only marked the session.
 func drillHungMessages(w *world.World) (string, error) {
-	if r := w.Lanes("", "new", "a", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	if err := w.NewSleeper("a"); err != nil {
+		return "", err
 	}
 	f, err := os.OpenFile(filepath.Join(w.State, "lanes.db"), os.O_RDWR, 0)
 	if err != nil {

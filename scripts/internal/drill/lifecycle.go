@@ -191,8 +191,8 @@ func drillRestartKilled(w *world.World) (string, error) {
 // unknown, not its old status; new starts a server (issue 16.8).
 func drillKillWhileDown(w *world.World) (string, error) {
 	for _, n := range []string{"a", "b", "c"} {
-		if r := w.Lanes("", "new", n, "--", "sleep", "86400"); r.Code != 0 {
-			return "", fmt.Errorf("lanes new %s: %s", n, r.Stderr)
+		if err := w.NewSleeper(n); err != nil {
+			return "", err
 		}
 	}
 	if _, err := w.Ls(); err != nil {
@@ -243,8 +243,8 @@ func drillKillWhileDown(w *world.World) (string, error) {
 // after the wall clock stepped back an hour; the pane's death must still be
 // seen (issue 16.9).
 func drillClockStepBack(w *world.World) (string, error) {
-	if r := w.Lanes("", "new", "c", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	if err := w.NewSleeper("c"); err != nil {
+		return "", err
 	}
 	if _, err := w.Ls(); err != nil {
 		return "", err

@@ -116,8 +116,8 @@ func drillCrash(w *world.World) (string, error) {
 	if *quick {
 		perWriter, kills = 60, 8
 	}
-	if r := w.Lanes("", "new", "sink", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	if err := w.NewSleeper("sink"); err != nil {
+		return "", err
 	}
 	var wg sync.WaitGroup
 	errs := make(chan error, writers)
@@ -176,8 +176,8 @@ func drillCrash(w *world.World) (string, error) {
 // dropped; a new server certifies them gone and new sessions work.
 func drillServerKilled(w *world.World) (string, error) {
 	for _, n := range []string{"a", "b"} {
-		if r := w.Lanes("", "new", n, "--", "sleep", "86400"); r.Code != 0 {
-			return "", fmt.Errorf("lanes new: %s", r.Stderr)
+		if err := w.NewSleeper(n); err != nil {
+			return "", err
 		}
 	}
 	view := w.Socket + "-view"
@@ -222,8 +222,8 @@ func drillServerKilled(w *world.World) (string, error) {
 	}) {
 		return evidence, fmt.Errorf("the old sessions were not certified gone on the new server")
 	}
-	if r := w.Lanes("", "new", "c", "--", "sleep", "86400"); r.Code != 0 {
-		return evidence, fmt.Errorf("lanes new on the new server: %s", r.Stderr)
+	if err := w.NewSleeper("c"); err != nil {
+		return evidence, err
 	}
 	if !world.WaitFor(10*time.Second, func() bool {
 		return strings.Contains(screen(), "○ c ") || strings.Contains(screen(), "● c ")
@@ -236,8 +236,8 @@ func drillServerKilled(w *world.World) (string, error) {
 // drillLockHeld: another process holds the store's lock for 5 s while a
 // board runs and a hook writes.
 func drillLockHeld(w *world.World) (string, error) {
-	if r := w.Lanes("", "new", "l", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	if err := w.NewSleeper("l"); err != nil {
+		return "", err
 	}
 	view := w.Socket + "-view"
 	if err := w.StartBoard(view, 120, 30); err != nil {
@@ -303,8 +303,8 @@ func firstLine(s string) string { l, _, _ := strings.Cut(strings.TrimSpace(s), "
 // drillSpoolUnwritable: the spool cannot be written; hooks still exit 0
 // quickly, log the failure, and doctor reports it.
 func drillSpoolUnwritable(w *world.World) (string, error) {
-	if r := w.Lanes("", "new", "u", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	if err := w.NewSleeper("u"); err != nil {
+		return "", err
 	}
 	spool := filepath.Join(w.State, "spool")
 	_ = os.RemoveAll(spool)
@@ -331,11 +331,11 @@ func drillSpoolUnwritable(w *world.World) (string, error) {
 // drillHostile: every kind of bad spool line and file is counted, nothing
 // is applied wrongly, and nothing outside the state dir is touched.
 func drillHostile(w *world.World) (string, error) {
-	if r := w.Lanes("", "new", "h", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	if err := w.NewSleeper("h"); err != nil {
+		return "", err
 	}
-	if r := w.Lanes("", "new", "t", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	if err := w.NewSleeper("t"); err != nil {
+		return "", err
 	}
 	s, err := w.Ls()
 	if err != nil {
@@ -415,8 +415,8 @@ func grepLine(s, word string) string {
 // drillClockBack: lines whose time goes backwards still apply in spool
 // order, and no age is negative.
 func drillClockBack(w *world.World) (string, error) {
-	if r := w.Lanes("", "new", "c", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	if err := w.NewSleeper("c"); err != nil {
+		return "", err
 	}
 	s, err := w.Ls()
 	if err != nil {

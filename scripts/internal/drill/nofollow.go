@@ -15,8 +15,8 @@ import (
 // snapshot replaced by a link is not restamped through it by an unchanged
 // cycle.
 func drillStoreLinks(w *world.World) (string, error) {
-	if r := w.Lanes("", "new", "s", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	if err := w.NewSleeper("s"); err != nil {
+		return "", err
 	}
 	if r := w.Lanes("", "ls"); r.Code != 0 { // a cycle, so the next one changes nothing
 		return "", fmt.Errorf("lanes ls: %s", r.Stderr)

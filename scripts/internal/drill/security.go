@@ -137,8 +137,8 @@ func drillPlantedLinks(w *world.World) (string, error) {
 // it and what to do, doctor names the owner, and a hook writes nothing and
 // exits 0 silently.
 func drillForeignStateDir(w *world.World) (string, error) {
-	if r := w.Lanes("", "new", "s", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	if err := w.NewSleeper("s"); err != nil {
+		return "", err
 	}
 	var evidence []string
 	refused := func(what, want string) error {

@@ -18,8 +18,8 @@ import (
 
 // newSession starts `sleep` as session name and returns its ls entry.
 func newSession(w *world.World, name string) (world.Session, error) {
-	if r := w.Lanes("", "new", name, "--", "sleep", "86400"); r.Code != 0 {
-		return world.Session{}, fmt.Errorf("lanes new %s: %s", name, r.Stderr)
+	if err := w.NewSleeper(name); err != nil {
+		return world.Session{}, err
 	}
 	s, err := w.Ls()
 	return s[name], err

@@ -22,8 +22,8 @@ import (
 // snapshot's removal); with the store then busy, ls must not show the
 // session from the last cycle's snapshot.
 func drillSnapshotAfterForeignWrite(w *world.World) (string, error) {
-	if r := w.Lanes("", "new", "gone", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	if err := w.NewSleeper("gone"); err != nil {
+		return "", err
 	}
 	if r := w.Lanes("", "status-line"); r.Code != 0 { // its cycle leaves the snapshot
 		return "", fmt.Errorf("status-line: exit %d", r.Code)
@@ -61,8 +61,8 @@ func drillSnapshotAfterForeignWrite(w *world.World) (string, error) {
 // drillHungTmux: the tmux server stops answering (SIGSTOP); status-line
 // must say so within its budget, not print a line as if tmux had answered.
 func drillHungTmux(w *world.World) (string, error) {
-	if r := w.Lanes("", "new", "api", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	if err := w.NewSleeper("api"); err != nil {
+		return "", err
 	}
 	out, err := w.Tmux(w.Socket, "display-message", "-p", "#{pid}")
 	if err != nil {
@@ -126,8 +126,8 @@ func drillFirstUseRace(w *world.World) (string, error) {
 // build (a newer lanes wrote it); doctor --repair must refuse and leave the
 // file as it is, not drop the record as damage.
 func drillNewerRecords(w *world.World) (string, error) {
-	if r := w.Lanes("", "new", "future", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new: %s", r.Stderr)
+	if err := w.NewSleeper("future"); err != nil {
+		return "", err
 	}
 	db := filepath.Join(w.State, "lanes.db")
 	bdb, err := bolt.Open(db, 0o600, &bolt.Options{Timeout: time.Second})

@@ -67,11 +67,11 @@ func drillStarting(w *world.World) (string, error) {
 // record's id or starting with lanes- is refused, and a name shaped like
 // an id is found by name (trial item 6).
 func drillNames(w *world.World) (string, error) {
-	if r := w.Lanes("", "new", "c", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new c: %s", r.Stderr)
+	if err := w.NewSleeper("c"); err != nil {
+		return "", err
 	}
-	if r := w.Lanes("", "new", "frontend", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new frontend: %s", r.Stderr)
+	if err := w.NewSleeper("frontend"); err != nil {
+		return "", err
 	}
 	ls, err := w.Ls()
 	if err != nil {
@@ -127,8 +127,8 @@ func drillDoctorTmux(w *world.World) (string, error) {
 		"set-option", "-t", "=lanes-o1:", "@lanes_id", "oooo0001"); err != nil {
 		return "", fmt.Errorf("making an orphan: %v %s", err, out)
 	}
-	if r := w.Lanes("", "new", "a", "--", "sleep", "86400"); r.Code != 0 {
-		return "", fmt.Errorf("lanes new a: %s", r.Stderr)
+	if err := w.NewSleeper("a"); err != nil {
+		return "", err
 	}
 	evidence := doctorLines(w, "tmux:")
 	if !strings.Contains(evidence, "lanes-f1") || !strings.Contains(evidence, "belongs to state dir") ||
@@ -165,8 +165,8 @@ func drillDoctorTmux(w *world.World) (string, error) {
 // and in lanes' words (trial item 5).
 func drillTmuxDown(w *world.World) (string, error) {
 	for _, n := range []string{"build", "c"} {
-		if r := w.Lanes("", "new", n, "--", "sleep", "86400"); r.Code != 0 {
-			return "", fmt.Errorf("lanes new %s: %s", n, r.Stderr)
+		if err := w.NewSleeper(n); err != nil {
+			return "", err
 		}
 	}
 	if _, err := w.Tmux(w.Socket, "kill-server"); err != nil {

@@ -217,3 +217,12 @@ func Poll(deadline, every time.Duration, cond func() bool) bool {
 	}
 	return cond()
 }
+
+// NewSleeper starts session name running `sleep 86400`: a live agent that
+// stays quiet, the subject most drills need.
+func (w *World) NewSleeper(name string) error {
+	if r := w.Lanes("", "new", name, "--", "sleep", "86400"); r.Code != 0 {
+		return fmt.Errorf("lanes new %s: exit %d: %s", name, r.Code, strings.TrimSpace(r.Stderr))
+	}
+	return nil
+}
