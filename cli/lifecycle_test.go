@@ -16,18 +16,8 @@ import (
 func TestKillFindsAnUnconfirmedSession(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	r := &state.Record{ID: state.NewID(), Name: "ghost", Agent: state.AgentCustom, Dir: t.TempDir(),
-		CreatedAt: time.Now().UTC(),
-		Runtime: state.Runtime{Socket: e.tc.Socket, TmuxSession: "lanes-ghost", Launch: "L1",
-			StartingAt: time.Now().UTC()}}
+	r := putStarting(t, e, "ghost")
 	a := newApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{}, e.getenv)
-	st, err := a.store()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Update(func(tx *state.Tx) error { return tx.Put(r) }); err != nil {
-		t.Fatal(err)
-	}
 	ctx := context.Background()
 	if _, err := e.tc.NewSession(ctx, tmux.NewSessionOpts{Name: "lanes-ghost", Command: []string{"sleep", "600"}, LanesID: r.ID}); err != nil {
 		t.Fatal(err)
