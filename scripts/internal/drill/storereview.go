@@ -29,17 +29,7 @@ func drillSnapshotAfterForeignWrite(w *world.World) (string, error) {
 		return "", fmt.Errorf("status-line: exit %d", r.Code)
 	}
 	db := filepath.Join(w.State, "lanes.db")
-	bdb, err := bolt.Open(db, 0o600, &bolt.Options{Timeout: time.Second})
-	if err != nil {
-		return "", err
-	}
-	err = bdb.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte("sessions"))
-		k, _ := b.Cursor().First()
-		return b.Delete(k)
-	})
-	bdb.Close()
-	if err != nil {
+	if err := editFirstRecord(db, func(b *bolt.Bucket, k, _ []byte) error { return b.Delete(k) }); err != nil {
 		return "", err
 	}
 	f, err := os.Open(db)
@@ -130,18 +120,9 @@ func drillNewerRecords(w *world.World) (string, error) {
 		return "", err
 	}
 	db := filepath.Join(w.State, "lanes.db")
-	bdb, err := bolt.Open(db, 0o600, &bolt.Options{Timeout: time.Second})
-	if err != nil {
-		return "", err
-	}
-	err = bdb.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte("sessions"))
-		k, v := b.Cursor().First()
-		nv := append([]byte{v[0] + 1}, v[1:]...) // the version is the first byte
-		return b.Put(k, nv)
-	})
-	bdb.Close()
-	if err != nil {
+	if err := editFirstRecord(db, func(b *bolt.Bucket, k, v []byte) error {
+		return b.Put(k, append([]byte{v[0] + 1}, v[1:]...)) // the version is the first byte
+	}); err != nil {
 		return "", err
 	}
 	before, _ := os.ReadFile(db)
@@ -153,4 +134,19 @@ func drillNewerRecords(w *world.World) (string, error) {
 		return evidence + "\n" + rep.Stdout, fmt.Errorf("repair did not refuse a store a newer lanes wrote")
 	}
 	return evidence, nil
+}
+
+// editFirstRecord changes the first record of the store at db straight
+// through bbolt, as something other than a lanes cycle would.
+func editFirstRecord(db string, edit func(b *bolt.Bucket, k, v []byte) error) error {
+	bdb, err := bolt.Open(db, 0o600, &bolt.Options{Timeout: time.Second})
+	if err != nil {
+		return err
+	}
+	defer bdb.Close()
+	return bdb.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("sessions"))
+		k, v := b.Cursor().First()
+		return edit(b, k, v)
+	})
 }
