@@ -17,7 +17,9 @@ import (
 // the sessions on it that carry an @lanes_id no live record has.
 func (a *app) doctorTmux(ctx context.Context, res state.CycleResult, cycleErr error, add addFunc) {
 	tc := a.tmuxClient()
-	v, err := tc.Version(ctx)
+	// The binary's version needs no server, so a server that just hung
+	// (tmuxFor's memory of it) says nothing about it: a plain client asks.
+	v, err := tmux.New(a.socket).Version(ctx)
 	if err != nil {
 		add(false, "install tmux ≥ 3.3 (e.g. apt-get install tmux)", "tmux: %v", err)
 		return

@@ -49,8 +49,7 @@ func (a *app) tmuxFor(socket string) *tmux.Client {
 	}
 	c := tmux.New(socket)
 	c.Run = func(ctx context.Context, args ...string) ([]byte, error) {
-		// -V (the version) never reaches the server.
-		if (len(args) == 0 || args[0] != "-V") && a.hung.still(socket, a.now()) {
+		if a.hung.still(socket, a.now()) {
 			return nil, fmt.Errorf("tmux: %w (it did not answer a moment ago)", tmux.ErrTimeout)
 		}
 		out, err := run(ctx, args...)
