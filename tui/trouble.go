@@ -2,7 +2,6 @@ package tui
 
 import (
 	"errors"
-	"slices"
 	"strings"
 
 	"lanes/state"
@@ -52,10 +51,11 @@ func (m *Model) refuseStale(verb string) tea.Cmd {
 }
 
 // dotActivity is what a session's dot shows, on its card and in the
-// sidebar: its raw activity, unless Derive marks its tmux server
-// unreachable; then nothing about the agent is known.
+// sidebar: its raw activity, unless Derive says the session's state is
+// unknown (its server does not answer, or its session went missing); then
+// nothing about the agent is known either.
 func dotActivity(r *state.Record, d state.Derivation) state.Activity {
-	if slices.Contains(d.Marks, state.MarkUnreachable) {
+	if d.Status == state.StatusUnknown {
 		return state.ActivityUnknown
 	}
 	return r.Activity.Known()
