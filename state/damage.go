@@ -174,12 +174,8 @@ func (s *Store) refuseEmpty() error {
 		return nil
 	}
 	defer f.Close() // and with it the lock
-	deadline := time.Now().Add(s.LockTimeout)
-	for syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB) != nil {
-		if time.Now().After(deadline) {
-			return nil
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !lockFile(f, syscall.LOCK_SH, s.LockTimeout) {
+		return nil
 	}
 	if fi, err := f.Stat(); err == nil && fi.Size() == 0 {
 		return s.damaged("the file is empty (0 bytes), so every record it held is gone from it")
