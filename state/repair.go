@@ -129,8 +129,13 @@ func (s *Store) Repair(now time.Time, tr Traces) (RepairReport, error) {
 	if schema > SchemaVersion {
 		return rep, fmt.Errorf("%w: the damaged store was written by a newer lanes (schema %d, this build reads %d); repair it with that lanes", ErrSchemaTooNew, schema, SchemaVersion)
 	}
+	got.schema = schema
 	for id, v := range got.buckets[string(bucketSessions)] {
-		switch err := validRecord(v, schema); {
+		if v == nil { // a nested bucket, not a record
+			delete(got.buckets[string(bucketSessions)], id)
+			continue
+		}
+		switch _, err := got.decode(v); {
 		case errors.Is(err, ErrSchemaTooNew):
 			return rep, fmt.Errorf("session %s: %w", id, err)
 		case err != nil:
@@ -138,7 +143,6 @@ func (s *Store) Repair(now time.Time, tr Traces) (RepairReport, error) {
 		}
 	}
 	rep.Recovered = len(got.buckets[string(bucketSessions)])
-	got.schema = schema
 	live := got.live(tr)
 	rep.Rebuilt = got.rebuild(s.SpoolDir(), got.known(s.SpoolDir(), tr.ids(live)), tr, live, now)
 	rep.Resumed, rep.Replayed = spoolFiles(s.SpoolDir(), got.buckets[string(bucketSpool)])
@@ -256,18 +260,6 @@ func (got *salvaged) known(spoolDir string, also []string) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-// validRecord is nil when v decodes as a record of the given schema.
-func validRecord(v []byte, schema int) error {
-	if v == nil {
-		return errors.New("a nested bucket, not a record")
-	}
-	if schema < 2 {
-		return json.Unmarshal(v, new(Record))
-	}
-	_, err := decodeRecord(v)
-	return err
 }
 
 // replaceWith writes got into a new store file and puts it in the damaged
