@@ -466,7 +466,6 @@ func (a *app) cmdRm(ctx context.Context, args []string) int {
 		if err := a.kill(ctx, r, true); err != nil {
 			return a.fail(err)
 		}
-		r.Runtime.Terminated = true
 	}
 	if err := a.remove(r); err != nil {
 		return a.fail(err)
