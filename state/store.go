@@ -227,13 +227,20 @@ func (s *Store) update(fn func(*Tx) error, after func(error)) error {
 // than this build's.
 var errOlderSchema = errors.New("older store schema")
 
+// schemaOf is the schema version stored in meta; 0 when there is none.
+func schemaOf(meta *bolt.Bucket) int {
+	if meta == nil {
+		return 0
+	}
+	v, _ := strconv.Atoi(string(meta.Get(keySchema)))
+	return v
+}
+
 // olderSchema returns errOlderSchema when db holds an older layout.
 func olderSchema(db *bolt.DB) error {
 	return db.View(func(btx *bolt.Tx) error {
-		if meta := btx.Bucket(bucketMeta); meta != nil {
-			if v, _ := strconv.Atoi(string(meta.Get(keySchema))); v < SchemaVersion {
-				return errOlderSchema
-			}
+		if meta := btx.Bucket(bucketMeta); meta != nil && schemaOf(meta) < SchemaVersion {
+			return errOlderSchema
 		}
 		return nil
 	})
@@ -244,8 +251,7 @@ func checkSchema(btx *bolt.Tx) error {
 	if meta == nil {
 		return nil
 	}
-	v, _ := strconv.Atoi(string(meta.Get(keySchema)))
-	if v > SchemaVersion {
+	if v := schemaOf(meta); v > SchemaVersion {
 		return fmt.Errorf("%w: the store was written by a newer lanes (schema %d, this build reads %d); upgrade lanes, or point LANES_STATE_DIR elsewhere", ErrSchemaTooNew, v, SchemaVersion)
 	}
 	return nil
@@ -304,8 +310,7 @@ func migrate(db *bolt.DB) error {
 		if err != nil {
 			return err
 		}
-		v, _ := strconv.Atoi(string(meta.Get(keySchema)))
-		for ; v < SchemaVersion; v++ {
+		for v := schemaOf(meta); v < SchemaVersion; v++ {
 			if err := migrations[v](btx); err != nil {
 				return fmt.Errorf("migrating store schema %d → %d: %w", v, v+1, err)
 			}
@@ -493,11 +498,7 @@ func (t *Tx) Count(key string, n int) error {
 
 // Schema reports the stored schema version (for lanes doctor).
 func (t *Tx) Schema() int {
-	if meta := t.tx.Bucket(bucketMeta); meta != nil {
-		v, _ := strconv.Atoi(string(meta.Get(keySchema)))
-		return v
-	}
-	return 0
+	return schemaOf(t.tx.Bucket(bucketMeta))
 }
 
 // Size is the store file's size in bytes.
