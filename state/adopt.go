@@ -2,7 +2,6 @@ package state
 
 import (
 	"bytes"
-	"maps"
 	"slices"
 	"time"
 )
@@ -45,7 +44,6 @@ func (s *Store) adoptLost(now time.Time, tr Traces) (RepairReport, error) {
 	if len(lost) == 0 {
 		return rep, nil
 	}
-	offsets := maps.Clone(got.buckets[string(bucketSpool)])
 	rep.Rebuilt = got.rebuild(s.SpoolDir(), slices.Sorted(slices.Values(lost)), tr, live, now)
 	rep.Healthy, rep.Recovered = false, len(recs)-len(rep.Rebuilt)
 	rep.Damage = "records of sessions tmux runs were missing from it"
@@ -55,11 +53,9 @@ func (s *Store) adoptLost(now time.Time, tr Traces) (RepairReport, error) {
 				return err
 			}
 		}
-		for k := range offsets { // their spool is read again from the first line
-			if _, kept := got.buckets[string(bucketSpool)][k]; !kept {
-				if err := tx.tx.Bucket(bucketSpool).Delete([]byte(k)); err != nil {
-					return err
-				}
+		for _, k := range got.replayed { // their spool is read again from the first line
+			if err := tx.tx.Bucket(bucketSpool).Delete([]byte(k)); err != nil {
+				return err
 			}
 		}
 		return nil

@@ -157,6 +157,7 @@ func (got *salvaged) rebuild(spoolDir string, known []string, tr Traces, live ma
 			// Its events from the first line on give its activity.
 			for _, key := range spoolKeys(spoolDir, id) {
 				delete(offsets, key)
+				got.replayed = append(got.replayed, key)
 			}
 		} else {
 			got.end(r, spoolDir, now)

@@ -192,6 +192,9 @@ type salvaged struct {
 	txid   uint64
 	txidOK bool
 	schema int // the damaged store's
+	// replayed are the spool offsets rebuild dropped, so those files are
+	// read again from their first line.
+	replayed []string
 }
 
 // salvage reads every readable key of src into got.
