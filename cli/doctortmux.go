@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -98,8 +97,7 @@ func (a *app) doctorOrphans(ctx context.Context, tc *tmux.Client, orphans []stat
 		if err != nil {
 			name = o.SessionID
 		}
-		dir, set, _ := tc.SessionEnv(ctx, o.SessionID, "LANES_STATE_DIR")
-		if set && ours != "" && filepath.Clean(dir) != filepath.Clean(ours) {
+		if dir, foreign := foreignStateDir(ctx, tc, o.SessionID, ours); foreign {
 			add(true, "", "tmux: %s (%s) belongs to state dir %s (not an orphan)", name, o.SessionID, dir)
 			continue
 		}

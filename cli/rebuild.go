@@ -71,13 +71,13 @@ func (a *app) liveSessions(ctx context.Context, socket, stateDir string) []state
 			continue
 		}
 		seen[f[0]] = true
-		env := sessionEnv(ctx, tc, f[2])
-		if d, ok := env["LANES_STATE_DIR"]; ok && filepath.Clean(d) != filepath.Clean(stateDir) {
-			continue // another state dir's session
+		if _, foreign := foreignStateDir(ctx, tc, f[2], stateDir); foreign {
+			continue
 		}
+		launch, _, _ := tc.SessionEnv(ctx, f[2], agent.EnvLaunch)
 		ls := state.LiveSession{ID: f[0], Name: strings.TrimPrefix(f[1], "lanes-"), Socket: socket,
 			TmuxSession: f[1], SessionID: f[2], PaneID: f[3], Dir: f[5], CommandText: f[7],
-			Launch: env[agent.EnvLaunch]}
+			Launch: launch}
 		if ls.Dir == "" {
 			ls.Dir = f[8] // a dead pane has no current path; its session's start dir is the one lanes gave
 		}
@@ -107,17 +107,10 @@ func (a *app) liveSessions(ctx context.Context, socket, stateDir string) []state
 	return found
 }
 
-// sessionEnv is a tmux session's environment (removed variables left out).
-func sessionEnv(ctx context.Context, tc *tmux.Client, sessionID string) map[string]string {
-	env := map[string]string{}
-	out, err := tc.Run(ctx, "show-environment", "-t", tmux.SessionTarget(sessionID))
-	if err != nil {
-		return env
-	}
-	for _, line := range strings.Split(string(out), "\n") {
-		if k, v, ok := strings.Cut(line, "="); ok {
-			env[k] = v
-		}
-	}
-	return env
+// foreignStateDir is the state dir a tmux session was started for (its
+// LANES_STATE_DIR), and whether that is another than ours: such a session
+// is another lanes' to watch, neither ours nor an orphan.
+func foreignStateDir(ctx context.Context, tc *tmux.Client, sessionID, ours string) (string, bool) {
+	dir, set, _ := tc.SessionEnv(ctx, sessionID, "LANES_STATE_DIR")
+	return dir, set && ours != "" && filepath.Clean(dir) != filepath.Clean(ours)
 }
