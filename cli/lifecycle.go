@@ -41,8 +41,7 @@ func (a *app) kill(ctx context.Context, r *state.Record, downOK bool) error {
 	case isDown(err) && downOK:
 		reason = state.KilledWhileDown
 	case isDown(err):
-		return fmt.Errorf("killing %s: %w (%v); its agent may still run if the server comes back — `lanes kill %s --yes` marks it terminated anyway",
-			r.Name, errTmuxDown, err, r.Name)
+		return stillRuns("killing "+r.Name, err, fmt.Sprintf("`lanes kill %s --yes` marks it terminated anyway", r.Name))
 	default:
 		return fmt.Errorf("killing %s: %w (nothing was changed)", r.Name, err)
 	}
@@ -75,7 +74,13 @@ func (a *app) serverDown(ctx context.Context, r *state.Record) error {
 	if !isDown(err) {
 		return nil
 	}
-	return fmt.Errorf("%s: %w (%v); its agent may still run if the server comes back — `--yes` goes ahead anyway", r.Name, errTmuxDown, err)
+	return stillRuns(r.Name, err, "`--yes` goes ahead anyway")
+}
+
+// stillRuns is errTmuxDown for what tmux could not carry out (err says
+// why): the agent may outlive it, and then says how to go ahead anyway.
+func stillRuns(what string, err error, then string) error {
+	return fmt.Errorf("%s: %w (%v); its agent may still run if the server comes back — %s", what, errTmuxDown, err, then)
 }
 
 // errDeclined: the user was asked and did not say yes. The question
