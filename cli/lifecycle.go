@@ -17,6 +17,12 @@ func isDown(err error) bool {
 	return errors.Is(err, tmux.ErrNoServer) || errors.Is(err, tmux.ErrTimeout)
 }
 
+// uncertain reports whether a tmux call that failed with err may still have
+// been carried out: it timed out, or the caller gave up on it.
+func uncertain(ctx context.Context, err error) bool {
+	return errors.Is(err, tmux.ErrTimeout) || err != nil && ctx.Err() != nil
+}
+
 // kill ends a live session's tmux session and records the termination. A
 // session lanes never confirmed (no session id) is found by its @lanes_id,
 // so "killed" is never said of an agent that still runs. When the server

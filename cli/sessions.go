@@ -168,7 +168,7 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 			return nil, fmt.Errorf("tmux already has a session named %s carrying lanes id %s, which no live session of this store has (its record may be lost); see `lanes doctor`, or pick another name", tmuxName, id)
 		}
 		return nil, fmt.Errorf("tmux already has a session named %s (not started by lanes); pick another name", tmuxName)
-	case errors.Is(err, tmux.ErrTimeout) || err != nil && ctx.Err() != nil:
+	case uncertain(ctx, err):
 		// tmux may create the session all the same: the record stays
 		// starting, and the collector adopts it or removes it.
 		return nil, fmt.Errorf("creating tmux session %s: %w; it may still start — `lanes ls` shows it, or drops it within %s",
@@ -418,7 +418,7 @@ func (a *app) restart(ctx context.Context, r *state.Record) (how, err error) {
 			info, err = &ni, nil
 		}
 	}
-	if errors.Is(err, tmux.ErrTimeout) || err != nil && ctx.Err() != nil {
+	if uncertain(ctx, err) {
 		return nil, fmt.Errorf("respawning %s: %w; lanes settles it within %s (the new agent if it started, else the old one)",
 			r.Name, err, state.StartWindow)
 	}
