@@ -58,7 +58,7 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	fmt.Fprintln(tw, "NAME\tAGENT\tSTATUS\tZONE\tAGE\tID")
 	for _, v := range views {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", v.rec.Name, v.rec.Agent, statusLabel(v),
-			theme.ZoneSpec(v.d.Zone).Short, theme.Age(now, v.rec.Since()), v.rec.ID)
+			theme.ZoneSpec(v.d.Zone).Short, theme.Age(now, v.d.Since), v.rec.ID)
 	}
 	tw.Flush()
 	return exitOK
@@ -152,7 +152,7 @@ func toJSON(v view) sessionJSON {
 		Activity: r.Activity.Known(),
 		Status:   v.d.Status, Zone: v.d.Zone, Marks: v.d.Marks,
 		IsTerminated: r.Runtime.Terminated,
-		Since:        rfc3339(v.rec.Since()),
+		Since:        rfc3339(v.d.Since),
 		Launch:       r.Runtime.Launch, TmuxSession: r.Runtime.TmuxSession,
 		Dir: r.Dir, Branch: r.Branch,
 		PRs:           []prJSON{},

@@ -10,6 +10,10 @@ type Derivation struct {
 	Status Status
 	Zone   Zone
 	Marks  []Mark
+	// Since is when this state began: the termination, the server going
+	// silent, the session going missing from a read, else the last
+	// activity change. Every surface shows ages from it.
+	Since time.Time
 }
 
 // Timing rules of docs/design.md §3 and §4.
@@ -26,6 +30,9 @@ const (
 // same answer, and nothing else in lanes decides a status, lane or mark.
 func Derive(r *Record, now time.Time) Derivation {
 	d := derive(r, now)
+	if d.Since.IsZero() {
+		d.Since = r.Activity.Since
+	}
 	if r.Starting() {
 		d.Marks = append(d.Marks, MarkStarting)
 	}
@@ -35,17 +42,17 @@ func Derive(r *Record, now time.Time) Derivation {
 func derive(r *Record, now time.Time) Derivation {
 	if r.Runtime.Terminated {
 		if anyMerged(r.PRs) {
-			return Derivation{Status: StatusMerged, Zone: ZoneDone}
+			return Derivation{Status: StatusMerged, Zone: ZoneDone, Since: r.Runtime.TerminatedAt}
 		}
-		return Derivation{Status: StatusTerminated, Zone: ZoneDone}
+		return Derivation{Status: StatusTerminated, Zone: ZoneDone, Since: r.Runtime.TerminatedAt}
 	}
 	if !r.Runtime.UnreachableSince.IsZero() {
-		return Derivation{Status: StatusUnknown, Zone: ZoneNeedsYou, Marks: []Mark{MarkUnreachable}}
+		return Derivation{Status: StatusUnknown, Zone: ZoneNeedsYou, Marks: []Mark{MarkUnreachable}, Since: r.Runtime.UnreachableSince}
 	}
 	if !r.Runtime.GoneSeenAt.IsZero() {
 		// Absent from a read that answered (a restarted server, say) but
 		// not yet certified gone: its old status would be a guess.
-		return Derivation{Status: StatusUnknown, Zone: ZoneNeedsYou}
+		return Derivation{Status: StatusUnknown, Zone: ZoneNeedsYou, Since: r.Runtime.GoneSeenAt}
 	}
 	a := r.Activity
 	switch a.Known() {

@@ -241,22 +241,6 @@ func (r *Record) Clone() *Record {
 	return &c
 }
 
-// Since is when the session's current state began: its termination, its
-// tmux server going silent, its session missing from a read, or its last
-// activity change. Every surface
-// shows ages from it.
-func (r *Record) Since() time.Time {
-	switch {
-	case r.Runtime.Terminated:
-		return r.Runtime.TerminatedAt
-	case !r.Runtime.UnreachableSince.IsZero():
-		return r.Runtime.UnreachableSince
-	case !r.Runtime.GoneSeenAt.IsZero():
-		return r.Runtime.GoneSeenAt
-	}
-	return r.Activity.Since
-}
-
 // Recent reports whether the session belongs on the default views: live,
 // or terminated within DoneRecentInterval of now.
 func (r *Record) Recent(now time.Time) bool {

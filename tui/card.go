@@ -73,7 +73,7 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 	fp := l.frame[kind]
 
 	// Line 1: dot, name, age.
-	age := theme.Age(now, r.Since())
+	age := theme.Age(now, it.d.Since)
 	var lead seg
 	if r.Live() {
 		lead = seg{l.dotFor(dotActivity(r, it.d), frame) + " ", 2}
@@ -137,7 +137,7 @@ func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) strin
 	if sel {
 		lead, name = l.selMark.s("▌")+" ", l.name
 	}
-	age := theme.Age(now, r.Since())
+	age := theme.Age(now, it.d.Since)
 	room := w - 2 - 2 - width(age) - 1 // lead, dot, age, right margin
 	nameW := width(r.Name)
 	var marks string
