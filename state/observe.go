@@ -19,18 +19,27 @@ func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, rd re
 	}
 	var closing []string
 	for _, r := range c.records {
-		if !r.Live() || r.Runtime.Socket != socket {
-			continue
-		}
-		if r.Runtime.SessionID == "" && !c.adoptOrMark(r, byLanesID, tmuxErr, readStart) {
-			continue
-		}
-		if c.older(rd, r.Pane) {
+		if !r.Live() || r.Runtime.Socket != socket || c.older(rd, r.Pane) {
 			continue
 		}
 		pane, rt, act := r.Pane, r.Runtime, r.Activity.State
-		if c.observeOne(r, byLanesID, tmuxErr, readStart) {
-			closing = append(closing, r.Runtime.SessionID)
+		if tmuxErr != nil {
+			// Every session of a silent server is unreachable, a start in
+			// flight too (its start window counts answered reads only).
+			if r.Runtime.UnreachableSince.IsZero() {
+				r.Runtime.UnreachableSince = readStart
+			}
+		} else {
+			r.Runtime.UnreachableSince = time.Time{}
+			removed := len(c.removed)
+			if r.Runtime.SessionID != "" || c.adopt(r, byLanesID, readStart) {
+				if c.observeOne(r, byLanesID, readStart) {
+					closing = append(closing, r.Runtime.SessionID)
+				}
+			}
+			if len(c.removed) > removed {
+				continue // a start that never appeared: nothing left to write
+			}
 		}
 		// Only a read that changed something is written: an idle board's
 		// cycles then cost no store write at all.
@@ -62,16 +71,9 @@ func (c *cycleTx) older(rd read, p Pane) bool {
 	return rd.start.Before(p.ObservedAt) && p.ObservedAt.Sub(c.now) <= ClockStepTolerance
 }
 
-// observeOne applies one read to one live record and reports whether its
-// session must be closed.
-func (c *cycleTx) observeOne(r *Record, byLanesID map[string]Observation, tmuxErr error, readStart time.Time) bool {
-	if tmuxErr != nil {
-		if r.Runtime.UnreachableSince.IsZero() {
-			r.Runtime.UnreachableSince = readStart
-		}
-		return false
-	}
-	r.Runtime.UnreachableSince = time.Time{}
+// observeOne applies one answered read to one live record and reports
+// whether its session must be closed.
+func (c *cycleTx) observeOne(r *Record, byLanesID map[string]Observation, readStart time.Time) bool {
 	o, ok := byLanesID[r.ID]
 	if !ok {
 		c.gone(r, readStart)

@@ -36,25 +36,6 @@ func NotRespawned(r *Record) {
 	Respawned(r)
 }
 
-// adoptOrMark is adopt for an answered read; a failed one marks the start
-// in flight unreachable like every other session of that server (its
-// start window counts answered reads only, so it is left alone).
-func (c *cycleTx) adoptOrMark(r *Record, seen map[string]Observation, tmuxErr error, readStart time.Time) bool {
-	rt := &r.Runtime
-	if tmuxErr != nil {
-		if rt.UnreachableSince.IsZero() {
-			rt.UnreachableSince = readStart
-			c.note(r, nil)
-		}
-		return false
-	}
-	if !rt.UnreachableSince.IsZero() {
-		rt.UnreachableSince = time.Time{}
-		c.note(r, nil)
-	}
-	return c.adopt(r, seen, readStart)
-}
-
 // adopt settles a record `lanes new` wrote but never confirmed (no session
 // id) from one answered read: a session carrying its @lanes_id is adopted,
 // and after StartWindow without one the record is removed. It reports
@@ -74,7 +55,6 @@ func (c *cycleTx) adopt(r *Record, seen map[string]Observation, readStart time.T
 		rt.PaneStartedAt = readStart
 	}
 	rt.StartingAt = time.Time{}
-	c.note(r, nil)
 	return true
 }
 
