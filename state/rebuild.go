@@ -282,14 +282,17 @@ func spoolKeys(spoolDir, id string) []string {
 // none, or only lanes' and generic ones).
 func firstLines(spoolDir, id string) (first time.Time, agent Agent) {
 	for _, path := range spoolFilesOf(spoolDir, id) {
-		f, err := os.Open(path)
+		f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
 		if err != nil {
 			continue
 		}
 		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 64<<10), 64<<10)
-		var l Line
-		if sc.Scan() && json.Unmarshal(sc.Bytes(), &l) == nil && l.Session == id {
+		sc.Buffer(make([]byte, MaxLineBytes+1), MaxLineBytes+1)
+		if !sc.Scan() {
+			f.Close()
+			continue
+		}
+		if l, _, err := ParseLine(sc.Bytes()); err == nil && l.Session == id {
 			first = minTime(first, l.At)
 			if a := Agent(l.Agent); agent == "" && slices.Contains(Agents, a) {
 				agent = a
