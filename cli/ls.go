@@ -128,6 +128,7 @@ type sessionJSON struct {
 	Name             string         `json:"name"`
 	Agent            state.Agent    `json:"agent"`
 	Activity         state.Activity `json:"activity"`
+	Dialog           bool           `json:"dialog"` // a dialog Enter would answer: send refuses
 	Status           state.Status   `json:"status"`
 	Zone             state.Zone     `json:"zone"`
 	Marks            []state.Mark   `json:"marks"`
@@ -149,8 +150,8 @@ func toJSON(v view) sessionJSON {
 	r := v.rec
 	j := sessionJSON{
 		ID: r.ID, Name: r.Name, Agent: r.Agent,
-		Activity: r.Activity.Known(),
-		Status:   v.d.Status, Zone: v.d.Zone, Marks: v.d.Marks,
+		Activity: r.Activity.Known(), Dialog: r.Activity.Dialog,
+		Status: v.d.Status, Zone: v.d.Zone, Marks: v.d.Marks,
 		IsTerminated: r.Runtime.Terminated,
 		Since:        rfc3339(v.d.Since),
 		Launch:       r.Runtime.Launch, TmuxSession: r.Runtime.TmuxSession,

@@ -67,7 +67,7 @@ func TestLsOrderFilterAndJSONShape(t *testing.T) {
 	if want := []string{"zeta", "alpha", "beta", "api", "old"}; !slices.Equal(names, want) {
 		t.Fatalf("order %v, want %v (the 25 h old termination hidden)", names, want)
 	}
-	keys := []string{"id", "name", "agent", "activity", "status", "zone", "marks", "is_terminated", "terminated_reason",
+	keys := []string{"id", "name", "agent", "activity", "dialog", "status", "zone", "marks", "is_terminated", "terminated_reason",
 		"exit", "since", "launch", "tmux_session", "dir", "branch", "outcome", "prs", "events_applied", "events_dropped"}
 	for _, s := range list {
 		got := make([]string, 0, len(s))

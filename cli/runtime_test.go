@@ -211,8 +211,15 @@ func TestSendRefusals(t *testing.T) {
 	}
 	refused(exitExited, "agent exited — its pane may be a shell now", "send", "gone", "hi")
 	refused(exitNoSession, "no such session", "send", "nosuch", "hi")
+	// A generic script's blocked is a stdin prompt: send answers it.
 	e.must("hook", "generic", "blocked", "--session", "cat")
-	refused(exitDialog, "agent is showing a dialog — Enter would answer it; attach to answer", "send", "cat", "yes")
+	e.must("send", "cat", "yes")
+	waitPane(t, e.tc, "lanes-cat", "yes")
+	// A real agent's permission dialog is not: Enter would answer it.
+	e.stdin = realPayload(t, "claude", "permission-reject", "PermissionRequest")
+	e.must("hook", "claude", "--session", "cat")
+	e.stdin = ""
+	refused(exitDialog, "agent is showing a dialog — Enter would answer it; attach to answer", "send", "cat", "no")
 	e.must("kill", "gone")
 	refused(exitTerminated, "session terminated", "send", "gone", "hi")
 	e.must("send", "--force", "cat", "forced")

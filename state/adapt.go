@@ -94,6 +94,7 @@ func claudeEvent(l Line) (Event, bool) {
 		e.Detail = qualified(l.Event, l.NotificationType)
 		if k, ok := claudeNotificationKinds[l.NotificationType]; ok {
 			e.Kind = k
+			e.Dialog = k == KindBlock || k == KindAsk // permission_prompt, elicitation_dialog
 		}
 	}
 	return e, true
@@ -108,9 +109,11 @@ func claudeShaped(l Line, kind EventKind, name, askTool string) Event {
 	switch name {
 	case "SessionStart":
 		e.SessionSource = l.Source
+	case "PermissionRequest":
+		e.Dialog = true
 	case "PreToolUse":
 		if l.ToolName == askTool {
-			e.Kind = KindAsk
+			e.Kind, e.Dialog = KindAsk, true
 		}
 	case "Stop":
 		if l.IsInterrupt {
@@ -186,7 +189,10 @@ func codexEvent(l Line) (Event, bool) {
 	if name == "notify" {
 		e.Detail = qualified(name, l.Type)
 		if l.Type == codexTurnComplete {
-			e.Kind = KindTurnEnd
+			// Codex 0.171 also sent it as its approval dialog opened
+			// (testdata/real/codex/permission-approve): its Stop hook
+			// ends the turn then.
+			e.Kind, e.SoftEnd = KindTurnEnd, true
 		}
 	}
 	return e, true
@@ -222,7 +228,7 @@ func geminiEvent(l Line) (Event, bool) {
 	case "Notification":
 		e.Detail = qualified(l.Event, l.NotificationType)
 		if l.NotificationType == geminiToolPermission {
-			e.Kind = KindBlock
+			e.Kind, e.Dialog = KindBlock, true
 		}
 	case "SessionEnd":
 		// reason: exit, clear, logout, prompt_input_exit, other.
@@ -286,6 +292,8 @@ func opencodeEvent(l Line) (Event, bool) {
 		if k, ok := opencodeStatusKinds[l.Status]; ok {
 			e.Kind = k
 		}
+	case "permission.asked", "permission.updated", "question.asked":
+		e.Dialog = true // OpenCode asks in its TUI
 	case "session.error":
 		e.Detail = qualified(l.Event, l.Reason)
 		e.Outcome = OutcomeFailure

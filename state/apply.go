@@ -47,6 +47,9 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 		a.Outcome = OutcomeNone
 		next = ActivityActive
 	case KindTurnEnd:
+		if e.SoftEnd && a.Dialog {
+			return nil, ""
+		}
 		a.clearCalls()
 		a.Outcome = e.Outcome
 		if len(a.Subagents) > 0 {
@@ -93,6 +96,12 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 		if e.Kind == KindAsk {
 			next = ActivityWaitingInput
 		}
+		a.Dialog, a.DialogGoneAt = e.Dialog, time.Time{}
+	case KindAnswered:
+		if a.Dialog {
+			a.AskingTool, a.AskingAll = "", false
+			next = ActivityActive
+		}
 	case KindIdlePrompt:
 		if from == ActivityActive {
 			next = ActivityIdle
@@ -115,8 +124,12 @@ func startsSession(e Event) bool {
 	return e.Kind == KindSessionStart && e.SessionSource != "clear" && e.SessionSource != "compact"
 }
 
-// move sets the activity and returns the transition, if any.
+// move sets the activity and returns the transition, if any. A dialog lasts
+// only while the activity is blocked or waiting: every way out clears it.
 func (a *ActivityFacts) move(to Activity, at time.Time, source, detail string) *Transition {
+	if to != ActivityBlocked && to != ActivityWaitingInput {
+		a.Dialog, a.DialogGoneAt = false, time.Time{}
+	}
 	if to == a.State {
 		return nil
 	}
@@ -248,6 +261,8 @@ var (
 
 // CanSend reports whether text may be typed into the session's pane: only a
 // live agent, not in a dialog unless force is set, on a server that answers.
+// Only the dialog fact refuses: a generic script's waiting_input is a stdin
+// prompt, which the text answers.
 // It reads raw facts, so it holds even while tmux is unreachable.
 func CanSend(r *Record, force bool) error {
 	switch {
@@ -257,7 +272,7 @@ func CanSend(r *Record, force bool) error {
 		return ErrStarting
 	case r.Activity.State == ActivityExited || r.Pane.Dead:
 		return ErrAgentExited
-	case !force && (r.Activity.State == ActivityWaitingInput || r.Activity.State == ActivityBlocked):
+	case !force && r.Activity.Dialog:
 		return ErrInDialog
 	case !r.Runtime.UnreachableSince.IsZero():
 		return ErrUnreachable

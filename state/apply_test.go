@@ -237,8 +237,9 @@ func TestCanSend(t *testing.T) {
 		{"terminated", func() *Record { r := rec(ActivityIdle); Terminate(r, "killed by user", "user", t0); return r }, false, ErrTerminated},
 		{"exited", func() *Record { return rec(ActivityExited) }, false, ErrAgentExited},
 		{"dead pane", func() *Record { r := rec(ActivityActive); r.Pane.Dead = true; return r }, false, ErrAgentExited},
-		{"in a dialog", func() *Record { return rec(ActivityWaitingInput) }, false, ErrInDialog},
-		{"in a dialog, forced", func() *Record { return rec(ActivityBlocked) }, true, nil},
+		{"in a dialog", func() *Record { r := rec(ActivityWaitingInput); r.Activity.Dialog = true; return r }, false, ErrInDialog},
+		{"in a dialog, forced", func() *Record { r := rec(ActivityBlocked); r.Activity.Dialog = true; return r }, true, nil},
+		{"at a stdin prompt", func() *Record { return rec(ActivityWaitingInput) }, false, nil},
 		{"unreachable", func() *Record { r := rec(ActivityIdle); r.Runtime.UnreachableSince = t0; return r }, true, ErrUnreachable},
 	}
 	for _, c := range cases {

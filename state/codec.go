@@ -15,9 +15,9 @@ import (
 // Record in declaration order; codecVersion guards it, and a change to it
 // is a schema migration (store.go): codec 2 came with schema 3. TestCodecRoundTrip fills every field
 // of Record by reflection, so a field added without a line here fails it.
-// Version 2 appended the fields after the counters; a version 1 record
-// decodes with them zero.
-const codecVersion = 2
+// Version 2 appended the fields after the counters, version 3 the dialog
+// and the witness's stamps; an older record decodes with them zero.
+const codecVersion = 3
 
 var errTruncated = errors.New("record truncated")
 
@@ -108,6 +108,10 @@ func encodeRecord(r *Record) []byte {
 	e.time(p.ActivityBase)
 	e.str(p.ObservedBy)
 	e.int(int64(p.ObservedSeq))
+
+	e.bool(a.Dialog)
+	e.time(a.WitnessAt)
+	e.time(a.DialogGoneAt)
 	return e.b
 }
 
@@ -207,6 +211,11 @@ func decodeRecord(b []byte) (*Record, error) {
 		p.ActivityBase = d.time()
 		p.ObservedBy = d.str()
 		p.ObservedSeq = int(d.int())
+	}
+	if v >= 3 {
+		a.Dialog = d.bool()
+		a.WitnessAt = d.time()
+		a.DialogGoneAt = d.time()
 	}
 	if d.err == nil && len(d.b) > 0 {
 		d.err = fmt.Errorf("%d bytes left over", len(d.b))

@@ -164,18 +164,20 @@ func BenchmarkDecodeRecords200(b *testing.B) {
 	}
 }
 
-// A record written before codec version 2 decodes with the fields version 2
-// appended left zero.
-func TestCodecReadsVersion1(t *testing.T) {
+// A record written before codec version 2 or 3 decodes with the fields
+// the later versions appended left zero.
+func TestCodecReadsOlderVersions(t *testing.T) {
 	r := rec(ActivityIdle, prOpen)
 	b := encodeRecord(r)
-	// Version 2 appends five fields, each one byte when zero or empty.
-	v1 := append([]byte{1}, b[1:len(b)-5]...)
-	got, err := decodeRecord(v1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(got, r) {
-		t.Fatalf("version 1 record:\n got %+v\nwant %+v", got, r)
+	// Version 2 appends five fields, version 3 three, each one byte when
+	// zero or empty.
+	for v, cut := range map[byte]int{1: 8, 2: 3} {
+		got, err := decodeRecord(append([]byte{v}, b[1:len(b)-cut]...))
+		if err != nil {
+			t.Fatalf("version %d: %v", v, err)
+		}
+		if !reflect.DeepEqual(got, r) {
+			t.Fatalf("version %d record:\n got %+v\nwant %+v", v, got, r)
+		}
 	}
 }

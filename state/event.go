@@ -41,6 +41,9 @@ const (
 	// KindSignal: a recognised event that changes no activity but proves the
 	// hooks work (PreCompact, for example).
 	KindSignal EventKind = "signal"
+	// KindAnswered: the witness saw the dialog close while the pane kept
+	// drawing: the human approved, the tool runs (docs/design.md §11).
+	KindAnswered EventKind = "answered"
 	// KindPR: a PR fact (from `lanes pr`); never fenced by launch.
 	KindPR EventKind = "pr"
 )
@@ -58,5 +61,11 @@ type Event struct {
 	Outcome           Outcome // for turn end (cancellation) and block (failure)
 	ProviderSessionID string
 	Detail            string // the agent's own event name, for the history
-	PR                *PR    // for KindPR
+	// Dialog: an ask or block the agent shows as a TUI dialog that Enter
+	// would answer (docs/design.md §4, §11).
+	Dialog bool
+	// SoftEnd: a turn end the agent also reports while it waits on a
+	// dialog (Codex's notify); it ends no turn while a dialog shows.
+	SoftEnd bool
+	PR      *PR // for KindPR
 }

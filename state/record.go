@@ -106,6 +106,16 @@ type ActivityFacts struct {
 	// question; AskingAll means "once every call in flight has completed".
 	AskingTool string `json:"asking_tool,omitempty"`
 	AskingAll  bool   `json:"asking_all,omitempty"`
+	// Dialog: the agent shows a dialog that Enter would answer (a
+	// permission prompt, a question in its TUI), not a generic script's
+	// stdin prompt. True only while blocked or waiting_input; only it
+	// refuses send (docs/design.md §8), and the witness watches it (§11).
+	Dialog bool `json:"dialog,omitempty"`
+	// WitnessAt is when the witness last captured the pane; DialogGoneAt
+	// the first capture that no longer showed the dialog (zero while it
+	// shows). Stored, since every lanes process runs cycles.
+	WitnessAt    time.Time `json:"witness_at,omitzero"`
+	DialogGoneAt time.Time `json:"dialog_gone_at,omitzero"`
 	// HooksReport: the agent's hooks report to lanes, injected at launch or
 	// installed in its own config, so its silence means something. (The
 	// JSON name is the one schema-1 stores were written with.)

@@ -26,11 +26,11 @@ func rawUpdate(t *testing.T, s *Store, fn func(*bolt.Tx) error) {
 }
 
 // TestSchemaNamesTheCodec: the records' codec version 2 came with schema
-// 3, so a build that reads only codec 1 (schema 2) refuses such a store as
-// too new instead of finding every record damaged; a schema 2 store, its
-// records of either codec, opens and is stamped 3.
+// 3 and codec 3 with schema 4, so a build that reads only an older codec
+// refuses such a store as too new instead of finding every record damaged;
+// a schema 2 store, its records of either codec, opens and is stamped 4.
 func TestSchemaNamesTheCodec(t *testing.T) {
-	if SchemaVersion != 3 || codecVersion != 2 {
+	if SchemaVersion != 4 || codecVersion != 3 {
 		t.Fatalf("schema %d with codec %d: each codec version needs its schema version", SchemaVersion, codecVersion)
 	}
 	s := NewStore(filepath.Join(t.TempDir(), "state"))
@@ -41,7 +41,7 @@ func TestSchemaNamesTheCodec(t *testing.T) {
 	b := encodeRecord(v1)
 	rawUpdate(t, s, func(btx *bolt.Tx) error {
 		_ = btx.Bucket(bucketSessions).Put([]byte(v2.ID), encodeRecord(v2))
-		_ = btx.Bucket(bucketSessions).Put([]byte(v1.ID), append([]byte{1}, b[1:len(b)-5]...))
+		_ = btx.Bucket(bucketSessions).Put([]byte(v1.ID), append([]byte{1}, b[1:len(b)-8]...))
 		return btx.Bucket(bucketMeta).Put(keySchema, []byte("2"))
 	})
 	var schema, n int
@@ -49,7 +49,7 @@ func TestSchemaNamesTheCodec(t *testing.T) {
 		all, err := tx.All()
 		schema, n = tx.Schema(), len(all)
 		return err
-	}); err != nil || schema != 3 || n != 2 {
+	}); err != nil || schema != 4 || n != 2 {
 		t.Fatalf("a schema 2 store: schema %d after opening, %d of 2 records, %v", schema, n, err)
 	}
 }

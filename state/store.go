@@ -19,7 +19,7 @@ import (
 // record codec version (codec.go) is a new schema version, so a build that
 // cannot read the records refuses the store as too new rather than finding
 // every record damaged.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 var (
 	// ErrBusy: another process held the store's lock past the retry budget.
@@ -291,6 +291,7 @@ var migrations = []func(*bolt.Tx) error{
 		return nil
 	},
 	func(*bolt.Tx) error { return nil }, // 2 → 3: codec 2, which still reads codec 1 records
+	func(*bolt.Tx) error { return nil }, // 3 → 4: codec 3 (the dialog fact), which reads codec 1 and 2
 }
 
 func migrate(db *bolt.DB) error {
