@@ -34,6 +34,11 @@ func (p paneSource) KillSession(ctx context.Context, sessionID string) error {
 	return p.c.KillSession(ctx, sessionID)
 }
 
+func (p paneSource) CapturePane(ctx context.Context, paneID string) (string, error) {
+	b, err := p.c.CaptureText(ctx, paneID)
+	return string(b), err
+}
+
 // tmuxClient is the client for this invocation's server.
 func (a *app) tmuxClient() *tmux.Client { return a.tmuxFor(a.socket) }
 

@@ -26,11 +26,13 @@ type Observation struct {
 }
 
 // PaneSource is what the collector needs from tmux: one read of every lanes
-// pane on the server (chained behind a reaping no-op when asked), and closing
-// a session whose agent exited cleanly.
+// pane on the server (chained behind a reaping no-op when asked), closing
+// a session whose agent exited cleanly, and the text a pane shows now (its
+// visible screen, wrapped lines joined, no escapes) for the witness.
 type PaneSource interface {
 	ListPanes(ctx context.Context, reap bool) ([]Observation, error)
 	KillSession(ctx context.Context, sessionID string) error
+	CapturePane(ctx context.Context, paneID string) (string, error)
 }
 
 // Pane exit rules (docs/design.md §5).
@@ -112,37 +114,20 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	}
 	res := CycleResult{TmuxErr: tmuxErr, At: readStart}
 	var closing []string
+	var captures []witnessCapture
 	reap := false
 	now := c.now()
-	err := c.Store.update(func(tx *Tx) error {
-		ct := &cycleTx{tx: tx, stateDir: c.Store.Dir, now: now, dirty: map[string]bool{},
-			history: map[string][]Transition{}}
-		committed := tx.tx.ID() - 1 // a write transaction's id is the next one
-		if err := ct.load(c.cache, c.cache != nil && c.cacheTx == committed); err != nil {
-			return err
-		}
-		if err := ct.ingest(); err != nil {
-			return err
-		}
+	err := c.transact(now, readPanes, &res, func(ct *cycleTx) {
 		if readPanes {
 			closing = ct.observe(c.Socket, obs, tmuxErr, rd)
 			reap = ct.reapNext
+			if tmuxErr == nil {
+				captures = ct.witnessDue(c.Socket, now)
+			}
 		}
-		res.Ingested, res.Dropped = ct.ingested, ct.dropped
 		res.Orphans = ct.orphans
-		if err := ct.flush(); err != nil {
-			return err
-		}
-		res.Records = ct.records
-		c.cache, c.cacheTx = ct.records, committed
-		if !tx.wrote {
-			return errUnchanged // roll back: nothing to commit, no fsync
-		}
-		c.cacheTx = tx.tx.ID()
-		return nil
-	}, func(err error) { c.snapshot(err, readPanes, res.Records, uint64(c.cacheTx), now) })
-	if err != nil && !errors.Is(err, errUnchanged) {
-		c.cache = nil
+	})
+	if err != nil {
 		return CycleResult{}, err
 	}
 	if readPanes {
@@ -156,7 +141,60 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 			res.TmuxErr = fmt.Errorf("closing a cleanly exited session: %w", err)
 		}
 	}
+	if len(captures) == 0 {
+		return res, nil
+	}
+	// The witness's captures, like the tmux read, happen outside the write
+	// transaction; what they prove is applied in a second one, after the
+	// hook lines that arrived meanwhile (a later hook event wins).
+	for i := range captures {
+		cp := &captures[i]
+		cp.at = c.now().UTC().Round(0)
+		text, err := c.Panes.CapturePane(ctx, cp.pane)
+		cp.screen, cp.ok = Screen(text), err == nil
+	}
+	ingested, dropped := res.Ingested, res.Dropped
+	if err := c.transact(c.now(), false, &res, func(ct *cycleTx) { ct.witness(captures) }); err != nil {
+		return CycleResult{}, err
+	}
+	res.Ingested += ingested
+	res.Dropped += dropped
 	return res, nil
+}
+
+// transact runs one cycle write transaction: the cycle starts from its
+// records (cached when current), ingests the spool, lets body apply what
+// the cycle read, and commits only what changed. It fills res's records
+// and counts.
+func (c *Collector) transact(now time.Time, read bool, res *CycleResult, body func(*cycleTx)) error {
+	err := c.Store.update(func(tx *Tx) error {
+		ct := &cycleTx{tx: tx, stateDir: c.Store.Dir, now: now, dirty: map[string]bool{},
+			history: map[string][]Transition{}}
+		committed := tx.tx.ID() - 1 // a write transaction's id is the next one
+		if err := ct.load(c.cache, c.cache != nil && c.cacheTx == committed); err != nil {
+			return err
+		}
+		if err := ct.ingest(); err != nil {
+			return err
+		}
+		body(ct)
+		res.Ingested, res.Dropped = ct.ingested, ct.dropped
+		if err := ct.flush(); err != nil {
+			return err
+		}
+		res.Records = ct.records
+		c.cache, c.cacheTx = ct.records, committed
+		if !tx.wrote {
+			return errUnchanged // roll back: nothing to commit, no fsync
+		}
+		c.cacheTx = tx.tx.ID()
+		return nil
+	}, func(err error) { c.snapshot(err, read, res.Records, uint64(c.cacheTx), now) })
+	if err != nil && !errors.Is(err, errUnchanged) {
+		c.cache = nil
+		return err
+	}
+	return nil
 }
 
 // snapshot keeps the snapshot (snapshot.go) as current as the store, after

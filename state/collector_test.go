@@ -17,6 +17,23 @@ type fakePanes struct {
 	reads  int
 	reaped []bool
 	killed []string
+	// screens are what each pane shows (the witness's captures); captured
+	// lists the panes captured, in order.
+	screens   map[string]string
+	captured  []string
+	onCapture func() // runs during each capture
+}
+
+func (f *fakePanes) CapturePane(_ context.Context, pane string) (string, error) {
+	f.captured = append(f.captured, pane)
+	if f.onCapture != nil {
+		f.onCapture()
+	}
+	s, ok := f.screens[pane]
+	if !ok {
+		return "", errors.New("can't find pane " + pane)
+	}
+	return s, nil
 }
 
 func (f *fakePanes) ListPanes(_ context.Context, reap bool) ([]Observation, error) {

@@ -214,10 +214,20 @@ func (c *Client) RespawnPane(ctx context.Context, paneID, dir string, env, comma
 // CapturePane returns the text of paneID with its colours (-e): the visible
 // screen plus up to lines lines of history above it (none when lines <= 0).
 func (c *Client) CapturePane(ctx context.Context, paneID string, lines int) ([]byte, error) {
+	return c.capture(ctx, paneID, "-e", lines)
+}
+
+// CaptureText returns the text pane paneID shows now: its visible screen,
+// wrapped lines joined (-J), no escape sequences, so words can be matched.
+func (c *Client) CaptureText(ctx context.Context, paneID string) ([]byte, error) {
+	return c.capture(ctx, paneID, "-J", 0)
+}
+
+func (c *Client) capture(ctx context.Context, paneID, mode string, lines int) ([]byte, error) {
 	if err := checkPane(paneID); err != nil {
 		return nil, err
 	}
-	args := []string{"capture-pane", "-p", "-e", "-t", paneID}
+	args := []string{"capture-pane", "-p", mode, "-t", paneID}
 	if lines > 0 {
 		args = append(args, "-S", "-"+strconv.Itoa(lines))
 	}

@@ -1,0 +1,194 @@
+package state
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The witness (docs/design.md §11): agents fire no hook when the human
+// approves a dialog, rejects it with Esc or interrupts a turn. For exactly
+// those cases the collector reads the pane's screen, boundedly, and settles
+// the activity through Apply like any event (source witness); any later
+// hook event wins.
+
+// Markers are what an agent's screen shows, as stable words or glyphs
+// (never colours or widths), taken from recorded real screens
+// (testdata/real/AGENT/*/*.screen).
+type Markers struct {
+	Dialog []string // any of them: a dialog Enter would answer is showing
+	Idle   []string // any of them: its prompt waits for the human
+	Busy   []string // any of them: it is working (a turn, a tool)
+	// Animates: it redraws at least every second while busy (a spinner, a
+	// timer), so a silent pane means it is not busy.
+	Animates bool
+}
+
+// agentMarkers holds the markers of the agents whose screens were recorded
+// (Claude Code 2.1.197, Codex 0.171.0). An agent missing here is never
+// captured: a guess would be worse than the hooks alone.
+var agentMarkers = map[Agent]Markers{
+	// Dialog: "Do you want to proceed?" above "❯ 1. Yes" and the footer
+	// "Esc to cancel · Tab to amend · ctrl+e to explain". Busy: the footer
+	// "esc to interrupt · ← for agents" under a "✻ Sautéing… (2s · ↓ 29
+	// tokens)" spinner (its word changes, its timer ticks). Idle: the footer
+	// "? for shortcuts · ← for agents".
+	AgentClaude: {
+		Dialog:   []string{"Do you want to proceed?", "Esc to cancel"},
+		Idle:     []string{"? for shortcuts"},
+		Busy:     []string{"esc to interrupt"},
+		Animates: true,
+	},
+	// Dialog: "Would you like to run the following command?" and "Press
+	// enter to confirm or esc to cancel". Busy: "• Working (3s • esc to
+	// interrupt)", its timer ticking. Idle: the composer's footer "← for
+	// agents · ? for shortcuts" (shown while busy too; the busy line tells).
+	AgentCodex: {
+		Dialog:   []string{"Would you like to run the following command?", "Press enter to confirm or esc to cancel"},
+		Idle:     []string{"? for shortcuts"},
+		Busy:     []string{"esc to interrupt"},
+		Animates: true,
+	},
+}
+
+// MarkersOf returns agent a's screen markers; false when it has none.
+func MarkersOf(a Agent) (Markers, bool) {
+	m, ok := agentMarkers[a]
+	return m, ok
+}
+
+// Witness timing (docs/design.md §11).
+const (
+	// WitnessDialogEvery: a pane in a dialog is captured at most this often
+	// while the dialog shows.
+	WitnessDialogEvery = 3 * time.Second
+	// WitnessConfirmGap: a dialog seen gone is confirmed by a capture this
+	// much later.
+	WitnessConfirmGap = time.Second
+	// WitnessSilence: an active pane this long without output is captured
+	// once.
+	WitnessSilence = 5 * time.Second
+	// WitnessMaxCaptures bounds the captures of one cycle, across sessions.
+	WitnessMaxCaptures = 4
+)
+
+// Screen is one capture of a pane, as text.
+type Screen string
+
+// any reports whether the screen shows one of words.
+func (s Screen) any(words []string) bool {
+	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(string(s), w) })
+}
+
+// witnessCapture is one capture the witness asked for: which pane, what the
+// record said when it was chosen (a hook event since wins), and the result.
+type witnessCapture struct {
+	id, pane string
+	basis    ActivityFacts
+	due      time.Time
+	at       time.Time
+	screen   Screen
+	ok       bool
+}
+
+// witnessDue reports when r's pane is next due a capture, if ever.
+func witnessDue(r *Record) (time.Time, bool) {
+	a := &r.Activity
+	m, ok := agentMarkers[r.Agent]
+	if !ok || !r.Live() || r.Starting() || r.Pane.Dead || r.Runtime.PaneID == "" || !r.Runtime.UnreachableSince.IsZero() {
+		return time.Time{}, false
+	}
+	switch {
+	case a.Dialog && !a.DialogGoneAt.IsZero():
+		return a.DialogGoneAt.Add(WitnessConfirmGap), true
+	case a.Dialog && a.WitnessAt.IsZero():
+		return a.Since, true
+	case a.Dialog:
+		return a.WitnessAt.Add(WitnessDialogEvery), true
+	case a.State == ActivityActive && r.HookCapable() && m.Animates && !r.Pane.WindowActivity.IsZero():
+		// window_activity counts whole seconds: output may have come up to
+		// the end of that second.
+		quiet := r.Pane.WindowActivity.Add(time.Second)
+		if a.LastEventAt.After(quiet) {
+			quiet = a.LastEventAt
+		}
+		if a.WitnessAt.After(quiet) {
+			return time.Time{}, false // captured once in this silence already
+		}
+		return quiet.Add(WitnessSilence), true
+	}
+	return time.Time{}, false
+}
+
+// witnessDue picks this cycle's captures: the sessions of socket due by
+// now, oldest-due first, at most WitnessMaxCaptures.
+func (c *cycleTx) witnessDue(socket string, now time.Time) []witnessCapture {
+	var due []witnessCapture
+	for _, r := range c.records {
+		if r.Runtime.Socket != socket {
+			continue
+		}
+		if at, ok := witnessDue(r); ok && !at.After(now) {
+			due = append(due, witnessCapture{id: r.ID, pane: r.Runtime.PaneID, basis: r.Activity, due: at})
+		}
+	}
+	slices.SortFunc(due, func(x, y witnessCapture) int { return cmp.Or(x.due.Compare(y.due), strings.Compare(x.id, y.id)) })
+	return due[:min(len(due), WitnessMaxCaptures)]
+}
+
+// witness applies captures taken since witnessDue chose them. A record
+// whose activity changed meanwhile (a hook event, another process's
+// capture) keeps what it has: the capture says nothing of the new state.
+func (c *cycleTx) witness(caps []witnessCapture) {
+	for _, cp := range caps {
+		r := c.record(cp.id)
+		if r == nil || !cp.ok || !r.Live() || !sameBasis(r.Activity, cp.basis) {
+			continue
+		}
+		c.dirty[r.ID] = true
+		if e, ok := witnessSees(r, cp.screen, cp.at); ok {
+			tr, _ := Apply(r, e)
+			c.note(r, tr)
+		}
+	}
+}
+
+// sameBasis: nothing was applied to the activity since the capture was
+// chosen.
+func sameBasis(a, b ActivityFacts) bool {
+	return a.State == b.State && a.Dialog == b.Dialog && a.LastEventAt.Equal(b.LastEventAt) &&
+		a.WitnessAt.Equal(b.WitnessAt) && a.DialogGoneAt.Equal(b.DialogGoneAt)
+}
+
+// witnessSees records one capture of r's pane taken at at, and returns the
+// event it proves, if any (docs/design.md §11):
+//   - a dialog that two captures ≥ 1 s apart no longer show was answered:
+//     active if the pane went on drawing or shows the busy indicator (the
+//     approved tool runs), else idle (rejected);
+//   - an active, silent pane that shows the idle prompt and no busy
+//     indicator was interrupted: idle, outcome cancellation.
+func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
+	m := agentMarkers[r.Agent]
+	a := &r.Activity
+	a.WitnessAt = at
+	ev := Event{At: at, Source: "witness"}
+	switch {
+	case a.Dialog && s.any(m.Dialog):
+		a.DialogGoneAt = time.Time{}
+	case a.Dialog && (a.DialogGoneAt.IsZero() || a.DialogGoneAt.After(at)):
+		a.DialogGoneAt = at
+	case a.Dialog && at.Sub(a.DialogGoneAt) >= WitnessConfirmGap:
+		drew := r.Pane.WindowActivity.After(a.DialogGoneAt.Truncate(time.Second))
+		if drew || s.any(m.Busy) {
+			ev.Kind, ev.Detail = KindAnswered, "dialog answered, pane busy"
+			return ev, true
+		}
+		ev.Kind, ev.Detail = KindTurnEnd, "dialog closed, pane still"
+		return ev, true
+	case a.State == ActivityActive && s.any(m.Idle) && !s.any(m.Busy) && !s.any(m.Dialog):
+		ev.Kind, ev.Outcome, ev.Detail = KindTurnEnd, OutcomeCancellation, "idle prompt, no busy indicator"
+		return ev, true
+	}
+	return Event{}, false
+}

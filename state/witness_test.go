@@ -1,0 +1,248 @@
+package state
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// witnessRig is one session of a real agent, replayed from its recorded
+// hook lines, watched by a collector whose pane source shows recorded real
+// screens.
+type witnessRig struct {
+	t     *testing.T
+	col   *Collector
+	panes *fakePanes
+	clk   *clock
+	id    string
+}
+
+func newWitnessRig(t *testing.T, agent Agent, scenario string, lines int) *witnessRig {
+	t.Helper()
+	ls := realLines(t, string(agent), scenario)[:lines]
+	r := replay(t, realRecord(agent), ls)
+	r.Pane.PID = 100
+	clk := &clock{t: ls[len(ls)-1].At.Add(100 * time.Millisecond)}
+	f := &fakePanes{screens: map[string]string{}}
+	col := &Collector{Store: NewStore(filepath.Join(t.TempDir(), "state")), Panes: f, Now: clk.now}
+	put(t, col.Store, r)
+	w := &witnessRig{t: t, col: col, panes: f, clk: clk, id: r.ID}
+	return w
+}
+
+// show puts a recorded screen on the pane; output says the pane drew it now.
+func (w *witnessRig) show(agent Agent, scenario, step string, output bool) {
+	w.panes.screens["%1"] = realScreen(w.t, string(agent), scenario, step)
+	wa := w.clk.t.Truncate(time.Second)
+	if !output && len(w.panes.obs) > 0 {
+		wa = w.panes.obs[0].WindowActivity
+	}
+	w.panes.obs = []Observation{{LanesID: w.id, SessionID: "$1", PaneID: "%1", PID: 100, WindowActivity: wa}}
+}
+
+// cycle advances the clock by d, with the pane drawing meanwhile if busy,
+// and runs one collector cycle.
+func (w *witnessRig) cycle(d time.Duration, busy bool) *Record {
+	w.t.Helper()
+	w.clk.advance(d)
+	if busy {
+		w.panes.obs[0].WindowActivity = w.clk.t.Truncate(time.Second)
+	}
+	res, err := w.col.Cycle(context.Background())
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	for _, r := range res.Records {
+		if r.ID == w.id {
+			return r
+		}
+	}
+	w.t.Fatal("record gone")
+	return nil
+}
+
+// until runs cycles every 500 ms for at most limit until cond holds, and
+// returns how long it took.
+func (w *witnessRig) until(limit time.Duration, busy bool, cond func(*Record) bool) (time.Duration, *Record) {
+	w.t.Helper()
+	var r *Record
+	for took := time.Duration(0); took <= limit; {
+		took += 500 * time.Millisecond
+		if r = w.cycle(500*time.Millisecond, busy); cond(r) {
+			return took, r
+		}
+	}
+	return -1, r
+}
+
+// Approving a real dialog fires no hook; the witness sees the dialog gone
+// while the tool's spinner draws, and the card says Working.
+func TestWitnessApproveIsWorking(t *testing.T) {
+	for _, c := range []struct {
+		agent Agent
+		lines int // through PermissionRequest (and Codex's notify)
+	}{{AgentClaude, 4}, {AgentCodex, 5}} {
+		t.Run(string(c.agent), func(t *testing.T) {
+			w := newWitnessRig(t, c.agent, "permission-approve", c.lines)
+			w.show(c.agent, "permission-approve", "dialog", true)
+			for range 8 { // the dialog stays: Needs input
+				if r := w.cycle(time.Second, false); Derive(r, w.clk.t).Status != StatusNeedsInput || !r.Activity.Dialog {
+					t.Fatalf("dialog showing: status %s dialog %v", Derive(r, w.clk.t).Status, r.Activity.Dialog)
+				}
+			}
+			w.show(c.agent, "permission-approve", "running", true) // Enter: the tool runs
+			took, r := w.until(8*time.Second, true, func(r *Record) bool { return r.Activity.State == ActivityActive })
+			if took < 0 || took > 5*time.Second {
+				t.Fatalf("approved: after %v activity %s (source %s), want active within 5 s", took, r.Activity.State, r.Activity.Source)
+			}
+			if d := Derive(r, w.clk.t); d.Status != StatusWorking || r.Activity.Dialog || r.Activity.Source != "witness" {
+				t.Fatalf("approved: status %s dialog %v source %s", d.Status, r.Activity.Dialog, r.Activity.Source)
+			}
+			t.Logf("%s approve → working in %v", c.agent, took)
+		})
+	}
+}
+
+// Rejecting a real dialog with Esc fires no hook; the witness sees it gone
+// and the pane still: Idle, and send is allowed.
+func TestWitnessEscIsIdle(t *testing.T) {
+	for _, ag := range []Agent{AgentClaude, AgentCodex} {
+		t.Run(string(ag), func(t *testing.T) {
+			w := newWitnessRig(t, ag, "permission-reject", 3)
+			w.show(ag, "permission-reject", "dialog", true)
+			w.cycle(time.Second, false)
+			w.show(ag, "permission-reject", "rejected", true) // Esc redraws once, then nothing
+			took, r := w.until(8*time.Second, false, func(r *Record) bool { return r.Activity.State == ActivityIdle })
+			if took < 0 || took > 5*time.Second {
+				t.Fatalf("rejected: after %v activity %s, want idle within 5 s", took, r.Activity.State)
+			}
+			if err := CanSend(r, false); err != nil || r.Activity.Dialog {
+				t.Fatalf("rejected: send %v, dialog %v", err, r.Activity.Dialog)
+			}
+			if d := Derive(r, w.clk.t); d.Status != StatusIdle || slices.Contains(d.Marks, MarkInterrupted) {
+				t.Fatalf("rejected: status %s marks %v", d.Status, d.Marks)
+			}
+			t.Logf("%s Esc → idle in %v", ag, took)
+		})
+	}
+}
+
+// Interrupting a real turn fires no hook; once the pane is silent the
+// witness sees the idle prompt and no busy indicator: Idle + Interrupted.
+func TestWitnessInterruptIsIdleInterrupted(t *testing.T) {
+	for _, ag := range []Agent{AgentClaude, AgentCodex} {
+		t.Run(string(ag), func(t *testing.T) {
+			w := newWitnessRig(t, ag, "interrupt", 1)
+			w.show(ag, "interrupt", "busy", true)
+			for range 20 { // streaming: Working, and never captured
+				if r := w.cycle(time.Second, true); r.Activity.State != ActivityActive {
+					t.Fatalf("busy: activity %s", r.Activity.State)
+				}
+			}
+			if len(w.panes.captured) != 0 {
+				t.Fatalf("a drawing pane was captured %d times", len(w.panes.captured))
+			}
+			w.show(ag, "interrupt", "interrupted", true) // Ctrl-C
+			took, r := w.until(10*time.Second, false, func(r *Record) bool { return r.Activity.State == ActivityIdle })
+			d := Derive(r, w.clk.t)
+			if took < 0 || took > WitnessSilence+2*time.Second || !slices.Contains(d.Marks, MarkInterrupted) {
+				t.Fatalf("interrupted: after %v activity %s marks %v, want idle + interrupted within ~%v", took, r.Activity.State, d.Marks, WitnessSilence)
+			}
+			t.Logf("%s Ctrl-C → idle + interrupted in %v (%d captures)", ag, took, len(w.panes.captured))
+		})
+	}
+}
+
+// A busy pane that goes quiet (a long tool, a slow model) is captured once
+// per silence, and stays Working while the busy indicator shows.
+func TestWitnessSilentButBusyStaysWorking(t *testing.T) {
+	w := newWitnessRig(t, AgentClaude, "interrupt", 1)
+	w.show(AgentClaude, "interrupt", "busy", true)
+	for range 30 {
+		if r := w.cycle(time.Second, false); r.Activity.State != ActivityActive {
+			t.Fatalf("busy but silent: activity %s", r.Activity.State)
+		}
+	}
+	if len(w.panes.captured) != 1 {
+		t.Fatalf("30 s of one silence: %d captures, want 1", len(w.panes.captured))
+	}
+}
+
+// A hook event that arrives while the witness captures wins: the capture
+// is about a state the session has left.
+func TestWitnessLaterHookWins(t *testing.T) {
+	w := newWitnessRig(t, AgentClaude, "interrupt", 1)
+	w.show(AgentClaude, "interrupt", "interrupted", true)
+	w.cycle(time.Second, false)
+	ls := realLines(t, "claude", "permission-approve")
+	pre := ls[2] // PreToolUse
+	pre.Session, pre.Launch = w.id, realLines(t, "claude", "interrupt")[0].Launch
+	w.panes.onCapture = func() {
+		pre.At = w.clk.t
+		if err := AppendLine(w.col.Store.Dir, pre); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, r := w.until(10*time.Second, false, func(r *Record) bool { return len(w.panes.captured) > 0 })
+	if r.Activity.State != ActivityActive || r.Activity.Outcome != OutcomeNone || r.Activity.Source != "hook:claude" {
+		t.Fatalf("hook during the capture: activity %s outcome %q source %s, want the hook's active", r.Activity.State, r.Activity.Outcome, r.Activity.Source)
+	}
+}
+
+// The witness's cost is bounded: at most 4 captures a cycle whatever the
+// number of sessions in a dialog, oldest-due first, and none for a session
+// in any other state.
+func TestWitnessCapsCaptures(t *testing.T) {
+	col, f, clk := newCollector(t)
+	f.screens = map[string]string{}
+	var recs []*Record
+	var obs []Observation
+	add := func(i int, a Activity, dialog bool, ag Agent) {
+		r := rec(a)
+		r.ID, r.Name, r.Agent = fmt.Sprintf("s%07d", i), fmt.Sprintf("s%d", i), ag
+		r.Runtime.PaneID, r.Runtime.SessionID, r.Pane.PID = fmt.Sprintf("%%%d", i), fmt.Sprintf("$%d", i), i+1
+		r.Activity.Dialog = dialog
+		r.Activity.Since = t0.Add(-time.Minute + time.Duration(i)*time.Millisecond) // oldest first: s0 … s19
+		recs = append(recs, r)
+		obs = append(obs, Observation{LanesID: r.ID, SessionID: r.Runtime.SessionID, PaneID: r.Runtime.PaneID, PID: i + 1, WindowActivity: t0})
+		f.screens[r.Runtime.PaneID] = realScreen(t, "claude", "permission-approve", "dialog")
+	}
+	for i := range 20 {
+		add(i, ActivityBlocked, true, AgentClaude)
+	}
+	add(20, ActivityIdle, false, AgentClaude)
+	add(21, ActivityWaitingInput, false, AgentClaude) // a stdin prompt
+	add(22, ActivityExited, false, AgentClaude)
+	add(23, ActivityBlocked, true, AgentShell) // no markers known
+	put(t, col.Store, recs...)
+	f.obs = obs
+	seen := map[string]int{}
+	for cyc := range 15 {
+		before := len(f.captured)
+		if _, err := col.Cycle(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		n := len(f.captured) - before
+		if n > WitnessMaxCaptures {
+			t.Fatalf("cycle %d: %d captures, cap %d", cyc, n, WitnessMaxCaptures)
+		}
+		if cyc == 0 && !slices.Equal(f.captured, []string{"%0", "%1", "%2", "%3"}) {
+			t.Fatalf("first cycle captured %v, want the 4 oldest dialogs", f.captured)
+		}
+		for _, p := range f.captured[before:] {
+			seen[p]++
+		}
+		clk.advance(time.Second)
+	}
+	for i := 20; i < 24; i++ {
+		if p := fmt.Sprintf("%%%d", i); seen[p] > 0 {
+			t.Errorf("pane %s (not in a known dialog) captured %d times", p, seen[p])
+		}
+	}
+	if len(seen) != 20 {
+		t.Errorf("%d of 20 dialogs captured in 15 cycles", len(seen))
+	}
+}
