@@ -69,6 +69,9 @@ func main() {
 		{"16.12c send/hook edges: C1, CRLF, a terminal, no state dir", drillSendAndHookEdges},
 		{"16.12d a NAME never means two sessions", drillNames},
 		{"16.12e usage words and exit codes", drillUsageWords},
+		{"11.W1 approve → working", drillWitnessApprove},
+		{"11.W2 Esc → idle, send allowed", drillWitnessReject},
+		{"11.W3 interrupt → idle + interrupted", drillWitnessInterrupt},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0
