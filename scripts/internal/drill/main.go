@@ -70,6 +70,7 @@ func main() {
 		{"16.12d a NAME never means two sessions", drillNames},
 		{"16.12e usage words and exit codes", drillUsageWords},
 		{"11.R1 StopFailure leaves the card idle + failed and send free", drillStopFailure},
+		{"11.R2 /exit (SessionEnd, then exit 0 after 10 s) closes the session", drillExitAfterSessionEnd},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0

@@ -79,10 +79,10 @@ func drillStopFailure(w *world.World) (string, error) {
 }
 
 // drillExitAfterSessionEnd: a fake agent sends the real Claude Code
-// SessionEnd of /exit through `lanes hook claude`, then exits 0 after 10 s;
-// lanes must close the session as a clean exit, not leave "exited (0)" in
-// Needs you. The 10 s are the clean-exit lifetime itself, so this drill
-// waits for real.
+// SessionEnd of /exit through `lanes hook claude`, then exits 0; lanes must
+// close the session as a clean exit, not leave "exited (0)" in Needs you.
+// The wait is the clean-exit lifetime itself (10 s), so this drill waits
+// for real: 11.5 s, since tmux dates a death to the whole second.
 func drillExitAfterSessionEnd(w *world.World) (string, error) {
 	payloads, err := realPayloads("claude", "exit")
 	if err != nil {
@@ -98,7 +98,7 @@ func drillExitAfterSessionEnd(w *world.World) (string, error) {
 		return "", fmt.Errorf("the recorded exit has no SessionEnd")
 	}
 	// The agent: the SessionEnd, then the rest of a 10 s lifetime, then exit 0.
-	script := `printf '%s' "$1" | "$0" hook claude && sleep 10.5 && exit 0`
+	script := `printf '%s' "$1" | "$0" hook claude && sleep 11.5 && exit 0`
 	start := time.Now()
 	if r := w.Lanes("", "new", "quitter", "--", "sh", "-c", script, w.Bin, end); r.Code != 0 {
 		return "", fmt.Errorf("lanes new: exit %d %s", r.Code, r.Stderr)
@@ -111,8 +111,14 @@ func drillExitAfterSessionEnd(w *world.World) (string, error) {
 		sawExited = sawExited || (s.Activity == "exited" && !s.IsTerminated)
 		return err == nil && s.IsTerminated
 	}) {
-		return "", fmt.Errorf("after SessionEnd and exit 0 the session is still %s/%s (activity %s) after %s",
-			s.Status, s.Zone, s.Activity, time.Since(start).Round(time.Second))
+		pane, _ := w.Tmux(w.Socket, "list-panes", "-t", "=lanes-quitter:", "-F",
+			"dead=#{pane_dead} status=#{pane_dead_status} died=#{pane_dead_time} created=#{session_created}")
+		exit := ""
+		if s.Exit != nil {
+			exit = string(*s.Exit)
+		}
+		return "", fmt.Errorf("after SessionEnd and exit 0 the session is still %s/%s (activity %s, exit %s; tmux: %s) after %s",
+			s.Status, s.Zone, s.Activity, exit, strings.TrimSpace(pane), time.Since(start).Round(time.Second))
 	}
 	reason := ""
 	if s.TerminatedReason != nil {
@@ -121,6 +127,6 @@ func drillExitAfterSessionEnd(w *world.World) (string, error) {
 	if reason != "agent exited cleanly (status 0)" || !sawExited {
 		return "", fmt.Errorf("terminated with reason %q (SessionEnd seen as exited first: %v)", reason, sawExited)
 	}
-	return fmt.Sprintf("SessionEnd (reason prompt_input_exit) → exited; exit 0 at 10.5 s → closed after %s, reason %q",
+	return fmt.Sprintf("SessionEnd (reason prompt_input_exit) → exited; exit 0 at 11.5 s (tmux dates a death to the second) → closed after %s, reason %q",
 		time.Since(start).Round(100*time.Millisecond), reason), nil
 }
