@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -129,4 +130,65 @@ func drillExitAfterSessionEnd(w *world.World) (string, error) {
 	}
 	return fmt.Sprintf("SessionEnd (reason prompt_input_exit) → exited; exit 0 at 11.5 s (tmux dates a death to the second) → closed after %s, reason %q",
 		time.Since(start).Round(100*time.Millisecond), reason), nil
+}
+
+// drillClaudeBackslash: a prompt ending in a backslash, sent to a Claude
+// Code session, must arrive so that Enter submits it (Claude reads `\` +
+// Enter as a line continuation): a fake `claude` on PATH records the raw
+// keys it gets. Sent while the pane is in view mode, it must still arrive.
+func drillClaudeBackslash(w *world.World) (string, error) {
+	bin := filepath.Join(w.Root, "fakebin")
+	out := filepath.Join(w.Root, "received")
+	fake := "#!/bin/sh\nstty raw -echo && echo ready && exec cat > " + out + "\n"
+	if err := os.MkdirAll(bin, 0o700); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(fake), 0o700); err != nil {
+		return "", err
+	}
+	path := bin + string(os.PathListSeparator) + os.Getenv("PATH")
+	if msg, err := w.Tmux(w.Socket, "set-environment", "-g", "PATH", path); err != nil {
+		return "", fmt.Errorf("tmux set-environment: %v %s", err, msg)
+	}
+	lanes := func(args ...string) world.Result {
+		cmd := exec.Command(w.Bin, args...)
+		cmd.Env = append(w.Env(), "PATH="+path)
+		var so, se strings.Builder
+		cmd.Stdout, cmd.Stderr = &so, &se
+		r := world.Result{}
+		if err := cmd.Run(); err != nil {
+			r.Code = -1
+			if ee, ok := err.(*exec.ExitError); ok {
+				r.Code = ee.ExitCode()
+			}
+		}
+		r.Stdout, r.Stderr = so.String(), se.String()
+		return r
+	}
+	if r := lanes("new", "cc", "--agent", "claude"); r.Code != 0 {
+		return "", fmt.Errorf("lanes new --agent claude: exit %d %s", r.Code, r.Stderr)
+	}
+	if !world.WaitFor(10*time.Second, func() bool {
+		s, _ := w.Tmux(w.Socket, "capture-pane", "-p", "-t", "=lanes-cc:")
+		return strings.Contains(s, "ready")
+	}) {
+		return "", fmt.Errorf("the fake claude never started")
+	}
+	if r := lanes("send", "cc", `list C:\temp\`); r.Code != 0 {
+		return "", fmt.Errorf("send: exit %d %s", r.Code, r.Stderr)
+	}
+	if msg, err := w.Tmux(w.Socket, "run-shell", "-t", "=lanes-cc:", "echo view mode"); err != nil {
+		return "", fmt.Errorf("tmux run-shell: %v %s", err, msg)
+	}
+	mode, _ := w.Tmux(w.Socket, "display-message", "-p", "-t", "=lanes-cc:", "#{pane_mode}")
+	if r := lanes("send", "cc", "next"); r.Code != 0 {
+		return "", fmt.Errorf("send: exit %d %s", r.Code, r.Stderr)
+	}
+	want := `list C:\temp\ ` + "\rnext\r"
+	got, ok := waitReceived(out, want)
+	if !ok {
+		return "", fmt.Errorf("claude received %q, want %q (Enter right after a backslash is a line continuation)", got, want)
+	}
+	return fmt.Sprintf("claude received %q: the backslash is followed by a space Claude trims, so Enter submits; "+
+		"the second send, made with the pane in %s, arrived too", got, strings.TrimSpace(mode)), nil
 }
