@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"lanes/state"
+	"lanes/state/agent"
 	"lanes/tmux"
 )
 
@@ -110,7 +111,7 @@ func (a *app) send(ctx context.Context, r *state.Record, text string, force bool
 		}
 		return err
 	}
-	err := a.tmuxFor(r.Runtime.Socket).SendText(ctx, r.Runtime.PaneID, text)
+	err := a.tmuxFor(r.Runtime.Socket).SendText(ctx, r.Runtime.PaneID, agent.Prompt(r.Agent, text))
 	switch {
 	case err == nil, errors.Is(err, tmux.ErrInvalid), errors.Is(err, tmux.ErrNoSession), errors.Is(err, tmux.ErrNoServer):
 		return err // nothing to look at: the text was refused, or the pane is gone

@@ -216,7 +216,7 @@ func TestSendRefusals(t *testing.T) {
 	e.must("send", "cat", "yes")
 	waitPane(t, e.tc, "lanes-cat", "yes")
 	// A real agent's permission dialog is not: Enter would answer it.
-	e.stdin = realPayload(t, "claude", "permission-reject", "PermissionRequest")
+	e.stdin = firstRealPayload(t, "claude", "permission-reject", "PermissionRequest")
 	e.must("hook", "claude", "--session", "cat")
 	e.stdin = ""
 	refused(exitDialog, "agent is showing a dialog — Enter would answer it; attach to answer", "send", "cat", "no")

@@ -65,7 +65,7 @@ var claudeKinds = map[string]EventKind{
 	"PermissionRequest":  KindBlock,
 	"Notification":       KindSignal, // refined by notification_type
 	"Stop":               KindTurnEnd,
-	"StopFailure":        KindBlock,
+	"StopFailure":        KindTurnEnd, // outcome failure: the turn is over, the prompt free
 	"SubagentStart":      KindSubagentStart,
 	"SubagentStop":       KindSubagentStop,
 	"PreCompact":         KindSignal,
@@ -152,7 +152,7 @@ var codexKinds = map[string]EventKind{
 	"PostToolUse":       KindToolEnd,
 	"PermissionRequest": KindBlock,
 	"Stop":              KindTurnEnd,
-	"StopFailure":       KindBlock,
+	"StopFailure":       KindTurnEnd,
 	"SubagentStart":     KindSubagentStart,
 	"SubagentStop":      KindSubagentStop,
 	"PreCompact":        KindSignal,

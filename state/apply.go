@@ -89,9 +89,6 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 			a.startCall(e.ToolUseID) // the question is itself a call in flight
 		}
 		a.setAsking(e.ToolUseID)
-		if e.Outcome != OutcomeNone {
-			a.Outcome = e.Outcome
-		}
 		next = ActivityBlocked
 		if e.Kind == KindAsk {
 			next = ActivityWaitingInput

@@ -185,9 +185,9 @@ func TestOutcome(t *testing.T) {
 	if r.Activity.Outcome != OutcomeNone {
 		t.Fatal("a turn start must clear the last outcome")
 	}
-	Apply(r, ev(KindBlock, outc(OutcomeFailure)))
-	if r.Activity.State != ActivityBlocked || r.Activity.Outcome != OutcomeFailure {
-		t.Fatalf("StopFailure: %s %s", r.Activity.State, r.Activity.Outcome)
+	Apply(r, ev(KindTurnEnd, outc(OutcomeFailure)))
+	if r.Activity.State != ActivityIdle || r.Activity.Outcome != OutcomeFailure {
+		t.Fatalf("StopFailure: %s %s, want idle failure", r.Activity.State, r.Activity.Outcome)
 	}
 }
 

@@ -67,11 +67,13 @@ func derive(r *Record, now time.Time) Derivation {
 	case ActivityWaitingInput, ActivityBlocked:
 		return Derivation{Status: StatusNeedsInput, Zone: ZoneNeedsYou}
 	case ActivityIdle:
+		if a.Outcome == OutcomeFailure {
+			// Row 6b: a turn the agent gave up (API error, rate limit)
+			// needs the human before any PR does.
+			return Derivation{Status: StatusIdle, Zone: ZoneNeedsYou, Marks: []Mark{MarkFailed}}
+		}
 		d := deriveIdle(r, now)
-		switch a.Outcome {
-		case OutcomeFailure:
-			d.Marks = []Mark{MarkFailed}
-		case OutcomeCancellation:
+		if a.Outcome == OutcomeCancellation {
 			d.Marks = []Mark{MarkInterrupted}
 		}
 		return d
@@ -180,10 +182,10 @@ func anyMerged(prs []PR) bool {
 // what Derive puts in the needs-you zone.
 func Rank(d Derivation) int {
 	switch {
+	case slices.Contains(d.Marks, MarkFailed):
+		return 1 // in Needs you (row 6b), yet below what asks a human now
 	case d.Zone == ZoneNeedsYou:
 		return 0
-	case slices.Contains(d.Marks, MarkFailed):
-		return 1
 	case slices.Contains(d.Marks, MarkUnconfirmed):
 		return 3
 	case d.Status == StatusWorking:

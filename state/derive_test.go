@@ -117,9 +117,9 @@ func TestDerive(t *testing.T) {
 		{"base of a merged PR is not a stack", rec(ActivityIdle, stacked("main", "a", prMerged), stacked("a", "b", prPending)), now, StatusReviewPending, ZoneInReview, nil},
 
 		// Marks.
-		{"failed mark while idle", outcome(rec(ActivityIdle), OutcomeFailure), now, StatusIdle, ZoneWorking, []Mark{MarkFailed}},
+		{"6b failed turn: idle + failed, needs you", outcome(rec(ActivityIdle), OutcomeFailure), now, StatusIdle, ZoneNeedsYou, []Mark{MarkFailed}},
 		{"interrupted mark while idle", outcome(rec(ActivityIdle), OutcomeCancellation), now, StatusIdle, ZoneWorking, []Mark{MarkInterrupted}},
-		{"failed mark with a PR", outcome(rec(ActivityIdle, prPending), OutcomeFailure), now, StatusReviewPending, ZoneInReview, []Mark{MarkFailed}},
+		{"6b failed turn comes before a PR", outcome(rec(ActivityIdle, prPending), OutcomeFailure), now, StatusIdle, ZoneNeedsYou, []Mark{MarkFailed}},
 		{"no outcome mark while blocked", outcome(rec(ActivityBlocked), OutcomeFailure), now, StatusNeedsInput, ZoneNeedsYou, nil},
 		{"no outcome mark while active", outcome(rec(ActivityActive), OutcomeCancellation), now, StatusWorking, ZoneWorking, nil},
 		{"unconfirmed after silence", rec(ActivityActive), t0.Add(11 * time.Minute), StatusWorking, ZoneWorking, []Mark{MarkUnconfirmed}},

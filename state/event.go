@@ -12,7 +12,8 @@ const (
 	// Gemini BeforeAgent, generic active).
 	KindTurnStart EventKind = "turn_start"
 	// KindTurnEnd: the agent finished its turn (Stop, agent-turn-complete,
-	// AfterAgent, generic idle). Outcome may say cancellation.
+	// AfterAgent, generic idle), or gave it up (StopFailure: an API error,
+	// rate limit, billing). Outcome may say cancellation or failure.
 	KindTurnEnd EventKind = "turn_end"
 	// KindToolStart: a tool call began (ToolUseID when known).
 	KindToolStart EventKind = "tool_start"
@@ -25,8 +26,8 @@ const (
 	// elicitation_dialog, generic waiting_input). ToolUseID names the asking
 	// call when the question is itself a tool call.
 	KindAsk EventKind = "ask"
-	// KindBlock: the agent waits for a permission or is stuck (PermissionRequest,
-	// permission_prompt, StopFailure with Outcome failure, generic blocked).
+	// KindBlock: the agent waits for a permission (PermissionRequest,
+	// permission_prompt, generic blocked).
 	KindBlock EventKind = "block"
 	// KindIdlePrompt: the agent's UI says it waits at its prompt
 	// (Notification idle_prompt); only moves active → idle.
@@ -58,7 +59,7 @@ type Event struct {
 	ToolUseID         string
 	SessionSource     string  // SessionStart source: startup, resume, clear, compact
 	AgentID           string  // subagent id
-	Outcome           Outcome // for turn end (cancellation) and block (failure)
+	Outcome           Outcome // for turn end: cancellation or failure
 	ProviderSessionID string
 	Detail            string // the agent's own event name, for the history
 	// Dialog: an ask or block the agent shows as a TUI dialog that Enter

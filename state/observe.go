@@ -166,9 +166,8 @@ func (c *cycleTx) applyPane(r *Record, o Observation, readStart time.Time) bool 
 	if p.Confirmations < 2 || p.awaitingReap() {
 		return false
 	}
-	if r.Activity.State == ActivityExited {
-		return false
-	}
+	// Whatever the activity already says: an agent that sent SessionEnd on
+	// /exit and then exits 0 is closed like any other (docs/design.md §5).
 	if c.cleanExit(r, readStart) {
 		c.note(r, Terminate(r, "agent exited cleanly (status 0)", "pane", readStart))
 		return true

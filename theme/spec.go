@@ -37,7 +37,7 @@ var activitySpecs = map[state.Activity]Spec{
 	state.ActivityActive:       {RoleWorking, "●", "Active", "Agent is working", true},
 	state.ActivityIdle:         {RoleIdle, "○", "Idle", "Agent is idle", false},
 	state.ActivityWaitingInput: {RoleNeeds, "◆", "Waiting", "Agent is asking you a question", false},
-	state.ActivityBlocked:      {RoleNeeds, "▲", "Blocked", "Agent is blocked on a permission or a failure", false},
+	state.ActivityBlocked:      {RoleNeeds, "▲", "Blocked", "Agent is blocked on a permission", false},
 	state.ActivityExited:       {RoleDanger, "■", "Exited", "Agent process exited", false},
 	state.ActivityUnknown:      {RoleUnknown, "?", "Unknown", "No valid activity recorded", false},
 }

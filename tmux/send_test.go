@@ -117,13 +117,15 @@ func TestSendTextArrivesExactlyAndNeverInArgv(t *testing.T) {
 	noBuffers(t, c)
 }
 
-// A pane in copy mode would take the text and Enter as copy-mode keys;
-// the send returns the pane to normal mode first.
+// A pane in copy mode, or in view mode (what run-shell output opens),
+// would take the text and Enter as mode keys; the send returns the pane to
+// normal mode first.
 func TestSendTextLeavesCopyMode(t *testing.T) {
 	t.Parallel()
 	c := tmuxtest.Server(t)
 	pane, out := rawSink(t, c, "sink")
-	for _, mode := range [][]string{{"copy-mode", "-t", pane}, {"copy-mode", "-u", "-t", pane}} {
+	modes := [][]string{{"copy-mode", "-t", pane}, {"copy-mode", "-u", "-t", pane}, {"run-shell", "-t", pane, "echo shown"}}
+	for _, mode := range modes {
 		if _, err := raw(t, c, mode...); err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +139,7 @@ func TestSendTextLeavesCopyMode(t *testing.T) {
 			t.Errorf("pane_in_mode = %q after the send", got)
 		}
 	}
-	waitReceived(t, out, "qjk hello\rqjk hello\r")
+	waitReceived(t, out, strings.Repeat("qjk hello\r", len(modes)))
 }
 
 // A send tmux cannot carry out is an error, and leaves no buffer behind.

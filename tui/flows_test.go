@@ -99,17 +99,17 @@ func TestFlowNavigation(t *testing.T) {
 	f.waitText("┃ ● api")
 	f.keys("j") // api → ui-polish
 	f.waitText("┃ ● ui-polish")
-	f.keys("l") // Needs you, the card at the same height: flaky
-	f.waitText("┃ ○ flaky")
-	f.keys("k", "right", "right") // crash, then In review, then Ready to merge
+	f.keys("l") // Needs you, the card at the same height: crash
+	f.waitText("┃ ■ crash")
+	f.keys("k", "right", "right") // build, then In review, then Ready to merge
 	f.waitText("┃ ○ approve")
-	f.keys("left", "h", "h", "j", "j", "j", "j") // back to Working; past the cards into the idle stack
+	f.keys("left", "h", "h", "j", "j", "j") // back to Working; past the cards into the idle stack
 	f.wait("the idle stack selected", func(v string) bool { return strings.Contains(v, "▌ ○ docs") })
-	f.keys("up", "up") // idle header
-	f.waitText("▌ ○ Idle · 3")
+	f.keys("up") // idle header
+	f.waitText("▌ ○ Idle · 2")
 	f.keys("enter") // closes the stack
 	f.wait("the idle stack closed", func(v string) bool {
-		return strings.Contains(v, "○ Idle · 3") && strings.Contains(v, "▸") && !strings.Contains(v, "○ build ✗")
+		return strings.Contains(v, "○ Idle · 2") && strings.Contains(v, "▸") && !strings.Contains(v, "○ lint ‖")
 	})
 	if got := selectedName(f.final()); got != "" {
 		t.Errorf("selection on the idle header, selected() = %q, want none", got)
@@ -125,7 +125,7 @@ func TestFlowFilter(t *testing.T) {
 	f.keys("enter") // keep the filter; keys act on the board again
 	f.waitText("esc clears")
 	f.keys("esc")
-	f.waitText("◆ 8 needs you")
+	f.waitText("◆ 9 needs you")
 	m := f.final()
 	if m.filter != "" || len(m.board.items) != len(fixture())-1 {
 		t.Errorf("after esc: filter %q, %d items; want none and every recent session", m.filter, len(m.board.items))
@@ -213,7 +213,7 @@ func TestFlowKillConfirmation(t *testing.T) {
 
 func TestFlowRefusedSendOnExitedAgent(t *testing.T) {
 	f := startFlow(t, 160, 48)
-	f.keys("l") // Needs you: crash, exited (3)
+	f.keys("l", "j") // Needs you: build (a failed turn), then crash, exited (3)
 	f.waitText("┃ ■ crash")
 	f.keys("s")
 	f.waitText("can't send to crash: agent exited — its pane may be a shell now")

@@ -86,7 +86,7 @@ func TestIdleStackCollapsesWhenShort(t *testing.T) {
 func TestSelectionFollowsTheCardAcrossLanes(t *testing.T) {
 	recs := fixture()
 	m := loaded(recs, ThemeDark, 160, 48)
-	m = press(m, "l", "j", "j", "j", "j", "j", "j", "j") // down Needs you to web
+	m = press(m, "l", "j", "j", "j", "j", "j", "j", "j", "j") // down Needs you to web
 	if got := selectedName(m); got != "web" {
 		t.Fatalf("selected %q, want web", got)
 	}

@@ -2,7 +2,8 @@
 // an agent's command line, environment and files so that its hooks run
 // `lanes hook AGENT` (Launch, docs/design.md §6 zero-config injection), and how to
 // write the same hooks into the agent's own configuration (Install,
-// `lanes hooks install`). Everything here is computed, not performed: the
+// `lanes hooks install`), and what to type so a prompt is submitted as
+// written (Prompt). Everything here is computed, not performed: the
 // caller writes the files, starts the pane and prints the diffs.
 //
 // docs/hooks-research.md lists the documented hook interfaces this relies on.

@@ -72,6 +72,9 @@ func main() {
 		{"11.W1 approve → working", drillWitnessApprove},
 		{"11.W2 Esc → idle, send allowed", drillWitnessReject},
 		{"11.W3 interrupt → idle + interrupted", drillWitnessInterrupt},
+		{"11.R1 StopFailure leaves the card idle + failed and send free", drillStopFailure},
+		{"11.R2 /exit (SessionEnd, then exit 0 after 10 s) closes the session", drillExitAfterSessionEnd},
+		{"11.R3 send to Claude: a final backslash still submits; view mode left", drillClaudeBackslash},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0
