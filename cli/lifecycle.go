@@ -34,12 +34,18 @@ func (a *app) kill(ctx context.Context, r *state.Record, downOK bool) error {
 		return fmt.Errorf("%s: %w already (%s)", r.Name, state.ErrTerminated, r.Runtime.TerminatedReason)
 	}
 	tc := a.tmuxFor(r.Runtime.Socket)
+	// The pane as tmux has it now: its pid is what endLeftovers may signal,
+	// and its session is the one to kill when lanes never confirmed one.
+	pane, perr := findPane(ctx, tc, r.ID)
 	sid, err := r.Runtime.SessionID, error(nil)
 	if sid == "" {
-		sid, err = findSession(ctx, tc, r.ID)
+		sid, err = pane.SessionID, perr
 	}
 	if err == nil && sid != "" {
 		err = tc.KillSession(ctx, sid)
+	}
+	if err == nil {
+		endLeftovers(pane)
 	}
 	reason := "killed by user"
 	switch {
@@ -58,19 +64,19 @@ func (a *app) kill(ctx context.Context, r *state.Record, downOK bool) error {
 	})
 }
 
-// findSession is the id of the tmux session carrying @lanes_id id, "" when
-// the server answered without one.
-func findSession(ctx context.Context, tc *tmux.Client, id string) (string, error) {
+// findPane is the pane of the tmux session carrying @lanes_id id; the zero
+// Pane when the server answered without one.
+func findPane(ctx context.Context, tc *tmux.Client, id string) (tmux.Pane, error) {
 	panes, err := tc.ListPanes(ctx, false)
 	if err != nil {
-		return "", err
+		return tmux.Pane{}, err
 	}
 	for _, p := range panes {
 		if p.LanesID == id {
-			return p.SessionID, nil
+			return p, nil
 		}
 	}
-	return "", nil
+	return tmux.Pane{}, nil
 }
 
 // serverDown is errTmuxDown, wrapped with tmux's words, when r's server

@@ -403,7 +403,11 @@ func (a *app) restart(ctx context.Context, r *state.Record) (how, err error) {
 	}
 	tc := a.tmuxFor(r.Runtime.Socket)
 	var info *tmux.SessionInfo
+	old, _ := findPane(ctx, tc, r.ID) // a failed read leaves nothing to end
 	err = tc.RespawnPane(ctx, r.Runtime.PaneID, r.Dir, spawn.env, spawn.argv)
+	if err == nil && old.PaneID == r.Runtime.PaneID {
+		endLeftovers(old)
+	}
 	if errors.Is(err, tmux.ErrNoSession) || errors.Is(err, tmux.ErrNoServer) {
 		how = tmux.ErrNoSession
 		if errors.Is(err, tmux.ErrNoServer) {
