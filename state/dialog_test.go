@@ -121,3 +121,25 @@ func TestOpenCodeEventsSettleApproveEscInterrupt(t *testing.T) {
 		t.Errorf("interrupted: status %s marks %v, want idle + interrupted", d.Status, d.Marks)
 	}
 }
+
+// Codex fires Interrupt, and nothing else, on Esc at its approval dialog and
+// on Ctrl-C mid-turn (recorded through `lanes hook codex` under `lanes
+// new`): each ends the turn Idle + Interrupted, and the Esc frees send.
+func TestCodexInterruptHookEndsTheTurn(t *testing.T) {
+	ls := realLines(t, "codex", "interrupt-hook") // … PermissionRequest, Interrupt, UserPromptSubmit, Interrupt
+	if len(ls) != 8 || ls[5].Event != "Interrupt" || ls[7].Event != "Interrupt" {
+		t.Fatalf("fixture changed: %d lines", len(ls))
+	}
+	r := replay(t, realRecord(AgentCodex), ls[:5])
+	if !r.Activity.Dialog {
+		t.Fatal("no dialog before the Esc")
+	}
+	for _, n := range []int{6, 8} { // after the Esc, after the Ctrl-C
+		r = replay(t, r, ls[r.EventsApplied:n])
+		d := Derive(r, ls[n-1].At)
+		if d.Status != StatusIdle || !slices.Contains(d.Marks, MarkInterrupted) || r.Activity.Dialog || CanSend(r, false) != nil {
+			t.Errorf("after line %d (%s): status %s marks %v dialog %v send %v; want idle + interrupted, send allowed",
+				n, ls[n-1].Event, d.Status, d.Marks, r.Activity.Dialog, CanSend(r, false))
+		}
+	}
+}

@@ -72,6 +72,7 @@ func main() {
 		{"11.W1 approve → working", drillWitnessApprove},
 		{"11.W2 Esc → idle, send allowed", drillWitnessReject},
 		{"11.W3 interrupt → idle + interrupted", drillWitnessInterrupt},
+		{"11.G3 codex Interrupt hook → idle + interrupted", drillCodexInterruptHook},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0
