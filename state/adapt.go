@@ -158,7 +158,10 @@ var codexKinds = map[string]EventKind{
 	"PreCompact":        KindSignal,
 	"PostCompact":       KindSignal,
 	"SessionEnd":        KindAgentExit,
-	"notify":            KindSignal, // refined by type
+	// Interrupt: the human pressed Esc (on a dialog too) or Ctrl-C; the
+	// turn ends there, with no Stop (testdata/real/codex).
+	"Interrupt": KindTurnEnd,
+	"notify":    KindSignal, // refined by type
 }
 
 const (
@@ -186,6 +189,9 @@ func codexEvent(l Line) (Event, bool) {
 		return Event{}, false
 	}
 	e := claudeShaped(l, kind, name, codexAskTool)
+	if name == "Interrupt" {
+		e.Outcome = OutcomeCancellation
+	}
 	if name == "notify" {
 		e.Detail = qualified(name, l.Type)
 		if l.Type == codexTurnComplete {

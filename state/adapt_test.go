@@ -192,7 +192,9 @@ func TestTranslateCodex(t *testing.T) {
 			Event{Kind: KindSignal, Detail: "notify:approval-requested"}, true},
 		{"notify without type", codexLine("notify", nil),
 			Event{Kind: KindSignal, Detail: "notify"}, true},
-		{"unknown", codexLine("Interrupt", nil), Event{}, false},
+		{"Interrupt", codexLine("Interrupt", nil),
+			Event{Kind: KindTurnEnd, Outcome: OutcomeCancellation, Detail: "Interrupt"}, true},
+		{"unknown", codexLine("Bogus", nil), Event{}, false},
 		{"empty", codexLine("", nil), Event{}, false},
 	})
 }

@@ -2,15 +2,25 @@ package state
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 )
 
 // A real agent's permission dialog is a dialog: Enter would answer it, so
-// send refuses (unless forced) for as long as it shows.
+// send refuses (unless forced) for as long as it shows. Claude Code and
+// Codex open it with PermissionRequest, Gemini CLI with Notification
+// ToolPermission, OpenCode with permission.asked.
 func TestRealPermissionRequestIsADialog(t *testing.T) {
-	for _, ag := range []Agent{AgentClaude, AgentCodex} {
-		r := replay(t, realRecord(ag), realLines(t, string(ag), "permission-reject"))
+	for _, c := range []struct {
+		agent Agent
+		lines int // through the event that opened the dialog; 0: all
+	}{{AgentClaude, 0}, {AgentCodex, 0}, {AgentGemini, 0}, {AgentOpenCode, 5}} {
+		ag, ls := c.agent, realLines(t, string(c.agent), "permission-reject")
+		if c.lines > 0 {
+			ls = ls[:c.lines]
+		}
+		r := replay(t, realRecord(ag), ls)
 		if !r.Activity.Dialog || r.Activity.State != ActivityBlocked {
 			t.Errorf("%s after PermissionRequest: dialog %v, activity %s; want a dialog, blocked", ag, r.Activity.Dialog, r.Activity.State)
 		}
@@ -82,6 +92,54 @@ func TestDialogClearsWhenTheActivityLeaves(t *testing.T) {
 		leave(r)
 		if r.Activity.Dialog {
 			t.Errorf("%s: dialog still set (activity %s)", name, r.Activity.State)
+		}
+	}
+}
+
+// OpenCode needs no witness: its plugin events report the human's answer
+// and the interrupt (recorded with OpenCode 1.18.33). Approve is
+// permission.replied "once" (Working while the tool runs), Esc is
+// session.idle then permission.replied "reject" (Idle, send allowed), and
+// Esc Esc mid-turn is session.error MessageAbortedError (Idle +
+// Interrupted). (Ctrl-C would quit OpenCode: it is its exit key.)
+func TestOpenCodeEventsSettleApproveEscInterrupt(t *testing.T) {
+	ls := realLines(t, "opencode", "permission-approve")
+	r := replay(t, realRecord(AgentOpenCode), ls[:7]) // … permission.asked, permission.replied
+	if ls[6].Event != "permission.replied" {
+		t.Fatalf("fixture changed: line 7 is %q", ls[6].Event)
+	}
+	if d := Derive(r, ls[6].At); d.Status != StatusWorking || r.Activity.Dialog {
+		t.Errorf("approved: status %s dialog %v, want working", d.Status, r.Activity.Dialog)
+	}
+	r = replay(t, realRecord(AgentOpenCode), realLines(t, "opencode", "permission-reject"))
+	if r.Activity.State != ActivityIdle || r.Activity.Dialog || CanSend(r, false) != nil {
+		t.Errorf("rejected: activity %s dialog %v send %v, want idle and send allowed", r.Activity.State, r.Activity.Dialog, CanSend(r, false))
+	}
+	ls = realLines(t, "opencode", "interrupt")
+	r = replay(t, realRecord(AgentOpenCode), ls)
+	if d := Derive(r, ls[len(ls)-1].At); d.Status != StatusIdle || !slices.Contains(d.Marks, MarkInterrupted) {
+		t.Errorf("interrupted: status %s marks %v, want idle + interrupted", d.Status, d.Marks)
+	}
+}
+
+// Codex fires Interrupt, and nothing else, on Esc at its approval dialog and
+// on Ctrl-C mid-turn (recorded through `lanes hook codex` under `lanes
+// new`): each ends the turn Idle + Interrupted, and the Esc frees send.
+func TestCodexInterruptHookEndsTheTurn(t *testing.T) {
+	ls := realLines(t, "codex", "interrupt-hook") // … PermissionRequest, Interrupt, UserPromptSubmit, Interrupt
+	if len(ls) != 8 || ls[5].Event != "Interrupt" || ls[7].Event != "Interrupt" {
+		t.Fatalf("fixture changed: %d lines", len(ls))
+	}
+	r := replay(t, realRecord(AgentCodex), ls[:5])
+	if !r.Activity.Dialog {
+		t.Fatal("no dialog before the Esc")
+	}
+	for _, n := range []int{6, 8} { // after the Esc, after the Ctrl-C
+		r = replay(t, r, ls[r.EventsApplied:n])
+		d := Derive(r, ls[n-1].At)
+		if d.Status != StatusIdle || !slices.Contains(d.Marks, MarkInterrupted) || r.Activity.Dialog || CanSend(r, false) != nil {
+			t.Errorf("after line %d (%s): status %s marks %v dialog %v send %v; want idle + interrupted, send allowed",
+				n, ls[n-1].Event, d.Status, d.Marks, r.Activity.Dialog, CanSend(r, false))
 		}
 	}
 }

@@ -26,8 +26,11 @@ type Markers struct {
 }
 
 // agentMarkers holds the markers of the agents whose screens were recorded
-// (Claude Code 2.1.197, Codex 0.171.0). An agent missing here is never
-// captured: a guess would be worse than the hooks alone.
+// (Claude Code 2.1.197, Codex 0.171.0, Gemini CLI 0.61.0). An agent missing
+// here is never captured: a guess would be worse than the hooks alone.
+// OpenCode 1.18.33 has none because it needs none: its plugin events report
+// all three (testdata/real/opencode): permission.replied for approve and
+// Esc, session.error MessageAbortedError for an interrupt.
 var agentMarkers = map[Agent]Markers{
 	// Dialog: "Do you want to proceed?" above "❯ 1. Yes" and the footer
 	// "Esc to cancel · Tab to amend · ctrl+e to explain". Busy: the footer
@@ -48,6 +51,20 @@ var agentMarkers = map[Agent]Markers{
 		Dialog:   []string{"Would you like to run the following command?", "Press enter to confirm or esc to cancel"},
 		Idle:     []string{"? for shortcuts"},
 		Busy:     []string{"esc to interrupt"},
+		Animates: true,
+	},
+	// Dialog: "Allow execution of [Shell]?" above "● 1. Allow once" and
+	// "3. No, suggest changes (esc)" (the last option of its edit, exec,
+	// info and MCP confirmations alike). Busy: "⠹ Thinking... (esc to
+	// cancel, 1s)", its spinner and timer ticking, while a tool runs too.
+	// Idle: the composer ">   Type your message or @path/to/file" (shown
+	// while busy too, hidden while a dialog shows). Esc on the dialog
+	// prints "ℹ Request cancelled." and fires no hook; Ctrl-C mid-turn
+	// fires AfterAgent (Idle, with nothing saying it was interrupted).
+	AgentGemini: {
+		Dialog:   []string{"Allow execution of", "No, suggest changes (esc)"},
+		Idle:     []string{"Type your message"},
+		Busy:     []string{"esc to cancel"},
 		Animates: true,
 	},
 }

@@ -83,8 +83,8 @@ func (w *witnessRig) until(limit time.Duration, busy bool, cond func(*Record) bo
 func TestWitnessApproveIsWorking(t *testing.T) {
 	for _, c := range []struct {
 		agent Agent
-		lines int // through PermissionRequest (and Codex's notify)
-	}{{AgentClaude, 4}, {AgentCodex, 5}} {
+		lines int // through the dialog's event (PermissionRequest and Codex's notify, Gemini's Notification)
+	}{{AgentClaude, 4}, {AgentCodex, 5}, {AgentGemini, 6}} {
 		t.Run(string(c.agent), func(t *testing.T) {
 			w := newWitnessRig(t, c.agent, "permission-approve", c.lines)
 			w.show(c.agent, "permission-approve", "dialog", true)
@@ -109,9 +109,13 @@ func TestWitnessApproveIsWorking(t *testing.T) {
 // Rejecting a real dialog with Esc fires no hook; the witness sees it gone
 // and the pane still: Idle, and send is allowed.
 func TestWitnessEscIsIdle(t *testing.T) {
-	for _, ag := range []Agent{AgentClaude, AgentCodex} {
+	for _, c := range []struct {
+		agent Agent
+		lines int // through the dialog's event
+	}{{AgentClaude, 3}, {AgentCodex, 3}, {AgentGemini, 5}} {
+		ag := c.agent
 		t.Run(string(ag), func(t *testing.T) {
-			w := newWitnessRig(t, ag, "permission-reject", 3)
+			w := newWitnessRig(t, ag, "permission-reject", c.lines)
 			w.show(ag, "permission-reject", "dialog", true)
 			w.cycle(time.Second, false)
 			w.show(ag, "permission-reject", "rejected", true) // Esc redraws once, then nothing
@@ -132,8 +136,10 @@ func TestWitnessEscIsIdle(t *testing.T) {
 
 // Interrupting a real turn fires no hook; once the pane is silent the
 // witness sees the idle prompt and no busy indicator: Idle + Interrupted.
+// (Gemini CLI does fire AfterAgent on Ctrl-C, which makes the card Idle with
+// no mark at once; the witness is its backstop should that hook be lost.)
 func TestWitnessInterruptIsIdleInterrupted(t *testing.T) {
-	for _, ag := range []Agent{AgentClaude, AgentCodex} {
+	for _, ag := range []Agent{AgentClaude, AgentCodex, AgentGemini} {
 		t.Run(string(ag), func(t *testing.T) {
 			w := newWitnessRig(t, ag, "interrupt", 1)
 			w.show(ag, "interrupt", "busy", true)

@@ -150,9 +150,11 @@ var claudeHooks = []hookSpec{
 }
 
 // Codex lifecycle events lanes registers: the set every Codex release with
-// hooks documents. Newer releases add SubagentStart/Stop, PreCompact,
-// PostCompact and StopFailure (Translate maps them); they are left out so an
-// older Codex never meets an event name it does not know.
+// hooks documents, and Interrupt, the only sign of an Esc or Ctrl-C (Codex
+// 0.171; a Codex that does not know an event name ignores it: 0.171 runs
+// with `-c hooks.Bogus=…`). Newer releases add SubagentStart/Stop,
+// PreCompact, PostCompact and StopFailure (Translate maps them); they are
+// left out so an older Codex never meets more names than it must.
 var codexHooks = []hookSpec{
 	{"SessionStart", ""},
 	{"UserPromptSubmit", ""},
@@ -160,6 +162,7 @@ var codexHooks = []hookSpec{
 	{"PermissionRequest", ""},
 	{"PostToolUse", ""},
 	{"Stop", ""},
+	{"Interrupt", ""},
 }
 
 // Gemini CLI events lanes registers. AfterModel is left out: it fires for

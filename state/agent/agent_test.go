@@ -184,6 +184,10 @@ notifications = true
 			t.Errorf("Translate does not know codex %s", h.Event)
 		}
 	}
+	// Esc on a dialog and Ctrl-C mid-turn fire only Interrupt (Codex 0.171).
+	if _, ok := overrides["hooks.Interrupt"]; !ok {
+		t.Error("no -c hooks.Interrupt: an Esc or Ctrl-C would leave the card Needs input or Working")
+	}
 	notify, _, err := parseTopLevelNotify("notify = " + overrides["notify"])
 	if err != nil {
 		t.Fatalf("notify override %q: %v", overrides["notify"], err)

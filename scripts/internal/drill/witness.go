@@ -46,8 +46,7 @@ exec sleep 86400
 `
 
 // setupFakeClaude writes the fake agent and its recorded material, and
-// restarts the world's tmux server with it first on PATH. The returned
-// function puts PATH back.
+// restarts the world's tmux server with it first on PATH (fakeOnPath).
 func setupFakeClaude(w *world.World, runFor time.Duration) (func(), error) {
 	dir := filepath.Join(w.Root, "fake-claude")
 	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o700); err != nil {
@@ -75,9 +74,16 @@ func setupFakeClaude(w *world.World, runFor time.Duration) (func(), error) {
 	if err := os.WriteFile(filepath.Join(dir, "bin", "claude"), []byte(script), 0o700); err != nil {
 		return nil, err
 	}
+	return fakeOnPath(w, filepath.Join(dir, "bin"))
+}
+
+// fakeOnPath restarts the world's tmux server with bin first on PATH, so a
+// fake agent there is the one `lanes new` starts. The returned function
+// puts PATH back.
+func fakeOnPath(w *world.World, bin string) (func(), error) {
 	path := os.Getenv("PATH")
 	restore := func() { os.Setenv("PATH", path) }
-	os.Setenv("PATH", filepath.Join(dir, "bin")+":"+path)
+	os.Setenv("PATH", bin+":"+path)
 	_, _ = w.Tmux(w.Socket, "kill-server")
 	// The old server may take a moment to let go of its socket.
 	var err error

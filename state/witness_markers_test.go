@@ -1,0 +1,39 @@
+package state
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Each agent's markers tell its recorded real screens apart: the dialog
+// markers show only on dialog screens, the busy indicator never on a
+// screen where the agent waits for the human, and the idle prompt on every
+// screen where it does. A marker that also showed in another state would
+// make the witness settle a session wrongly.
+func TestMarkersTellTheRecordedScreensApart(t *testing.T) {
+	for ag, m := range agentMarkers {
+		files, err := filepath.Glob(filepath.Join(realDir, string(ag), "*", "*.screen"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no recorded screens (%v)", ag, err)
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc, name := Screen(b), strings.TrimPrefix(f, realDir+"/")
+			step := strings.TrimSuffix(filepath.Base(f), ".screen")
+			waiting := step == "idle" || step == "rejected" || step == "interrupted"
+			switch {
+			case (step == "dialog") != sc.any(m.Dialog):
+				t.Errorf("%s: dialog markers %q shown: %v", name, m.Dialog, sc.any(m.Dialog))
+			case waiting && (sc.any(m.Busy) || !sc.any(m.Idle)):
+				t.Errorf("%s: waiting for the human, but busy %v, idle prompt %v", name, sc.any(m.Busy), sc.any(m.Idle))
+			case step == "running" && !sc.any(m.Busy):
+				t.Errorf("%s: the approved tool runs, but no busy marker %q", name, m.Busy)
+			}
+		}
+	}
+}
