@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -22,8 +23,8 @@ import (
 //
 // A pane in copy or view mode would take the keys as mode commands, so
 // every mode is left first (copy-mode -q, which is quiet when there is
-// none). Enter goes in a separate invocation so the program reads it as a
-// keypress after the text, not as part of the pasted burst.
+// none). Enter goes in a separate invocation, EnterGap later, so the program
+// reads it as a keypress after the text, not as part of the pasted burst.
 //
 // Refused with ErrInvalid before reaching tmux: empty text (there is
 // nothing to send, and Enter alone would submit whatever the user left in
@@ -51,11 +52,25 @@ func (c *Client) SendText(ctx context.Context, paneID, text string) error {
 		err = fmt.Errorf("paste not confirmed by tmux, the text may not have arrived: %w", err)
 		return errors.Join(err, c.dropBuffer(ctx, buf))
 	}
+	// Let the program read the paste before Enter arrives, or the two come
+	// in one read and Enter counts as part of the paste.
+	select {
+	case <-time.After(EnterGap):
+	case <-ctx.Done():
+		return fmt.Errorf("text pasted but Enter not sent, it is waiting unsent: %w", ctx.Err())
+	}
 	if _, err := c.run(ctx, leaveModes(paneID), []string{"send-keys", "-t", paneID, "Enter"}); err != nil {
 		return fmt.Errorf("text pasted but Enter not confirmed by tmux, it may be waiting unsent: %w", err)
 	}
 	return nil
 }
+
+// EnterGap is how long SendText waits between the paste and Enter. Gemini
+// CLI 0.61 turns an Enter that comes within 40 ms of a paste into a newline
+// (it cannot tell a pasted line end from a keypress): the real agent kept a
+// prompt unsubmitted at a gap of 20 ms and took it at 60 ms. The margin is
+// for an agent busy drawing when the paste arrives.
+const EnterGap = 200 * time.Millisecond
 
 // leaveModes is the command that returns paneID to normal mode: copy-mode
 // -q cancels copy, view and every other mode, and does nothing (without

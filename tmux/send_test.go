@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -152,4 +153,32 @@ func TestSendTextFailureIsAnErrorAndLeavesNoBuffer(t *testing.T) {
 		t.Errorf("send to a missing pane: %v, want ErrNoSession", err)
 	}
 	noBuffers(t, c)
+}
+
+// Enter reaches tmux EnterGap after the paste returned, so a program that
+// reads a paste and an Enter in one burst as one paste (Gemini CLI) sees
+// a keypress.
+func TestSendTextWaitsBeforeEnter(t *testing.T) {
+	t.Parallel()
+	c := tmuxtest.Server(t)
+	pane, out := rawSink(t, c, "gap")
+	var pasted, entered time.Time
+	run := c.Run
+	c.Run = func(ctx context.Context, args ...string) ([]byte, error) {
+		if slices.Contains(args, "Enter") {
+			entered = time.Now()
+		}
+		b, err := run(ctx, args...)
+		if slices.Contains(args, "paste-buffer") {
+			pasted = time.Now()
+		}
+		return b, err
+	}
+	if err := c.SendText(t.Context(), pane, "hello"); err != nil {
+		t.Fatal(err)
+	}
+	waitReceived(t, out, "hello\r")
+	if gap := entered.Sub(pasted); pasted.IsZero() || gap < tmux.EnterGap {
+		t.Fatalf("Enter went to tmux %v after the paste returned, want ≥ %v", gap, tmux.EnterGap)
+	}
 }

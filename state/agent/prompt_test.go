@@ -20,6 +20,7 @@ func TestPromptSubmitsAsWritten(t *testing.T) {
 		{state.AgentClaude, `a\ `, `a\ `},
 		{state.AgentClaude, `a \b`, `a \b`},
 		{state.AgentClaude, "plain", "plain"},
+		{state.AgentGemini, `list C:\temp\`, `list C:\temp\ `},
 		{state.AgentShell, `echo a\`, `echo a\`}, // a shell's own line continuation is the user's to use
 		{state.AgentCustom, `x\`, `x\`},
 	} {
