@@ -45,6 +45,7 @@ type app struct {
 	theme  string // --theme
 
 	hung       hungServers                     // tmux servers that just timed out
+	readyWait  time.Duration                   // how long send waits for a new agent's prompt
 	tmuxRunner func(socket string) tmux.Runner // tests: in place of exec'ing tmux
 
 	args  []string // as given, for lanes-board
@@ -53,7 +54,7 @@ type app struct {
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, now: time.Now}
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, now: time.Now, readyWait: readyWait}
 }
 
 // command is one subcommand.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"lanes/state"
 	"lanes/state/agent"
@@ -111,11 +112,51 @@ func (a *app) send(ctx context.Context, r *state.Record, text string, force bool
 		}
 		return err
 	}
-	err := a.tmuxFor(r.Runtime.Socket).SendText(ctx, r.Runtime.PaneID, agent.Prompt(r.Agent, text))
+	tc := a.tmuxFor(r.Runtime.Socket)
+	if err := a.awaitPrompt(ctx, tc, r); err != nil {
+		return err
+	}
+	err := tc.SendText(ctx, r.Runtime.PaneID, agent.Prompt(r.Agent, text))
 	switch {
 	case err == nil, errors.Is(err, tmux.ErrInvalid), errors.Is(err, tmux.ErrNoSession), errors.Is(err, tmux.ErrNoServer):
 		return err // nothing to look at: the text was refused, or the pane is gone
 	}
 	// A timeout leaves it open what the pane holds now.
 	return fmt.Errorf("%w; look at the pane (lanes attach %s) before sending again", err, r.Name)
+}
+
+// How long after its start an agent may still be drawing its first
+// screen, and how long send waits for its prompt to show.
+const (
+	startingUp = 30 * time.Second
+	readyWait  = 20 * time.Second
+)
+
+// awaitPrompt waits, in an idle session started less than startingUp ago,
+// until the agent's screen shows its idle prompt (its witness markers,
+// docs/design.md §11). An agent still starting drops what is typed: the
+// real Gemini CLI lost a prompt sent 2 s after its start, and send said it
+// was sent. An agent with no markers, an older session, or one already
+// working (it takes a prompt typed meanwhile) is not read.
+func (a *app) awaitPrompt(ctx context.Context, tc *tmux.Client, r *state.Record) error {
+	m, ok := state.MarkersOf(r.Agent)
+	if !ok || r.Activity.State != state.ActivityIdle || a.now().Sub(r.Runtime.PaneStartedAt) >= startingUp {
+		return nil
+	}
+	deadline := time.Now().Add(a.readyWait)
+	for {
+		screen, err := tc.CaptureText(ctx, r.Runtime.PaneID)
+		if err == nil && m.Ready(state.Screen(screen)) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the agent's prompt is not on its screen %s after it started, so it may not take the text; nothing was sent — look at the pane (lanes attach %s)",
+				a.readyWait, r.Name)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %s's prompt: %w; nothing was sent", r.Name, ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }

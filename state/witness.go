@@ -69,6 +69,12 @@ var agentMarkers = map[Agent]Markers{
 	},
 }
 
+// Ready reports whether s shows the agent's prompt, ready to take text:
+// its idle prompt, and no dialog over it.
+func (m Markers) Ready(s Screen) bool {
+	return s.any(m.Idle) && !s.any(m.Dialog)
+}
+
 // MarkersOf returns agent a's screen markers; false when it has none.
 func MarkersOf(a Agent) (Markers, bool) {
 	m, ok := agentMarkers[a]

@@ -33,7 +33,7 @@ show() { clear; cat "$S/$1.screen"; }
 key() { dd bs=1 count=1 2>/dev/null | od -An -tx1 | tr -d ' \n'; }
 redraw() { i=0; while [ $i -lt 100 ]; do show $1; sleep 0.3; i=$((i+1)); done; }
 stty -isig -icanon -echo min 1 time 0
-printf '› Ask Codex to do anything\n'
+printf '› Ask Codex to do anything\n\n  ? for shortcuts\n'
 IFS= read -r p
 hook UserPromptSubmit; hook PreToolUse; hook PermissionRequest
 show dialog

@@ -139,7 +139,7 @@ func drillExitAfterSessionEnd(w *world.World) (string, error) {
 func drillClaudeBackslash(w *world.World) (string, error) {
 	bin := filepath.Join(w.Root, "fakebin")
 	out := filepath.Join(w.Root, "received")
-	fake := "#!/bin/sh\nstty raw -echo && echo ready && exec cat > " + out + "\n"
+	fake := "#!/bin/sh\nstty raw -echo && echo '? for shortcuts' && exec cat > " + out + "\n" // Claude's idle footer: send waits for it
 	if err := os.MkdirAll(bin, 0o700); err != nil {
 		return "", err
 	}
@@ -170,7 +170,7 @@ func drillClaudeBackslash(w *world.World) (string, error) {
 	}
 	if !world.WaitFor(10*time.Second, func() bool {
 		s, _ := w.Tmux(w.Socket, "capture-pane", "-p", "-t", "=lanes-cc:")
-		return strings.Contains(s, "ready")
+		return strings.Contains(s, "? for shortcuts")
 	}) {
 		return "", fmt.Errorf("the fake claude never started")
 	}
