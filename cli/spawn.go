@@ -49,6 +49,9 @@ func (a *app) spawnPlan(r *state.Record, args []string) (spawn, error) {
 	reports := plan.Injected
 	if !reports {
 		reports, _ = agent.Installed(r.Agent, a.getenv("HOME"))
+		if !reports && plan.Note != "" && r.Agent != state.AgentShell && r.Agent != state.AgentCustom {
+			a.warn("%s; until then its card follows pane output only", plan.Note)
+		}
 	}
 	sp := spawn{argv: plan.Args, hooks: reports, cleanup: func() {}}
 	sp.command = args

@@ -479,3 +479,37 @@ func TestIsLanesCommand(t *testing.T) {
 		}
 	}
 }
+
+// realGeminiReads is the check TestMain stubs out: the tests' temp dirs
+// sit under a world-writable /tmp, where Gemini CLI would skip the file.
+var realGeminiReads = geminiReads
+
+func TestMain(m *testing.M) {
+	geminiReads = func(string) error { return nil }
+	os.Exit(m.Run())
+}
+
+// Gemini CLI 0.61 skips a system defaults file that is not root's or sits
+// under a directory others may write (the real agent said "Security
+// Warning: Skipping system defaults file … Parent directory '/tmp' is
+// insecure" and ran with no hooks): lanes says so instead of injecting
+// hooks that never report.
+func TestGeminiDefaultsWhereGeminiSkipsThem(t *testing.T) {
+	err := realGeminiReads(filepath.Join(t.TempDir(), "hooks", "s1"))
+	switch {
+	case os.Geteuid() != 0 && (err == nil || !strings.Contains(err.Error(), "uid")):
+		t.Fatalf("as uid %d: %v, want a refusal naming the uid", os.Geteuid(), err)
+	case os.Geteuid() == 0 && (err == nil || !strings.Contains(err.Error(), "writable by group or others")):
+		t.Fatalf("under a world-writable temp dir: %v, want a refusal", err)
+	}
+	err = realGeminiReads("/lanes-test-absent/hooks/s1") // only / exists: root's, 0755
+	if (os.Geteuid() == 0) != (err == nil) {
+		t.Fatalf("as uid %d under /: %v", os.Geteuid(), err)
+	}
+	geminiReads = realGeminiReads
+	defer func() { geminiReads = func(string) error { return nil } }()
+	p, err := Launch(state.AgentGemini, testBin, t.TempDir(), testSession, nil, envOf(EnvGeminiSystemDefaults, filepath.Join(t.TempDir(), "none.json")))
+	if err != nil || p.Injected || len(p.Files) != 0 || !strings.Contains(p.Note, "lanes hooks install gemini") {
+		t.Fatalf("Gemini launch under a world-writable dir: %+v %v", p, err)
+	}
+}

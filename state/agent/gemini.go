@@ -2,10 +2,12 @@ package agent
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"syscall"
 )
 
 // EnvGeminiSystemDefaults is Gemini CLI's variable naming its system
@@ -51,10 +53,46 @@ func geminiLaunch(lanesBin, dir string, userArgs []string, env func(string) stri
 		return Plan{Args: args, Note: "Gemini hooks not injected: system defaults " + base + ": " + err.Error()}, nil
 	}
 	file := filepath.Join(dir, "gemini-system-defaults.json")
+	if err := geminiReads(dir); err != nil {
+		return Plan{Args: args, Note: "Gemini hooks not injected: Gemini CLI skips a system defaults file unless it and every directory above it belong to root and only root may write them (" +
+			err.Error() + "); `lanes hooks install gemini` adds lanes' hooks to ~/.gemini/settings.json instead"}, nil
+	}
 	return Plan{
 		Args:     args,
 		Env:      injectedEnv(EnvGeminiSystemDefaults + "=" + file),
 		Files:    map[string][]byte{file: encodeJSON(defaults)},
 		Injected: true,
 	}, nil
+}
+
+// geminiReads says why Gemini CLI would skip a system defaults file lanes
+// writes into dir, nil when it would read it. Gemini CLI 0.61 skips one
+// that is not owned by root, or under a directory not owned by root or
+// writable by group or others ("Security Warning: Skipping system defaults
+// file"), silently as far as the board goes. A variable for tests, whose
+// temp dirs sit under a world-writable /tmp.
+var geminiReads = func(dir string) error {
+	if uid := os.Geteuid(); uid != 0 {
+		return fmt.Errorf("lanes runs as uid %d, so the file it writes is not root's", uid)
+	}
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			// Not made yet: lanes makes it root's, 0700.
+		case err != nil:
+			return err
+		default:
+			st, ok := fi.Sys().(*syscall.Stat_t)
+			if ok && st.Uid != 0 {
+				return fmt.Errorf("%s belongs to uid %d", d, st.Uid)
+			}
+			if fi.Mode().Perm()&0o022 != 0 {
+				return fmt.Errorf("%s is writable by group or others", d)
+			}
+		}
+		if d == filepath.Dir(d) {
+			return nil
+		}
+	}
 }
