@@ -43,11 +43,12 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 	asking := a.State == ActivityWaitingInput || a.State == ActivityBlocked
 	switch e.Kind {
 	case KindTurnStart:
+		a.HookTurns = a.HookTurns || !e.SoftEnd && e.Source != "witness"
 		a.clearTurn()
 		a.Outcome = OutcomeNone
 		next = ActivityActive
 	case KindTurnEnd:
-		if e.SoftEnd && a.Dialog {
+		if e.SoftEnd && (a.Dialog || a.HookTurns) {
 			return nil, ""
 		}
 		a.clearCalls()
@@ -243,6 +244,7 @@ func Restart(r *Record, launch string, at time.Time) *Transition {
 	a.clearTurn()
 	a.Outcome = OutcomeNone
 	a.FirstSignalAt = time.Time{}
+	a.HookTurns = false
 	return a.move(ActivityIdle, at, "user", "restart")
 }
 

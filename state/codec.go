@@ -16,8 +16,9 @@ import (
 // is a schema migration (store.go): codec 2 came with schema 3. TestCodecRoundTrip fills every field
 // of Record by reflection, so a field added without a line here fails it.
 // Version 2 appended the fields after the counters, version 3 the dialog
-// and the witness's stamps; an older record decodes with them zero.
-const codecVersion = 3
+// and the witness's stamps, version 4 HookTurns; an older record decodes
+// with them zero.
+const codecVersion = 4
 
 var errTruncated = errors.New("record truncated")
 
@@ -112,6 +113,8 @@ func encodeRecord(r *Record) []byte {
 	e.bool(a.Dialog)
 	e.time(a.WitnessAt)
 	e.time(a.DialogGoneAt)
+
+	e.bool(a.HookTurns)
 	return e.b
 }
 
@@ -216,6 +219,9 @@ func decodeRecord(b []byte) (*Record, error) {
 		a.Dialog = d.bool()
 		a.WitnessAt = d.time()
 		a.DialogGoneAt = d.time()
+	}
+	if v >= 4 {
+		a.HookTurns = d.bool()
 	}
 	if d.err == nil && len(d.b) > 0 {
 		d.err = fmt.Errorf("%d bytes left over", len(d.b))

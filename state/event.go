@@ -66,7 +66,9 @@ type Event struct {
 	// would answer (docs/design.md §4, §11).
 	Dialog bool
 	// SoftEnd: a turn end the agent also reports while it waits on a
-	// dialog (Codex's notify); it ends no turn while a dialog shows.
+	// dialog or mid-turn (Codex's notify); it ends no turn while a dialog
+	// shows, nor once a hook started a turn in this launch (its hooks run,
+	// so its own turn end will come).
 	SoftEnd bool
 	PR      *PR // for KindPR
 }

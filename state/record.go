@@ -116,6 +116,10 @@ type ActivityFacts struct {
 	// shows). Stored, since every lanes process runs cycles.
 	WitnessAt    time.Time `json:"witness_at,omitzero"`
 	DialogGoneAt time.Time `json:"dialog_gone_at,omitzero"`
+	// HookTurns: a hook started a turn in this launch, so the agent's
+	// hooks run and its own turn end will come; a soft turn end (Codex's
+	// notify, sent mid-turn too) then ends nothing.
+	HookTurns bool `json:"hook_turns,omitempty"`
 	// HooksReport: the agent's hooks report to lanes, injected at launch or
 	// installed in its own config, so its silence means something. (The
 	// JSON name is the one schema-1 stores were written with.)
