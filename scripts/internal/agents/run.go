@@ -34,10 +34,12 @@ type run struct {
 	done    chan struct{}
 
 	t0, last time.Time // first action, last action
+	base     int       // events lanes had counted at the last action
 	started  time.Time // lanes new
 	witness  []time.Duration
 	screens  map[string]string
 	screen   string // last capture, for a failure's evidence
+	notes    []string
 }
 
 type sample struct {
@@ -95,7 +97,7 @@ func (r *run) stopSampler() {
 
 // act marks the start of a human action: transitions are timed from it.
 func (r *run) act() {
-	r.last = time.Now()
+	r.last, r.base = time.Now(), counted(r.latest())
 	if r.t0.IsZero() {
 		r.t0 = r.last
 	}
@@ -121,6 +123,14 @@ func (r *run) expect(what string, deadline time.Duration, pred func(world.Sessio
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// settled is expect for a state a hook event must bring: the sample must
+// also count more events than lanes had at the action, so a card still
+// showing the state from before the action does not pass.
+func (r *run) settled(what string, deadline time.Duration, pred func(world.Session) bool) (time.Duration, error) {
+	base := r.base
+	return r.expect(what, deadline, func(s world.Session) bool { return counted(s) > base && pred(s) })
 }
 
 // witnessed is expect for a transition only the witness can make; its time
@@ -293,12 +303,32 @@ func (r *run) send(text string) (int, string) {
 	return res.Code, strings.TrimSpace(res.Stderr)
 }
 
-// prompt sends text and requires lanes to take it.
+// prompt sends text and requires lanes to take it and the agent to start
+// on it (a hook event or a model request). An agent that drops the keys of
+// a prompt sent just as its TUI settles gets it once more, and the row says
+// so: the harness then saw an agent quirk, not lanes losing a prompt.
 func (r *run) prompt(text string) error {
-	if code, msg := r.send(text); code != 0 {
-		return fmt.Errorf("lanes send %q: exit %d: %s (card: %s)", text, code, msg, r.card())
+	for attempt := 1; ; attempt++ {
+		turns := r.turnsServed()
+		if code, msg := r.send(text); code != 0 {
+			return fmt.Errorf("lanes send %q: exit %d: %s (card: %s)", text, code, msg, r.card())
+		}
+		base := r.base
+		if world.Poll(15*time.Second, 200*time.Millisecond, func() bool {
+			return r.turnsServed() > turns || counted(r.latest()) > base
+		}) || strings.HasPrefix(text, "/") {
+			return nil
+		}
+		if attempt == 2 {
+			return fmt.Errorf("lanes send %q: exit 0, but the agent started no turn in 15 s, twice", text)
+		}
+		r.notes = append(r.notes, fmt.Sprintf("the agent dropped prompt %q (no turn in 15 s; screen: %q); sent again", text, lastLine(r.capture(""))))
 	}
-	return nil
+}
+
+func lastLine(s string) string {
+	t := tail(s, 3)
+	return strings.ReplaceAll(t, "\n", " / ")
 }
 
 // key presses one tmux key in the agent's pane, as a human would.

@@ -33,12 +33,16 @@ type row struct {
 	spoolLines      int
 	events          []string
 	hook, witness   []time.Duration
+	notes           []string
 }
 
 func (rw row) line() string {
 	s := fmt.Sprintf("%-6s %-8s %-10s %5.0fs  %s", rw.verdict, rw.agent, rw.scenario, rw.took.Seconds(), rw.walk)
 	if rw.why != "" {
 		s += "\n       " + rw.why
+	}
+	for _, n := range rw.notes {
+		s += "\n       note: " + n
 	}
 	return s
 }
@@ -84,7 +88,7 @@ func runOne(cfg config, a agent, sc scenario) (rw row) {
 			}
 		}
 	}
-	rw.witness = r.witness
+	rw.witness, rw.notes = r.witness, r.notes
 	switch {
 	case errors.Is(err, errCannot):
 		rw.verdict, rw.why = "CANNOT", strings.TrimPrefix(err.Error(), errCannot.Error()+": ")

@@ -45,7 +45,7 @@ var (
 )
 
 func idleAfter(r *run, what string) error {
-	_, err := r.expect(what+" → idle", turnDeadline, idle)
+	_, err := r.settled(what+" → idle", turnDeadline, idle)
 	return err
 }
 
