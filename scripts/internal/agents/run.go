@@ -483,3 +483,17 @@ func (r *run) events(id string) []string {
 	}
 	return out
 }
+
+// requests summarises the model server's log for this run, for a failure's
+// evidence: kind, path and turn of each request, with its time from launch.
+func (r *run) requests() string {
+	var parts []string
+	for _, e := range r.srv.Log(r.key) {
+		p := fmt.Sprintf("%.1fs %s %s", e.Time.Sub(r.started).Seconds(), e.Kind, e.Path)
+		if e.Turn > 0 {
+			p += fmt.Sprintf(" #%d", e.Turn)
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "; ")
+}

@@ -93,7 +93,7 @@ func runOne(cfg config, a agent, sc scenario) (rw row) {
 	case errors.Is(err, errCannot):
 		rw.verdict, rw.why = "CANNOT", strings.TrimPrefix(err.Error(), errCannot.Error()+": ")
 	case err != nil:
-		rw.verdict, rw.why = "FAIL", err.Error()+"\n"+indent(tail(r.screen, 12))
+		rw.verdict, rw.why = "FAIL", err.Error()+"\n       model requests: "+r.requests()+"\n"+indent(tail(r.screen, 12))
 	default:
 		rw.verdict = "PASS"
 	}
