@@ -308,9 +308,14 @@ func (r *run) send(text string) (int, string) {
 // a prompt sent just as its TUI settles gets it once more, and the row says
 // so: the harness then saw an agent quirk, not lanes losing a prompt.
 func (r *run) prompt(text string) error {
+	typed := false // the agent kept the text but dropped the Enter
 	for attempt := 1; ; attempt++ {
 		turns := r.turnsServed()
-		if code, msg := r.send(text); code != 0 {
+		if typed {
+			if err := r.press("Enter"); err != nil {
+				return err
+			}
+		} else if code, msg := r.send(text); code != 0 {
 			return fmt.Errorf("lanes send %q: exit %d: %s (card: %s)", text, code, msg, r.card())
 		}
 		base := r.base
@@ -322,14 +327,15 @@ func (r *run) prompt(text string) error {
 		if attempt == 2 {
 			return fmt.Errorf("lanes send %q: exit 0, but the agent started no turn in 15 s, twice", text)
 		}
-		r.notes = append(r.notes, fmt.Sprintf("the agent dropped prompt %q (no turn in 15 s; screen: %q); sent again", text, lastLine(r.capture(""))))
+		typed = strings.Contains(r.capture(""), text)
+		again := "sent it again"
+		if typed {
+			again = "the text stood in its input box: pressed Enter"
+		}
+		r.notes = append(r.notes, fmt.Sprintf("the agent started no turn 15 s after `lanes send %q`; %s", text, again))
 	}
 }
 
-func lastLine(s string) string {
-	t := tail(s, 3)
-	return strings.ReplaceAll(t, "\n", " / ")
-}
 
 // key presses one tmux key in the agent's pane, as a human would.
 func (r *run) press(k string) error {
