@@ -336,7 +336,6 @@ func (r *run) prompt(text string) error {
 	}
 }
 
-
 // key presses one tmux key in the agent's pane, as a human would.
 func (r *run) press(k string) error {
 	r.act()
