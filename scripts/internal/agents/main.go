@@ -49,6 +49,7 @@ func main() {
 
 	chosen := agents
 	if *quick {
+		turnDeadline = 45 * time.Second
 		chosen = agents[:2] // claude, codex
 	}
 	if *only != "" {
@@ -59,6 +60,11 @@ func main() {
 		chosen = []agent{a}
 	}
 
+	// Worlds go under the user's cache dir, not /tmp: Gemini CLI skips a
+	// settings file (lanes' injected hooks) under a world-writable dir.
+	if err := privateTemp(); err != nil {
+		fail(err)
+	}
 	srv := modelserver.New()
 	base, err := srv.Listen("127.0.0.1:0")
 	if err != nil {
@@ -148,3 +154,17 @@ func mustJSON(v any) json.RawMessage {
 }
 
 func has(list []string, s string) bool { return slices.Contains(list, s) }
+
+// privateTemp points TMPDIR (where each world and its state dir are made)
+// at <user cache>/lanes/agents-runs, whose parents no other user can write.
+func privateTemp() error {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return fmt.Errorf("finding a private dir for the worlds: %w", err)
+	}
+	dir := filepath.Join(base, "lanes", "agents-runs")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("creating %s for the worlds: %w", dir, err)
+	}
+	return os.Setenv("TMPDIR", dir)
+}
