@@ -319,9 +319,22 @@ func (r *run) prompt(text string) error {
 			return fmt.Errorf("lanes send %q: exit %d: %s (card: %s)", text, code, msg, r.card())
 		}
 		base := r.base
-		if world.Poll(15*time.Second, 200*time.Millisecond, func() bool {
+		wait := 15 * time.Second
+		if strings.HasPrefix(text, "/") {
+			wait = 5 * time.Second
+		}
+		if world.Poll(wait, 200*time.Millisecond, func() bool {
 			return r.turnsServed() > turns || counted(r.latest()) > base
-		}) || strings.HasPrefix(text, "/") {
+		}) {
+			return nil
+		}
+		if strings.HasPrefix(text, "/") {
+			// A slash command need start no turn: it only must not
+			// stand unsent in the input box (placeholder gone, text shown).
+			if screen := r.capture(""); !typed && !hasAny(screen, r.a.ready) && strings.Contains(screen, text) {
+				r.notes = append(r.notes, fmt.Sprintf("`lanes send %q` left it standing in the input box: pressed Enter", text))
+				return r.press("Enter")
+			}
 			return nil
 		}
 		if attempt == 2 {
