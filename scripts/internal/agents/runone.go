@@ -72,6 +72,7 @@ func runOne(cfg config, a agent, sc scenario) (rw row) {
 				w.Socket, r.name, w.Home, w.State, w.Socket, w.Root)
 			return
 		}
+		r.killAgents()
 		w.Close()
 	}()
 	err = r.setUp(cfg, turns)
@@ -176,4 +177,19 @@ func indent(s string) string {
 		return ""
 	}
 	return "         | " + strings.ReplaceAll(s, "\n", "\n         | ")
+}
+
+// killAgents SIGKILLs every pane's process tree: Gemini CLI outlives the
+// SIGHUP of tmux kill-server, and would run on after the world is gone.
+func (r *run) killAgents() {
+	out, err := r.w.Tmux(r.w.Socket, "list-panes", "-a", "-F", "#{pane_pid}")
+	if err != nil {
+		return
+	}
+	for _, f := range strings.Fields(out) {
+		var pid int
+		if _, err := fmt.Sscan(f, &pid); err == nil && pid > 1 {
+			killTree(pid)
+		}
+	}
 }
