@@ -30,6 +30,9 @@ type World struct {
 	Socket string // the private tmux server (-L)
 	State  string
 	Home   string
+	// Extra is KEY=VALUE settings added to Env (and so to every lanes and
+	// tmux call of this world); a later KEY wins over an earlier one.
+	Extra []string
 
 	extraSockets []string
 	cleanups     []func()
@@ -97,10 +100,10 @@ func (w *World) Close() {
 
 // Env is the environment every lanes call of this world gets.
 func (w *World) Env() []string {
-	return []string{
+	return append([]string{
 		"PATH=" + os.Getenv("PATH"), "HOME=" + w.Home, "LANES_STATE_DIR=" + w.State,
 		"LANES_TMUX_SOCKET=" + w.Socket, "TERM=xterm-256color", "SHELL=/bin/sh",
-	}
+	}, w.Extra...)
 }
 
 // Tmux runs tmux against a socket of this world (never the default server).

@@ -1,0 +1,258 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"lanes/scripts/internal/modelserver"
+)
+
+// agent is what the harness needs to run one real agent offline under lanes:
+// docs/real-agents.md has the verified recipe behind each field.
+type agent struct {
+	name string
+	// env is the agent's settings for one run, given the model URL for it.
+	env func(h *home, url string) []string
+	// files writes the agent's config into the private HOME.
+	files func(h *home, url string) error
+	args  []string // the agent's own arguments, after lanes new's --
+
+	// Screen markers: the idle prompt (any of them), and the dialog.
+	ready  []string
+	dialog []string
+	// Keys: answer the dialog yes, answer it no, stop a turn.
+	approve, reject, interrupt string
+	exit, compact              string // slash commands
+	// quiet is a tool call that runs without asking; asks(cmd) one that asks.
+	quiet modelserver.ToolCall
+	asks  func(cmd string) modelserver.ToolCall
+	// question and subagent are tool calls that ask the human / start a
+	// subagent, with the tool name the agent must offer; nil: none known.
+	question, subagent *modelserver.ToolCall
+	// toolEvent is the hook event that shows a tool ran.
+	toolEvent string
+}
+
+// home is one run's private HOME and project dir.
+type home struct {
+	dir, proj, tmp string
+	seed           string // OpenCode's plugin package, to copy into config dirs
+	tap            string // non-empty with --record: the tap command's file
+	self           string // this program, which the tap hooks run
+}
+
+func (h *home) write(rel string, v any) error {
+	path := filepath.Join(h.dir, rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	var b []byte
+	if s, ok := v.(string); ok {
+		b = []byte(s)
+	} else {
+		var err error
+		if b, err = json.MarshalIndent(v, "", "  "); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(path, b, 0o600)
+}
+
+// tapHooks is a hook table (Claude/Codex/Gemini shape) running the tap for
+// each event, so --record keeps the exact payloads the agent sent.
+func (h *home) tapHooks(events []string, matcher bool) map[string]any {
+	out := map[string]any{}
+	for _, ev := range events {
+		group := map[string]any{"hooks": []any{map[string]any{"type": "command",
+			"command": shq(h.self) + " tap " + ev + " " + shq(h.tap)}}}
+		if matcher {
+			group["matcher"] = "*"
+		}
+		out[ev] = []any{group}
+	}
+	return out
+}
+
+func shq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+func tool(name, input string) *modelserver.ToolCall {
+	return &modelserver.ToolCall{Name: name, Input: json.RawMessage(input)}
+}
+
+func shell(cmd string) modelserver.ToolCall { return modelserver.ToolCall{Shell: cmd} }
+
+const fakeKey = "sk-fake"
+
+var claudeEvents = []string{"SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PostToolUse",
+	"PostToolUseFailure", "PermissionRequest", "PermissionDenied", "Notification", "Stop", "StopFailure",
+	"SubagentStart", "SubagentStop", "PreCompact", "PostCompact"}
+
+var codexEvents = []string{"SessionStart", "SessionEnd", "UserPromptSubmit", "PreToolUse", "PermissionRequest",
+	"PostToolUse", "PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "Stop"}
+
+var geminiEvents = []string{"SessionStart", "SessionEnd", "BeforeAgent", "AfterAgent", "BeforeTool", "AfterTool",
+	"BeforeModel", "Notification", "PreCompress"}
+
+var agents = []agent{
+	{
+		name: "claude",
+		env: func(h *home, url string) []string {
+			// No retries: a scripted 529 ends the turn at once (StopFailure).
+			return []string{"ANTHROPIC_BASE_URL=" + url, "ANTHROPIC_AUTH_TOKEN=" + fakeKey,
+				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "CLAUDE_CODE_MAX_RETRIES=0"}
+		},
+		files: func(h *home, url string) error {
+			if h.tap != "" {
+				if err := h.write(".claude/settings.json", map[string]any{"hooks": h.tapHooks(claudeEvents, true)}); err != nil {
+					return err
+				}
+			}
+			return h.write(".claude.json", map[string]any{"hasCompletedOnboarding": true,
+				"projects": map[string]any{h.proj: map[string]any{"hasTrustDialogAccepted": true}}})
+		},
+		ready:   []string{"? for shortcuts"},
+		dialog:  []string{"Do you want to proceed?", "Enter to select"},
+		approve: "Enter", reject: "Escape", interrupt: "C-c",
+		exit: "/exit", compact: "/compact",
+		quiet:     shell("echo hi"),
+		asks:      func(cmd string) modelserver.ToolCall { return shell("touch asked.txt && " + cmd) },
+		question:  tool("AskUserQuestion", `{"questions":[{"question":"Which colour should the button be?","header":"Colour","multiSelect":false,"options":[{"label":"Red","description":"a red button"},{"label":"Blue","description":"a blue button"}]}]}`),
+		subagent:  tool("Agent", `{"description":"Look around","prompt":"Say done.","subagent_type":"general-purpose"}`),
+		toolEvent: "PreToolUse",
+	},
+	{
+		name: "codex",
+		env: func(h *home, url string) []string {
+			return []string{"FAKE_KEY=" + fakeKey}
+		},
+		files: func(h *home, url string) error {
+			if h.tap != "" {
+				if err := h.write(".codex/hooks.json", map[string]any{"hooks": h.tapHooks(codexEvents, false)}); err != nil {
+					return err
+				}
+			}
+			return h.write(".codex/config.toml", fmt.Sprintf(`model = "fake-model"
+model_provider = "fake"
+check_for_update_on_startup = false
+
+[model_providers.fake]
+name = "fake"
+base_url = %q
+env_key = "FAKE_KEY"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+
+[features]
+plugins = false
+
+[analytics]
+enabled = false
+
+[projects.%q]
+trust_level = "trusted"
+`, url+"/v1", h.proj))
+		},
+		// lanes injects its hooks with -c; Codex runs untrusted hooks only with this flag.
+		args:    []string{"--dangerously-bypass-hook-trust"},
+		ready:   []string{"Ask Codex to do anything", "? for shortcuts"},
+		dialog:  []string{"Would you like to run the following command?"},
+		approve: "Enter", reject: "Escape", interrupt: "C-c",
+		exit: "/quit", compact: "/compact",
+		quiet: shell("echo hi"),
+		asks: func(cmd string) modelserver.ToolCall {
+			return modelserver.ToolCall{Shell: cmd, Escalated: true}
+		},
+		question:  tool("request_user_input", `{"questions":[{"id":"colour","header":"Colour","question":"Which colour should the button be?","options":[{"label":"Red","description":"a red button"},{"label":"Blue","description":"a blue button"}]}]}`),
+		toolEvent: "PreToolUse",
+	},
+	{
+		name: "gemini",
+		env: func(h *home, url string) []string {
+			return []string{"GOOGLE_GEMINI_BASE_URL=" + url, "GEMINI_API_KEY=" + fakeKey, "TMPDIR=" + h.tmp}
+		},
+		files: func(h *home, url string) error {
+			settings := map[string]any{
+				"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
+				"privacy":  map[string]any{"usageStatisticsEnabled": false},
+				"general":  map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+			}
+			if h.tap != "" {
+				settings["hooks"] = h.tapHooks(geminiEvents, false)
+			}
+			if err := h.write(".gemini/settings.json", settings); err != nil {
+				return err
+			}
+			return h.write(".gemini/trustedFolders.json", map[string]any{h.proj: "TRUST_FOLDER"})
+		},
+		args:    []string{"-m", "gemini-2.5-flash"},
+		ready:   []string{"Type your message"},
+		dialog:  []string{"Allow execution", "Allow once"},
+		approve: "Enter", reject: "Escape", interrupt: "Escape",
+		exit: "/quit", compact: "/compress",
+		quiet:     modelserver.ToolCall{Name: "list_directory", Input: json.RawMessage(`{"dir_path":"."}`)},
+		asks:      shell,
+		question:  tool("ask_user", `{"questions":[{"question":"Which colour should the button be?","header":"Colour","type":"choice","options":[{"label":"Red","description":"a red button"},{"label":"Blue","description":"a blue button"}]}]}`),
+		toolEvent: "BeforeTool",
+	},
+	{
+		name: "opencode",
+		env: func(h *home, url string) []string {
+			return []string{"OPENCODE_DISABLE_MODELS_FETCH=1"}
+		},
+		files: func(h *home, url string) error {
+			cfg := filepath.Join(".config", "opencode")
+			if err := h.write(filepath.Join(cfg, "opencode.json"), map[string]any{
+				"model": "fake/fake-model",
+				"provider": map[string]any{"fake": map[string]any{"npm": "@ai-sdk/openai-compatible", "name": "Fake",
+					"options": map[string]any{"baseURL": url + "/v1", "apiKey": fakeKey},
+					"models":  map[string]any{"fake-model": map[string]any{"name": "Fake Model"}}}},
+				"permission": map[string]any{"bash": "ask"}, "autoupdate": false, "share": "disabled",
+			}); err != nil {
+				return err
+			}
+			if h.tap != "" {
+				if err := h.write(filepath.Join(cfg, "plugins", "tap.js"), opencodeTap(h.tap)); err != nil {
+					return err
+				}
+			}
+			return seedOpenCode(h.seed, filepath.Join(h.dir, cfg))
+		},
+		ready:   []string{"ctrl+p commands"},
+		dialog:  []string{"Permission required"},
+		approve: "Enter", reject: "Escape", interrupt: "Escape",
+		exit: "/exit", compact: "/compact",
+		quiet:     modelserver.ToolCall{Name: "glob", Input: json.RawMessage(`{"pattern":"*"}`)},
+		asks:      shell,
+		question:  tool("question", `{"questions":[{"question":"Which colour should the button be?","header":"Colour","options":[{"label":"Red","description":"a red button"},{"label":"Blue","description":"a blue button"}]}]}`),
+		subagent:  tool("task", `{"description":"Look around","prompt":"Say done.","subagent_type":"general"}`),
+		toolEvent: "tool.execute.before",
+	},
+}
+
+// opencodeTap is a plugin that appends every bus event and tool hook, whole.
+func opencodeTap(file string) string {
+	f, _ := json.Marshal(file)
+	return `import { appendFileSync } from "node:fs";
+const FILE = ` + string(f) + `;
+const tap = (event, payload) => { try { appendFileSync(FILE, JSON.stringify({ event, payload }) + "\n"); } catch {} };
+export const TapPlugin = async () => ({
+  event: async ({ event }) => tap(event && event.type, event),
+  "chat.message": async (input) => tap("chat.message", input),
+  "tool.execute.before": async (input) => tap("tool.execute.before", input),
+  "tool.execute.after": async (input) => tap("tool.execute.after", input),
+});
+`
+}
+
+func findAgent(name string) (agent, bool) {
+	for _, a := range agents {
+		if a.name == name {
+			return a, true
+		}
+	}
+	return agent{}, false
+}

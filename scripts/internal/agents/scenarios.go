@@ -1,0 +1,368 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	m "lanes/scripts/internal/modelserver"
+	"lanes/scripts/internal/world"
+)
+
+// scenario is one thing a human does with an agent, and the card walk the
+// design (DESIGN §4, §5, §8, §11) says lanes must show for it.
+type scenario struct {
+	name  string
+	quick bool // part of --quick
+	// turns is the model's script for this agent; nil with a reason when
+	// the agent lacks the feature.
+	turns func(a agent, q bool) ([]m.Turn, string)
+	drive func(r *run) error
+}
+
+// Deadlines are generous: real agents on a loaded 2-core machine. The times
+// the walk reports are what was measured, not these.
+var turnDeadline = 90 * time.Second // a prompt to its turn's end; 45 s with --quick
+
+const (
+	witnessDeadline = 5 * time.Second // DESIGN §11: approve/reject/interrupt → card
+)
+
+// toolRun is how long the approved tool runs: 20 s, 10 s with --quick.
+func toolRun(q bool) int {
+	if q {
+		return 10
+	}
+	return 20
+}
+
+var (
+	working  = is("working")
+	idle     = is("idle")
+	needs    = is("needs_input")
+	texts    = []m.Turn{{m.Text("Done.")}, {m.Text("Done again.")}, {m.Text("Done once more.")}, {m.Text("Still done.")}}
+	allTexts = func(agent, bool) ([]m.Turn, string) { return texts, "" }
+)
+
+func idleAfter(r *run, what string) error {
+	_, err := r.settled(what+" → idle", turnDeadline, idle)
+	return err
+}
+
+// asked sends a prompt whose turn calls a tool that asks, and waits for the
+// card to say so and for the dialog to show.
+func asked(r *run) error {
+	if err := r.prompt("Run the command."); err != nil {
+		return err
+	}
+	if _, err := r.expect("permission asked → needs_input", turnDeadline, needs); err != nil {
+		return err
+	}
+	if err := r.waitScreen("the permission dialog", 30*time.Second, r.a.dialog); err != nil {
+		return err
+	}
+	r.capture("dialog")
+	return nil
+}
+
+var scenarios = []scenario{
+	{name: "tool", quick: true,
+		turns: func(a agent, _ bool) ([]m.Turn, string) {
+			return append([]m.Turn{{m.Step{Tool: &a.quiet}}}, texts...), ""
+		},
+		drive: func(r *run) error {
+			if err := r.prompt("List the files."); err != nil {
+				return err
+			}
+			if err := r.waitTurns(2, turnDeadline); err != nil {
+				return err
+			}
+			if err := idleAfter(r, "tool ran"); err != nil {
+				return err
+			}
+			r.capture("idle")
+			return nil
+		}},
+	{name: "approve", quick: true,
+		turns: func(a agent, q bool) ([]m.Turn, string) {
+			call := a.asks(fmt.Sprintf("sleep %d", toolRun(q)))
+			return append([]m.Turn{{m.Step{Tool: &call}}}, texts...), ""
+		},
+		drive: func(r *run) error {
+			if err := asked(r); err != nil {
+				return err
+			}
+			if err := r.press(r.a.approve); err != nil {
+				return err
+			}
+			if err := r.witnessed("approved → working", witnessDeadline, working); err != nil {
+				return err
+			}
+			run := time.Duration(toolRun(r.quick)) * time.Second
+			if err := r.hold("working while the approved tool runs", run/2, working); err != nil {
+				return err
+			}
+			r.capture("running")
+			if _, err := r.expect("tool done → idle", run+turnDeadline, idle); err != nil {
+				return err
+			}
+			r.capture("idle")
+			return nil
+		}},
+	{name: "reject", quick: true,
+		turns: func(a agent, q bool) ([]m.Turn, string) {
+			call := a.asks("sleep 30")
+			return append([]m.Turn{{m.Step{Tool: &call}}}, texts...), ""
+		},
+		drive: func(r *run) error {
+			if err := asked(r); err != nil {
+				return err
+			}
+			if err := r.press(r.a.reject); err != nil {
+				return err
+			}
+			if err := r.witnessed("rejected → idle", witnessDeadline, idle); err != nil {
+				return err
+			}
+			r.capture("rejected")
+			return afterwards(r)
+		}},
+	{name: "interrupt", quick: true,
+		turns: func(agent, bool) ([]m.Turn, string) {
+			slow := m.SlowText(strings.Repeat("Thinking about it slowly. ", 40), 700*time.Millisecond)
+			return append([]m.Turn{{slow}}, texts...), ""
+		},
+		drive: func(r *run) error {
+			if err := r.prompt("Tell me a long story."); err != nil {
+				return err
+			}
+			if _, err := r.expect("turn → working", turnDeadline, working); err != nil {
+				return err
+			}
+			if err := r.waitScreen("the slow stream", 30*time.Second, []string{"Thinking about it"}); err != nil {
+				return err
+			}
+			r.capture("busy")
+			if err := r.press(r.a.interrupt); err != nil {
+				return err
+			}
+			if err := r.witnessed("interrupted → idle+interrupted", witnessDeadline, is("idle", "interrupted")); err != nil {
+				return err
+			}
+			r.capture("interrupted")
+			return nil
+		}},
+	{name: "api_error", quick: true,
+		turns: func(a agent, _ bool) ([]m.Turn, string) {
+			// Claude and Codex are told not to retry; Gemini and OpenCode
+			// retry server errors for minutes, so they get a 400.
+			code := 400
+			if a.name == "claude" {
+				code = 529
+			} else if a.name == "codex" {
+				code = 500
+			}
+			return append([]m.Turn{{m.Fail(code)}}, texts...), ""
+		},
+		drive: func(r *run) error {
+			if err := r.prompt("Hello."); err != nil {
+				return err
+			}
+			if _, err := r.expect("API error → idle+failed (Needs you)", turnDeadline, func(s world.Session) bool {
+				return is("idle", "failed")(s) && s.Zone == "needs_you"
+			}); err != nil {
+				return err
+			}
+			r.capture("failed")
+			return afterwards(r)
+		}},
+	{name: "subagent",
+		turns: func(a agent, _ bool) ([]m.Turn, string) {
+			if a.subagent == nil {
+				return nil, a.name + " has no subagent tool a model can call here"
+			}
+			// The subagent's own turn takes 12 s; then the parent ends.
+			return []m.Turn{{m.Step{Tool: a.subagent}}, {m.Pause(12 * time.Second), m.Text("Subagent done.")},
+				{m.Text("All done.")}, {m.Text("Done.")}}, ""
+		},
+		drive: func(r *run) error {
+			if err := r.prompt("Ask a subagent."); err != nil {
+				return err
+			}
+			if err := r.waitTurns(2, turnDeadline); err != nil {
+				return err
+			}
+			if ok, names := r.offered(r.a.subagent.Name); !ok {
+				return cannot("%s did not offer %s (its tools: %s)", r.a.name, r.a.subagent.Name, strings.Join(names, ","))
+			}
+			if err := r.hold("working while the subagent runs", 6*time.Second, working); err != nil {
+				return err
+			}
+			r.capture("subagent")
+			return idleAfter(r, "subagent and turn done")
+		}},
+	{name: "question",
+		turns: func(a agent, _ bool) ([]m.Turn, string) {
+			if a.question == nil {
+				return nil, a.name + " has no question tool"
+			}
+			return []m.Turn{{m.Text("Hello.")}, {m.Step{Tool: a.question}}, {m.Text("Blue it is.")}, {m.Text("Done.")}}, ""
+		},
+		drive: func(r *run) error {
+			if err := r.prompt("Hello."); err != nil {
+				return err
+			}
+			if err := idleAfter(r, "first turn"); err != nil {
+				return err
+			}
+			if ok, names := r.offered(r.a.question.Name); !ok {
+				return cannot("%s does not offer a question tool %q in this mode (its tools: %s)", r.a.name, r.a.question.Name, strings.Join(names, ","))
+			}
+			if err := r.waitReady(30 * time.Second); err != nil {
+				return err
+			}
+			if err := r.prompt("Ask me which colour."); err != nil {
+				return err
+			}
+			if _, err := r.expect("question → needs_input", turnDeadline, needs); err != nil {
+				return err
+			}
+			if err := r.waitScreen("the question", 30*time.Second, []string{"Which colour"}); err != nil {
+				return err
+			}
+			r.capture("question")
+			if err := r.press("Enter"); err != nil {
+				return err
+			}
+			if _, err := r.expect("answered → working or idle", turnDeadline, func(s world.Session) bool {
+				return working(s) || idle(s)
+			}); err != nil {
+				return err
+			}
+			return idleAfter(r, "answered turn")
+		}},
+	{name: "compact",
+		turns: allTexts,
+		drive: func(r *run) error {
+			if err := r.prompt("Hello."); err != nil {
+				return err
+			}
+			if err := idleAfter(r, "first turn"); err != nil {
+				return err
+			}
+			if err := r.waitReady(30 * time.Second); err != nil {
+				return err
+			}
+			before := r.turnsServed()
+			if err := r.prompt(r.a.compact); err != nil {
+				return err
+			}
+			if err := r.waitReady(turnDeadline); err != nil {
+				return err
+			}
+			// Not every agent fires a hook lanes counts for a compaction
+			// (Codex: none), so the card need only be idle once the
+			// prompt is back, and the next prompt must work.
+			r.act()
+			if _, err := r.expect("compacted, prompt back → idle", turnDeadline, idle); err != nil {
+				return err
+			}
+			r.capture("compacted")
+			return afterwardsFrom(r, before)
+		}},
+	{name: "exit",
+		turns: allTexts,
+		drive: func(r *run) error {
+			if err := r.prompt("Hello."); err != nil {
+				return err
+			}
+			if err := idleAfter(r, "first turn"); err != nil {
+				return err
+			}
+			// DESIGN §5: a clean exit closes the session only after ≥ 10 s of life.
+			time.Sleep(time.Until(r.started.Add(11 * time.Second)))
+			if err := r.waitReady(30 * time.Second); err != nil {
+				return err
+			}
+			if err := r.prompt(r.a.exit); err != nil {
+				return err
+			}
+			_, err := r.expect("exit → terminated, clean exit", 30*time.Second, func(s world.Session) bool {
+				return s.IsTerminated && s.TerminatedReason != nil && strings.Contains(*s.TerminatedReason, "clean")
+			})
+			return err
+		}},
+	{name: "kill9",
+		turns: allTexts,
+		drive: func(r *run) error {
+			if err := r.prompt("Hello."); err != nil {
+				return err
+			}
+			if err := idleAfter(r, "first turn"); err != nil {
+				return err
+			}
+			pid, err := r.panePID()
+			if err != nil {
+				return err
+			}
+			r.act()
+			killTree(pid)
+			if _, err := r.expect("kill -9 → exited (SIGKILL)", 20*time.Second, func(s world.Session) bool {
+				return s.Status == "exited" && exitDetail(s) == "SIGKILL"
+			}); err != nil {
+				return err
+			}
+			if code, msg := r.send("Are you there?"); code != 3 {
+				return fmt.Errorf("send to a killed agent: exit %d (%s), want 3 (refused: agent exited)", code, msg)
+			}
+			return nil
+		}},
+	{name: "restart",
+		turns: allTexts,
+		drive: func(r *run) error {
+			if err := r.prompt("Hello."); err != nil {
+				return err
+			}
+			if err := idleAfter(r, "first turn"); err != nil {
+				return err
+			}
+			launch := r.latest().Launch
+			r.act()
+			if res := r.w.Lanes("", "restart", r.name); res.Code != 0 {
+				return fmt.Errorf("lanes restart: exit %d: %s", res.Code, res.Stderr)
+			}
+			if _, err := r.expect("restart → new launch, idle", 30*time.Second, func(s world.Session) bool {
+				return s.Launch != launch && idle(s)
+			}); err != nil {
+				return err
+			}
+			if err := r.waitReady(120 * time.Second); err != nil {
+				return err
+			}
+			return afterwardsFrom(r, r.turnsServed())
+		}},
+}
+
+// afterwards checks the prompt is free: send is taken, the agent asks the
+// model for a new turn, and the card comes back to idle.
+func afterwards(r *run) error { return afterwardsFrom(r, r.turnsServed()) }
+
+func afterwardsFrom(r *run, before int) error {
+	if err := r.waitReady(30 * time.Second); err != nil {
+		return err
+	}
+	if err := r.prompt("And now?"); err != nil {
+		return err
+	}
+	if err := r.waitTurns(before+1, turnDeadline); err != nil {
+		return fmt.Errorf("after send: %w", err)
+	}
+	return idleAfter(r, "next prompt")
+}
+
+func selectScenarios(quick bool, sub string) []scenario {
+	return slices.DeleteFunc(slices.Clone(scenarios), func(s scenario) bool {
+		return (quick && !s.quick) || !strings.Contains(s.name, sub)
+	})
+}
