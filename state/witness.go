@@ -20,6 +20,11 @@ type Markers struct {
 	Dialog []string // any of them: a dialog Enter would answer is showing
 	Idle   []string // any of them: its prompt waits for the human
 	Busy   []string // any of them: it is working (a turn, a tool)
+	// Failed and Interrupted: how the agent marks a turn that ended on an
+	// error or was interrupted, where no hook says so; the later one on
+	// the screen tells how a silent turn ended (else: interrupted).
+	Failed      []string
+	Interrupted []string
 	// Animates: it redraws at least every second while busy (a spinner, a
 	// timer), so a silent pane means it is not busy.
 	Animates bool
@@ -47,11 +52,16 @@ var agentMarkers = map[Agent]Markers{
 	// enter to confirm or esc to cancel". Busy: "• Working (3s • esc to
 	// interrupt)", its timer ticking. Idle: the composer's footer "← for
 	// agents · ? for shortcuts" (shown while busy too; the busy line tells).
+	// A failed turn fires no hook: "■ We’re currently experiencing high
+	// demand, which may cause temporary errors." above the prompt (a 500);
+	// an interrupt prints "■ Conversation interrupted - use /feedback …".
 	AgentCodex: {
-		Dialog:   []string{"Would you like to run the following command?", "Press enter to confirm or esc to cancel"},
-		Idle:     []string{"? for shortcuts"},
-		Busy:     []string{"esc to interrupt"},
-		Animates: true,
+		Dialog:      []string{"Would you like to run the following command?", "Press enter to confirm or esc to cancel"},
+		Idle:        []string{"? for shortcuts"},
+		Busy:        []string{"esc to interrupt"},
+		Failed:      []string{"■ "},
+		Interrupted: []string{"■ Conversation interrupted"},
+		Animates:    true,
 	},
 	// Dialog: "Allow execution of [Shell]?" above "● 1. Allow once" and
 	// "3. No, suggest changes (esc)" (the last option of its edit, exec,
@@ -102,6 +112,15 @@ type Screen string
 // any reports whether the screen shows one of words.
 func (s Screen) any(words []string) bool {
 	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(string(s), w) })
+}
+
+// last is where the last of words starts in s, -1 when none shows.
+func (s Screen) last(words []string) int {
+	at := -1
+	for _, w := range words {
+		at = max(at, strings.LastIndex(string(s), w))
+	}
+	return at
 }
 
 // witnessCapture is one capture the witness asked for: which pane, what the
@@ -211,6 +230,9 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 		return ev, true
 	case a.State == ActivityActive && s.any(m.Idle) && !s.any(m.Busy) && !s.any(m.Dialog):
 		ev.Kind, ev.Outcome, ev.Detail = KindTurnEnd, OutcomeCancellation, "idle prompt, no busy indicator"
+		if s.last(m.Failed) > s.last(m.Interrupted) {
+			ev.Outcome, ev.Detail = OutcomeFailure, "idle prompt under an error"
+		}
 		return ev, true
 	}
 	return Event{}, false

@@ -115,7 +115,7 @@ var agents = []agent{
 		},
 		ready:   []string{"? for shortcuts"},
 		dialog:  []string{"Do you want to proceed?", "Enter to select"},
-		approve: "Enter", reject: "Escape", interrupt: "C-c",
+		approve: "Enter", reject: "Escape", interrupt: "Escape",
 		exit: "/exit", compact: "/compact",
 		quiet:     shell("echo hi"),
 		asks:      func(cmd string) modelserver.ToolCall { return shell("touch asked.txt && " + cmd) },
