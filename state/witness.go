@@ -100,8 +100,12 @@ const (
 	// much later.
 	WitnessConfirmGap = time.Second
 	// WitnessSilence: an active pane this long without output is captured
-	// once.
-	WitnessSilence = 5 * time.Second
+	// once. The agents with markers redraw a spinner or a timer at least
+	// every second while busy, so 2 s of nothing (tmux dates output to the
+	// second) already says "stopped"; the busy marker guards the capture.
+	// Real Claude Code showed "Interrupted" 0.1 s after Esc: the card then
+	// follows in about 3 s.
+	WitnessSilence = 2 * time.Second
 	// WitnessMaxCaptures bounds the captures of one cycle, across sessions.
 	WitnessMaxCaptures = 4
 )

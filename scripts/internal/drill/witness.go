@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"lanes/scripts/internal/world"
+	"lanes/state"
 )
 
 // The witness drills (docs/design.md §11) run a fake `claude` that replays a
@@ -248,7 +249,7 @@ func drillWitnessInterrupt(w *world.World) (string, error) {
 	}
 	_, _ = w.Tmux(w.Socket, "send-keys", "-t", "lanes-wi", "C-c")
 	took, s = awaitLs(w, "wi", 15*time.Second, func(s lsOne) bool { return s.Status == "idle" })
-	ev := fmt.Sprintf("still working after %v of streaming; Ctrl-C: ls says %s marks %v after %v (5 s silence + a capture)", busy, s.Status, s.Marks, took)
+	ev := fmt.Sprintf("still working after %v of streaming; Ctrl-C: ls says %s marks %v after %v (%v silence + a capture)", busy, s.Status, s.Marks, took, state.WitnessSilence)
 	if took < 0 || took > 8*time.Second || !strings.Contains(strings.Join(s.Marks, ","), "interrupted") {
 		return ev, fmt.Errorf("want idle + interrupted within ~5 s of silence")
 	}
