@@ -148,6 +148,7 @@ stream_max_retries = 0
 
 [features]
 plugins = false
+default_mode_request_user_input = true
 
 [analytics]
 enabled = false
