@@ -224,7 +224,7 @@ trust_level = "trusted"
 		},
 		ready:   []string{"ctrl+p commands"},
 		dialog:  []string{"Permission required"},
-		approve: "Enter", reject: "Escape", interrupt: "Escape",
+		approve: "Enter", reject: "Escape", interrupt: "Escape Escape",
 		exit: "/exit", compact: "/compact",
 		quiet:     modelserver.ToolCall{Name: "glob", Input: json.RawMessage(`{"pattern":"*"}`)},
 		asks:      shell,

@@ -338,6 +338,16 @@ func (r *run) prompt(text string) error {
 // key presses one tmux key in the agent's pane, as a human would.
 func (r *run) press(k string) error {
 	r.act()
+	// "Escape Escape" is two presses, apart as a human makes them (OpenCode
+	// interrupts on a second Esc; two in one burst read as one key).
+	keys := strings.Fields(k)
+	for _, key := range keys[:len(keys)-1] {
+		if out, err := r.w.Tmux(r.w.Socket, "send-keys", "-t", r.pane, key); err != nil {
+			return fmt.Errorf("pressing %s: %v %s", key, err, out)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	k = keys[len(keys)-1]
 	if out, err := r.w.Tmux(r.w.Socket, "send-keys", "-t", r.pane, k); err != nil {
 		return fmt.Errorf("pressing %s: %v %s", k, err, out)
 	}
