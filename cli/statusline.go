@@ -203,7 +203,7 @@ func (sl statusLine) render(recs []*state.Record, now time.Time) string {
 		n    int
 	}{
 		{theme.StatusSpec(state.StatusWorking), t.statuses[state.StatusWorking]},
-		{theme.StatusSpec(state.StatusIdle), t.statuses[state.StatusIdle]},
+		{theme.StatusSpec(state.StatusIdle), t.idleStack},
 		{theme.ZoneSpec(state.ZoneNeedsYou), t.zones[state.ZoneNeedsYou]},
 		{theme.ZoneSpec(state.ZoneInReview), t.zones[state.ZoneInReview]},
 		{theme.ZoneSpec(state.ZoneReadyToMerge), t.zones[state.ZoneReadyToMerge]},
@@ -345,6 +345,9 @@ type tally struct {
 	zones    map[state.Zone]int
 	statuses map[state.Status]int
 	live     int
+	// idleStack counts the idle cards of the Working lane, what ○ shows
+	// beside ●: each live session is in one count of the line.
+	idleStack int
 }
 
 func tallyOf(views []view) tally {
@@ -352,6 +355,9 @@ func tallyOf(views []view) tally {
 	for _, v := range views {
 		t.zones[v.d.Zone]++
 		t.statuses[v.d.Status]++
+		if v.d.Status == state.StatusIdle && v.d.Zone == state.ZoneWorking {
+			t.idleStack++ // an idle card in Needs you (a failed turn) is counted there
+		}
 		if v.rec.Live() {
 			t.live++
 		}
