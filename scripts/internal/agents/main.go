@@ -30,6 +30,21 @@ func main() {
 	record := flag.Bool("record", false, "write fixtures to testdata/real/harness/<agent>/<scenario>/")
 	keep := flag.Bool("keep", false, "leave each world (tmux server, HOME, state) for inspection")
 	cacheFlag := flag.String("cache", "", "where the agents are installed (default $LANES_AGENTS_CACHE, else ~/.cache/lanes/agents/<hash of the pins>)")
+	flag.Usage = func() {
+		fmt.Fprint(flag.CommandLine.Output(), `usage: scripts/agents [--quick] [--agent A] [--run TEXT] [--record] [--keep] [--cache DIR]
+
+Runs the real Claude Code, Codex, Gemini CLI and OpenCode under lanes against a
+scripted local model server (no network but 127.0.0.1) and checks each
+scenario's card walk; prints a table and exits 1 when a row FAILs (AGENTS.md).
+
+Needs Go, tmux, node and npm. On first use it installs the agents pinned in
+scripts/internal/agents/package.json with npm into the cache dir (about 1.1 GB,
+30 s, from the npm registry); --cache may name an npm prefix that already has
+them. A full run takes about 25 minutes on 2 cores, --quick about 3.
+
+`)
+		flag.PrintDefaults()
+	}
 	flag.Parse()
 
 	cache := *cacheFlag
