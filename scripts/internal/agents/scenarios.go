@@ -99,8 +99,11 @@ var scenarios = []scenario{
 			if err := r.witnessed("approved → working", witnessDeadline, working); err != nil {
 				return err
 			}
+			// Codex hands a command still running after 10 s back to the
+			// model (its exec yields), which may end the turn then: hold
+			// for less than that.
 			run := time.Duration(toolRun(r.quick)) * time.Second
-			if err := r.hold("working while the approved tool runs", run/2, working); err != nil {
+			if err := r.hold("working while the approved tool runs", min(run/2, 8*time.Second), working); err != nil {
 				return err
 			}
 			r.capture("running")
