@@ -99,6 +99,10 @@ const (
 	// WitnessConfirmGap: a dialog seen gone is confirmed by a capture this
 	// much later.
 	WitnessConfirmGap = time.Second
+	// WitnessDrawGrace: an agent draws its dialog a moment after the hook
+	// that says it opened (Gemini CLI about a second later); a screen
+	// without it from before then is not an answer.
+	WitnessDrawGrace = 2 * time.Second
 	// WitnessSilence: an active pane this long without output is captured
 	// once. The agents with markers redraw a spinner or a timer at least
 	// every second while busy, so 2 s of nothing (tmux dates output to the
@@ -222,6 +226,8 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 	switch {
 	case a.Dialog && s.any(m.Dialog):
 		a.DialogGoneAt = time.Time{}
+	case a.Dialog && at.Sub(a.Since) < WitnessDrawGrace:
+		// Perhaps not drawn yet: this screen says nothing of an answer.
 	case a.Dialog && (a.DialogGoneAt.IsZero() || a.DialogGoneAt.After(at)):
 		a.DialogGoneAt = at
 	case a.Dialog && at.Sub(a.DialogGoneAt) >= WitnessConfirmGap:

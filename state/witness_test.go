@@ -266,3 +266,30 @@ func TestWitnessCodexAPIErrorIsIdleFailed(t *testing.T) {
 		t.Fatalf("API error: after %v activity %s marks %v zone %s, want idle + failed in needs you", took, r.Activity.State, d.Marks, d.Zone)
 	}
 }
+
+// An agent draws its dialog a moment after the hook that says it opened
+// (the real Gemini CLI's ToolPermission came about a second before its
+// dialog showed): captures in that moment show the screen before the
+// dialog, and must not be read as the dialog answered.
+func TestWitnessWaitsForTheDialogToBeDrawn(t *testing.T) {
+	for _, c := range []struct {
+		agent Agent
+		lines int // through the dialog's event
+	}{{AgentClaude, 3}, {AgentGemini, 5}} {
+		t.Run(string(c.agent), func(t *testing.T) {
+			w := newWitnessRig(t, c.agent, "permission-reject", c.lines)
+			w.show(c.agent, "interrupt", "busy", true) // still the turn's screen, drawing
+			for range 6 {
+				if r := w.cycle(250*time.Millisecond, true); r.Activity.State != ActivityBlocked || !r.Activity.Dialog {
+					t.Fatalf("%v after the dialog's event, before it is drawn: activity %s dialog %v", w.clk.t.Sub(r.Activity.Since), r.Activity.State, r.Activity.Dialog)
+				}
+			}
+			w.show(c.agent, "permission-reject", "dialog", true)
+			for range 8 {
+				if r := w.cycle(500*time.Millisecond, false); r.Activity.State != ActivityBlocked {
+					t.Fatalf("dialog showing: activity %s", r.Activity.State)
+				}
+			}
+		})
+	}
+}
