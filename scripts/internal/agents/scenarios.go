@@ -29,9 +29,15 @@ const (
 	witnessDeadline = 5 * time.Second // DESIGN §11: approve/reject/interrupt → card
 )
 
-// toolRun is how long the approved tool runs: 20 s, 10 s with --quick.
-func toolRun(q bool) int {
-	if q {
+// toolRun is how long the approved tool runs: 20 s, 10 s with --quick, 8 s for Codex.
+func toolRun(a agent, q bool) int {
+	switch {
+	case a.name == "codex":
+		// Codex hands a command still running after 10 s back to the
+		// model and may ask to run it again: a longer tool is another
+		// scenario, so Codex's stays under that.
+		return 8
+	case q:
 		return 10
 	}
 	return 20
@@ -86,7 +92,7 @@ var scenarios = []scenario{
 		}},
 	{name: "approve", quick: true,
 		turns: func(a agent, q bool) ([]m.Turn, string) {
-			call := a.asks(fmt.Sprintf("sleep %d", toolRun(q)))
+			call := a.asks(fmt.Sprintf("sleep %d", toolRun(a, q)))
 			return append([]m.Turn{{m.Step{Tool: &call}}}, texts...), ""
 		},
 		drive: func(r *run) error {
@@ -99,11 +105,8 @@ var scenarios = []scenario{
 			if err := r.witnessed("approved → working", witnessDeadline, working); err != nil {
 				return err
 			}
-			// Codex hands a command still running after 10 s back to the
-			// model (its exec yields), which may end the turn then: hold
-			// for less than that.
-			run := time.Duration(toolRun(r.quick)) * time.Second
-			if err := r.hold("working while the approved tool runs", min(run/2, 8*time.Second), working); err != nil {
+			run := time.Duration(toolRun(r.a, r.quick)) * time.Second
+			if err := r.hold("working while the approved tool runs", run/2, working); err != nil {
 				return err
 			}
 			r.capture("running")
