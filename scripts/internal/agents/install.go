@@ -100,7 +100,11 @@ func install(cache string) (seed string, err error) {
 	for _, v := range vs {
 		if got := installedVersion(cache, v[0]); got != v[1] {
 			missing = true
-			fmt.Printf("agents: %s %s wanted, %q installed in %s\n", v[0], v[1], got, cache)
+			have := "not installed"
+			if got != "" {
+				have = got + " installed"
+			}
+			fmt.Printf("agents: %s %s wanted, %s in %s\n", v[0], v[1], have, cache)
 		}
 	}
 	if missing {
