@@ -113,8 +113,10 @@ func (a *app) send(ctx context.Context, r *state.Record, text string, force bool
 		return err
 	}
 	tc := a.tmuxFor(r.Runtime.Socket)
-	if err := a.awaitPrompt(ctx, tc, r); err != nil {
-		return err
+	if !force { // --force answers what the agent shows, prompt or not
+		if err := a.awaitPrompt(ctx, tc, r); err != nil {
+			return err
+		}
 	}
 	err := tc.SendText(ctx, r.Runtime.PaneID, agent.Prompt(r.Agent, text))
 	switch {
@@ -146,11 +148,13 @@ func (a *app) awaitPrompt(ctx context.Context, tc *tmux.Client, r *state.Record)
 	deadline := time.Now().Add(a.readyWait)
 	for {
 		screen, err := tc.CaptureText(ctx, r.Runtime.PaneID)
-		if err == nil && m.Ready(state.Screen(screen)) {
+		switch {
+		case err == nil && m.Ready(state.Screen(screen)):
 			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("the agent's prompt is not on its screen %s after it started, so it may not take the text; nothing was sent — look at the pane (lanes attach %s)",
+		case errors.Is(err, tmux.ErrNoSession), errors.Is(err, tmux.ErrNoServer):
+			return err // the pane is gone: nothing to wait for
+		case time.Now().After(deadline):
+			return fmt.Errorf("the agent has just started and its prompt did not show within %s, so it may not take the text; nothing was sent — look at the pane (lanes attach %s)",
 				a.readyWait, r.Name)
 		}
 		select {

@@ -219,6 +219,12 @@ func decodeRecord(b []byte) (*Record, error) {
 		a.Dialog = d.bool()
 		a.WitnessAt = d.time()
 		a.DialogGoneAt = d.time()
+	} else {
+		// Before the dialog fact, a TUI agent's ask or block was its
+		// dialog (a failed turn, blocked with outcome failure, was not):
+		// keep refusing send into it.
+		asking := a.State == ActivityBlocked || a.State == ActivityWaitingInput
+		a.Dialog = asking && r.Agent != AgentShell && r.Agent != AgentCustom && a.Outcome != OutcomeFailure
 	}
 	if v >= 4 {
 		a.HookTurns = d.bool()

@@ -181,3 +181,26 @@ func TestCodecReadsOlderVersions(t *testing.T) {
 		}
 	}
 }
+
+// A record stored before the dialog fact, blocked on a TUI agent's
+// permission prompt, still refuses send after the upgrade: Enter would
+// answer the prompt. A failed turn (blocked with outcome failure then) and
+// a generic script's block do not.
+func TestCodecOlderAskIsADialog(t *testing.T) {
+	for _, c := range []struct {
+		agent   Agent
+		outcome Outcome
+		dialog  bool
+	}{{AgentClaude, OutcomeNone, true}, {AgentClaude, OutcomeFailure, false}, {AgentCustom, OutcomeNone, false}} {
+		r := rec(ActivityBlocked, prOpen)
+		r.Agent, r.Activity.Outcome = c.agent, c.outcome
+		b := encodeRecord(r)
+		got, err := decodeRecord(append([]byte{2}, b[1:len(b)-4]...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Activity.Dialog != c.dialog || (CanSend(got, false) == nil) == c.dialog {
+			t.Errorf("%s blocked (outcome %q) from codec 2: dialog %v, send %v", c.agent, c.outcome, got.Activity.Dialog, CanSend(got, false))
+		}
+	}
+}

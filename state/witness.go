@@ -63,6 +63,9 @@ var agentMarkers = map[Agent]Markers{
 		Interrupted: []string{"■ Conversation interrupted"},
 		Animates:    true,
 	},
+	// Its questions (ask_user, also a ToolPermission notification) draw
+	// "Answer Questions" over "Enter to select · ↑/↓ to navigate · Esc to
+	// cancel" (testdata/real/harness/gemini/question).
 	// Dialog: "Allow execution of [Shell]?" above "● 1. Allow once" and
 	// "3. No, suggest changes (esc)" (the last option of its edit, exec,
 	// info and MCP confirmations alike). Busy: "⠹ Thinking... (esc to
@@ -72,7 +75,7 @@ var agentMarkers = map[Agent]Markers{
 	// prints "ℹ Request cancelled." and fires no hook; Ctrl-C mid-turn
 	// fires AfterAgent (Idle, with nothing saying it was interrupted).
 	AgentGemini: {
-		Dialog:   []string{"Allow execution of", "No, suggest changes (esc)"},
+		Dialog:   []string{"Allow execution of", "No, suggest changes (esc)", "Enter to select"},
 		Idle:     []string{"Type your message"},
 		Busy:     []string{"esc to cancel"},
 		Animates: true,
@@ -226,7 +229,8 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 	switch {
 	case a.Dialog && s.any(m.Dialog):
 		a.DialogGoneAt = time.Time{}
-	case a.Dialog && at.Sub(a.Since) < WitnessDrawGrace:
+	case a.Dialog && at.Sub(a.LastEventAt) < WitnessDrawGrace:
+		// (LastEventAt: a second dialog opened over the first keeps Since.)
 		// Perhaps not drawn yet: this screen says nothing of an answer.
 	case a.Dialog && (a.DialogGoneAt.IsZero() || a.DialogGoneAt.After(at)):
 		a.DialogGoneAt = at

@@ -15,6 +15,11 @@ import (
 func TestMarkersTellTheRecordedScreensApart(t *testing.T) {
 	for ag, m := range agentMarkers {
 		files, err := filepath.Glob(filepath.Join(realDir, string(ag), "*", "*.screen"))
+		// The harness's full recordings too: every dialog the agent shows
+		// (a question is one) must carry a dialog marker, or the witness
+		// would read it as answered.
+		more, _ := filepath.Glob(filepath.Join(realDir, "harness", string(ag), "*", "*.screen"))
+		files = append(files, more...)
 		if err != nil || len(files) == 0 {
 			t.Fatalf("%s: no recorded screens (%v)", ag, err)
 		}
@@ -27,7 +32,7 @@ func TestMarkersTellTheRecordedScreensApart(t *testing.T) {
 			step := strings.TrimSuffix(filepath.Base(f), ".screen")
 			waiting := step == "idle" || step == "rejected" || step == "interrupted"
 			switch {
-			case (step == "dialog") != sc.any(m.Dialog):
+			case (step == "dialog" || step == "question") != sc.any(m.Dialog):
 				t.Errorf("%s: dialog markers %q shown: %v", name, m.Dialog, sc.any(m.Dialog))
 			case waiting && (sc.any(m.Busy) || !sc.any(m.Idle)):
 				t.Errorf("%s: waiting for the human, but busy %v, idle prompt %v", name, sc.any(m.Busy), sc.any(m.Idle))
