@@ -52,11 +52,14 @@ var agentMarkers = map[Agent]Markers{
 	// enter to confirm or esc to cancel". Busy: "• Working (3s • esc to
 	// interrupt)", its timer ticking. Idle: the composer's footer "← for
 	// agents · ? for shortcuts" (shown while busy too; the busy line tells).
+	// Its questions (request_user_input) end in "tab to add notes | enter
+	// to submit answer | esc to interrupt" (testdata/real/harness/codex/
+	// question): the busy marker shows there too, the dialog marker rules.
 	// A failed turn fires no hook: "■ We’re currently experiencing high
 	// demand, which may cause temporary errors." above the prompt (a 500);
 	// an interrupt prints "■ Conversation interrupted - use /feedback …".
 	AgentCodex: {
-		Dialog:      []string{"Would you like to run the following command?", "Press enter to confirm or esc to cancel"},
+		Dialog:      []string{"Would you like to run the following command?", "Press enter to confirm or esc to cancel", "enter to submit answer"},
 		Idle:        []string{"? for shortcuts"},
 		Busy:        []string{"esc to interrupt"},
 		Failed:      []string{"■ "},

@@ -293,3 +293,26 @@ func TestWitnessWaitsForTheDialogToBeDrawn(t *testing.T) {
 		})
 	}
 }
+
+// A question stays a dialog while it shows, though its screen is not the
+// permission dialog's: Codex's request_user_input shows its busy words
+// ("esc to interrupt") under "enter to submit answer", Gemini's ask_user
+// "Enter to select" (testdata/real/harness/*/question). Read as answered,
+// the card would go Working and send's Enter would pick an answer.
+func TestWitnessKeepsAQuestionShowing(t *testing.T) {
+	for _, c := range []struct {
+		agent Agent
+		lines int
+	}{{AgentCodex, 3}, {AgentGemini, 5}} {
+		t.Run(string(c.agent), func(t *testing.T) {
+			w := newWitnessRig(t, c.agent, "permission-reject", c.lines)
+			w.panes.screens["%1"] = realScreen(t, "harness/"+string(c.agent), "question", "question")
+			w.panes.obs = []Observation{{LanesID: w.id, SessionID: "$1", PaneID: "%1", PID: 100, WindowActivity: w.clk.t.Truncate(time.Second)}}
+			for range 20 {
+				if r := w.cycle(500*time.Millisecond, false); r.Activity.State != ActivityBlocked || !r.Activity.Dialog {
+					t.Fatalf("%v into the question: activity %s dialog %v", w.clk.t.Sub(r.Activity.Since), r.Activity.State, r.Activity.Dialog)
+				}
+			}
+		})
+	}
+}
