@@ -43,7 +43,7 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 	asking := a.State == ActivityWaitingInput || a.State == ActivityBlocked
 	switch e.Kind {
 	case KindTurnStart:
-		a.HookTurns = a.HookTurns || !e.SoftEnd && e.Source != "witness"
+		a.HookTurns = true // only hooks start turns; a soft end never does
 		a.clearTurn()
 		a.Outcome = OutcomeNone
 		next = ActivityActive

@@ -124,9 +124,7 @@ const (
 type Screen string
 
 // any reports whether the screen shows one of words.
-func (s Screen) any(words []string) bool {
-	return slices.ContainsFunc(words, func(w string) bool { return strings.Contains(string(s), w) })
-}
+func (s Screen) any(words []string) bool { return s.last(words) >= 0 }
 
 // last is where the last of words starts in s, -1 when none shows.
 func (s Screen) last(words []string) int {
