@@ -355,8 +355,8 @@ func tallyOf(views []view) tally {
 	for _, v := range views {
 		t.zones[v.d.Zone]++
 		t.statuses[v.d.Status]++
-		if v.d.Status == state.StatusIdle && v.d.Zone == state.ZoneWorking {
-			t.idleStack++ // an idle card in Needs you (a failed turn) is counted there
+		if v.d.IdleStack() {
+			t.idleStack++
 		}
 		if v.rec.Live() {
 			t.live++

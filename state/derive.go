@@ -16,6 +16,11 @@ type Derivation struct {
 	Since time.Time
 }
 
+// IdleStack reports whether the session sits in the idle stack at the
+// bottom of Working (an idle card elsewhere, a failed turn in Needs you,
+// is counted in its own lane).
+func (d Derivation) IdleStack() bool { return d.Zone == ZoneWorking && d.Status == StatusIdle }
+
 // Timing rules of docs/design.md §3 and §4.
 const (
 	NoSignalGrace      = 90 * time.Second

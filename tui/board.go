@@ -140,7 +140,7 @@ func (b *board) set(recs []*state.Record, now time.Time, filter string, all bool
 		l := &b.lanes[li]
 		// The idle stack and the merged-but-live part are Derive's own
 		// statuses in these zones, set apart.
-		if (l.zone == state.ZoneWorking && it.d.Status == state.StatusIdle) ||
+		if it.d.IdleStack() ||
 			(l.zone == state.ZoneReadyToMerge && it.d.Status == state.StatusMerged) {
 			l.extra = append(l.extra, it)
 		} else {
