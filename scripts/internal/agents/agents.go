@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"lanes/scripts/internal/modelserver"
+	"lanes/state"
 )
 
 // agent is what the harness needs to run one real agent offline under lanes:
@@ -20,7 +21,9 @@ type agent struct {
 	files func(h *home, url string) error
 	args  []string // the agent's own arguments, after lanes new's --
 
-	// Screen markers: the idle prompt (any of them), and the dialog.
+	// Screen markers: the idle prompt (any of them), and the dialog. Where
+	// lanes' witness has markers for the agent these are they, so a release
+	// that changes the screen fails the harness (docs/design.md §11).
 	ready  []string
 	dialog []string
 	// Keys: answer the dialog yes, answer it no, stop a turn.
@@ -113,8 +116,8 @@ var agents = []agent{
 			return h.write(".claude.json", map[string]any{"hasCompletedOnboarding": true,
 				"projects": map[string]any{h.proj: map[string]any{"hasTrustDialogAccepted": true}}})
 		},
-		ready:   []string{"? for shortcuts"},
-		dialog:  []string{"Do you want to proceed?", "Enter to select"},
+		ready:   lanesMarkers(state.AgentClaude).Idle,
+		dialog:  lanesMarkers(state.AgentClaude).Dialog,
 		approve: "Enter", reject: "Escape", interrupt: "Escape",
 		exit: "/exit", compact: "/compact",
 		quiet:     shell("echo hi"),
@@ -159,8 +162,8 @@ trust_level = "trusted"
 		},
 		// lanes injects its hooks with -c; Codex runs untrusted hooks only with this flag.
 		args:    []string{"--dangerously-bypass-hook-trust"},
-		ready:   []string{"Ask Codex to do anything", "? for shortcuts"},
-		dialog:  []string{"Would you like to run the following command?"},
+		ready:   lanesMarkers(state.AgentCodex).Idle,
+		dialog:  lanesMarkers(state.AgentCodex).Dialog,
 		approve: "Enter", reject: "Escape", interrupt: "C-c",
 		exit: "/quit", compact: "/compact",
 		quiet: shell("echo hi"),
@@ -190,8 +193,8 @@ trust_level = "trusted"
 			return h.write(".gemini/trustedFolders.json", map[string]any{h.proj: "TRUST_FOLDER"})
 		},
 		args:    []string{"-m", "gemini-2.5-flash"},
-		ready:   []string{"Type your message"},
-		dialog:  []string{"Allow execution", "Allow once"},
+		ready:   lanesMarkers(state.AgentGemini).Idle,
+		dialog:  lanesMarkers(state.AgentGemini).Dialog,
 		approve: "Enter", reject: "Escape", interrupt: "Escape",
 		exit: "/quit", compact: "/compress",
 		quiet:     modelserver.ToolCall{Name: "list_directory", Input: json.RawMessage(`{"dir_path":"."}`)},
@@ -256,4 +259,11 @@ func findAgent(name string) (agent, bool) {
 		}
 	}
 	return agent{}, false
+}
+
+// lanesMarkers are the witness's screen markers for a, which the harness
+// checks against the real agent.
+func lanesMarkers(a state.Agent) state.Markers {
+	m, _ := state.MarkersOf(a)
+	return m
 }
