@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -30,8 +31,10 @@ func nameIndex(stateDir, name string) string   { return filepath.Join(stateDir, 
 // hookAgents are the AGENT values `lanes hook` accepts.
 var hookAgents = []string{"claude", "codex", "gemini", "opencode", "generic"}
 
-// hookPayload is every input field a hook keeps (docs/design.md §6); the decoder
-// skips the rest, so prompts, tool input and transcripts never reach the spool.
+// hookPayload is every input field a hook reads (docs/design.md §6); the
+// decoder skips the rest, so prompts and transcripts never reach the spool,
+// and of a tool's input, a question and a message only the summaries
+// hookContent makes.
 type hookPayload struct {
 	HookEventName    string `json:"hook_event_name"`
 	SessionID        string `json:"session_id"`
@@ -44,6 +47,26 @@ type hookPayload struct {
 	AgentID          string `json:"agent_id"`
 	Type             string `json:"type"`
 	Status           string `json:"status"`
+
+	ToolInput            json.RawMessage `json:"tool_input"`
+	Details              json.RawMessage `json:"details"` // Gemini's ToolPermission: what it asks to run
+	Message              string          `json:"message"` // a Notification's text
+	LastAssistantMessage string          `json:"last_assistant_message"`
+	PromptResponse       string          `json:"prompt_response"`        // Gemini's AfterAgent
+	CodexLastMessage     string          `json:"last-assistant-message"` // Codex's notify
+}
+
+// hookContent is what a card says about the event (docs/design.md §2):
+// the summary of the tool's input, the question a dialog asks, the start
+// of the last assistant message. Only these summaries are kept.
+func hookContent(p hookPayload) (toolInput, question, message string) {
+	toolInput = cmp.Or(state.ToolSummary(p.ToolInput), state.ToolSummary(p.Details))
+	question = state.AskQuestion(p.ToolInput)
+	if question == "" && p.NotificationType == "elicitation_dialog" {
+		question = state.Summary(p.Message, state.MessageMax) // an MCP server's question
+	}
+	message = state.Summary(cmp.Or(p.LastAssistantMessage, p.PromptResponse, p.CodexLastMessage), state.MessageMax)
+	return toolInput, question, message
 }
 
 // cmdHook is what agents' hooks run. It appends one spool line with one
@@ -160,6 +183,9 @@ func (a *app) hook(dir string, args []string) error {
 		ProviderSessionID: p.SessionID, Source: p.Source, Reason: p.Reason, ToolName: p.ToolName,
 		ToolUseID: p.ToolUseID, NotificationType: p.NotificationType, IsInterrupt: p.IsInterrupt,
 		AgentID: p.AgentID, Type: p.Type, Status: p.Status,
+	}
+	if a.getenv(state.EnvContent) != "off" {
+		l.ToolInput, l.Question, l.Message = hookContent(p)
 	}
 	if err := state.AppendLine(dir, l); err != nil {
 		return fmt.Errorf("lanes hook %s %s: appending to the spool of %s: %w", ag, event, id, err)

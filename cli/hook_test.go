@@ -56,11 +56,22 @@ func TestHookWritesOneLeanLine(t *testing.T) {
 		l.ProviderSessionID != "4f1c2a9e-0d6b-4c1e-9d7a-2b8f3e5a6c10" || l.V != 1 || l.Agent != "claude" {
 		t.Fatalf("line %+v", l)
 	}
+	if l.ToolInput != "rm -rf secret" {
+		t.Errorf("tool input summary %q, want the command", l.ToolInput)
+	}
 	raw, _ := os.ReadFile(state.SpoolPath(e.state, "abcd1234"))
-	for _, secret := range []string{"secret", "transcript", "tool_input", "cwd"} {
+	for _, secret := range []string{"prompt", "transcript", "cwd", "/src"} {
 		if strings.Contains(string(raw), secret) {
 			t.Errorf("the spool kept %q: %s", secret, raw)
 		}
+	}
+	// For people who share their screen: no content at all.
+	e.vars[state.EnvContent] = "off"
+	if _, _, code := e.run("hook", "claude"); code != 0 {
+		t.Fatal(code)
+	}
+	if l := spoolLines(t, e.state, "abcd1234")[1]; l.ToolInput != "" || l.ToolName != "Bash" {
+		t.Errorf("LANES_CONTENT=off: line %+v, want the tool's name without its input", l)
 	}
 	fi, _ := os.Stat(state.SpoolPath(e.state, "abcd1234"))
 	di, _ := os.Stat(state.SpoolDir(e.state))

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -42,7 +41,7 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	if *asJSON {
 		out := make([]sessionJSON, len(views))
 		for i, v := range views {
-			out[i] = toJSON(v)
+			out[i] = toJSON(v, a.getenv(state.EnvContent) != "off")
 		}
 		enc := json.NewEncoder(a.stdout)
 		if err := enc.Encode(out); err != nil {
@@ -70,8 +69,9 @@ type view struct {
 	d   state.Derivation
 }
 
-// listViews derives every record and sorts by zone order, then name; by
-// default sessions terminated more than 24 h ago are left out.
+// listViews derives every record and sorts by zone order, then as the
+// board's lanes do (state.ByUrgency); by default sessions terminated more
+// than 24 h ago are left out.
 func listViews(recs []*state.Record, now time.Time, all bool) []view {
 	var out []view
 	for _, r := range recs {
@@ -81,13 +81,7 @@ func listViews(recs []*state.Record, now time.Time, all bool) []view {
 		out = append(out, view{rec: r, d: state.Derive(r, now)})
 	}
 	slices.SortFunc(out, func(x, y view) int {
-		if c := x.d.Zone.Order() - y.d.Zone.Order(); c != 0 {
-			return c
-		}
-		if c := strings.Compare(x.rec.Name, y.rec.Name); c != 0 {
-			return c
-		}
-		return strings.Compare(x.rec.ID, y.rec.ID)
+		return cmp.Or(x.d.Zone.Order()-y.d.Zone.Order(), state.ByUrgency(x.rec, x.d, y.rec, y.d))
 	})
 	return out
 }
@@ -144,9 +138,21 @@ type sessionJSON struct {
 	PRs              []prJSON       `json:"prs"`
 	EventsApplied    int            `json:"events_applied"`
 	EventsDropped    map[string]int `json:"events_dropped"`
+	// Content (docs/design.md §2): null when unknown, or with
+	// LANES_CONTENT=off.
+	Tool        *toolJSON `json:"tool"`
+	Question    *string   `json:"question"`
+	LastMessage *string   `json:"last_message"`
+	Muted       bool      `json:"muted"`
 }
 
-func toJSON(v view) sessionJSON {
+// toolJSON is the current or last tool and the summary of its input.
+type toolJSON struct {
+	Name  string `json:"name"`
+	Input string `json:"input"`
+}
+
+func toJSON(v view, content bool) sessionJSON {
 	r := v.rec
 	j := sessionJSON{
 		ID: r.ID, Name: r.Name, Agent: r.Agent,
@@ -158,6 +164,13 @@ func toJSON(v view) sessionJSON {
 		Dir: r.Dir, Branch: r.Branch,
 		PRs:           []prJSON{},
 		EventsApplied: r.EventsApplied, EventsDropped: r.EventsDropped,
+		Muted: r.Muted,
+	}
+	if a := r.Activity; content {
+		if a.Tool != "" || a.ToolInput != "" {
+			j.Tool = &toolJSON{Name: a.Tool, Input: a.ToolInput}
+		}
+		j.Question, j.LastMessage = nonEmpty(a.Question), nonEmpty(a.LastMessage)
 	}
 	if j.Marks == nil {
 		j.Marks = []state.Mark{}
@@ -192,6 +205,14 @@ func toJSON(v view) sessionJSON {
 		j.PRs = append(j.PRs, prJSON{p.Number, p.URL, p.State, p.Review, p.CI, p.Mergeable, p.Base, p.Head, s})
 	}
 	return j
+}
+
+// nonEmpty is s, or nil (JSON null) when it is empty.
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }
 
 func rfc3339(t time.Time) string {

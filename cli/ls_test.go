@@ -63,12 +63,14 @@ func TestLsOrderFilterAndJSONShape(t *testing.T) {
 	for _, s := range list {
 		names = append(names, s["name"].(string))
 	}
-	// Zone order (working, needs_you, in_review, ready_to_merge, done), then name.
+	// Zone order (working, needs_you, in_review, ready_to_merge, done),
+	// then urgency and wait (equal here), then name.
 	if want := []string{"zeta", "alpha", "beta", "api", "old"}; !slices.Equal(names, want) {
 		t.Fatalf("order %v, want %v (the 25 h old termination hidden)", names, want)
 	}
 	keys := []string{"id", "name", "agent", "activity", "dialog", "status", "zone", "marks", "is_terminated", "terminated_reason",
-		"exit", "since", "launch", "tmux_session", "dir", "branch", "outcome", "prs", "events_applied", "events_dropped"}
+		"exit", "since", "launch", "tmux_session", "dir", "branch", "outcome", "prs", "events_applied", "events_dropped",
+		"tool", "question", "last_message", "muted"}
 	for _, s := range list {
 		got := make([]string, 0, len(s))
 		for k := range s {

@@ -6,7 +6,7 @@ import "testing"
 // for event (testdata/real/AGENT/SCENARIO/payloads.jsonl), as the agent wrote it.
 func firstRealPayload(t *testing.T, agent, scenario, event string) string {
 	t.Helper()
-	for _, p := range readRealPayloads(t, agent, scenario) {
+	for _, p := range readRealPayloads(t, agent+"/"+scenario) {
 		if p.Event == event {
 			return string(p.Payload)
 		}

@@ -19,10 +19,10 @@ type realPayload struct {
 	Payload json.RawMessage `json:"payload"`
 }
 
-// readRealPayloads reads testdata/real/AGENT/SCENARIO/payloads.jsonl.
-func readRealPayloads(t *testing.T, agentName, scenario string) []realPayload {
+// readRealPayloads reads testdata/real/DIR/payloads.jsonl.
+func readRealPayloads(t *testing.T, dir string) []realPayload {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "testdata", "real", agentName, scenario, "payloads.jsonl"))
+	f, err := os.Open(filepath.Join("..", "testdata", "real", dir, "payloads.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,12 +33,12 @@ func readRealPayloads(t *testing.T, agentName, scenario string) []realPayload {
 	for sc.Scan() {
 		var p realPayload
 		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
-			t.Fatalf("%s/%s payloads: %v", agentName, scenario, err)
+			t.Fatalf("%s payloads: %v", dir, err)
 		}
 		out = append(out, p)
 	}
 	if err := sc.Err(); err != nil || len(out) == 0 {
-		t.Fatalf("%s/%s payloads: %d lines, %v", agentName, scenario, len(out), err)
+		t.Fatalf("%s payloads: %d lines, %v", dir, len(out), err)
 	}
 	return out
 }
@@ -50,14 +50,22 @@ func readRealPayloads(t *testing.T, agentName, scenario string) []realPayload {
 // second apart from at.
 func replayReal(t *testing.T, agentName, scenario string, at time.Time) *state.Record {
 	t.Helper()
+	return replayRealSteps(t, agentName, agentName+"/"+scenario, at, nil)
+}
+
+// replayRealSteps is replayReal of testdata/real/DIR with a look after
+// each event: step (when not nil) gets the spool line just applied and the
+// record after it.
+func replayRealSteps(t *testing.T, agentName, dir string, at time.Time, step func(state.Line, *state.Record)) *state.Record {
+	t.Helper()
 	e := hookEnv(t)
-	for _, p := range readRealPayloads(t, agentName, scenario) {
+	for _, p := range readRealPayloads(t, dir) {
 		e.stdin = string(p.Payload)
 		if _, errs, code := e.run("hook", agentName); code != 0 || errs != "" {
 			t.Fatalf("lanes hook %s (%s): exit %d %q", agentName, p.Event, code, errs)
 		}
 	}
-	r := &state.Record{ID: "abcd1234", Name: scenario, Agent: state.Agent(agentName),
+	r := &state.Record{ID: "abcd1234", Name: filepath.Base(dir), Agent: state.Agent(agentName),
 		Runtime: state.Runtime{Launch: "L1", SessionID: "$1", PaneID: "%1", PaneStartedAt: at}}
 	r.Activity.HooksReport = true
 	raw, err := os.ReadFile(state.SpoolPath(e.state, r.ID))
@@ -76,6 +84,9 @@ func replayReal(t *testing.T, agentName, scenario string, at time.Time) *state.R
 		ev.At = at.Add(time.Duration(i+1) * time.Second)
 		if _, drop := state.Apply(r, ev); drop != "" {
 			t.Fatalf("spool line %d (%s) dropped: %s", i+1, l.Event, drop)
+		}
+		if step != nil {
+			step(l, r)
 		}
 	}
 	return r

@@ -43,6 +43,10 @@ func hookEvent(l Line, kind EventKind, detail string) Event {
 		AgentID:           l.AgentID,
 		ProviderSessionID: l.ProviderSessionID,
 		Detail:            detail,
+		ToolName:          l.ToolName,
+		ToolInput:         l.ToolInput,
+		Question:          l.Question,
+		Message:           l.Message,
 	}
 }
 

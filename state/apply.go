@@ -53,6 +53,9 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 		}
 		a.clearCalls()
 		a.Outcome = e.Outcome
+		if e.Message != "" {
+			a.LastMessage = e.Message
+		}
 		if len(a.Subagents) > 0 {
 			a.PendingStop = true
 			next = ActivityActive
@@ -62,6 +65,7 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 	case KindToolStart:
 		a.startCall(e.ToolUseID)
 		if !asking {
+			a.noteTool(e)
 			next = ActivityActive
 		}
 	case KindToolEnd:
@@ -93,6 +97,10 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 		next = ActivityBlocked
 		if e.Kind == KindAsk {
 			next = ActivityWaitingInput
+		}
+		a.noteTool(e)
+		if e.Dialog && !a.Dialog {
+			a.DialogAt = e.At // a dialog opens; a second event of it keeps its time
 		}
 		a.Dialog, a.DialogGoneAt = e.Dialog, time.Time{}
 	case KindAnswered:
@@ -126,7 +134,7 @@ func startsSession(e Event) bool {
 // only while the activity is blocked or waiting: every way out clears it.
 func (a *ActivityFacts) move(to Activity, at time.Time, source, detail string) *Transition {
 	if to != ActivityBlocked && to != ActivityWaitingInput {
-		a.Dialog, a.DialogGoneAt = false, time.Time{}
+		a.Dialog, a.DialogGoneAt, a.DialogAt = false, time.Time{}, time.Time{}
 	}
 	if to == a.State {
 		return nil
@@ -144,9 +152,32 @@ func (a *ActivityFacts) clearCalls() {
 	a.AskingTool, a.AskingAll = "", false
 }
 
+// clearTurn ends what a turn was doing: its calls, subagents and current
+// tool (the last message stays: it is what the agent said last).
 func (a *ActivityFacts) clearTurn() {
 	a.clearCalls()
 	a.Subagents, a.PendingStop = nil, false
+	a.Tool, a.ToolInput, a.Question = "", "", ""
+}
+
+// noteTool keeps the tool call an event names as the current one, with
+// its input's summary and the question it asks (a question tool's may
+// come before the dialog that shows it). An event naming no tool (a
+// permission notification) keeps the call, and adds a summary only where
+// there was none.
+func (a *ActivityFacts) noteTool(e Event) {
+	switch {
+	case e.ToolName != "":
+		if e.ToolName != a.Tool || e.ToolInput != a.ToolInput {
+			a.Question = "" // another call: the last one's question is not its own
+		}
+		a.Tool, a.ToolInput = e.ToolName, e.ToolInput
+	case e.ToolInput != "" && a.ToolInput == "":
+		a.ToolInput = e.ToolInput
+	}
+	if e.Question != "" {
+		a.Question = e.Question
+	}
 }
 
 func (a *ActivityFacts) startCall(id string) {
@@ -192,7 +223,7 @@ func upsertPR(r *Record, p PR, e Event) {
 	for i := range r.PRs {
 		if r.PRs[i].Number == p.Number {
 			old := r.PRs[i]
-			if old.State != p.State {
+			if old.State != p.State || old.Review != p.Review || old.CI != p.CI || old.Mergeable != p.Mergeable {
 				p.StateChangedAt = e.At
 			} else {
 				p.StateChangedAt = old.StateChangedAt
@@ -245,6 +276,7 @@ func Restart(r *Record, launch string, at time.Time) *Transition {
 	a.Outcome = OutcomeNone
 	a.FirstSignalAt = time.Time{}
 	a.HookTurns = false
+	a.LastMessage = "" // a new agent has said nothing yet
 	return a.move(ActivityIdle, at, "user", "restart")
 }
 

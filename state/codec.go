@@ -16,9 +16,10 @@ import (
 // is a schema migration (store.go): codec 2 came with schema 3. TestCodecRoundTrip fills every field
 // of Record by reflection, so a field added without a line here fails it.
 // Version 2 appended the fields after the counters, version 3 the dialog
-// and the witness's stamps, version 4 HookTurns; an older record decodes
+// and the witness's stamps, version 4 HookTurns, version 5 the content
+// facts, the dialog's opening and the mute; an older record decodes
 // with them zero.
-const codecVersion = 4
+const codecVersion = 5
 
 var errTruncated = errors.New("record truncated")
 
@@ -115,6 +116,13 @@ func encodeRecord(r *Record) []byte {
 	e.time(a.DialogGoneAt)
 
 	e.bool(a.HookTurns)
+
+	e.str(a.Tool)
+	e.str(a.ToolInput)
+	e.str(a.Question)
+	e.str(a.LastMessage)
+	e.time(a.DialogAt)
+	e.bool(r.Muted)
 	return e.b
 }
 
@@ -228,6 +236,14 @@ func decodeRecord(b []byte) (*Record, error) {
 	}
 	if v >= 4 {
 		a.HookTurns = d.bool()
+	}
+	if v >= 5 {
+		a.Tool = d.str()
+		a.ToolInput = d.str()
+		a.Question = d.str()
+		a.LastMessage = d.str()
+		a.DialogAt = d.time()
+		r.Muted = d.bool()
 	}
 	if d.err == nil && len(d.b) > 0 {
 		d.err = fmt.Errorf("%d bytes left over", len(d.b))

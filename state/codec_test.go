@@ -164,14 +164,14 @@ func BenchmarkDecodeRecords200(b *testing.B) {
 	}
 }
 
-// A record written before codec version 2, 3 or 4 decodes with the fields
+// A record written before codec version 2, 3, 4 or 5 decodes with the fields
 // the later versions appended left zero.
 func TestCodecReadsOlderVersions(t *testing.T) {
 	r := rec(ActivityIdle, prOpen)
 	b := encodeRecord(r)
-	// Version 2 appends five fields, version 3 three, version 4 one, each
-	// one byte when zero or empty.
-	for v, cut := range map[byte]int{1: 9, 2: 4, 3: 1} {
+	// Version 2 appends five fields, version 3 three, version 4 one,
+	// version 5 six, each one byte when zero or empty.
+	for v, cut := range map[byte]int{1: 15, 2: 10, 3: 7, 4: 6} {
 		got, err := decodeRecord(append([]byte{v}, b[1:len(b)-cut]...))
 		if err != nil {
 			t.Fatalf("version %d: %v", v, err)
@@ -195,7 +195,7 @@ func TestCodecOlderAskIsADialog(t *testing.T) {
 		r := rec(ActivityBlocked, prOpen)
 		r.Agent, r.Activity.Outcome = c.agent, c.outcome
 		b := encodeRecord(r)
-		got, err := decodeRecord(append([]byte{2}, b[1:len(b)-4]...))
+		got, err := decodeRecord(append([]byte{2}, b[1:len(b)-10]...))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,9 @@
 package state
 
 import (
+	"cmp"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -87,11 +89,13 @@ func derive(r *Record, now time.Time) Derivation {
 }
 
 func deriveIdle(r *Record, now time.Time) Derivation {
+	// A PR's badge is as old as the later of the agent going idle and the
+	// PR's last change (docs/design.md §8).
 	if s, ok := prAggregate(r.PRs); ok {
-		return Derivation{Status: s, Zone: prZone(s)}
+		return Derivation{Status: s, Zone: prZone(s), Since: prChanged(r)}
 	}
 	if anyMerged(r.PRs) {
-		return Derivation{Status: StatusMerged, Zone: ZoneReadyToMerge}
+		return Derivation{Status: StatusMerged, Zone: ZoneReadyToMerge, Since: prChanged(r)}
 	}
 	if r.HookCapable() && r.Activity.FirstSignalAt.IsZero() &&
 		!r.Runtime.PaneStartedAt.IsZero() && now.Sub(r.Runtime.PaneStartedAt) > NoSignalGrace {
@@ -178,8 +182,39 @@ func prAggregate(prs []PR) (Status, bool) {
 	return prRank[worst], true
 }
 
+// prChanged is the later of the activity's change and any PR's.
+func prChanged(r *Record) time.Time {
+	t := r.Activity.Since
+	for _, p := range r.PRs {
+		if p.StateChangedAt.After(t) {
+			t = p.StateChangedAt
+		}
+	}
+	return t
+}
+
 func anyMerged(prs []PR) bool {
 	return slices.ContainsFunc(prs, func(p PR) bool { return p.State == PRStateMerged })
+}
+
+// ByUrgency orders sessions within a lane, the sidebar and `lanes ls`
+// (docs/design.md §8): a dialog before everything else, then Rank, then
+// the longest wait (the oldest badge) first; name and id settle a tie.
+// Done waits on nobody: the latest ended comes first there.
+func ByUrgency(x *Record, dx Derivation, y *Record, dy Derivation) int {
+	wait := dx.Since.Compare(dy.Since)
+	if dx.Zone == ZoneDone && dy.Zone == ZoneDone {
+		wait = -wait
+	}
+	return cmp.Or(cmp.Compare(urgency(x, dx), urgency(y, dy)), wait,
+		strings.Compare(x.Name, y.Name), strings.Compare(x.ID, y.ID))
+}
+
+func urgency(r *Record, d Derivation) int {
+	if r.Live() && r.Activity.Dialog {
+		return -1
+	}
+	return Rank(d)
 }
 
 // Rank orders derivations for a roll-up where one state stands for several

@@ -62,6 +62,9 @@ type Event struct {
 	Outcome           Outcome // for turn end: cancellation or failure
 	ProviderSessionID string
 	Detail            string // the agent's own event name, for the history
+	// Content (docs/design.md §2): the tool and its input's summary, a
+	// dialog's question, the last assistant message's start.
+	ToolName, ToolInput, Question, Message string
 	// Dialog: an ask or block the agent shows as a TUI dialog that Enter
 	// would answer (docs/design.md §4, §11).
 	Dialog bool

@@ -27,7 +27,7 @@ var lineStart = []byte(`{"v":`)
 
 // Line is one spool line: what `lanes hook` (or `lanes pr`) appends to
 // $STATE/spool/<id>.jsonl. It keeps only the fields docs/design.md §6 names —
-// never prompt text, messages, tool input or transcripts.
+// never prompt text, transcripts, or a tool input or message whole.
 type Line struct {
 	V       int       `json:"v"`
 	At      time.Time `json:"at"`
@@ -46,6 +46,13 @@ type Line struct {
 	AgentID           string `json:"agent_id,omitempty"`
 	Type              string `json:"type,omitempty"` // Codex notify payload type
 	Status            string `json:"status,omitempty"`
+
+	// Content (docs/design.md §2), summaries the hook made: a tool
+	// input's (≤ ToolInputMax runes), a dialog's question and the last
+	// assistant message's start (≤ MessageMax).
+	ToolInput string `json:"tool_input,omitempty"`
+	Question  string `json:"question,omitempty"`
+	Message   string `json:"message,omitempty"`
 
 	PR *PR `json:"pr,omitempty"` // agent "lanes", event "pr"
 }
@@ -119,7 +126,8 @@ func EncodeLine(l Line) ([]byte, error) {
 // the write-time cap and the read-time cleaning go through.
 func (l *Line) eachText(f func(*string)) {
 	for _, s := range []*string{&l.Session, &l.Launch, &l.Agent, &l.Event, &l.ProviderSessionID, &l.Source,
-		&l.Reason, &l.ToolName, &l.ToolUseID, &l.NotificationType, &l.AgentID, &l.Type, &l.Status} {
+		&l.Reason, &l.ToolName, &l.ToolUseID, &l.NotificationType, &l.AgentID, &l.Type, &l.Status,
+		&l.ToolInput, &l.Question, &l.Message} {
 		f(s)
 	}
 	if l.PR != nil {

@@ -29,6 +29,10 @@ type Record struct {
 
 	EventsApplied int            `json:"events_applied"`
 	EventsDropped map[string]int `json:"events_dropped,omitempty"`
+
+	// Muted: the user asked not to be notified about this session
+	// (docs/design.md §15).
+	Muted bool `json:"muted,omitempty"`
 }
 
 // Runtime holds the tmux-side facts of a session.
@@ -125,6 +129,18 @@ type ActivityFacts struct {
 	// JSON name is the one schema-1 stores were written with.)
 	HooksReport       bool   `json:"hooks_injected"`
 	ProviderSessionID string `json:"provider_session_id,omitempty"`
+
+	// What the session is doing or asking (docs/design.md §2), from the
+	// hooks' payloads: the current or last tool call, a summary of its
+	// input and the question it asks (a dialog's, or a question tool's),
+	// the start of the last assistant message.
+	Tool        string `json:"tool,omitempty"`
+	ToolInput   string `json:"tool_input,omitempty"`
+	Question    string `json:"question,omitempty"`
+	LastMessage string `json:"last_message,omitempty"`
+	// DialogAt is when the dialog that shows opened: with AskingTool it
+	// names the dialog an answer from the board is meant for (§15).
+	DialogAt time.Time `json:"dialog_at,omitzero"`
 }
 
 // PR is the facts about one pull request attributed to a session.
@@ -137,7 +153,7 @@ type PR struct {
 	Mergeable      string    `json:"mergeable"`
 	Base           string    `json:"base,omitempty"`
 	Head           string    `json:"head,omitempty"`
-	StateChangedAt time.Time `json:"state_changed_at,omitzero"`
+	StateChangedAt time.Time `json:"state_changed_at,omitzero"` // state, review, ci or mergeable last changed
 	Source         string    `json:"source,omitempty"`
 	At             time.Time `json:"at,omitzero"`
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"lanes/state"
 )
 
 // The plugin is JavaScript run by OpenCode (Bun); node runs the same module
@@ -28,7 +30,7 @@ await hooks["tool.execute.after"]({ tool: "bash", sessionID: S, callID: "call_1"
 await ev("session.created", { info: { id: C, parentID: S } });
 await ev("session.status", { sessionID: C, status: { type: "busy" } });
 await hooks["tool.execute.before"]({ tool: "read", sessionID: C, callID: "call_2" }, { args: {} });
-await ev("question.asked", { id: "que_1", sessionID: C, questions: [], tool: { messageID: "msg_2", callID: "call_2" } });
+await ev("question.asked", { id: "que_1", sessionID: C, questions: [{ question: "Red or blue?", options: [] }], tool: { messageID: "msg_2", callID: "call_2" } });
 await ev("question.replied", { sessionID: C, requestID: "que_1", answers: [] });
 await ev("session.status", { sessionID: C, status: { type: "idle" } });
 await ev("session.idle", { sessionID: C });
@@ -42,6 +44,10 @@ await ev("permission.updated", { id: "per_2", type: "edit", sessionID: S, messag
 await ev("permission.replied", { sessionID: S, permissionID: "per_2", response: "reject" });
 await ev("message.part.updated", { part: { text: "never forwarded" } });
 await hooks["tool.execute.before"](undefined, undefined);
+await ev("message.updated", { info: { id: "msg_a", role: "assistant", sessionID: S } });
+await ev("message.part.updated", { part: { type: "text", text: "All done.", messageID: "msg_a", sessionID: S } });
+await ev("session.idle", { sessionID: S });
+await hooks["tool.execute.before"]({ tool: "write", sessionID: S, callID: "call_4" }, { args: { filePath: "a.txt", content: "x".repeat(5000) } });
 await ev("session.deleted", { info: { id: "ses_other" } });
 await ev("session.deleted", { info: { id: S } });
 `
@@ -55,13 +61,13 @@ func TestOpenCodePluginRuns(t *testing.T) {
 		`lanes.start`,
 		`chat.message session=ses_main`,
 		`session.status session=ses_main status=busy`,
-		`tool.execute.before session=ses_main tool=bash call=call_1`,
-		`permission.asked session=ses_main call=call_1`,
+		`tool.execute.before session=ses_main tool=bash call=call_1 input=rm -rf build`,
+		`permission.asked session=ses_main tool=bash call=call_1 input=rm *`,
 		`permission.replied session=ses_main call=call_1`,
 		`tool.execute.after session=ses_main tool=bash call=call_1`,
 		`subagent.start session=ses_main agent=ses_child`,
 		`tool.execute.before session=ses_main tool=read call=call_2`,
-		`question.asked session=ses_main call=call_2`,
+		`question.asked session=ses_main call=call_2 question=Red or blue?`,
 		`question.replied session=ses_main call=call_2`,
 		`subagent.stop session=ses_main agent=ses_child`,
 		`session.error session=ses_main reason=MessageAbortedError`,
@@ -69,6 +75,8 @@ func TestOpenCodePluginRuns(t *testing.T) {
 		`session.status session=ses_main status=retry`,
 		`session.status session=ses_main status=idle`,
 		`permission.updated session=ses_main call=call_3`,
+		`session.idle session=ses_main message=All done.`,
+		`tool.execute.before session=ses_main tool=write call=call_4 input=a.txt`,
 		`permission.replied session=ses_main call=call_3`,
 		`session.deleted session=ses_main`,
 	}
@@ -140,20 +148,28 @@ func runPlugin(t *testing.T, node string, installed bool, injected string, n int
 		if args != wantArgs {
 			t.Errorf("args %q, want %q", args, wantArgs)
 		}
-		if strings.Contains(payload, "secret") || strings.Contains(payload, "rm -rf") || strings.Contains(payload, "never forwarded") {
+		// A tool's output, a user's text and a file's content are never sent.
+		if strings.Contains(payload, "secret") || strings.Contains(payload, "never forwarded") || strings.Contains(payload, "xxxx") {
 			t.Errorf("payload leaks content: %s", payload)
 		}
-		var p map[string]string
+		var p map[string]json.RawMessage
 		if err := json.Unmarshal([]byte(payload), &p); err != nil {
 			t.Fatalf("payload %q: %v", payload, err)
 		}
-		s := p["hook_event_name"]
-		for _, f := range []struct{ key, label string }{
-			{"session_id", "session"}, {"status", "status"}, {"reason", "reason"},
-			{"tool_name", "tool"}, {"tool_use_id", "call"}, {"agent_id", "agent"},
+		str := func(k string) string {
+			var v string
+			_ = json.Unmarshal(p[k], &v)
+			return v
+		}
+		s := str("hook_event_name")
+		for _, f := range []struct{ label, v string }{
+			{"session", str("session_id")}, {"status", str("status")}, {"reason", str("reason")},
+			{"tool", str("tool_name")}, {"call", str("tool_use_id")}, {"agent", str("agent_id")},
+			{"input", state.ToolSummary(p["tool_input"])}, {"question", state.AskQuestion(p["tool_input"])},
+			{"message", str("last_assistant_message")},
 		} {
-			if v := p[f.key]; v != "" {
-				s += " " + f.label + "=" + v
+			if f.v != "" {
+				s += " " + f.label + "=" + f.v
 			}
 		}
 		out = append(out, s)

@@ -1,0 +1,146 @@
+package state
+
+import (
+	"encoding/json"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// What a card says (docs/design.md §2, §8): the current tool with a short
+// summary of its input, the question a dialog asks, the start of the last
+// assistant message. The hook keeps these summaries only, never the input,
+// prompt or message whole.
+const (
+	ToolInputMax = 80  // runes of a tool input's summary
+	MessageMax   = 160 // runes of a question or last message
+)
+
+// EnvContent is the variable that turns content off: "off" keeps hooks
+// from recording it and surfaces from showing it (for screen-sharing).
+const EnvContent = "LANES_CONTENT"
+
+// summaryKeys are the tool input fields that say what a call does, most
+// telling first: a shell command, a file, a pattern, a place, a query, a
+// description (a subagent's task). A prompt is never one of them.
+var summaryKeys = []string{"command", "cmd", "file_path", "filePath", "absolute_path", "notebook_path",
+	"pattern", "path", "dir_path", "url", "query", "description", "title"}
+
+// ToolSummary is the one field of a tool call's input (a JSON object) that
+// says what the call does, as one line of at most ToolInputMax runes; ""
+// when the input has none.
+func ToolSummary(input []byte) string {
+	var obj map[string]json.RawMessage
+	if len(input) == 0 || json.Unmarshal(input, &obj) != nil {
+		return ""
+	}
+	for _, k := range summaryKeys {
+		raw, ok := obj[k]
+		if !ok {
+			continue
+		}
+		var s string
+		if json.Unmarshal(raw, &s) == nil && strings.TrimSpace(s) != "" {
+			return Summary(s, ToolInputMax)
+		}
+		var argv []string // Codex's shell command is an argv
+		if json.Unmarshal(raw, &argv) == nil && len(argv) > 0 {
+			if n := len(argv); n >= 3 && (argv[n-2] == "-lc" || argv[n-2] == "-c") {
+				argv = argv[n-1:] // bash -lc SCRIPT: the script is what runs
+			}
+			return Summary(strings.Join(argv, " "), ToolInputMax)
+		}
+	}
+	return ""
+}
+
+// AskQuestion is the first question of an asking tool's input
+// ({"questions": [{"question": …}]}: Claude Code's AskUserQuestion,
+// Codex's request_user_input, Gemini's ask_user, OpenCode's question), at
+// most MessageMax runes; "" when the input asks none.
+func AskQuestion(input []byte) string {
+	var in struct {
+		Questions []struct {
+			Question string `json:"question"`
+		} `json:"questions"`
+	}
+	if len(input) == 0 || json.Unmarshal(input, &in) != nil {
+		return ""
+	}
+	for _, q := range in.Questions {
+		if s := Summary(q.Question, MessageMax); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// Summary is s as one line of at most n runes: white space (newlines
+// included) collapsed to single spaces, terminal control removed, and an
+// ellipsis where it was cut.
+func Summary(s string, n int) string {
+	s = strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
+	s = strings.TrimSpace(CleanText(s))
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i, k := 0, 0
+	for i = range s {
+		if k == n-1 {
+			break
+		}
+		k++
+	}
+	return strings.TrimRight(s[:i], " ") + "…"
+}
+
+// Say is which content a session's card shows.
+type Say uint8
+
+const (
+	SayNothing Say = iota
+	SayTool        // working: the current tool and its input
+	SayAsk         // in a dialog or waiting: the question, else the tool asking
+	SayMessage     // idle: the start of the last assistant message
+)
+
+// Says is what a card says about the session (docs/design.md §8): the
+// current tool while working, the question (or the tool asking
+// permission) while the agent waits on its human, the start of the last
+// message while idle; nothing for a session that ended or whose hooks
+// said none of it.
+func Says(r *Record) (Say, string) {
+	if !r.Live() || !r.Runtime.UnreachableSince.IsZero() {
+		return SayNothing, ""
+	}
+	a := &r.Activity
+	switch a.Known() {
+	case ActivityActive:
+		if t := ToolLine(a.Tool, a.ToolInput); t != "" {
+			return SayTool, t
+		}
+	case ActivityBlocked, ActivityWaitingInput:
+		if a.Question != "" {
+			return SayAsk, a.Question
+		}
+		if t := ToolLine(a.Tool, a.ToolInput); t != "" {
+			return SayAsk, t
+		}
+	case ActivityIdle:
+		if a.LastMessage != "" {
+			return SayMessage, a.LastMessage
+		}
+	}
+	return SayNothing, ""
+}
+
+// ToolLine is "Tool: input", or the tool or input alone.
+func ToolLine(tool, input string) string {
+	switch {
+	case tool == "":
+		return input
+	case input == "":
+		return tool
+	}
+	return tool + ": " + input
+}

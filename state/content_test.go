@@ -1,0 +1,115 @@
+package state
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestToolSummary(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"command":"npm test","description":"Run the tests"}`, "npm test"},
+		{`{"file_path":"cli/app.go","old_string":"a","new_string":"b"}`, "cli/app.go"},
+		{`{"pattern":"TODO","path":"."}`, "TODO"},
+		{`{"command":["bash","-lc","go test ./..."]}`, "go test ./..."},
+		{`{"command":"line one\nline two\tthree"}`, "line one line two three"},
+		{`{"command":"\u001b]52;c;aGk=\u0007rm x"}`, "rm x"},
+		{`{"prompt":"my secret plan"}`, ""},
+		{`{"command":"` + strings.Repeat("é", 100) + `"}`, strings.Repeat("é", 79) + "…"},
+		{`not json`, ""},
+		{``, ""},
+	} {
+		if got := ToolSummary([]byte(c.in)); got != c.want {
+			t.Errorf("ToolSummary(%s) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// The content facts follow the turn: a tool call's input and question
+// while it runs or asks, kept after it ends (the last tool), dropped at the
+// next turn; the last message stays until a new agent starts.
+func TestApplyContent(t *testing.T) {
+	r := rec(ActivityIdle)
+	at := t0
+	ev := func(k EventKind, f func(*Event)) {
+		at = at.Add(time.Second)
+		e := Event{Kind: k, At: at, Launch: "L1", Source: "hook:claude"}
+		if f != nil {
+			f(&e)
+		}
+		if _, drop := Apply(r, e); drop != "" {
+			t.Fatalf("%s dropped: %s", k, drop)
+		}
+	}
+	say := func(want Say, text string) {
+		t.Helper()
+		if s, got := Says(r); s != want || got != text {
+			t.Fatalf("Says = %d %q, want %d %q (activity %+v)", s, got, want, text, r.Activity)
+		}
+	}
+	ev(KindTurnStart, nil)
+	say(SayNothing, "")
+	ev(KindToolStart, func(e *Event) { e.ToolUseID, e.ToolName, e.ToolInput = "t1", "Bash", "npm test" })
+	say(SayTool, "Bash: npm test")
+	ev(KindBlock, func(e *Event) { e.ToolName, e.ToolInput, e.Dialog = "Bash", "npm test", true })
+	say(SayAsk, "Bash: npm test")
+	opened := r.Activity.DialogAt
+	ev(KindBlock, func(e *Event) { e.Dialog = true }) // the permission notification of the same dialog
+	if !r.Activity.DialogAt.Equal(opened) || opened.IsZero() {
+		t.Fatalf("DialogAt %v, want the first event's %v", r.Activity.DialogAt, opened)
+	}
+	ev(KindToolEnd, func(e *Event) { e.ToolUseID, e.ToolName = "t1", "Bash" })
+	if !r.Activity.DialogAt.IsZero() {
+		t.Fatal("DialogAt kept after the dialog closed")
+	}
+	ev(KindToolStart, func(e *Event) { e.ToolUseID, e.ToolName, e.Question = "t2", "AskUserQuestion", "Red or blue?" })
+	ev(KindAsk, func(e *Event) { e.ToolUseID, e.Dialog = "t2", true })
+	say(SayAsk, "Red or blue?")
+	ev(KindToolEnd, func(e *Event) { e.ToolUseID = "t2" })
+	ev(KindTurnEnd, func(e *Event) { e.Message = "Blue it is." })
+	say(SayMessage, "Blue it is.")
+	ev(KindTurnStart, nil)
+	if a := r.Activity; a.Tool != "" || a.Question != "" || a.LastMessage != "Blue it is." {
+		t.Fatalf("a new turn: %+v, want no tool or question, the last message kept", a)
+	}
+	Restart(r, "L2", at)
+	if r.Activity.LastMessage != "" {
+		t.Fatal("a restarted agent still has the last one's message")
+	}
+}
+
+// Cards order by urgency: a dialog first, then Rank, then the oldest badge;
+// a PR's badge is as old as its last change.
+func TestByUrgency(t *testing.T) {
+	now := t0.Add(time.Hour)
+	mk := func(name string, a Activity, since time.Duration, f func(*Record)) *Record {
+		r := rec(a)
+		r.ID, r.Name = name+"0000000"[:8-len(name)], name
+		r.Activity.Since = t0.Add(since)
+		if f != nil {
+			f(r)
+		}
+		return r
+	}
+	recs := []*Record{
+		mk("ci", ActivityIdle, 0, func(r *Record) {
+			r.PRs = []PR{{Number: 1, State: PRStateOpen, CI: CIFailing, StateChangedAt: t0.Add(50 * time.Minute)}}
+		}),
+		mk("ask", ActivityBlocked, 40*time.Minute, func(r *Record) { r.Activity.Dialog = true }),
+		mk("failed", ActivityIdle, 10*time.Minute, func(r *Record) { r.Activity.Outcome = OutcomeFailure }),
+		mk("exited", ActivityExited, 30*time.Minute, nil),
+		mk("waits", ActivityWaitingInput, 20*time.Minute, nil), // a script's prompt, no dialog
+	}
+	slices.SortFunc(recs, func(x, y *Record) int { return ByUrgency(x, Derive(x, now), y, Derive(y, now)) })
+	var got []string
+	for _, r := range recs {
+		got = append(got, r.Name)
+	}
+	if want := []string{"ask", "waits", "exited", "ci", "failed"}; !slices.Equal(got, want) {
+		t.Fatalf("order %v, want %v", got, want)
+	}
+	if d := Derive(recs[3], now); !d.Since.Equal(t0.Add(50 * time.Minute)) {
+		t.Errorf("CI failed badge since %v, want the PR's change", d.Since)
+	}
+}
