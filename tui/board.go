@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 	"time"
@@ -148,28 +147,15 @@ func (b *board) set(recs []*state.Record, now time.Time, filter string, all bool
 		}
 	}
 	for i := range b.lanes {
-		l := &b.lanes[i]
-		if l.zone == state.ZoneDone {
-			slices.SortFunc(l.cards, byRecent)
-		} else {
-			slices.SortFunc(l.cards, byName)
-		}
-		slices.SortFunc(l.extra, byName)
+		slices.SortFunc(b.lanes[i].cards, byUrgency)
+		slices.SortFunc(b.lanes[i].extra, byUrgency)
 	}
 	b.relayout()
 }
 
-func byName(x, y *item) int { return recordsByName(x.rec, y.rec) }
-
-// recordsByName orders sessions by name, then id: the board's lanes and
-// the sidebar list them the same way.
-func recordsByName(x, y *state.Record) int {
-	return cmp.Or(strings.Compare(x.Name, y.Name), strings.Compare(x.ID, y.ID))
-}
-
-func byRecent(x, y *item) int {
-	return cmp.Or(y.rec.Runtime.TerminatedAt.Compare(x.rec.Runtime.TerminatedAt), byName(x, y))
-}
+// byUrgency is state.ByUrgency for the board's items: every lane, its
+// idle stack and the sidebar list sessions in this one order.
+func byUrgency(x, y *item) int { return state.ByUrgency(x.rec, x.d, y.rec, y.d) }
 
 // setSize fits the board into w×h cells (lane headers included).
 func (b *board) setSize(w, h int) {

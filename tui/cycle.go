@@ -116,7 +116,7 @@ func (m *Model) rebuild() {
 		m.board.selKey, m.pendingName = m.recs[i].ID, ""
 	}
 	m.board.set(m.recs, m.now, m.filter, m.showAll)
-	m.sidebar.setRecords(m.recs)
+	m.sidebar.setRecords(m.recs, m.now)
 }
 
 // active reports whether an animated dot (theme says which: only active
@@ -128,9 +128,8 @@ func (m Model) active() bool {
 	animates := func(r *state.Record, d state.Derivation) bool {
 		return r.Live() && theme.ActivitySpec(dotActivity(r, d)).Animates
 	}
-	return (m.sidebarOn && slices.ContainsFunc(m.sidebar.live, func(r *state.Record) bool {
-		return animates(r, state.Derive(r, m.now))
-	})) || slices.ContainsFunc(m.board.items, func(it item) bool { return animates(it.rec, it.d) })
+	anim := func(it item) bool { return animates(it.rec, it.d) }
+	return (m.sidebarOn && slices.ContainsFunc(m.sidebar.live, anim)) || slices.ContainsFunc(m.board.items, anim)
 }
 
 // flash shows a status-bar message that clears itself.

@@ -99,12 +99,12 @@ func TestFlowNavigation(t *testing.T) {
 	f.waitText("┃ ● api")
 	f.keys("j") // api → ui-polish
 	f.waitText("┃ ● ui-polish")
-	f.keys("l") // Needs you, the card at the same height: crash
-	f.waitText("┃ ■ crash")
-	f.keys("k", "right", "right") // build, then In review, then Ready to merge
+	f.keys("l") // Needs you, the card at the same height: flaky
+	f.waitText("┃ ○ flaky")
+	f.keys("k", "right", "right") // refactor, then In review, then Ready to merge
 	f.waitText("┃ ○ approve")
 	f.keys("left", "h", "h", "j", "j", "j") // back to Working; past the cards into the idle stack
-	f.wait("the idle stack selected", func(v string) bool { return strings.Contains(v, "▌ ○ docs") })
+	f.wait("the idle stack selected", func(v string) bool { return strings.Contains(v, "▌ ○ lint") })
 	f.keys("up") // idle header
 	f.waitText("▌ ○ Idle · 2")
 	f.keys("enter") // closes the stack
@@ -213,7 +213,7 @@ func TestFlowKillConfirmation(t *testing.T) {
 
 func TestFlowRefusedSendOnExitedAgent(t *testing.T) {
 	f := startFlow(t, 160, 48)
-	f.keys("l", "j") // Needs you: build (a failed turn), then crash, exited (3)
+	f.keys("l", "j", "j", "j", "j", "j") // Needs you, by urgency: refactor, flaky, quiet, oom, web, then crash, exited (3)
 	f.waitText("┃ ■ crash")
 	f.keys("s")
 	f.waitText("can't send to crash: agent exited — its pane may be a shell now")

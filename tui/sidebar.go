@@ -19,7 +19,7 @@ const historyN = 30
 // sidebar lists every live session with its raw-activity dot and, on
 // request, the selected session's recent transitions.
 type sidebar struct {
-	live []*state.Record // sorted by name
+	live []item // in the board's order (byUrgency)
 
 	showHist bool
 	histID   string // whose history is loaded
@@ -29,15 +29,16 @@ type sidebar struct {
 	histErr  string
 }
 
-// setRecords keeps the live sessions, whatever the board's filter.
-func (s *sidebar) setRecords(recs []*state.Record) {
+// setRecords keeps the live sessions, whatever the board's filter, each
+// derived once.
+func (s *sidebar) setRecords(recs []*state.Record, now time.Time) {
 	s.live = s.live[:0]
 	for _, r := range recs {
 		if r.Live() {
-			s.live = append(s.live, r)
+			s.live = append(s.live, item{rec: r, d: state.Derive(r, now)})
 		}
 	}
-	slices.SortFunc(s.live, recordsByName)
+	slices.SortFunc(s.live, func(x, y item) int { return byUrgency(&x, &y) })
 }
 
 // render draws the sidebar in h lines of sidebarW cells; selID is the
@@ -58,14 +59,14 @@ func (s sidebar) render(l *look, h int, selID string, now time.Time, frame int) 
 		listH = max(min(len(s.live), h/2), min(3, h-1))
 	}
 	add(fit(l.name, " Sessions · "+strconv.Itoa(len(s.live)), paint{}, "", w))
-	sel := slices.IndexFunc(s.live, func(r *state.Record) bool { return r.ID == selID })
+	sel := slices.IndexFunc(s.live, func(x item) bool { return x.rec.ID == selID })
 	first := 0
 	if sel >= listH {
 		first = sel - listH + 1
 	}
 	for i := first; i < len(s.live) && i < first+listH; i++ {
-		r := s.live[i]
-		a := dotActivity(r, state.Derive(r, now))
+		r := s.live[i].rec
+		a := dotActivity(r, s.live[i].d)
 		lead, name := "  ", l.text
 		if i == sel {
 			lead, name = l.selMark.s("▌")+" ", l.name
