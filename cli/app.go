@@ -167,13 +167,16 @@ func (a *app) main(ctx context.Context, args []string) int {
 
 func (a *app) usage(w io.Writer) {
 	fmt.Fprintln(w, "lanes — a board for AI coding agents running in tmux")
-	fmt.Fprintln(w, "\nUsage:\n  lanes [--socket NAME] [COMMAND] [ARGS]")
+	fmt.Fprintln(w, "\nUsage:\n  lanes [--socket NAME] [--theme auto|dark|light] [COMMAND] [ARGS]")
 	fmt.Fprintln(w, "\nCommands:")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nGlobal flags:\n  --socket NAME   tmux server socket name (tmux -L); default $LANES_TMUX_SOCKET, else tmux's default server")
+	fmt.Fprintln(w, "  --theme auto|dark|light\n                  the board's colours: auto asks the terminal for its background")
 	fmt.Fprintln(w, "\nEnvironment:\n  LANES_STATE_DIR   state directory (default $XDG_STATE_HOME/lanes, else ~/.local/state/lanes)")
+	fmt.Fprintln(w, "  LANES_CONTENT     off: hooks keep, and the board and `ls --json` show, no tool, question or message (screen-sharing)")
+	fmt.Fprintln(w, "  NO_COLOR          the board draws without colour; glyphs and labels carry everything")
 	fmt.Fprintln(w, "\nRun `lanes COMMAND --help` for a command's flags.")
 }
 

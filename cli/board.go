@@ -33,10 +33,13 @@ type BoardOptions struct {
 	StateDir string
 	Theme    string // auto, dark or light
 	NoColor  bool
-	TmuxEnv  string // $TMUX
-	Dir      string // the new-session dialog's default directory
-	Agent    state.Agent
-	Now      func() time.Time
+	// NoContent: LANES_CONTENT=off, the cards say nothing of what the
+	// agents do.
+	NoContent bool
+	TmuxEnv   string // $TMUX
+	Dir       string // the new-session dialog's default directory
+	Agent     state.Agent
+	Now       func() time.Time
 }
 
 // boardName is the board's binary, found next to lanes or on PATH.
@@ -85,6 +88,7 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 		StateDir:  dir,
 		Theme:     *themeFlag,
 		NoColor:   a.getenv("NO_COLOR") != "",
+		NoContent: a.getenv(state.EnvContent) == "off",
 		TmuxEnv:   a.getenv("TMUX"),
 		Dir:       cwd,
 		Agent:     firstInstalled(),

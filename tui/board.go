@@ -13,6 +13,10 @@ import (
 type item struct {
 	rec *state.Record
 	d   state.Derivation
+	// say and says are what the card says (state.Says), when the board
+	// shows content; a permission's tool already reads "Allow …".
+	say  state.Say
+	says string
 }
 
 // rowKind is what one row of a lane holds.
@@ -32,8 +36,10 @@ type row struct {
 	label string
 }
 
-// cardH is a card's height: a border, three lines, a border.
-const cardH = 5
+// cardH is a card's height: a border, four lines, a border. Every card has
+// the content line, blank when there is nothing to say, so all cards are
+// one height.
+const cardH = 6
 
 func (r row) height() int {
 	if r.kind == rowCard {
@@ -119,12 +125,17 @@ func matches(r *state.Record, filter string) bool {
 		strings.Contains(strings.ToLower(r.Branch), f)
 }
 
-// set sorts recs into lanes by Derive's zone.
-func (b *board) set(recs []*state.Record, now time.Time, filter string, all bool) {
+// set sorts recs into lanes by Derive's zone; content: the cards say what
+// the agents do (off for LANES_CONTENT=off).
+func (b *board) set(recs []*state.Record, now time.Time, filter string, all, content bool) {
 	b.items = b.items[:0]
 	for _, r := range recs {
 		if recent(r, now, all) && matches(r, filter) {
-			b.items = append(b.items, item{rec: r, d: state.Derive(r, now)})
+			it := item{rec: r, d: state.Derive(r, now)}
+			if content {
+				it.say, it.says = says(r)
+			}
+			b.items = append(b.items, it)
 		}
 	}
 	for i := range b.lanes {
@@ -156,6 +167,16 @@ func (b *board) set(recs []*state.Record, now time.Time, filter string, all bool
 // byUrgency is state.ByUrgency for the board's items: every lane, its
 // idle stack and the sidebar list sessions in this one order.
 func byUrgency(x, y *item) int { return state.ByUrgency(x.rec, x.d, y.rec, y.d) }
+
+// says is state.Says as a card puts it: a tool asking permission reads
+// "Allow Bash: …", so it is not taken for a question.
+func says(r *state.Record) (state.Say, string) {
+	k, text := state.Says(r)
+	if k == state.SayAsk && r.Activity.Question == "" {
+		text = "Allow " + text
+	}
+	return k, text
+}
 
 // setSize fits the board into w×h cells (lane headers included).
 func (b *board) setSize(w, h int) {

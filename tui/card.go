@@ -43,9 +43,10 @@ func plainSeg(p paint, text string, room int) seg {
 // renderCard draws one session as a card w cells wide:
 //
 //	╭────────────────────╮
-//	│ ● api          5m  │  activity dot, name, age of the state
+//	│ ● api          5m  │  activity dot, name, age of the badge
 //	│  ◐ Review  ✗ Failed│  status badge, marks (or exit detail)
 //	│ claude · fix #12   │  agent, branch, PRs
+//	│ ▸ Bash: npm test   │  what it says (blank when nothing)
 //	╰────────────────────╯
 //
 // Done cards carry no dot (their agent is gone) and a frame in their own
@@ -119,6 +120,10 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 		w3 += ms.w
 	}
 
+	// Line 4: what the session says; blank at the bottom when nothing,
+	// so a quiet card reads as shorter, not as missing a line.
+	line4, w4 := sayLine(l, it, cw)
+
 	var c [cardH]string
 	edge := fp.s(b.Left)
 	redge := fp.s(b.Right)
@@ -126,8 +131,24 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 	c[1] = edge + " " + line1 + " " + redge
 	c[2] = edge + " " + pad(line2, w2, cw) + " " + redge
 	c[3] = edge + " " + pad(line3.String(), w3, cw) + " " + redge
-	c[4] = fp.s(b.BottomLeft + strings.Repeat(b.Bottom, w-2) + b.BottomRight)
+	c[4] = edge + " " + pad(line4, w4, cw) + " " + redge
+	c[5] = fp.s(b.BottomLeft + strings.Repeat(b.Bottom, w-2) + b.BottomRight)
 	return c
+}
+
+// sayLine is what the session says in at most room cells, and its width:
+// the kind's glyph, then the text cut with an ellipsis; a message sits in
+// quotes. Nothing to say is an empty line.
+func sayLine(l *look, it *item, room int) (string, int) {
+	if it.say == state.SayNothing || room < 3 {
+		return "", 0
+	}
+	g := l.sayGlyph[it.say]
+	t := plainSeg(l.sayText[it.say], it.says, room-2)
+	if it.say == state.SayMessage {
+		return g.s("“") + t.s + g.s("”"), t.w + 2
+	}
+	return g.s(theme.SaySpec(it.say).Glyph) + " " + t.s, t.w + 2
 }
 
 // idleRow is one compact entry of the idle stack: dot, name, marks, age.
@@ -153,9 +174,20 @@ func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) strin
 	}
 	nm := plainSeg(name, r.Name, room-mw-1)
 	used := 2 + 2 + nm.w + mw
+	// The last message, muted, where the row has room for a few words.
+	if left := w - used - width(age) - 2; left >= minSaid {
+		if s, sw := sayLine(l, it, left-2); sw > 0 {
+			marks += "  " + s
+			used += 2 + sw
+		}
+	}
 	return lead + l.dotFor(dotActivity(r, it.d), frame) + " " + nm.s + marks +
 		strings.Repeat(" ", max(w-used-width(age)-1, 1)) + l.muted.s(age) + " "
 }
+
+// minSaid is the least room an idle row gives its message: fewer cells
+// would show a word or two and an ellipsis, which says nothing.
+const minSaid = 12
 
 // idleHead is the idle stack's header, "○ Idle · N", with ▾ when open.
 func idleHead(l *look, n int, open bool, w int, sel bool) string {

@@ -115,7 +115,7 @@ func (m *Model) rebuild() {
 	}); i >= 0 {
 		m.board.selKey, m.pendingName = m.recs[i].ID, ""
 	}
-	m.board.set(m.recs, m.now, m.filter, m.showAll)
+	m.board.set(m.recs, m.now, m.filter, m.showAll, !m.o.NoContent)
 	m.sidebar.setRecords(m.recs, m.now)
 }
 

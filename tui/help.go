@@ -37,6 +37,14 @@ func (m Model) helpBox() string {
 // helpFits reports whether keys and legend fit on one page.
 func (m Model) helpFits() bool { return m.h >= 34 && m.w >= 80 }
 
+// sayLegend is what each content cue means, short enough for one line of
+// the legend at 80 columns.
+var sayLegend = map[state.Say]string{
+	state.SayTool:    "tool running",
+	state.SayAsk:     "question or permission asked",
+	state.SayMessage: "last message",
+}
+
 // legend shows every status badge, mark and activity dot.
 func (m Model) legend() string {
 	l := m.look
@@ -59,6 +67,14 @@ func (m Model) legend() string {
 	b.WriteString("\n" + l.name.s("Dots") + "    ")
 	for _, a := range state.Activities {
 		b.WriteString(l.dotFor(a, 0) + " " + l.muted.s(theme.ActivitySpec(a).Short) + "  ")
+	}
+	b.WriteString("\n" + l.name.s("Says") + "    ")
+	for _, k := range []state.Say{state.SayTool, state.SayAsk, state.SayMessage} {
+		g := theme.SaySpec(k).Glyph
+		if k == state.SayMessage {
+			g += "…”"
+		}
+		b.WriteString(l.sayGlyph[k].s(g) + " " + l.muted.s(sayLegend[k]) + "  ")
 	}
 	b.WriteString("\n" + l.muted.s("Only an active dot breathes; a card's badge is its status, a dot its agent's activity."))
 	return b.String()

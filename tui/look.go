@@ -50,6 +50,10 @@ type look struct {
 	mark                     map[state.Mark]string  // "glyph label"
 	markW                    map[state.Mark]int
 	dot                      [2]map[state.Activity]string
+	// sayGlyph and sayText paint what a card says: a tool muted behind
+	// the working glyph, a question whole in the needs-you colour, a
+	// message muted and italic inside quotes.
+	sayGlyph, sayText map[state.Say]paint
 
 	// Card frames: the border shapes come from theme (rounded, thick when
 	// selected); the colour says what kind of card it is.
@@ -91,6 +95,8 @@ func newLook(isDark, noColor bool) *look {
 		plain:    st.Card.GetBorderStyle(),
 		selected: st.SelectedCard.GetBorderStyle(),
 		frame:    map[frameKind]paint{},
+		sayGlyph: map[state.Say]paint{},
+		sayText:  map[state.Say]paint{},
 	}
 	for _, z := range state.Zones {
 		l.zone[z] = paintOf(st.HeaderStyle(z))
@@ -111,6 +117,11 @@ func newLook(isDark, noColor bool) *look {
 		l.dot[0][a] = st.DotFrame(a, 0)
 		l.dot[1][a] = st.DotFrame(a, 1)
 	}
+	l.sayGlyph[state.SayTool], l.sayText[state.SayTool] = l.role[theme.RoleWorking], l.muted
+	l.sayGlyph[state.SayAsk] = paintOf(st.Accent(theme.RoleNeeds).Bold(true))
+	l.sayText[state.SayAsk] = l.role[theme.RoleNeeds]
+	l.sayGlyph[state.SayMessage] = l.muted
+	l.sayText[state.SayMessage] = paintOf(st.Muted.Italic(true))
 	l.frame[frameLive] = paintOf(st.Frame)
 	l.frame[frameSelected] = paintOf(st.Selection.Bold(true))
 	l.frame[frameMerged] = l.role[theme.RoleMerged]

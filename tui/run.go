@@ -63,6 +63,9 @@ type Options struct {
 	// NoColor draws without colour (NO_COLOR): glyphs, labels, bold and
 	// border shapes carry everything.
 	NoColor bool
+	// NoContent hides what the cards say (the tool, the question, the
+	// last message): LANES_CONTENT=off, for people who screen-share.
+	NoContent bool
 	// TmuxEnv is $TMUX: inside the sessions' own server enter switches the
 	// client, outside any tmux it attaches, inside another it explains.
 	TmuxEnv string

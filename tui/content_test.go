@@ -1,0 +1,132 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"lanes/state"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+)
+
+// contentFixture has a card of every content kind: a working tool, a
+// dialog's question, a tool asking permission, an idle message, a text too
+// long for any card, wide runes, and a session that said nothing.
+func contentFixture() []*state.Record {
+	tool := rec("a3000001", "tests", state.ActivityActive, time.Minute)
+	tool.Activity.Tool, tool.Activity.ToolInput = "Bash", "npm test"
+	long := rec("a3000002", "long", state.ActivityActive, 2*time.Minute)
+	long.Activity.Tool, long.Activity.ToolInput = "Edit", "/src/long/internal/very/deep/package/path/with/a/file_name_that_goes_on.go"
+	wide := rec("a3000003", "wide", state.ActivityActive, 3*time.Minute)
+	wide.Activity.Tool, wide.Activity.ToolInput = "Bash", "echo 日本語のテキスト 🚀🚀 done"
+	ask := rec("c3000001", "ask", state.ActivityWaitingInput, 30*time.Second)
+	ask.Activity.Dialog, ask.Activity.Question = true, "Which database should the migration target?"
+	perm := rec("c3000002", "perm", state.ActivityBlocked, 10*time.Second)
+	perm.Activity.Dialog, perm.Activity.Tool, perm.Activity.ToolInput = true, "Bash", "rm -rf build"
+	said := rec("b3000001", "said", state.ActivityIdle, 4*time.Minute)
+	said.Activity.LastMessage = "Done with the tests: all 212 pass."
+	saidWide := rec("b3000002", "emoji", state.ActivityIdle, 8*time.Minute)
+	saidWide.Activity.LastMessage = "完了しました 🎉 テストはすべて通りました"
+	quiet := rec("a3000004", "quiet", state.ActivityActive, 5*time.Minute)
+	review := withPR(rec("d3000001", "review", state.ActivityIdle, time.Hour), openPR(state.ReviewPending, state.CIPassing, state.MergeableUnknown))
+	review.Activity.LastMessage = "Opened the PR; waiting for review."
+	gone := terminated(rec("f3000001", "gone", state.ActivityIdle, time.Hour), "killed by user", 2*time.Hour)
+	gone.Activity.LastMessage = "never shown: the session ended"
+	return []*state.Record{tool, long, wide, ask, perm, said, saidWide, quiet, review, gone}
+}
+
+// TestGoldenContent renders what the cards say, dark and light, narrow and
+// wide.
+func TestGoldenContent(t *testing.T) {
+	for _, th := range []string{ThemeDark, ThemeLight} {
+		for _, sz := range []struct{ w, h int }{{80, 24}, {200, 50}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", th, sz.w, sz.h), func(t *testing.T) {
+				out := loaded(contentFixture(), th, sz.w, sz.h).View().Content
+				checkFrame(t, out, sz.w, sz.h)
+				golden.RequireEqual(t, out)
+			})
+		}
+	}
+}
+
+// contentWords are what contentFixture's cards say, as the board shows it.
+var contentWords = []string{"▸ Bash: npm test", "? Which database", "? Allow Bash: rm -rf build",
+	"“Done with the test", "▸ Edit: /src/long", "▸ Bash: echo 日本", "“Opened the PR"}
+
+func TestCardsSayWhatTheAgentDoes(t *testing.T) {
+	v := ansi.Strip(loaded(contentFixture(), ThemeDark, 200, 50).View().Content)
+	for _, want := range contentWords {
+		if !strings.Contains(v, want) {
+			t.Errorf("the board does not show %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "never shown") {
+		t.Errorf("a terminated card says its last message:\n%s", v)
+	}
+}
+
+// TestContentOff: with LANES_CONTENT=off (Options.NoContent) no card, idle
+// row or sidebar says anything of what the agents do.
+func TestContentOff(t *testing.T) {
+	m := New(context.Background(), Options{Collector: &fakeCycler{}, Actions: &fakeActions{},
+		Theme: ThemeDark, Now: func() time.Time { return fixedNow }, NoContent: true}, nil)
+	m = step(m, tea.WindowSizeMsg{Width: 200, Height: 50})
+	m = step(m, cycleMsg{res: state.CycleResult{Records: contentFixture(), At: fixedNow}, now: fixedNow})
+	v := ansi.Strip(m.View().Content)
+	for _, gone := range append(contentWords, "npm", "database", "rm -rf", "212", "完了") {
+		if strings.Contains(v, gone) {
+			t.Errorf("content off, the board still shows %q:\n%s", gone, v)
+		}
+	}
+}
+
+// TestContentNeverWidensACard: at every lane width drawn, a card with long and
+// wide text keeps every line exactly as wide as the card.
+func TestContentNeverWidensACard(t *testing.T) {
+	l := newLook(true, false)
+	var b board
+	b = newBoard()
+	b.set(contentFixture(), fixedNow, "", false, true)
+	for _, it := range b.items {
+		for w := minDrawW; w <= 90; w++ {
+			c := renderCard(l, &it, w, false, fixedNow, 0)
+			for i, line := range c {
+				if got := ansi.StringWidth(line); got != w {
+					t.Fatalf("%s at %d cells: line %d is %d wide: %q", it.rec.Name, w, i, got, ansi.Strip(line))
+				}
+			}
+			if got := ansi.StringWidth(idleRow(l, &it, w, false, fixedNow, 0)); got != w && w >= 20 {
+				t.Fatalf("%s's idle row at %d cells is %d wide", it.rec.Name, w, got)
+			}
+		}
+	}
+}
+
+// TestHelpLegendFits: the legend, content cues included, shows whole on
+// the second page at 80×24, and on the one page of a terminal tall enough
+// for both.
+func TestHelpLegendFits(t *testing.T) {
+	for _, sz := range []struct {
+		w, h  int
+		pages []string
+	}{{80, 24, []string{"?", "tab"}}, {80, 34, []string{"?"}}, {200, 50, []string{"?"}}} {
+		m := press(loaded(fixture(), ThemeLight, sz.w, sz.h), sz.pages...)
+		box := m.helpBox()
+		if n := strings.Count(box, "\n") + 1; n > sz.h {
+			t.Errorf("%dx%d: the help box is %d lines, taller than the terminal", sz.w, sz.h, n)
+		}
+		out := m.View().Content
+		checkFrame(t, out, sz.w, sz.h)
+		v := ansi.Strip(out)
+		for _, want := range []string{"Statuses", "◆ Needs input", "Says", "▸ tool running", "? question or permission", "“…” last message", "closes", "┗━━"} {
+			if !strings.Contains(v, want) {
+				t.Errorf("%dx%d: the legend page lacks %q:\n%s", sz.w, sz.h, want, v)
+			}
+		}
+	}
+}
