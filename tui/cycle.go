@@ -167,23 +167,23 @@ func (m *Model) capture() tea.Cmd {
 }
 
 // loadHistory fetches the selected session's transitions when the history
-// panel is open and they changed (force: reload anyway).
+// is open and they changed (force: reload anyway).
 func (m *Model) loadHistory(force bool) tea.Cmd {
-	if !m.sidebar.showHist {
+	if m.mode != modeHistory {
 		return nil
 	}
 	sel := m.board.selected()
 	if sel == nil {
-		m.sidebar.histID, m.sidebar.hist = "", nil
+		m.hist = history{}
 		return nil
 	}
 	at := sel.rec.Activity.Since
-	if !force && sel.rec.ID == m.sidebar.histID && at.Equal(m.sidebar.histAt) {
+	if !force && sel.rec.ID == m.hist.id && at.Equal(m.hist.at) {
 		return nil
 	}
-	if sel.rec.ID != m.sidebar.histID {
-		m.sidebar.hist = nil
+	if sel.rec.ID != m.hist.id {
+		m.hist = history{}
 	}
-	m.sidebar.histID, m.sidebar.histName, m.sidebar.histAt = sel.rec.ID, sel.rec.Name, at
+	m.hist.id, m.hist.name, m.hist.at = sel.rec.ID, sel.rec.Name, at
 	return historyCmd(m.ctx, m.o.Actions, sel.rec.ID, at)
 }

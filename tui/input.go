@@ -22,6 +22,8 @@ func (m Model) onKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		m.mode = modeBoard
 		return m, nil
+	case modeHistory:
+		return m.onHistoryKey(k)
 	case modeNew, modeSend:
 		return m.toDialog(k)
 	case modeConfirm:
@@ -99,8 +101,7 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.layout()
 		return m, m.capture()
 	case key.Matches(k, m.keys.History):
-		m.sidebar.showHist = !m.sidebar.showHist
-		m.layout()
+		m.mode, m.hist.off = modeHistory, 0
 		return m, m.loadHistory(true)
 	case key.Matches(k, m.keys.AllDone):
 		m.showAll = !m.showAll

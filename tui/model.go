@@ -22,6 +22,7 @@ const (
 	modeConfirm
 	modeSend
 	modeHelp
+	modeHistory
 )
 
 // statusLine is the one-line message at the bottom; it clears itself.
@@ -52,6 +53,7 @@ type Model struct {
 	recs     []*state.Record
 	board    board
 	sidebar  sidebar
+	hist     history
 	preview  preview
 	showPrev bool
 	showAll  bool
@@ -63,7 +65,7 @@ type Model struct {
 	confirm  confirmDialog
 	send     sendDialog
 
-	helpLine [modeHelp + 1]string
+	helpLine [modeHistory + 1]string
 	helpPage int // 0 keys, 1 legend, when they do not fit on one page
 
 	status  statusLine
@@ -178,10 +180,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case historyMsg:
 		// Only the answer to the latest request: an older one arriving late
 		// must not replace newer history.
-		if msg.id == m.sidebar.histID && msg.at.Equal(m.sidebar.histAt) {
-			m.sidebar.hist, m.sidebar.histErr = msg.trs, ""
+		if msg.id == m.hist.id && msg.at.Equal(m.hist.at) {
+			m.hist.trs, m.hist.err = msg.trs, ""
 			if msg.err != nil {
-				m.sidebar.histErr = msg.err.Error()
+				m.hist.err = msg.err.Error()
 			}
 		}
 		return m, nil

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -354,19 +355,45 @@ func TestAttachRefusesTerminated(t *testing.T) {
 	}
 }
 
-func TestHistoryPanel(t *testing.T) {
-	m := loaded(fixture(), ThemeDark, 160, 48)
-	m.o.Actions = &fakeActions{hist: []state.Transition{
-		{At: ago(10 * time.Minute), From: state.ActivityIdle, To: state.ActivityActive, Source: "hook:claude"},
-		{At: ago(2 * time.Minute), From: state.ActivityActive, To: state.ActivityWaitingInput, Source: "hook:claude", Detail: "PermissionRequest"},
-	}}
+// TestHistoryOverlay: H opens the history over the whole width, even at
+// 80×24, each transition whole on its line (event and source uncut),
+// newest first; j/k scroll a history longer than the screen; esc closes.
+func TestHistoryOverlay(t *testing.T) {
+	trs := []state.Transition{
+		{At: ago(10 * time.Minute), From: state.ActivityIdle, To: state.ActivityActive, Source: "hook:claude", Detail: "UserPromptSubmit"},
+		{At: ago(2 * time.Minute), From: state.ActivityActive, To: state.ActivityWaitingInput, Source: "hook:claude", Detail: "PermissionRequest: Bash"},
+	}
+	for i := range 40 {
+		trs = append([]state.Transition{{At: ago(time.Duration(50+i) * time.Hour), From: state.ActivityIdle, To: state.ActivityActive,
+			Source: "tmux", Detail: fmt.Sprintf("old-%02d", i)}}, trs...)
+	}
+	m := loaded(fixture(), ThemeDark, 80, 24)
+	m.o.Actions = &fakeActions{hist: trs}
 	next, cmd := m.Update(keyMsg("H"))
 	m = step(next.(Model), runCmd(cmd))
-	v := ansi.Strip(m.View().Content)
-	for _, want := range []string{"History · api", "2m ◆ Waiting Permiss…", "10m ● Active hook:cla…"} {
+	out := m.View().Content
+	checkFrame(t, out, 80, 24)
+	v := ansi.Strip(out)
+	for _, want := range []string{"History · api", "2m  ◆ Waiting", "PermissionRequest: Bash", "10m  ● Active", "UserPromptSubmit", "hook:claude", "old-00"} {
 		if !strings.Contains(v, want) {
-			t.Errorf("history panel lacks %q:\n%s", want, v)
+			t.Errorf("the history overlay lacks %q:\n%s", want, v)
 		}
+	}
+	if strings.Contains(v, "old-39") {
+		t.Errorf("the oldest transition shows before scrolling:\n%s", v)
+	}
+	for range 45 {
+		m = press(m, "j")
+	}
+	if v := ansi.Strip(m.View().Content); !strings.Contains(v, "old-39") || strings.Contains(v, "UserPromptSubmit") || !strings.Contains(v, "↑24") {
+		t.Errorf("j did not scroll to the oldest transition:\n%s", v)
+	}
+	m = press(m, "k")
+	if m = press(m, "esc"); m.mode != modeBoard {
+		t.Errorf("esc left mode %d, want the board", m.mode)
+	}
+	if m = press(m, "H", "q"); m.mode != modeBoard {
+		t.Errorf("q in the history left mode %d, want the board (and not quit)", m.mode)
 	}
 }
 
@@ -376,13 +403,13 @@ func TestHistoryIgnoresALateOlderAnswer(t *testing.T) {
 	m := loaded(fixture(), ThemeDark, 160, 48)
 	m.o.Actions = &fakeActions{}
 	m = press(m, "H")
-	id, at := m.sidebar.histID, m.sidebar.histAt
+	id, at := m.hist.id, m.hist.at
 	newer := []state.Transition{{At: at, From: state.ActivityIdle, To: state.ActivityWaitingInput, Source: "hook:claude"}}
 	older := []state.Transition{{At: at.Add(-time.Hour), From: state.ActivityActive, To: state.ActivityIdle, Source: "hook:claude"}}
 	m = step(m, historyMsg{id: id, at: at, trs: newer})
 	m = step(m, historyMsg{id: id, at: at.Add(-time.Hour), trs: older})
-	if len(m.sidebar.hist) != 1 || m.sidebar.hist[0].To != state.ActivityWaitingInput || !m.sidebar.histAt.Equal(at) {
-		t.Errorf("a late older answer replaced the history: %+v (asked as of %v)", m.sidebar.hist, m.sidebar.histAt)
+	if len(m.hist.trs) != 1 || m.hist.trs[0].To != state.ActivityWaitingInput || !m.hist.at.Equal(at) {
+		t.Errorf("a late older answer replaced the history: %+v (asked as of %v)", m.hist.trs, m.hist.at)
 	}
 }
 

@@ -13,20 +13,9 @@ import (
 // sidebarW is the sidebar's width, its rule included.
 const sidebarW = 24
 
-// historyN is how many transitions the history panel asks for.
-const historyN = 30
-
-// sidebar lists every live session with its raw-activity dot and, on
-// request, the selected session's recent transitions.
+// sidebar lists every live session with its raw-activity dot.
 type sidebar struct {
 	live []item // in the board's order (byUrgency)
-
-	showHist bool
-	histID   string // whose history is loaded
-	histName string // and that session's name (it may be terminated)
-	histAt   time.Time
-	hist     []state.Transition
-	histErr  string
 }
 
 // setRecords keeps the live sessions, whatever the board's filter, each
@@ -53,11 +42,6 @@ func (s sidebar) render(l *look, h int, selID string, now time.Time, frame int) 
 		}
 	}
 	listH := h - 1
-	var hist []string
-	if s.showHist {
-		hist = s.historyLines(l, w, now)
-		listH = max(min(len(s.live), h/2), min(3, h-1))
-	}
 	add(fit(l.name, " Sessions · "+strconv.Itoa(len(s.live)), paint{}, "", w))
 	sel := slices.IndexFunc(s.live, func(x item) bool { return x.rec.ID == selID })
 	first := 0
@@ -80,45 +64,9 @@ func (s sidebar) render(l *look, h int, selID string, now time.Time, frame int) 
 	if len(s.live) == 0 {
 		add(fit(l.muted, "  none live", paint{}, "", w))
 	}
-	for _, line := range hist {
-		add(line)
-	}
 	blank := strings.Repeat(" ", w)
 	for len(out) < h {
 		out = append(out, blank+rule)
-	}
-	return out
-}
-
-// historyLines is the history panel: a title, then transitions newest
-// first as "age dot Label detail". Past dots never breathe.
-func (s sidebar) historyLines(l *look, w int, now time.Time) []string {
-	out := []string{strings.Repeat(" ", w), fit(l.name, " History · "+s.histName, paint{}, "", w)}
-	switch {
-	case s.histErr != "":
-		return append(out, fit(l.errText, " "+s.histErr, paint{}, "", w))
-	case s.histID == "":
-		return append(out, fit(l.muted, " select a session", paint{}, "", w))
-	case len(s.hist) == 0:
-		return append(out, fit(l.muted, " no transitions yet", paint{}, "", w))
-	}
-	for i := len(s.hist) - 1; i >= 0; i-- {
-		tr := s.hist[i]
-		sp := theme.ActivitySpec(tr.To)
-		age := theme.Age(now, tr.At)
-		head := " " + strings.Repeat(" ", max(3-width(age), 0)) + age + " "
-		line := l.muted.s(head) + l.dotFor(tr.To, 0) + " " + l.text.s(sp.Short)
-		used := width(head) + 2 + width(sp.Short)
-		detail := tr.Detail
-		if detail == "" {
-			detail = tr.Source
-		}
-		if room := w - used - 1; room > 2 && detail != "" {
-			d := plainSeg(l.muted, detail, room)
-			line += " " + d.s
-			used += 1 + d.w
-		}
-		out = append(out, pad(line, used, w))
 	}
 	return out
 }

@@ -15,8 +15,8 @@ import (
 )
 
 // layout sizes the regions after a resize or a toggle: a title line, the
-// sidebar (when the lanes still get their minimum width beside it, or the
-// history is asked for), the lanes, the preview, and the bottom line.
+// sidebar (when every lane still gets its minimum width beside it), the
+// lanes, the preview, and the bottom line.
 func (m *Model) layout() {
 	m.mainH = max(m.h-2, 1)
 	m.previewH = 0
@@ -24,7 +24,7 @@ func (m *Model) layout() {
 		m.previewH = previewHeight(m.mainH)
 	}
 	allLanes := len(state.Zones)*(minLaneW+laneGap) - laneGap
-	m.sidebarOn = (m.w >= sidebarW+1+allLanes || m.sidebar.showHist) && m.w >= sidebarW+1+minLaneW
+	m.sidebarOn = m.w >= sidebarW+1+allLanes
 	m.boardW = m.w
 	if m.sidebarOn {
 		m.boardW -= sidebarW + 1
@@ -66,6 +66,10 @@ func (m Model) render() string {
 		overlay(lines, m.send.render(m.look), m.w)
 	case modeHelp:
 		overlay(lines, m.helpBox(), m.w)
+	case modeHistory:
+		if len(lines) > 2 {
+			copy(lines[1:], m.historyBox(len(lines)-2))
+		}
 	}
 	return strings.Join(lines, "\n")
 }
@@ -209,12 +213,16 @@ func (m *Model) setHelpLines() {
 			km = sendDialog{}.keys()
 		case modeFilter:
 			km = dialogKeys{bindings: filterKeys}
+		case modeHistory:
+			km = dialogKeys{bindings: historyKeys}
 		}
 		// help cuts at the last item that fits, but not when even its "…"
 		// does not; the cut here holds at any width.
 		m.helpLine[md] = ansi.Truncate(m.help.ShortHelpView(km.ShortHelp()), m.w, "…")
 	}
 }
+
+var historyKeys = []key.Binding{helpBinding("↑/k ↓/j", "scroll"), helpBinding("esc/H/q", "close")}
 
 var filterKeys = []key.Binding{helpBinding("enter", "keep filter"), helpBinding("esc", "clear")}
 

@@ -1,0 +1,115 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"lanes/state"
+	"lanes/theme"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// historyN is how many transitions the history asks for.
+const historyN = 30
+
+// history is the `H` overlay: the selected session's recent transitions
+// over the board's whole width, one to a line, newest first.
+type history struct {
+	id   string    // whose history is loaded
+	name string    // and that session's name (it may be terminated)
+	at   time.Time // the activity change it was asked as of
+	trs  []state.Transition
+	err  string
+	off  int // the first line shown, scrolled with j/k
+}
+
+// onHistoryKey scrolls the history or closes it; nothing else acts
+// while it is open.
+func (m Model) onHistoryKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	switch k.String() {
+	case "j", "down":
+		m.hist.off++
+	case "k", "up":
+		m.hist.off--
+	case "esc", "q", "H":
+		m.mode = modeBoard
+	}
+	m.hist.off = min(max(m.hist.off, 0), max(len(m.hist.trs)-m.histRows(), 0))
+	return m, nil
+}
+
+// histRows is how many transitions the overlay shows at once: the body
+// between the title and the bottom line, less the frame's two borders,
+// its title and the blank line under it.
+func (m Model) histRows() int { return max(m.h-2-4, 1) }
+
+// historyBox is the overlay: a frame m.w wide over the body (h lines),
+// titled with the session's name and what is scrolled out of view.
+func (m Model) historyBox(h int) []string {
+	l, w := m.look, m.w
+	hs := &m.hist
+	cw := max(w-4, 0)
+	fp := l.frame[frameSelected]
+	b := l.selected
+	var right string
+	rows := m.histRows()
+	if hs.off > 0 {
+		right = "↑" + strconv.Itoa(hs.off)
+	}
+	if below := len(hs.trs) - hs.off - rows; below > 0 {
+		right = strings.TrimSpace(right + " ↓" + strconv.Itoa(below))
+	}
+	title := fit(l.name, "History · "+hs.name, l.muted, right, cw)
+	out := make([]string, 0, h)
+	out = append(out, fp.s(b.TopLeft+strings.Repeat(b.Top, max(w-2, 0))+b.TopRight))
+	line := func(s string) { out = append(out, fp.s(b.Left)+" "+s+" "+fp.s(b.Right)) }
+	line(title)
+	line(strings.Repeat(" ", cw))
+	switch {
+	case hs.err != "":
+		line(fit(l.errText, hs.err, paint{}, "", cw))
+	case hs.id == "":
+		line(fit(l.muted, "select a session", paint{}, "", cw))
+	case len(hs.trs) == 0:
+		line(fit(l.muted, "no transitions yet", paint{}, "", cw))
+	}
+	// Newest first: the i-th line from the top is transition n-1-i.
+	for i := hs.off; i < len(hs.trs) && len(out) < h-1; i++ {
+		line(transitionLine(l, hs.trs[len(hs.trs)-1-i], cw, m.now))
+	}
+	for len(out) < h-1 {
+		line(strings.Repeat(" ", cw))
+	}
+	out = append(out, fp.s(b.BottomLeft+strings.Repeat(b.Bottom, max(w-2, 0))+b.BottomRight))
+	if w < 4 { // narrower than the frame itself
+		for i := range out {
+			out[i] = ansi.Truncate(out[i], w, "")
+		}
+	}
+	return out[:h]
+}
+
+// transitionLine is one transition in w cells: its age, the dot and label
+// it went to, from what, its event and its source; the event is what is
+// cut when the line is short. Past dots never breathe.
+func transitionLine(l *look, tr state.Transition, w int, now time.Time) string {
+	age := theme.Age(now, tr.At)
+	head := strings.Repeat(" ", max(4-width(age), 0)) + age + "  "
+	sp := theme.ActivitySpec(tr.To)
+	label := sp.Short + strings.Repeat(" ", max(9-width(sp.Short), 1))
+	from := "from " + theme.ActivitySpec(tr.From).Short
+	from += strings.Repeat(" ", max(13-width(from), 1))
+	used := width(head) + 2 + width(label) + width(from)
+	s := l.muted.s(head) + l.dotFor(tr.To, 0) + " " + l.text.s(label) + l.muted.s(from)
+	src := plainSeg(l.muted, tr.Source, max(w-used, 0))
+	room := w - used - src.w - 2
+	if tr.Detail != "" && room > 0 {
+		d := plainSeg(l.text, tr.Detail, room)
+		s += d.s
+		used += d.w
+	}
+	return pad(s, used, w-src.w) + src.s
+}
