@@ -18,6 +18,10 @@ func many(n int) []*state.Record {
 		id := fmt.Sprintf("s%07d", i)
 		r := rec(id, fmt.Sprintf("agent-%03d", i), acts[i%len(acts)], time.Duration(i)*time.Minute)
 		r.Branch = fmt.Sprintf("feat-%d", i)
+		// Something to say on every card, longer than any card.
+		r.Activity.Tool, r.Activity.ToolInput = "Bash", fmt.Sprintf("go test -race -run TestSomething%d ./state/... ./cli/... ./tui/...", i)
+		r.Activity.Question = fmt.Sprintf("Which of the %d failing tests should I look at first, and should I rerun them?", i)
+		r.Activity.LastMessage = fmt.Sprintf("Done: %d files changed, all the tests pass — 日本語 too 🎉, ready for review.", i)
 		switch i % 7 {
 		case 1:
 			r = withPR(r, openPR(state.ReviewPending, state.CIPassing, state.MergeableUnknown))
@@ -31,8 +35,9 @@ func many(n int) []*state.Record {
 	return recs
 }
 
-// BenchmarkView is one frame of a 200-session board in a 200×50 terminal
-// (budget: 1 ms). Only the cards that fit are drawn.
+// BenchmarkView is one frame of a 200-session board in a 200×50 terminal,
+// every card saying something too long for it (budget: 1 ms). Only the
+// cards that fit are drawn.
 func BenchmarkView(b *testing.B) {
 	m := loaded(many(200), ThemeDark, 200, 50)
 	m = step(m, frameMsg{})
@@ -42,11 +47,27 @@ func BenchmarkView(b *testing.B) {
 	}
 }
 
-// BenchmarkViewPreview adds the preview and the history panel.
+// BenchmarkViewPreview adds the preview.
 func BenchmarkViewPreview(b *testing.B) {
 	m := loaded(many(200), ThemeDark, 200, 50)
-	m = press(m, "p", "H")
+	m = press(m, "p")
 	m = step(m, previewMsg{id: m.board.selected().rec.ID, name: "x", out: []byte("\x1b[32mok\x1b[0m line\nmore output here\n")})
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = m.View()
+	}
+}
+
+// BenchmarkViewHistory is the board under a full history overlay.
+func BenchmarkViewHistory(b *testing.B) {
+	m := loaded(many(200), ThemeDark, 200, 50)
+	m = press(m, "H")
+	var trs []state.Transition
+	for i := range historyN {
+		trs = append(trs, state.Transition{At: ago(time.Duration(historyN-i) * time.Minute), From: state.ActivityIdle,
+			To: state.ActivityActive, Source: "hook:claude", Detail: "PreToolUse: Bash"})
+	}
+	m = step(m, historyMsg{id: m.hist.id, at: m.hist.at, trs: trs})
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = m.View()

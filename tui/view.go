@@ -48,10 +48,14 @@ func (m Model) render() string {
 	}
 	lines := make([]string, 0, m.h)
 	lines = append(lines, m.titleLine())
-	lanesH := m.mainH - m.previewH
-	lines = append(lines, m.body(lanesH)...)
-	if m.previewH > 0 {
-		lines = append(lines, m.preview.render(m.look)...)
+	switch {
+	case m.mode == modeHistory: // over the whole body: nothing under it shows
+		lines = append(lines, m.historyBox(m.mainH)...)
+	default:
+		lines = append(lines, m.body(m.mainH-m.previewH)...)
+		if m.previewH > 0 {
+			lines = append(lines, m.preview.render(m.look)...)
+		}
 	}
 	lines = append(lines, m.bottomLine())
 	if len(lines) > m.h {
@@ -66,10 +70,6 @@ func (m Model) render() string {
 		overlay(lines, m.send.render(m.look), m.w)
 	case modeHelp:
 		overlay(lines, m.helpBox(), m.w)
-	case modeHistory:
-		if len(lines) > 2 {
-			copy(lines[1:], m.historyBox(len(lines)-2))
-		}
 	}
 	return strings.Join(lines, "\n")
 }
