@@ -14,9 +14,10 @@ type item struct {
 	rec *state.Record
 	d   state.Derivation
 	// say and says are what the card says (state.Says), when the board
-	// shows content; a permission's tool already reads "Allow …".
+	// shows content; perm: it is the tool asking permission.
 	say  state.Say
 	says string
+	perm bool
 }
 
 // rowKind is what one row of a lane holds.
@@ -133,7 +134,8 @@ func (b *board) set(recs []*state.Record, now time.Time, filter string, all, con
 		if recent(r, now, all) && matches(r, filter) {
 			it := item{rec: r, d: state.Derive(r, now)}
 			if content {
-				it.say, it.says = says(r)
+				it.say, it.says = state.Says(r)
+				it.perm = it.say == state.SayAsk && r.Activity.Question == ""
 			}
 			b.items = append(b.items, it)
 		}
@@ -167,16 +169,6 @@ func (b *board) set(recs []*state.Record, now time.Time, filter string, all, con
 // byUrgency is state.ByUrgency for the board's items: every lane, its
 // idle stack and the sidebar list sessions in this one order.
 func byUrgency(x, y *item) int { return state.ByUrgency(x.rec, x.d, y.rec, y.d) }
-
-// says is state.Says as a card puts it: a tool asking permission reads
-// "Allow Bash: …", so it is not taken for a question.
-func says(r *state.Record) (state.Say, string) {
-	k, text := state.Says(r)
-	if k == state.SayAsk && r.Activity.Question == "" {
-		text = "Allow " + text
-	}
-	return k, text
-}
 
 // setSize fits the board into w×h cells (lane headers included).
 func (b *board) setSize(w, h int) {

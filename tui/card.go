@@ -7,6 +7,8 @@ import (
 
 	"lanes/state"
 	"lanes/theme"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // meta is the card's third line: agent, branch and PR numbers.
@@ -138,13 +140,23 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 
 // sayLine is what the session says in at most room cells, and its width:
 // the kind's glyph, then the text cut with an ellipsis; a message sits in
-// quotes. Nothing to say is an empty line.
+// quotes; a tool asking permission reads "Allow Bash: …" where the word
+// costs none of its input. Nothing to say is an empty line.
 func sayLine(l *look, it *item, room int) (string, int) {
 	if it.say == state.SayNothing || room < 3 {
 		return "", 0
 	}
 	g := l.sayGlyph[it.say]
-	t := plainSeg(l.sayText[it.say], it.says, room-2)
+	text := it.says
+	switch a := &it.rec.Activity; {
+	case it.perm && width(text)+6 <= room-2:
+		text = "Allow " + text // where the tool's input loses nothing by it
+	case it.say == state.SayTool && isPath(a.ToolInput) && width(text) > room-2:
+		// A path's end names the file: cut it at the front.
+		head := a.Tool + ": …"
+		text = head + ansi.TruncateLeft(a.ToolInput, width(a.ToolInput)-(room-2-width(head)), "")
+	}
+	t := plainSeg(l.sayText[it.say], text, room-2)
 	if it.say == state.SayMessage {
 		return g.s("“") + t.s + g.s("”"), t.w + 2
 	}
@@ -183,6 +195,12 @@ func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) strin
 	}
 	return lead + l.dotFor(dotActivity(r, it.d), frame) + " " + nm.s + marks +
 		strings.Repeat(" ", max(w-used-width(age)-1, 1)) + l.muted.s(age) + " "
+}
+
+// isPath reports a tool input that is one file path, whose end says more
+// than its start.
+func isPath(s string) bool {
+	return strings.Contains(s, "/") && !strings.ContainsAny(s, " \t")
 }
 
 // minSaid is the least room an idle row gives its message: fewer cells

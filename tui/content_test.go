@@ -56,7 +56,7 @@ func TestGoldenContent(t *testing.T) {
 
 // contentWords are what contentFixture's cards say, as the board shows it.
 var contentWords = []string{"▸ Bash: npm test", "? Which database", "? Allow Bash: rm -rf build",
-	"“Done with the test", "▸ Edit: /src/long", "▸ Bash: echo 日本", "“Opened the PR"}
+	"“Done with the test", "▸ Edit: …", "that_goes_on.go", "▸ Bash: echo 日本", "“Opened the PR"}
 
 func TestCardsSayWhatTheAgentDoes(t *testing.T) {
 	v := ansi.Strip(loaded(contentFixture(), ThemeDark, 200, 50).View().Content)
