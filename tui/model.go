@@ -64,6 +64,8 @@ type Model struct {
 	send     sendDialog
 
 	helpLine [modeHelp + 1]string
+	// answerLine is the key line of a card in a permission dialog, per agent.
+	answerLine map[state.Agent]string
 	helpPage int // 0 keys, 1 legend, when they do not fit on one page
 
 	status  statusLine
