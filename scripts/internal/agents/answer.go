@@ -14,10 +14,11 @@ import (
 // The answer scenarios drive the permission dialog as approve and reject
 // do, but answer it with `lanes answer NAME yes|no|always`: the agent's
 // keys from its adapter (state/agent), sent only while lanes reads the
-// same dialog (docs/design.md §15).
+// same dialog (docs/design.md §15). --quick runs Claude's answer_yes
+// (about 15 s): the adapter's keys meet a real agent in CI.
 func init() {
 	scenarios = append(scenarios,
-		scenario{name: "answer_yes", turns: answerTurns, drive: answerRuns(adapter.Yes)},
+		scenario{name: "answer_yes", quick: true, quickOnly: "claude", turns: answerTurns, drive: answerRuns(adapter.Yes)},
 		scenario{name: "answer_no", turns: rejectTurns, drive: answerNo},
 		scenario{name: "answer_always", turns: answerTurns, drive: answerRuns(adapter.Always)})
 }
