@@ -171,6 +171,7 @@ func TestAnswerRefusals(t *testing.T) {
 		{"unreachable", dialog(state.AgentCodex, func(r *state.Record) { r.Runtime.UnreachableSince = now }), agent.Yes, state.ErrUnreachable, exitError},
 		{"question", dialog(state.AgentClaude, func(r *state.Record) { r.Activity.State = state.ActivityWaitingInput }), agent.Yes, agent.ErrQuestion, exitError},
 		{"gemini's question as a permission", dialog(state.AgentGemini, func(r *state.Record) { r.Activity.Tool = "ask_user" }), agent.Yes, agent.ErrQuestion, exitError},
+		{"dialog no longer on screen", dialog(state.AgentClaude, func(r *state.Record) { r.Activity.DialogGoneAt = now }), agent.Yes, agent.ErrNoDialog, exitError},
 		{"no dialog", dialog(state.AgentGemini, func(r *state.Record) { r.Activity.Dialog = false }), agent.Yes, agent.ErrNoDialog, exitError},
 		{"shell", dialog(state.AgentShell, nil), agent.Yes, agent.ErrNoDialogKeys, exitError},
 		{"custom", dialog(state.AgentCustom, nil), agent.No, agent.ErrNoDialogKeys, exitError},

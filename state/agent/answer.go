@@ -149,7 +149,8 @@ func IsQuestion(a state.Agent, tool string) bool {
 
 // Answerable is nil when r, as read, shows a permission dialog an answer
 // may be typed into; else why not: the reasons send refuses (state.CanSend,
-// a dialog aside), ErrQuestion, or ErrNoDialog.
+// a dialog aside), ErrQuestion, or ErrNoDialog (also when the witness saw
+// the dialog's screen go).
 func Answerable(r *state.Record) error {
 	if err := state.CanSend(r, true); err != nil {
 		if errors.Is(err, state.ErrStarting) {
@@ -162,6 +163,10 @@ func Answerable(r *state.Record) error {
 		return ErrQuestion
 	case !a.Dialog || a.State != state.ActivityBlocked:
 		return ErrNoDialog
+	case !a.DialogGoneAt.IsZero():
+		// The witness's last capture no longer showed it: a key would
+		// land on whatever the agent shows now.
+		return fmt.Errorf("%w: its screen no longer shows it", ErrNoDialog)
 	}
 	return nil
 }
