@@ -89,9 +89,12 @@ var dialogKeys = map[state.Agent]DialogKeys{
 	state.AgentGemini: {Yes: []string{"1"}, Always: []string{"2"}, No: []string{"3"},
 		Words: map[Answer]string{Yes: "1. Allow once", Always: "2. Allow for this session", No: "3. No, suggest changes"}},
 	// OpenCode 1.18: "Allow once   Allow always   Reject" with "⇆ select
-	// enter confirm": Enter takes the first, highlighted, option; Esc
-	// rejects.
-	state.AgentOpenCode: {Yes: []string{"Enter"}, No: []string{"Escape"},
+	// enter confirm": Enter takes the first, highlighted, option; Right
+	// Right Enter selects Reject and confirms it (Esc left the dialog
+	// open in 2 of 2 runs of the real agent here, raw or from lanes).
+	// "Allow always" is not offered: Right Enter left the dialog on
+	// screen (it may ask again to confirm), so it is not settled.
+	state.AgentOpenCode: {Yes: []string{"Enter"}, No: []string{"Right", "Right", "Enter"},
 		Words: map[Answer]string{Yes: "Allow once", No: "Reject"}},
 }
 

@@ -2,8 +2,10 @@ package agent
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode"
@@ -66,8 +68,8 @@ func advertised(ag state.Agent, screen, word string, keys []string) error {
 		end = len(screen) - i
 	}
 	line := screen[start : i+end]
-	if len(keys) != 1 {
-		return errors.New("more than one key: not a key the dialog advertises")
+	if len(keys) > 1 {
+		return selected(screen, line, word, keys)
 	}
 	key := keys[0]
 	switch {
@@ -96,6 +98,39 @@ func advertised(ag state.Agent, screen, word string, keys []string) error {
 		return errors.New("key " + key + " is no key the dialog advertises")
 	}
 	return nil
+}
+
+// selected checks keys that move the highlight and confirm (Right…,
+// Enter) where the dialog says "⇆ select" and "enter confirm": n Rights
+// pick the option n places after the first on its line.
+func selected(screen, line, word string, keys []string) error {
+	if !strings.Contains(screen, "⇆ select") || !strings.Contains(screen, "enter confirm") {
+		return errors.New("the dialog does not say ⇆ selects and enter confirms")
+	}
+	n := len(keys) - 1
+	for _, k := range keys[:n] {
+		if k != "Right" {
+			return errors.New("only Right moves the highlight here, not " + k)
+		}
+	}
+	if keys[n] != "Enter" {
+		return errors.New("the keys do not end with Enter")
+	}
+	var options []string
+	for _, f := range regexp.MustCompile(`\s{2,}`).Split(strings.Trim(line, " ┃"), -1) {
+		options = append(options, f)
+	}
+	if n >= len(options) || options[n] != word {
+		return fmt.Errorf("%d Rights pick %q of %q, not %q", n, pick(options, n), options, word)
+	}
+	return nil
+}
+
+func pick(options []string, n int) string {
+	if n < len(options) {
+		return options[n]
+	}
+	return ""
 }
 
 func TestKeysForRefusals(t *testing.T) {
