@@ -95,4 +95,3 @@ func (m Model) answerHelp() (string, bool) {
 	line, ok := m.answerLine[sel.rec.Agent]
 	return line, ok
 }
-
