@@ -70,6 +70,7 @@ func commands() []command {
 		{"ls", "[--json] [--all]", "list sessions with their status", (*app).cmdLs},
 		{"attach", "NAME", "attach to a session's pane", (*app).cmdAttach},
 		{"send", "NAME [--force] [--] TEXT…", "type a prompt into a live agent", (*app).cmdSend},
+		{"answer", "NAME yes|no|always", "answer the permission dialog an agent shows, with its own keys", (*app).cmdAnswer},
 		{"kill", "NAME [--yes]", "kill a session (its record is kept)", (*app).cmdKill},
 		{"restart", "NAME", "respawn a live session's agent with a new launch", (*app).cmdRestart},
 		{"rm", "NAME [--yes]", "remove a terminated session's record and spool", (*app).cmdRm},

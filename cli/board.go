@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/agent"
 	"lanes/tmux"
 )
 
@@ -240,6 +241,12 @@ func (b BoardActions) Remove(_ context.Context, r *state.Record) error { return 
 // Send is `lanes send`, with its refusals.
 func (b BoardActions) Send(ctx context.Context, r *state.Record, text string, force bool) error {
 	return b.a.send(ctx, r, text, force)
+}
+
+// Answer is `lanes answer`: r is the record as the card showed it, whose
+// dialog the answer is meant for; it says what was answered.
+func (b BoardActions) Answer(ctx context.Context, r *state.Record, answer agent.Answer) (string, error) {
+	return b.a.answer(ctx, r, answer)
 }
 
 // History is up to n of the session's latest transitions, oldest first.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/agent"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -177,6 +178,16 @@ func (f *fakeActions) Remove(_ context.Context, r *state.Record) error {
 func (f *fakeActions) Send(_ context.Context, r *state.Record, text string, force bool) error {
 	f.note("send " + r.Name + " " + text)
 	return state.CanSend(r, force)
+}
+
+// Answer notes the dialog identity the board passed (the card's asking
+// tool and dialog time) and says what the real one says.
+func (f *fakeActions) Answer(_ context.Context, r *state.Record, ans agent.Answer) (string, error) {
+	f.note("answer " + r.Name + " " + string(ans) + " " + r.Activity.AskingTool + " " + r.Activity.DialogAt.Format(time.RFC3339))
+	if err := agent.Answerable(r); err != nil {
+		return "", err
+	}
+	return "approved " + state.ToolLine(r.Activity.Tool, r.Activity.ToolInput) + " in " + r.Name, nil
 }
 
 func (f *fakeActions) History(context.Context, string, int) ([]state.Transition, error) {

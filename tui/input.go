@@ -65,6 +65,9 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if sel != nil {
 		before = sel.rec.ID
 	}
+	if cmd, ok := m.answerKey(k, sel); ok {
+		return m, cmd
+	}
 	switch {
 	case key.Matches(k, m.keys.Quit):
 		return m, tea.Quit

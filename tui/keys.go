@@ -13,6 +13,9 @@ type keyMap struct {
 	Idle, AllDone         key.Binding
 	Filter, ClearFilter   key.Binding
 	Theme, Help, Quit     key.Binding
+	// Allow, Deny, Always answer a permission dialog; they act only on a
+	// card that shows one (n and a keep their meanings elsewhere).
+	Allow, Deny, Always key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -36,6 +39,9 @@ func newKeyMap() keyMap {
 		Theme:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "theme")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Allow:       key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "allow")),
+		Deny:        key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "deny")),
+		Always:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "always")),
 	}
 }
 

@@ -66,7 +66,9 @@ type Model struct {
 	send     sendDialog
 
 	helpLine [modeHistory + 1]string
-	helpPage int // 0 keys, 1 legend, when they do not fit on one page
+	// answerLine is the key line of a card in a permission dialog, per agent.
+	answerLine map[state.Agent]string
+	helpPage   int // 0 keys, 1 legend, when they do not fit on one page
 
 	status  statusLine
 	lastErr string // the last cycle or tmux error shown, so it shows once

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/agent"
 	"lanes/tmux"
 
 	tea "charm.land/bubbletea/v2"
@@ -32,6 +33,10 @@ type Actions interface {
 	Restart(ctx context.Context, r *state.Record) error
 	Remove(ctx context.Context, r *state.Record) error
 	Send(ctx context.Context, r *state.Record, text string, force bool) error
+	// Answer answers the permission dialog r shows (r as the card showed
+	// it: its dialog is the one meant) and says what it answered; it sends
+	// nothing unless the session, read fresh, shows that same dialog.
+	Answer(ctx context.Context, r *state.Record, answer agent.Answer) (string, error)
 	// History is up to n of the session's latest transitions, oldest first.
 	History(ctx context.Context, id string, n int) ([]state.Transition, error)
 }

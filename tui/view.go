@@ -195,6 +195,9 @@ func (m Model) bottomLine() string {
 		}
 		return fit(l.text, "· "+oneLine(m.status.text), paint{}, "", m.w)
 	}
+	if line, ok := m.answerHelp(); ok {
+		return line
+	}
 	return m.helpLine[m.mode]
 }
 
@@ -220,6 +223,7 @@ func (m *Model) setHelpLines() {
 		// does not; the cut here holds at any width.
 		m.helpLine[md] = ansi.Truncate(m.help.ShortHelpView(km.ShortHelp()), m.w, "…")
 	}
+	m.setAnswerLines()
 }
 
 var historyKeys = []key.Binding{helpBinding("↑/k ↓/j", "scroll"), helpBinding("esc/H/q", "close")}

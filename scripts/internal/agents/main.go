@@ -97,7 +97,7 @@ them. A full run takes about 25 minutes on 2 cores, --quick about 3.
 	var rows []row
 	for _, a := range chosen {
 		for _, sc := range selectScenarios(*quick, "") {
-			if !strings.Contains(a.name+"/"+sc.name, *sub) {
+			if !strings.Contains(a.name+"/"+sc.name, *sub) || *quick && sc.quickOnly != "" && sc.quickOnly != a.name {
 				continue
 			}
 			rw := runOne(cfg, a, sc)

@@ -15,6 +15,8 @@ import (
 type scenario struct {
 	name  string
 	quick bool // part of --quick
+	// quickOnly, when set, limits the scenario's --quick run to this agent.
+	quickOnly string
 	// turns is the model's script for this agent; nil with a reason when
 	// the agent lacks the feature.
 	turns func(a agent, q bool) ([]m.Turn, string)

@@ -16,7 +16,8 @@ import (
 // The witness drills (docs/design.md §11) run a fake `claude` that replays a
 // recorded real Claude Code run (testdata/real/claude): its screens, and its
 // hook payloads through `lanes hook claude`, and that reads keys as the real
-// TUI does: Enter approves the dialog, Esc rejects it, Ctrl-C interrupts.
+// TUI does: Enter (or 1) approves the dialog, Esc (or 3) rejects it,
+// Ctrl-C interrupts; the dialog's key is kept in S/answered.
 // The human's key fires no hook; only the witness can move the card.
 
 // fakeClaude is the fake agent; S holds the screens and payloads, L is lanes.
@@ -37,7 +38,8 @@ case $p in
 *)
 	hook approve-UserPromptSubmit; hook approve-PreToolUse; hook approve-PermissionRequest
 	show dialog
-	if [ "$(key)" = 1b ]; then show rejected
+	k=$(key); echo "$k" > "$S/answered"
+	if [ "$k" = 1b ] || [ "$k" = 33 ]; then show rejected
 	else
 		i=0; while [ $i -lt %d ]; do show running; sleep 0.3; i=$((i+1)); done
 		hook approve-PostToolUse; hook approve-Stop; show idle

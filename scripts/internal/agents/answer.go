@@ -1,0 +1,96 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	m "lanes/scripts/internal/modelserver"
+	"lanes/state"
+	adapter "lanes/state/agent"
+)
+
+// The answer scenarios drive the permission dialog as approve and reject
+// do, but answer it with `lanes answer NAME yes|no|always`: the agent's
+// keys from its adapter (state/agent), sent only while lanes reads the
+// same dialog (docs/design.md §15). --quick runs Claude's answer_yes
+// (about 15 s): the adapter's keys meet a real agent in CI.
+func init() {
+	scenarios = append(scenarios,
+		scenario{name: "answer_yes", quick: true, quickOnly: "claude", turns: answerTurns, drive: answerRuns(adapter.Yes)},
+		scenario{name: "answer_no", turns: rejectTurns, drive: answerNo},
+		scenario{name: "answer_always", turns: answerTurns, drive: answerRuns(adapter.Always)})
+}
+
+func answerTurns(a agent, q bool) ([]m.Turn, string) {
+	call := a.asks(fmt.Sprintf("sleep %d", toolRun(a, q)))
+	return append([]m.Turn{{m.Step{Tool: &call}}}, texts...), ""
+}
+
+func rejectTurns(a agent, _ bool) ([]m.Turn, string) {
+	call := a.asks("sleep 30")
+	return append([]m.Turn{{m.Step{Tool: &call}}}, texts...), ""
+}
+
+// answer runs `lanes answer` and requires it to say what it answered.
+func (r *run) answer(ans adapter.Answer, says string) error {
+	r.act()
+	res := r.w.Lanes("", "answer", r.name, string(ans))
+	if res.Code != 0 {
+		return fmt.Errorf("lanes answer %s %s: exit %d: %s (card: %s)", r.name, ans, res.Code, strings.TrimSpace(res.Stderr), r.card())
+	}
+	if !strings.HasPrefix(res.Stdout, says+" ") {
+		return fmt.Errorf("lanes answer %s %s said %q, want it to start %q", r.name, ans, res.Stdout, says)
+	}
+	r.notes = append(r.notes, strings.TrimSpace(res.Stdout))
+	return nil
+}
+
+// answerRuns: the tool runs once answered yes (or always), as it does
+// after approve's key.
+func answerRuns(ans adapter.Answer) func(r *run) error {
+	return func(r *run) error {
+		if _, err := adapter.KeysFor(state.Agent(r.a.name), ans); errors.Is(err, adapter.ErrNoAlways) {
+			return cannot("%s's dialog offers no \"always allow\"", r.a.name)
+		}
+		if err := asked(r); err != nil {
+			return err
+		}
+		says := map[adapter.Answer]string{adapter.Yes: "approved", adapter.Always: "always allowed"}[ans]
+		if err := r.answer(ans, says); err != nil {
+			return err
+		}
+		if err := r.witnessed("answered "+string(ans)+" → working", witnessDeadline, working); err != nil {
+			return err
+		}
+		run := time.Duration(toolRun(r.a, r.quick)) * time.Second
+		if err := r.hold("working while the approved tool runs", run/2, working); err != nil {
+			return err
+		}
+		r.capture("running")
+		if _, err := r.expect("tool done → idle", run+turnDeadline, idle); err != nil {
+			return err
+		}
+		return nil
+	}
+}
+
+// answerNo: the tool is refused and the prompt is free, as after reject's
+// key; a second answer finds the dialog gone and sends nothing.
+func answerNo(r *run) error {
+	if err := asked(r); err != nil {
+		return err
+	}
+	if err := r.answer(adapter.No, "denied"); err != nil {
+		return err
+	}
+	if err := r.witnessed("answered no → idle", witnessDeadline, idle); err != nil {
+		return err
+	}
+	r.capture("rejected")
+	if res := r.w.Lanes("", "answer", r.name, "yes"); res.Code == 0 {
+		return fmt.Errorf("lanes answer yes after the dialog closed: exit 0 (%s), want a refusal", strings.TrimSpace(res.Stdout))
+	}
+	return afterwards(r)
+}

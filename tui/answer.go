@@ -1,0 +1,97 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+
+	"lanes/state"
+	"lanes/state/agent"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// answerKey answers the selected card's permission dialog with y, n or a
+// (docs/design.md §15); ok is false when the key is not an answer here,
+// and the board takes it as usual: n is "new" and a "all done" on every
+// card that shows no permission dialog. y, which means nothing else, says
+// why a card cannot be answered.
+func (m *Model) answerKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
+	var ans agent.Answer
+	switch {
+	case key.Matches(k, m.keys.Allow):
+		ans = agent.Yes
+	case key.Matches(k, m.keys.Deny):
+		ans = agent.No
+	case key.Matches(k, m.keys.Always):
+		ans = agent.Always
+	default:
+		return nil, false
+	}
+	if sel == nil || agent.Answerable(sel.rec) != nil {
+		if ans != agent.Yes {
+			return nil, false
+		}
+		if sel == nil {
+			return m.flash("select a session first", true), true
+		}
+		return m.flash("can't answer "+sel.rec.Name+": "+agent.Answerable(sel.rec).Error(), true), true
+	}
+	if cmd := m.refuseStale("answer"); cmd != nil {
+		return cmd, true
+	}
+	if _, err := agent.KeysFor(sel.rec.Agent, ans); err != nil {
+		return m.flash("can't answer "+sel.rec.Name+": "+err.Error(), true), true
+	}
+	return answerCmd(m.ctx, m.o.Actions, *sel.rec, ans), true
+}
+
+// answerCmd answers on a copy of the record as the card showed it, so the
+// dialog meant is the one the user saw.
+func answerCmd(ctx context.Context, a Actions, r state.Record, ans agent.Answer) tea.Cmd {
+	return func() tea.Msg {
+		said, err := a.Answer(ctx, &r, ans)
+		if err != nil {
+			return actionMsg{err: fmt.Errorf("answer %s: %w", r.Name, err)}
+		}
+		return actionMsg{text: said}
+	}
+}
+
+// answerBindings are the answer keys agent ag's dialog takes.
+func (k keyMap) answerBindings(ag state.Agent) []key.Binding {
+	var out []key.Binding
+	for _, ans := range agent.Offers(ag) {
+		out = append(out, map[agent.Answer]key.Binding{agent.Yes: k.Allow, agent.No: k.Deny, agent.Always: k.Always}[ans])
+	}
+	return out
+}
+
+// setAnswerLines renders, per agent, the key line of a card in a
+// permission dialog: its answers first, then the board's keys.
+func (m *Model) setAnswerLines() {
+	m.answerLine = map[state.Agent]string{}
+	for _, ag := range state.Agents {
+		if b := m.keys.answerBindings(ag); len(b) > 0 {
+			for _, kb := range m.keys.ShortHelp() {
+				if kb.Help().Key != m.keys.New.Help().Key { // n denies here
+					b = append(b, kb)
+				}
+			}
+			line := m.help.ShortHelpView(b)
+			m.answerLine[ag] = ansi.Truncate(line, m.w, "…")
+		}
+	}
+}
+
+// answerLine is the key line for the selection when it is a card in a
+// permission dialog.
+func (m Model) answerHelp() (string, bool) {
+	sel := m.board.selected()
+	if m.mode != modeBoard || sel == nil || agent.Answerable(sel.rec) != nil {
+		return "", false
+	}
+	line, ok := m.answerLine[sel.rec.Agent]
+	return line, ok
+}

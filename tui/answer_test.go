@@ -1,0 +1,61 @@
+package tui
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"lanes/state"
+
+	"github.com/charmbracelet/x/exp/teatest/v2"
+)
+
+// answerFlow is a board with a card in a permission dialog (Needs you),
+// a card working, and an OpenCode card in a dialog (no "always").
+func answerFlow(t *testing.T) *flow {
+	t.Helper()
+	perm := rec("c1000002", "ask", state.ActivityBlocked, 20*time.Second)
+	perm.Activity.Dialog, perm.Activity.DialogAt, perm.Activity.AskingTool = true, ago(20*time.Second), "toolu_01"
+	perm.Activity.Tool, perm.Activity.ToolInput = "Bash", "npm test"
+	oc := rec("c1000003", "oc", state.ActivityBlocked, 10*time.Second)
+	oc.Agent = state.AgentOpenCode
+	oc.Activity.Dialog, oc.Activity.DialogAt, oc.Activity.Tool = true, ago(10*time.Second), "bash"
+	recs := []*state.Record{rec("a1000001", "api", state.ActivityActive, 2*time.Minute), perm, oc}
+	acts := &fakeActions{}
+	m := New(context.Background(), Options{
+		Collector: &fakeCycler{recs: recs}, Actions: acts, Theme: ThemeDark,
+		Now: func() time.Time { return fixedNow }, Dir: "/src",
+	}, nil)
+	f := &flow{t: t, last: &atomic.Pointer[string]{}, acts: acts}
+	f.tm = teatest.NewTestModel(t, probe{m, f.last}, teatest.WithInitialTermSize(160, 48))
+	t.Cleanup(func() { _ = f.tm.Quit() })
+	f.waitText("ask")
+	return f
+}
+
+// y on a card in a permission dialog answers it, passing the dialog the
+// card showed; the help line offers the answers the agent takes; n and a
+// keep their board meanings on any other card.
+func TestFlowAnswerFromTheBoard(t *testing.T) {
+	f := answerFlow(t)
+	f.keys("a") // api, working: a is still "all done"
+	f.waitText("Done shows every terminated session")
+	f.keys("l") // Needs you: ask (the older dialog, and first by name)
+	f.waitText("y allow • n deny • a always")
+	f.keys("y")
+	f.waitText("approved Bash: npm test in ask")
+	f.keys("j") // oc: OpenCode offers no "always"
+	f.wait("oc's answers", func(v string) bool {
+		return strings.Contains(v, "y allow • n deny") && !strings.Contains(v, "a always")
+	})
+	f.keys("h", "n") // back to api: n opens the new-session dialog
+	f.waitText("New session")
+	f.final()
+	want := []string{"answer ask yes toolu_01 " + ago(20*time.Second).Format(time.RFC3339)}
+	if got := f.acts.called(); !slices.Equal(got, want) {
+		t.Errorf("actions = %q, want %q", got, want)
+	}
+}
