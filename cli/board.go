@@ -33,11 +33,18 @@ type BoardOptions struct {
 	StateDir string
 	Theme    string // auto, dark or light
 	NoColor  bool
-	TmuxEnv  string // $TMUX
-	Dir      string // the new-session dialog's default directory
-	Agent    state.Agent
-	Now      func() time.Time
+	NoNotify bool // LANES_NOTIFY=off
+	// NoContent is LANES_CONTENT=off: no payload content on screen.
+	NoContent bool
+	TmuxEnv   string // $TMUX
+	Dir       string // the new-session dialog's default directory
+	Agent     state.Agent
+	Now       func() time.Time
 }
+
+// envNotify is the variable that turns the board's notifications off
+// ("off"; docs/design.md §15).
+const envNotify = "LANES_NOTIFY"
 
 // boardName is the board's binary, found next to lanes or on PATH.
 const boardName = "lanes-board"
@@ -85,6 +92,8 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 		StateDir:  dir,
 		Theme:     *themeFlag,
 		NoColor:   a.getenv("NO_COLOR") != "",
+		NoNotify:  a.getenv(envNotify) == "off",
+		NoContent: a.getenv(state.EnvContent) == "off",
 		TmuxEnv:   a.getenv("TMUX"),
 		Dir:       cwd,
 		Agent:     firstInstalled(),
@@ -236,6 +245,20 @@ func (b BoardActions) Remove(_ context.Context, r *state.Record) error { return 
 // Send is `lanes send`, with its refusals.
 func (b BoardActions) Send(ctx context.Context, r *state.Record, text string, force bool) error {
 	return b.a.send(ctx, r, text, force)
+}
+
+// Mute stores whether the user wants to be told when the session enters
+// Needs you (on: not). r becomes the record as stored.
+func (b BoardActions) Mute(_ context.Context, r *state.Record, on bool) error {
+	err := b.a.update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+		cur.Muted = on
+		*r = *cur
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("storing the mute of %s: %w", r.Name, err)
+	}
+	return nil
 }
 
 // History is up to n of the session's latest transitions, oldest first.

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -177,6 +178,12 @@ func (f *fakeActions) Remove(_ context.Context, r *state.Record) error {
 func (f *fakeActions) Send(_ context.Context, r *state.Record, text string, force bool) error {
 	f.note("send " + r.Name + " " + text)
 	return state.CanSend(r, force)
+}
+
+func (f *fakeActions) Mute(_ context.Context, r *state.Record, on bool) error {
+	f.note(fmt.Sprintf("mute %s %v", r.Name, on))
+	r.Muted = on
+	return nil
 }
 
 func (f *fakeActions) History(context.Context, string, int) ([]state.Transition, error) {

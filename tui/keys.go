@@ -13,6 +13,7 @@ type keyMap struct {
 	Idle, AllDone         key.Binding
 	Filter, ClearFilter   key.Binding
 	Theme, Help, Quit     key.Binding
+	Mute                  key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -36,6 +37,7 @@ func newKeyMap() keyMap {
 		Theme:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "theme")),
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Mute:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mute")),
 	}
 }
 
@@ -48,7 +50,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Left, k.Right, k.Attach},
-		{k.New, k.Send, k.Restart, k.Kill, k.Remove},
+		{k.New, k.Send, k.Restart, k.Kill, k.Remove, k.Mute},
 		{k.Preview, k.History, k.Idle, k.AllDone, k.Filter},
 		{k.ClearFilter, k.Theme, k.Help, k.Quit},
 	}

@@ -32,6 +32,9 @@ type Actions interface {
 	Restart(ctx context.Context, r *state.Record) error
 	Remove(ctx context.Context, r *state.Record) error
 	Send(ctx context.Context, r *state.Record, text string, force bool) error
+	// Mute stores whether the session is muted: on, entering Needs you
+	// notifies nobody. r becomes the record as stored.
+	Mute(ctx context.Context, r *state.Record, on bool) error
 	// History is up to n of the session's latest transitions, oldest first.
 	History(ctx context.Context, id string, n int) ([]state.Transition, error)
 }
@@ -71,6 +74,14 @@ type Options struct {
 	// Agent is the new-session dialog's first choice (the caller picks one
 	// that is installed); the dialog then remembers the last one used.
 	Agent state.Agent
+	// NoNotify: LANES_NOTIFY=off, no notification about any session.
+	NoNotify bool
+	// NoContent: LANES_CONTENT=off, the board shows and says no content
+	// of the payloads (for screen-sharing).
+	NoContent bool
+	// Notify tells the world outside the board's terminal that sessions
+	// entered Needs you; Run uses Outside when nil (New: nobody).
+	Notify func(context.Context, Notice)
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 	// ProgramOptions are added to the program's own (tests set input and
@@ -111,6 +122,9 @@ func Run(ctx context.Context, o Options) error {
 		spool, watchErr = state.WatchSpool(ctx, o.StateDir)
 	}
 	m := New(ctx, o, spool)
+	if m.o.Notify == nil {
+		m.o.Notify = Outside(m.o.Tmux)
+	}
 	if watchErr != nil {
 		m.status = statusLine{text: "live updates off (" + watchErr.Error() + "); polling every second", isErr: true}
 	}
