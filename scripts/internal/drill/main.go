@@ -76,6 +76,7 @@ func main() {
 		{"11.R2 /exit (SessionEnd, then exit 0 after 10 s) closes the session", drillExitAfterSessionEnd},
 		{"11.R3 send to Claude: a final backslash still submits; view mode left", drillClaudeBackslash},
 		{"11.G3 codex Interrupt hook → idle + interrupted", drillCodexInterruptHook},
+		{"14.N1 notified on entering needs you", drillNotify},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0
