@@ -71,9 +71,10 @@ func (n *notifier) entered(recs []*state.Record, now time.Time, off bool) []*sta
 		prev, seen := n.zones[r.ID]
 		switch {
 		case first || !seen || prev == state.ZoneNeedsYou || z != state.ZoneNeedsYou:
-		case off || r.Muted || r.Activity.Source == "user":
-		case now.Sub(n.acted[r.ID]) < ActedQuiet:
-		case now.Sub(n.last[r.ID]) < NotifyEvery:
+			// not an entry
+		case off || r.Muted || r.Activity.Source == "user",
+			within(now, n.acted[r.ID], ActedQuiet), within(now, n.last[r.ID], NotifyEvery):
+			// an entry nobody is told about
 		default:
 			if n.last == nil {
 				n.last = map[string]time.Time{}
@@ -85,12 +86,19 @@ func (n *notifier) entered(recs []*state.Record, now time.Time, off bool) []*sta
 	n.zones = zones
 	for _, m := range []map[string]time.Time{n.last, n.acted} {
 		for id, at := range m {
-			if _, ok := zones[id]; !ok || now.Sub(at) >= NotifyEvery {
+			if _, ok := zones[id]; !ok || !within(now, at, NotifyEvery) {
 				delete(m, id) // gone, or too old to matter
 			}
 		}
 	}
 	return out
+}
+
+// within reports whether now is less than d after at. A clock set back
+// before at says nothing happened recently: a notification is not held
+// back for as long as the clock jumped.
+func within(now, at time.Time, d time.Duration) bool {
+	return !now.Before(at) && now.Sub(at) < d
 }
 
 // noticeFor says what entered Needs you: "api needs you — Allow Bash: rm

@@ -166,3 +166,17 @@ func TestNotifyText(t *testing.T) {
 		})
 	}
 }
+
+// TestNotifyClockBack: a clock set back does not hold notifications back
+// for as long as it jumped.
+func TestNotifyClockBack(t *testing.T) {
+	b := newNotifyBoard(t, Options{})
+	api := rec("a1000001", "api", state.ActivityActive, time.Minute)
+	b.cycle(fixedNow, api)
+	b.cycle(fixedNow.Add(time.Second), blocked(api))
+	back := fixedNow.Add(-time.Hour)
+	b.cycle(back, api)
+	if got := b.cycle(back.Add(time.Second), blocked(api)); got == "" {
+		t.Error("after the clock went back an hour, entering Needs you told nobody")
+	}
+}
