@@ -34,14 +34,19 @@ type BoardOptions struct {
 	StateDir string
 	Theme    string // auto, dark or light
 	NoColor  bool
-	// NoContent: LANES_CONTENT=off, the cards say nothing of what the
-	// agents do.
+	// NoContent: LANES_CONTENT=off, the cards and notifications say
+	// nothing of what the agents do.
 	NoContent bool
+	NoNotify  bool   // LANES_NOTIFY=off
 	TmuxEnv   string // $TMUX
 	Dir       string // the new-session dialog's default directory
 	Agent     state.Agent
 	Now       func() time.Time
 }
+
+// envNotify is the variable that turns the board's notifications off
+// ("off"; docs/design.md §15).
+const envNotify = "LANES_NOTIFY"
 
 // boardName is the board's binary, found next to lanes or on PATH.
 const boardName = "lanes-board"
@@ -89,6 +94,7 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 		StateDir:  dir,
 		Theme:     *themeFlag,
 		NoColor:   a.getenv("NO_COLOR") != "",
+		NoNotify:  a.getenv(envNotify) == "off",
 		NoContent: a.getenv(state.EnvContent) == "off",
 		TmuxEnv:   a.getenv("TMUX"),
 		Dir:       cwd,
@@ -247,6 +253,20 @@ func (b BoardActions) Send(ctx context.Context, r *state.Record, text string, fo
 // dialog the answer is meant for; it says what was answered.
 func (b BoardActions) Answer(ctx context.Context, r *state.Record, answer agent.Answer) (string, error) {
 	return b.a.answer(ctx, r, answer)
+}
+
+// Mute stores whether the user wants to be told when the session enters
+// Needs you (on: not). r becomes the record as stored.
+func (b BoardActions) Mute(_ context.Context, r *state.Record, on bool) error {
+	err := b.a.update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+		cur.Muted = on
+		*r = *cur
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("storing the mute of %s: %w", r.Name, err)
+	}
+	return nil
 }
 
 // History is up to n of the session's latest transitions, oldest first.

@@ -58,6 +58,10 @@ var markSpecs = map[state.Mark]Spec{
 	state.MarkStarting:    {RoleIdle, "◔", "starting", "lanes started it; tmux has not shown its session yet", false},
 }
 
+// Muted is the mark of a session the user muted (m): entering Needs you
+// notifies nobody. It is a fact about the session, not a Derive mark.
+var Muted = Spec{RoleIdle, "∅", "muted", "Muted: entering Needs you notifies nobody (m toggles)", false}
+
 // StatusSpec is how status s is presented; an unrecognised status is shown as
 // unknown.
 func StatusSpec(s state.Status) Spec {

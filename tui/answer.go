@@ -44,6 +44,7 @@ func (m *Model) answerKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
 	if _, err := agent.KeysFor(sel.rec.Agent, ans); err != nil {
 		return m.flash("can't answer "+sel.rec.Name+": "+err.Error(), true), true
 	}
+	m.notifier.actedOn(sel.rec.ID, m.o.Now())
 	return answerCmd(m.ctx, m.o.Actions, *sel.rec, ans), true
 }
 

@@ -82,8 +82,12 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 		lead = seg{l.dotFor(dotActivity(r, it.d), frame) + " ", 2}
 	}
 	ageW := width(age)
-	nm := plainSeg(name, r.Name, cw-lead.w-ageW-1)
-	line1 := lead.s + nm.s + strings.Repeat(" ", max(cw-lead.w-nm.w-ageW, 1)) + l.muted.s(age)
+	var mute seg
+	if r.Muted {
+		mute = seg{" " + l.role[theme.Muted.Role].s(theme.Muted.Glyph), 2}
+	}
+	nm := plainSeg(name, r.Name, cw-lead.w-mute.w-ageW-1)
+	line1 := lead.s + nm.s + mute.s + strings.Repeat(" ", max(cw-lead.w-nm.w-mute.w-ageW, 1)) + l.muted.s(age)
 
 	// Line 2: the badge, then the marks, or the reason a session ended.
 	line2, w2 := l.badgeFor(it.d.Status, state.Detail(r, it.d), cw)

@@ -76,6 +76,7 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 			m.lastErr, m.tmuxDownSince = "", time.Time{}
 		}
 		m.rebuild()
+		cmds = append(cmds, m.notify(msg.now))
 		if !msg.spoolOnly {
 			m.pendingName = "" // found by now, or filtered out of sight
 		}

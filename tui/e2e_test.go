@@ -73,8 +73,9 @@ func lanesBinary(t *testing.T) string {
 	return builtBin
 }
 
-// startBoard runs `lanes --theme dark` in a w×h pane of a private server.
-func startBoard(t *testing.T, w, h int) *e2e {
+// startBoard runs `lanes --theme dark` in a w×h pane of a private server,
+// with extra KEY=VALUE settings (a later one wins).
+func startBoard(t *testing.T, w, h int, extra ...string) *e2e {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("end-to-end test")
@@ -85,6 +86,7 @@ func startBoard(t *testing.T, w, h int) *e2e {
 		"LANES_STATE_DIR=" + e.stateDir, "HOME=" + t.TempDir(), "LANES_TMUX_SOCKET=" + srv.Socket,
 		"PATH=" + os.Getenv("PATH"), "TERM=xterm-256color",
 	}
+	e.env = append(e.env, extra...)
 	// env -i: the board sees only this environment; no $TMUX, so enter
 	// attaches with tmux attach (the path a user outside tmux takes).
 	args := []string{"new-session", "-d", "-s", "board", "-x", fmt.Sprint(w), "-y", fmt.Sprint(h),

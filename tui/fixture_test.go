@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"time"
@@ -188,6 +189,12 @@ func (f *fakeActions) Answer(_ context.Context, r *state.Record, ans agent.Answe
 		return "", err
 	}
 	return "approved " + state.ToolLine(r.Activity.Tool, r.Activity.ToolInput) + " in " + r.Name, nil
+}
+
+func (f *fakeActions) Mute(_ context.Context, r *state.Record, on bool) error {
+	f.note(fmt.Sprintf("mute %s %v", r.Name, on))
+	r.Muted = on
+	return nil
 }
 
 func (f *fakeActions) History(context.Context, string, int) ([]state.Transition, error) {

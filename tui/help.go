@@ -64,6 +64,7 @@ func (m Model) legend() string {
 		s, _ := l.markFor(mk)
 		b.WriteString(s + "   ")
 	}
+	b.WriteString(l.role[theme.Muted.Role].s(theme.Muted.Glyph + " " + theme.Muted.Short))
 	b.WriteString("\n" + l.name.s("Dots") + "    ")
 	for _, a := range state.Activities {
 		b.WriteString(l.dotFor(a, 0) + " " + l.muted.s(theme.ActivitySpec(a).Short) + "  ")

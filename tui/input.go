@@ -99,6 +99,8 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.ask(removeAction, sel)
 	case key.Matches(k, m.keys.Send):
 		return m, m.openSend(sel)
+	case key.Matches(k, m.keys.Mute):
+		return m, m.mute(sel)
 	case key.Matches(k, m.keys.Preview):
 		m.showPrev = !m.showPrev
 		m.layout()

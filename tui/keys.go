@@ -16,6 +16,7 @@ type keyMap struct {
 	// Allow, Deny, Always answer a permission dialog; they act only on a
 	// card that shows one (n and a keep their meanings elsewhere).
 	Allow, Deny, Always key.Binding
+	Mute                key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -42,6 +43,7 @@ func newKeyMap() keyMap {
 		Allow:       key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "allow")),
 		Deny:        key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "deny")),
 		Always:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "always")),
+		Mute:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mute")),
 	}
 }
 
@@ -54,7 +56,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Left, k.Right, k.Attach},
-		{k.New, k.Send, k.Restart, k.Kill, k.Remove},
+		{k.New, k.Send, k.Restart, k.Kill, k.Remove, k.Mute},
 		{k.Preview, k.History, k.Idle, k.AllDone, k.Filter},
 		{k.ClearFilter, k.Theme, k.Help, k.Quit},
 	}

@@ -90,6 +90,8 @@ type Model struct {
 	frame                 int
 	capturing             bool
 	pendingName           string // a session just created, to select when it appears
+
+	notifier notifier // who entered Needs you (docs/design.md §15)
 }
 
 // New builds the board's model; spool signals spool writes (nil: none).
@@ -221,12 +223,14 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if cmd := m.refuseStale(msg.act.do.verb); cmd != nil {
 			return m, cmd
 		}
+		m.notifier.actedOn(msg.act.rec.ID, m.o.Now())
 		return m, tea.Batch(m.flash(msg.act.do.verb+" "+msg.act.rec.Name+"…", false), actionCmd(m.ctx, m.o.Actions, msg.act))
 	case submitSendMsg:
 		m.mode = modeBoard
 		if cmd := m.refuseStale("send"); cmd != nil {
 			return m, cmd
 		}
+		m.notifier.actedOn(msg.rec.ID, m.o.Now())
 		return m, sendCmd(m.ctx, m.o.Actions, msg)
 	case tea.KeyPressMsg:
 		return m.onKey(msg)

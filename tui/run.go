@@ -37,6 +37,9 @@ type Actions interface {
 	// it: its dialog is the one meant) and says what it answered; it sends
 	// nothing unless the session, read fresh, shows that same dialog.
 	Answer(ctx context.Context, r *state.Record, answer agent.Answer) (string, error)
+	// Mute stores whether the session is muted: on, entering Needs you
+	// notifies nobody. r becomes the record as stored.
+	Mute(ctx context.Context, r *state.Record, on bool) error
 	// History is up to n of the session's latest transitions, oldest first.
 	History(ctx context.Context, id string, n int) ([]state.Transition, error)
 }
@@ -68,8 +71,9 @@ type Options struct {
 	// NoColor draws without colour (NO_COLOR): glyphs, labels, bold and
 	// border shapes carry everything.
 	NoColor bool
-	// NoContent hides what the cards say (the tool, the question, the
-	// last message): LANES_CONTENT=off, for people who screen-share.
+	// NoContent hides what the cards and notifications say (the tool,
+	// the question, the last message): LANES_CONTENT=off, for people who
+	// screen-share.
 	NoContent bool
 	// TmuxEnv is $TMUX: inside the sessions' own server enter switches the
 	// client, outside any tmux it attaches, inside another it explains.
@@ -79,6 +83,11 @@ type Options struct {
 	// Agent is the new-session dialog's first choice (the caller picks one
 	// that is installed); the dialog then remembers the last one used.
 	Agent state.Agent
+	// NoNotify: LANES_NOTIFY=off, no notification about any session.
+	NoNotify bool
+	// Notify tells the world outside the board's terminal that sessions
+	// entered Needs you; Run uses Outside when nil (New: nobody).
+	Notify func(context.Context, Notice)
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 	// ProgramOptions are added to the program's own (tests set input and
@@ -119,6 +128,9 @@ func Run(ctx context.Context, o Options) error {
 		spool, watchErr = state.WatchSpool(ctx, o.StateDir)
 	}
 	m := New(ctx, o, spool)
+	if m.o.Notify == nil {
+		m.o.Notify = Outside(m.o.Tmux)
+	}
 	if watchErr != nil {
 		m.status = statusLine{text: "live updates off (" + watchErr.Error() + "); polling every second", isErr: true}
 	}

@@ -27,6 +27,7 @@ func board(ctx context.Context, o cli.BoardOptions) error {
 		StateDir:  o.StateDir,
 		Theme:     o.Theme,
 		NoColor:   o.NoColor,
+		NoNotify:  o.NoNotify,
 		NoContent: o.NoContent,
 		TmuxEnv:   o.TmuxEnv,
 		Dir:       o.Dir,

@@ -81,6 +81,7 @@ func main() {
 	benchStatusLine(w, rounds)
 	goBench("board View()", "./tui", "^BenchmarkView$", "", benchView)
 	benchBoard(w)
+	benchNotify(w)
 
 	fmt.Printf("lanes benchmarks — %s, %d CPUs, %s, %s\n\n", runtime.Version(), runtime.NumCPU(), tmuxVersion(), time.Now().UTC().Format("2006-01-02"))
 	fmt.Println("| figure | budget | measured | |")

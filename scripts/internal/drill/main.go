@@ -77,6 +77,7 @@ func main() {
 		{"11.R3 send to Claude: a final backslash still submits; view mode left", drillClaudeBackslash},
 		{"11.G3 codex Interrupt hook → idle + interrupted", drillCodexInterruptHook},
 		{"14.A1 answer from the board", drillAnswer},
+		{"14.N1 notified on entering needs you", drillNotify},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0

@@ -1,0 +1,220 @@
+package tui
+
+import (
+	"context"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"lanes/state"
+	"lanes/theme"
+	"lanes/tmux"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Notifications on entering Needs you (docs/design.md §15).
+const (
+	// NotifyEvery: at most one notification per session this often.
+	NotifyEvery = 10 * time.Second
+	// ActedQuiet: after the user acts on a session from this board (kill,
+	// restart, send, answer, mute), its move to Needs you is their own doing
+	// for this long, and nobody is told about it.
+	ActedQuiet = 5 * time.Second
+	// displayFor is how long tmux clients show the message.
+	displayFor = 5 * time.Second
+	// outsideTimeout bounds notify-send and the tmux calls.
+	outsideTimeout = 5 * time.Second
+)
+
+// Notice is one notification: what it says, and the tmux servers of the
+// sessions it is about (whose clients are shown it too).
+type Notice struct {
+	Title, Body string
+	Sockets     []string
+}
+
+// notifier remembers each session's zone between the cycles the board
+// receives, and when it last told the user about a session, to find the
+// sessions that enter Needs you.
+type notifier struct {
+	zones map[string]state.Zone // nil until the board's first load
+	last  map[string]time.Time  // the last notification about each session
+	acted map[string]time.Time  // when the user last acted on it from here
+}
+
+// actedOn notes that the user ran an action on session id at now.
+func (n *notifier) actedOn(id string, now time.Time) {
+	if n.acted == nil {
+		n.acted = map[string]time.Time{}
+	}
+	n.acted[id] = now
+}
+
+// entered returns the records that entered Needs you since the last call
+// and are to be notified, and takes recs as the new baseline. Nothing is
+// notified on the first load (the board has no "before"), nor for a
+// session seen for the first time (it is new to this board, not a change;
+// its next entry is told), nor when off, nor for a muted session, nor for
+// one the user moved there (acted on it from this board within
+// ActedQuiet, or its activity's source is the user), nor more than once
+// per NotifyEvery per session.
+func (n *notifier) entered(recs []*state.Record, now time.Time, off bool) []*state.Record {
+	first := n.zones == nil
+	zones := make(map[string]state.Zone, len(recs))
+	var out []*state.Record
+	for _, r := range recs {
+		z := state.Derive(r, now).Zone
+		zones[r.ID] = z
+		prev, seen := n.zones[r.ID]
+		switch {
+		case first || !seen || prev == state.ZoneNeedsYou || z != state.ZoneNeedsYou:
+			// not an entry
+		case off || r.Muted || r.Activity.Source == "user",
+			within(now, n.acted[r.ID], ActedQuiet), within(now, n.last[r.ID], NotifyEvery):
+			// an entry nobody is told about
+		default:
+			if n.last == nil {
+				n.last = map[string]time.Time{}
+			}
+			n.last[r.ID] = now
+			out = append(out, r)
+		}
+	}
+	n.zones = zones
+	for _, m := range []map[string]time.Time{n.last, n.acted} {
+		for id, at := range m {
+			if _, ok := zones[id]; !ok || !within(now, at, NotifyEvery) {
+				delete(m, id) // gone, or too old to matter
+			}
+		}
+	}
+	return out
+}
+
+// within reports whether now is less than d after at. A clock set back
+// before at says nothing happened recently: a notification is not held
+// back for as long as the clock jumped.
+func within(now, at time.Time, d time.Duration) bool {
+	return !now.Before(at) && now.Sub(at) < d
+}
+
+// noticeFor says what entered Needs you: "api needs you — Allow Bash: rm
+// -rf build" for one session (the question or the tool asking, unless
+// content is off; else the card's status), "api, web and 2 more need you"
+// for several.
+func noticeFor(recs []*state.Record, now time.Time, content bool) Notice {
+	n := Notice{Title: "lanes"}
+	for _, r := range recs {
+		if !slices.Contains(n.Sockets, r.Runtime.Socket) {
+			n.Sockets = append(n.Sockets, r.Runtime.Socket)
+		}
+	}
+	switch len(recs) {
+	case 0:
+		return n
+	case 1:
+		n.Body = recs[0].Name + " needs you — " + needsWhat(recs[0], now, content)
+	case 2:
+		n.Body = recs[0].Name + " and " + recs[1].Name + " need you"
+	default:
+		n.Body = recs[0].Name + ", " + recs[1].Name + " and " + strconv.Itoa(len(recs)-2) + " more need you"
+	}
+	n.Body = state.Summary(n.Body, state.MessageMax)
+	return n
+}
+
+// needsWhat is what a session in Needs you is waiting for.
+func needsWhat(r *state.Record, now time.Time, content bool) string {
+	if say, text := state.Says(r); content && say == state.SayAsk {
+		if r.Activity.Question == "" {
+			return "Allow " + text // the tool asking permission
+		}
+		return text
+	}
+	d := state.Derive(r, now)
+	if s := state.Detail(r, d); s != "" {
+		return s
+	}
+	return theme.StatusSpec(d.Status).Short
+}
+
+// Terminal notifications: the bell, OSC 9 (iTerm2, WezTerm, Windows
+// Terminal, kitty, foot…) and OSC 777 (rxvt-unicode, foot, Ghostty,
+// WezTerm…), each terminated by BEL.
+func terminalSeq(n Notice) string {
+	title := strings.ReplaceAll(oscText(n.Title), ";", ",") // the field separator
+	body := oscText(n.Body)
+	return "\a\x1b]9;" + title + ": " + body + "\a" +
+		"\x1b]777;notify;" + title + ";" + body + "\a"
+}
+
+// oscText is s safe inside an OSC string: no control character can end
+// it early or start another sequence.
+func oscText(s string) string { return state.CleanText(s) }
+
+// notifyCmd writes the terminal's notification with tea.Raw: Bubble Tea
+// queues it in the program's output buffer and writes it, whole, at the
+// next frame before the renderer's own diff. The bell, OSC 9 and OSC 777
+// move no cursor and draw no cell, so the renderer's idea of the screen
+// stays true. outside, when set, tells the rest of the world meanwhile.
+func notifyCmd(ctx context.Context, n Notice, outside func(context.Context, Notice)) tea.Cmd {
+	cmds := []tea.Cmd{tea.Raw(terminalSeq(n))}
+	if outside != nil {
+		cmds = append(cmds, func() tea.Msg { outside(ctx, n); return nil })
+	}
+	return tea.Batch(cmds...)
+}
+
+// Outside is the notification beyond the board's terminal: notify-send
+// when it is on PATH, and a tmux message on every client of each server
+// the notice names (tmuxFor gives its client). It runs off the event loop;
+// failures are ignored (a notification is a courtesy), and every process
+// it starts is waited for, within outsideTimeout.
+func Outside(tmuxFor func(socket string) *tmux.Client) func(context.Context, Notice) {
+	return func(ctx context.Context, n Notice) {
+		ctx, cancel := context.WithTimeout(ctx, outsideTimeout)
+		defer cancel()
+		for _, s := range n.Sockets {
+			_, _ = tmuxFor(s).Display(ctx, n.Title+": "+n.Body, displayFor)
+		}
+		if path, err := exec.LookPath("notify-send"); err == nil {
+			cmd := exec.CommandContext(ctx, path, "--app-name=lanes", "--", n.Title, n.Body)
+			cmd.WaitDelay = time.Second
+			_ = cmd.Run() // Run waits: no zombie, even when it fails
+		}
+	}
+}
+
+// notify tells the user about the sessions of this cycle's records that
+// entered Needs you.
+func (m *Model) notify(now time.Time) tea.Cmd {
+	recs := m.notifier.entered(m.recs, now, m.o.NoNotify)
+	if len(recs) == 0 {
+		return nil
+	}
+	return notifyCmd(m.ctx, noticeFor(recs, now, !m.o.NoContent), m.o.Notify)
+}
+
+// mute turns notifications about the selected session off or back on, in
+// the store; its own cycle shows the mark. The change is the user's act,
+// so the session's next move stays quiet for ActedQuiet either way.
+func (m *Model) mute(sel *item) tea.Cmd {
+	if sel == nil {
+		return m.flash("select a session first", true)
+	}
+	r, on := *sel.rec, !sel.rec.Muted
+	m.notifier.actedOn(r.ID, m.o.Now())
+	ctx, a := m.ctx, m.o.Actions
+	return func() tea.Msg {
+		if err := a.Mute(ctx, &r, on); err != nil {
+			return actionMsg{err: err}
+		}
+		if on {
+			return actionMsg{text: "muted " + r.Name + ": entering Needs you tells nobody"}
+		}
+		return actionMsg{text: "unmuted " + r.Name}
+	}
+}

@@ -1,0 +1,182 @@
+package tui
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"lanes/state"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// notifyBoard is a board whose cycles the test hands over one by one, with
+// the terminal's bytes and the outside notices each produced.
+type notifyBoard struct {
+	t   *testing.T
+	m   Model
+	mu  sync.Mutex
+	out []Notice
+}
+
+func newNotifyBoard(t *testing.T, o Options) *notifyBoard {
+	b := &notifyBoard{t: t}
+	o.Collector, o.Actions, o.Theme = &fakeCycler{}, &fakeActions{}, ThemeDark
+	o.Now = func() time.Time { return fixedNow }
+	o.Notify = func(_ context.Context, n Notice) { b.mu.Lock(); b.out = append(b.out, n); b.mu.Unlock() }
+	b.m = New(context.Background(), o, nil)
+	return b
+}
+
+// cycle gives the board the records at now and returns what it wrote to
+// the terminal for them ("" when it notified nothing).
+func (b *notifyBoard) cycle(now time.Time, recs ...*state.Record) string {
+	b.m.recs = recs
+	return rawOf(b.m.notify(now))
+}
+
+// rawOf executes a Cmd and what it batches; only instant Cmds may reach it.
+func rawOf(cmd tea.Cmd) string {
+	if cmd == nil {
+		return ""
+	}
+	switch msg := cmd().(type) {
+	case tea.RawMsg:
+		return msg.Msg.(string)
+	case tea.BatchMsg:
+		var s string
+		for _, c := range msg {
+			s += rawOf(c)
+		}
+		return s
+	}
+	return ""
+}
+
+func blocked(r *state.Record) *state.Record {
+	c := *r
+	c.Activity.State, c.Activity.Tool, c.Activity.ToolInput = state.ActivityBlocked, "Bash", "rm -rf build"
+	return &c
+}
+
+func TestNotifyOnEnteringNeedsYou(t *testing.T) {
+	b := newNotifyBoard(t, Options{})
+	api := rec("a1000001", "api", state.ActivityActive, time.Minute)
+	at := fixedNow
+	if got := b.cycle(at, blocked(api)); got != "" {
+		t.Errorf("first load notified %q; it has no before", got)
+	}
+	b.cycle(at.Add(time.Second), api)
+	got := b.cycle(at.Add(2*time.Second), blocked(api))
+	want := "\a\x1b]9;lanes: api needs you — Allow Bash: rm -rf build\a\x1b]777;notify;lanes;api needs you — Allow Bash: rm -rf build\a"
+	if got != want {
+		t.Fatalf("entering Needs you wrote %q, want %q", got, want)
+	}
+	if len(b.out) != 1 || b.out[0].Body != "api needs you — Allow Bash: rm -rf build" || b.out[0].Sockets[0] != "" {
+		t.Errorf("outside notices %+v, want one for api on its socket", b.out)
+	}
+	if got := b.cycle(at.Add(3*time.Second), blocked(api)); got != "" {
+		t.Errorf("staying in Needs you notified again: %q", got)
+	}
+	b.cycle(at.Add(4*time.Second), api)
+	if got := b.cycle(at.Add(5*time.Second), blocked(api)); got != "" {
+		t.Errorf("entering again 3 s after the last notification notified: %q", got)
+	}
+	b.cycle(at.Add(11*time.Second), api)
+	if got := b.cycle(at.Add(12*time.Second), blocked(api)); !strings.Contains(got, "\x1b]9;") {
+		t.Errorf("entering again 10 s after the last notification wrote %q, want a notification", got)
+	}
+	web := rec("a1000002", "web", state.ActivityActive, time.Minute)
+	if got := b.cycle(at.Add(13*time.Second), blocked(api), blocked(web)); got != "" {
+		t.Errorf("a session new to the board notified %q", got)
+	}
+}
+
+func TestNotifyQuiet(t *testing.T) {
+	api := rec("a1000001", "api", state.ActivityActive, time.Minute)
+	muted := *api
+	muted.Muted = true
+	byUser := blocked(api)
+	byUser.Activity.Source = "user"
+	for _, tt := range []struct {
+		name  string
+		o     Options
+		after *state.Record
+		acted time.Duration // before the entry; 0: not acted on
+	}{
+		{"muted", Options{}, blocked(&muted), 0},
+		{"LANES_NOTIFY=off", Options{NoNotify: true}, blocked(api), 0},
+		{"activity set by the user", Options{}, byUser, 0},
+		{"acted on from the board 4 s ago", Options{}, blocked(api), 4 * time.Second},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			b := newNotifyBoard(t, tt.o)
+			b.cycle(fixedNow, api)
+			entry := fixedNow.Add(10 * time.Second)
+			if tt.acted > 0 {
+				b.m.notifier.actedOn(api.ID, entry.Add(-tt.acted))
+			}
+			if got := b.cycle(entry, tt.after); got != "" || len(b.out) != 0 {
+				t.Errorf("wrote %q and told %+v; want nothing", got, b.out)
+			}
+		})
+	}
+	t.Run("acted on 5 s ago", func(t *testing.T) {
+		b := newNotifyBoard(t, Options{})
+		b.cycle(fixedNow, api)
+		b.m.notifier.actedOn(api.ID, fixedNow.Add(5*time.Second))
+		if got := b.cycle(fixedNow.Add(10*time.Second), blocked(api)); got == "" {
+			t.Error("an action 5 s before still kept the entry quiet")
+		}
+	})
+}
+
+// TestNotifyText: the detail is the card's content unless LANES_CONTENT=off,
+// else its status; control characters never reach an OSC; several
+// sessions entering at once are one notification.
+func TestNotifyText(t *testing.T) {
+	api := rec("a1000001", "api", state.ActivityActive, time.Minute)
+	ask := blocked(api)
+	ask.Activity.State, ask.Activity.Question = state.ActivityWaitingInput, "Which \x1b]0;evil\abranch?"
+	exit := rec("a1000002", "web", state.ActivityExited, time.Minute)
+	exit.Pane.Dead, exit.Pane.ExitStatus = true, intp(3)
+	for _, tt := range []struct {
+		name    string
+		content bool
+		recs    []*state.Record
+		want    string
+	}{
+		{"question", true, []*state.Record{ask}, "api needs you — Which branch?"},
+		{"content off", false, []*state.Record{blocked(api)}, "api needs you — Needs input"},
+		{"exit", true, []*state.Record{exit}, "web needs you — exited (3)"},
+		{"two", true, []*state.Record{ask, exit}, "api and web need you"},
+		{"four", true, []*state.Record{ask, exit, ask, ask}, "api, web and 2 more need you"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			n := noticeFor(tt.recs, fixedNow, tt.content)
+			if n.Body != tt.want {
+				t.Errorf("body %q, want %q", n.Body, tt.want)
+			}
+			seq := terminalSeq(n)
+			if strings.Count(seq, "\x1b") != 2 || strings.Count(seq, "\a") != 3 {
+				t.Errorf("sequence %q carries control characters of its text", seq)
+			}
+		})
+	}
+}
+
+// TestNotifyClockBack: a clock set back does not hold notifications back
+// for as long as it jumped.
+func TestNotifyClockBack(t *testing.T) {
+	b := newNotifyBoard(t, Options{})
+	api := rec("a1000001", "api", state.ActivityActive, time.Minute)
+	b.cycle(fixedNow, api)
+	b.cycle(fixedNow.Add(time.Second), blocked(api))
+	back := fixedNow.Add(-time.Hour)
+	b.cycle(back, api)
+	if got := b.cycle(back.Add(time.Second), blocked(api)); got == "" {
+		t.Error("after the clock went back an hour, entering Needs you told nobody")
+	}
+}
