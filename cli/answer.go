@@ -85,6 +85,13 @@ func (a *app) answer(ctx context.Context, seen *state.Record, ans agent.Answer) 
 	case err != nil:
 		return "", fmt.Errorf("%w; look at the pane (lanes attach %s) before answering again", err, cur.Name)
 	}
+	// The witness looks again soon; a store that does not take the note
+	// only makes the card slower to follow.
+	sent := a.now()
+	_ = a.update(cur.ID, func(r *state.Record, _ *state.Tx) error {
+		state.AnsweredFromLanes(r, sent)
+		return nil
+	})
 	return fmt.Sprintf("%s %s in %s", answered[ans], toolOf(cur), cur.Name), nil
 }
 

@@ -118,7 +118,27 @@ const (
 	WitnessSilence = 2 * time.Second
 	// WitnessMaxCaptures bounds the captures of one cycle, across sessions.
 	WitnessMaxCaptures = 4
+	// WitnessAnswerLook: after lanes sent the answer to a dialog, the
+	// witness looks again this soon rather than at its usual pace, so the
+	// card leaves Needs you in about a second and a half, not four.
+	WitnessAnswerLook = 500 * time.Millisecond
 )
+
+// AnsweredFromLanes notes that lanes sent an answer to r's dialog at at:
+// the witness's next look is due WitnessAnswerLook later (and not inside
+// the draw grace, when a look says nothing). The witness still decides
+// what the screen shows; lanes claims nothing about the answer.
+func AnsweredFromLanes(r *Record, at time.Time) {
+	a := &r.Activity
+	if !a.Dialog {
+		return
+	}
+	look := at.Add(WitnessAnswerLook)
+	if grace := a.LastEventAt.Add(WitnessDrawGrace); grace.After(look) {
+		look = grace
+	}
+	a.WitnessAt = look.Add(-WitnessDialogEvery)
+}
 
 // Screen is one capture of a pane, as text.
 type Screen string

@@ -316,3 +316,27 @@ func TestWitnessKeepsAQuestionShowing(t *testing.T) {
 		})
 	}
 }
+
+// After lanes sent an answer, the witness looks again half a second later
+// rather than at its 3 s pace, and never inside the draw grace, when a look
+// proves nothing.
+func TestAnsweredFromLanesLooksSoon(t *testing.T) {
+	sent := t0.Add(time.Minute)
+	for _, c := range []struct {
+		name      string
+		lastEvent time.Time
+		want      time.Time
+	}{
+		{"dialog long open", t0, sent.Add(WitnessAnswerLook)},
+		{"dialog just opened", sent.Add(-time.Second), sent.Add(-time.Second + WitnessDrawGrace)},
+	} {
+		r := rec(ActivityBlocked)
+		r.Runtime.PaneID = "%1"
+		r.Activity.Dialog, r.Activity.LastEventAt = true, c.lastEvent
+		r.Activity.WitnessAt = sent.Add(-time.Second) // looked a second ago: next due in 2 s
+		AnsweredFromLanes(r, sent)
+		if due, ok := witnessDue(r); !ok || !due.Equal(c.want) {
+			t.Errorf("%s: next look %v (%v), want %v", c.name, due, ok, c.want)
+		}
+	}
+}

@@ -15,9 +15,12 @@ import (
 // own "1" and the card goes Working; a second answer finds the dialog gone
 // and sends nothing; no presses "3" and the card goes idle.
 func drillAnswer(w *world.World) (string, error) {
+	// The tool must outlast the witness's confirmation (a capture every
+	// ≤ 3 s, a second ≥ 1 s later), or the card goes from the dialog
+	// straight to idle when the tool ends.
 	runFor := 12 * time.Second
 	if *quick {
-		runFor = 3 * time.Second
+		runFor = 8 * time.Second
 	}
 	var ev []string
 	for _, c := range []struct{ name, answer, says, key, status string }{
