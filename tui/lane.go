@@ -18,22 +18,52 @@ const (
 	minDrawW = 12 // below it a terminal shows lane headers only
 )
 
-// laneWidths splits w cells among n lanes and the gaps between them.
-func laneWidths(w, n int) []int {
+// emptyLaneW is the width an empty lane keeps beside lanes with cards:
+// its whole header ("⇡ Ready to merge 0"); the room goes to the cards,
+// which have things to say.
+const emptyLaneW = 18
+
+// laneWidths splits w cells among the lanes shown (empty: which have no
+// session) and the gaps between them: evenly, except that beside lanes
+// with cards an empty lane keeps only emptyLaneW.
+func laneWidths(w int, empty []bool) []int {
+	n := len(empty)
 	ws := make([]int, n)
 	inner := max(w-laneGap*(n-1), n)
+	k := 0
+	for _, e := range empty {
+		if e {
+			k++
+		}
+	}
+	if k == 0 || k == n || inner/n <= emptyLaneW {
+		k = 0 // every lane alike
+	}
+	full := n - k
+	q, extra := (inner-k*emptyLaneW)/full, (inner-k*emptyLaneW)%full
+	j := 0 // among the lanes with cards, the first take the remainder
 	for i := range ws {
-		ws[i] = inner / n
-		if i < inner%n {
+		if k > 0 && empty[i] {
+			ws[i] = emptyLaneW
+			continue
+		}
+		ws[i] = q
+		if j < extra {
 			ws[i]++
 		}
+		j++
 	}
 	return ws
 }
 
 // render draws the visible lanes into exactly h lines of w cells.
 func (b *board) render(l *look, w, h int, now time.Time, frame int) []string {
-	widths := laneWidths(w, b.vis)
+	empty := make([]bool, b.vis)
+	for i := range empty {
+		ln := &b.lanes[b.first+i]
+		empty[i] = len(ln.cards)+len(ln.extra) == 0
+	}
+	widths := laneWidths(w, empty)
 	cols := make([][]string, b.vis)
 	for i := range cols {
 		li := b.first + i
