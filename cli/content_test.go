@@ -47,3 +47,14 @@ func TestRealContent(t *testing.T) {
 		})
 	}
 }
+
+// LANES_CONTENT=off where lanes starts an agent reaches the agent's hooks:
+// the tmux server gives the new session its own environment, not the
+// caller's, so lanes passes it on.
+func TestContentOffReachesTheAgent(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.vars[state.EnvContent] = "off"
+	e.must("new", "quiet", "--", "sh", "-c", "echo content=$LANES_CONTENT; sleep 60")
+	waitPane(t, e.tc, "lanes-quiet", "content=off")
+}

@@ -63,6 +63,11 @@ func (a *app) spawnPlan(r *state.Record, args []string) (spawn, error) {
 		agent.EnvLaunch + "=" + r.Runtime.Launch,
 		"LANES_STATE_DIR=" + dir,
 	}, plan.Env...)
+	// Content off where lanes starts the agent stays off in its hooks: a
+	// tmux server gives new sessions its own environment, not ours.
+	if a.getenv(state.EnvContent) == "off" {
+		sp.env = append(sp.env, state.EnvContent+"=off")
+	}
 	for path, body := range plan.Files {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return spawn{}, err
