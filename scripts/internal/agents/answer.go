@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	m "lanes/scripts/internal/modelserver"
 	"lanes/state"
@@ -61,18 +60,7 @@ func answerRuns(ans adapter.Answer) func(r *run) error {
 		if err := r.answer(ans, says); err != nil {
 			return err
 		}
-		if err := r.witnessed("answered "+string(ans)+" → working", witnessDeadline, working); err != nil {
-			return err
-		}
-		run := time.Duration(toolRun(r.a, r.quick)) * time.Second
-		if err := r.hold("working while the approved tool runs", run/2, working); err != nil {
-			return err
-		}
-		r.capture("running")
-		if _, err := r.expect("tool done → idle", run+turnDeadline, idle); err != nil {
-			return err
-		}
-		return nil
+		return r.toolRuns("answered " + string(ans))
 	}
 }
 

@@ -104,15 +104,7 @@ var scenarios = []scenario{
 			if err := r.press(r.a.approve); err != nil {
 				return err
 			}
-			if err := r.witnessed("approved → working", witnessDeadline, working); err != nil {
-				return err
-			}
-			run := time.Duration(toolRun(r.a, r.quick)) * time.Second
-			if err := r.hold("working while the approved tool runs", run/2, working); err != nil {
-				return err
-			}
-			r.capture("running")
-			if _, err := r.expect("tool done → idle", run+turnDeadline, idle); err != nil {
+			if err := r.toolRuns("approved"); err != nil {
 				return err
 			}
 			r.capture("idle")
@@ -373,4 +365,20 @@ func selectScenarios(quick bool, sub string) []scenario {
 	return slices.DeleteFunc(slices.Clone(scenarios), func(s scenario) bool {
 		return (quick && !s.quick) || !strings.Contains(s.name, sub)
 	})
+}
+
+// toolRuns: after the approval (what says how it was given), the card goes
+// working within the witness's deadline, stays so while the tool runs, and
+// goes idle when the turn ends.
+func (r *run) toolRuns(what string) error {
+	if err := r.witnessed(what+" → working", witnessDeadline, working); err != nil {
+		return err
+	}
+	run := time.Duration(toolRun(r.a, r.quick)) * time.Second
+	if err := r.hold("working while the approved tool runs", run/2, working); err != nil {
+		return err
+	}
+	r.capture("running")
+	_, err := r.expect("tool done → idle", run+turnDeadline, idle)
+	return err
 }
