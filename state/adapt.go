@@ -85,15 +85,12 @@ var claudeNotificationKinds = map[string]EventKind{
 	"idle_prompt":        KindIdlePrompt,
 }
 
-// claudeAskTool is the Claude Code tool that asks the human a question.
-const claudeAskTool = "AskUserQuestion"
-
 func claudeEvent(l Line) (Event, bool) {
 	kind, ok := claudeKinds[l.Event]
 	if !ok {
 		return Event{}, false
 	}
-	e := claudeShaped(l, kind, l.Event, claudeAskTool)
+	e := claudeShaped(l, kind, l.Event, askTools[AgentClaude])
 	if l.Event == "Notification" {
 		e.Detail = qualified(l.Event, l.NotificationType)
 		if k, ok := claudeNotificationKinds[l.NotificationType]; ok {
@@ -168,14 +165,9 @@ var codexKinds = map[string]EventKind{
 	"notify":    KindSignal, // refined by type
 }
 
-const (
-	// codexTurnComplete is the notify payload type of a finished turn (the
-	// only type Codex documents for notify).
-	codexTurnComplete = "agent-turn-complete"
-	// codexAskTool is Codex's tool for asking the human (seen in PreToolUse
-	// by third-party integrations; not in the official docs).
-	codexAskTool = "request_user_input"
-)
+// codexTurnComplete is the notify payload type of a finished turn (the
+// only type Codex documents for notify).
+const codexTurnComplete = "agent-turn-complete"
 
 func codexEvent(l Line) (Event, bool) {
 	name := l.Event
@@ -192,7 +184,7 @@ func codexEvent(l Line) (Event, bool) {
 	if !ok {
 		return Event{}, false
 	}
-	e := claudeShaped(l, kind, name, codexAskTool)
+	e := claudeShaped(l, kind, name, askTools[AgentCodex])
 	if name == "Interrupt" {
 		e.Outcome = OutcomeCancellation
 	}

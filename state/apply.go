@@ -46,6 +46,9 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 		a.HookTurns = true // only hooks start turns; a soft end never does
 		a.clearTurn()
 		a.Outcome = OutcomeNone
+		// The last message is the last turn's: a turn that ends saying
+		// nothing (refused, interrupted) must not show an older one.
+		a.LastMessage = ""
 		next = ActivityActive
 	case KindTurnEnd:
 		if e.SoftEnd && (a.Dialog || a.HookTurns) {
@@ -72,6 +75,7 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 		answered := a.endCall(e.ToolUseID)
 		if !asking || answered {
 			a.AskingTool, a.AskingAll = "", false
+			a.Question = "" // answered, or a call of a turn that asks nothing
 			next = ActivityActive
 		}
 	case KindWorking, KindSubagentStart:
@@ -98,9 +102,11 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 		if e.Kind == KindAsk {
 			next = ActivityWaitingInput
 		}
-		a.noteTool(e)
-		if e.Dialog && !a.Dialog {
-			a.DialogAt = e.At // a dialog opens; a second event of it keeps its time
+		// A dialog opens, or another call's dialog replaces it: DialogAt
+		// names it (an answer from lanes is meant for one dialog). A
+		// second event of the same dialog keeps its time.
+		if another := a.noteTool(e); e.Dialog && (!a.Dialog || another) {
+			a.DialogAt, a.AnsweredAt = e.At, time.Time{}
 		}
 		a.Dialog, a.DialogGoneAt = e.Dialog, time.Time{}
 	case KindAnswered:
@@ -116,6 +122,9 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 		if startsSession(e) {
 			a.clearTurn()
 			next = ActivityIdle
+		}
+		if e.SessionSource == "startup" || e.SessionSource == "clear" {
+			a.LastMessage = "" // a new conversation has said nothing yet
 		}
 	case KindAgentExit:
 		a.clearTurn()
@@ -134,7 +143,7 @@ func startsSession(e Event) bool {
 // only while the activity is blocked or waiting: every way out clears it.
 func (a *ActivityFacts) move(to Activity, at time.Time, source, detail string) *Transition {
 	if to != ActivityBlocked && to != ActivityWaitingInput {
-		a.Dialog, a.DialogGoneAt, a.DialogAt = false, time.Time{}, time.Time{}
+		a.Dialog, a.DialogGoneAt, a.DialogAt, a.AnsweredAt = false, time.Time{}, time.Time{}, time.Time{}
 	}
 	if to == a.State {
 		return nil
@@ -150,14 +159,15 @@ func (a *ActivityFacts) move(to Activity, at time.Time, source, detail string) *
 func (a *ActivityFacts) clearCalls() {
 	a.ToolsInFlight, a.AnonTools = nil, 0
 	a.AskingTool, a.AskingAll = "", false
+	a.Question = "" // no call left to ask it
 }
 
 // clearTurn ends what a turn was doing: its calls, subagents and current
-// tool (the last message stays: it is what the agent said last).
+// tool.
 func (a *ActivityFacts) clearTurn() {
 	a.clearCalls()
 	a.Subagents, a.PendingStop = nil, false
-	a.Tool, a.ToolInput, a.Question = "", "", ""
+	a.Tool, a.ToolInput = "", ""
 }
 
 // noteTool keeps the tool call an event names as the current one, with
@@ -165,19 +175,21 @@ func (a *ActivityFacts) clearTurn() {
 // come before the dialog that shows it). An event naming no tool (a
 // permission notification) keeps the call, and adds a summary only where
 // there was none.
-func (a *ActivityFacts) noteTool(e Event) {
+func (a *ActivityFacts) noteTool(e Event) (another bool) {
 	switch {
 	case e.ToolName != "":
 		if e.ToolName != a.Tool || e.ToolInput != a.ToolInput {
 			a.Question = "" // another call: the last one's question is not its own
+			another = true
 		}
 		a.Tool, a.ToolInput = e.ToolName, e.ToolInput
 	case e.ToolInput != "" && a.ToolInput == "":
 		a.ToolInput = e.ToolInput
 	}
-	if e.Question != "" {
-		a.Question = e.Question
+	if e.Question != "" && e.Question != a.Question {
+		a.Question, another = e.Question, true
 	}
+	return another
 }
 
 func (a *ActivityFacts) startCall(id string) {
@@ -223,7 +235,9 @@ func upsertPR(r *Record, p PR, e Event) {
 	for i := range r.PRs {
 		if r.PRs[i].Number == p.Number {
 			old := r.PRs[i]
-			if old.State != p.State || old.Review != p.Review || old.CI != p.CI || old.Mergeable != p.Mergeable {
+			was, _ := PROwnStatus(old)
+			is, _ := PROwnStatus(p)
+			if old.State != p.State || was != is {
 				p.StateChangedAt = e.At
 			} else {
 				p.StateChangedAt = old.StateChangedAt

@@ -17,7 +17,7 @@ import (
 // of Record by reflection, so a field added without a line here fails it.
 // Version 2 appended the fields after the counters, version 3 the dialog
 // and the witness's stamps, version 4 HookTurns, version 5 the content
-// facts, the dialog's opening and the mute; an older record decodes
+// facts, the dialog's opening and answer, and the mute; an older record decodes
 // with them zero.
 const codecVersion = 5
 
@@ -123,6 +123,7 @@ func encodeRecord(r *Record) []byte {
 	e.str(a.LastMessage)
 	e.time(a.DialogAt)
 	e.bool(r.Muted)
+	e.time(a.AnsweredAt)
 	return e.b
 }
 
@@ -244,6 +245,7 @@ func decodeRecord(b []byte) (*Record, error) {
 		a.LastMessage = d.str()
 		a.DialogAt = d.time()
 		r.Muted = d.bool()
+		a.AnsweredAt = d.time()
 	}
 	if d.err == nil && len(d.b) > 0 {
 		d.err = fmt.Errorf("%d bytes left over", len(d.b))

@@ -170,8 +170,8 @@ func TestCodecReadsOlderVersions(t *testing.T) {
 	r := rec(ActivityIdle, prOpen)
 	b := encodeRecord(r)
 	// Version 2 appends five fields, version 3 three, version 4 one,
-	// version 5 six, each one byte when zero or empty.
-	for v, cut := range map[byte]int{1: 15, 2: 10, 3: 7, 4: 6} {
+	// version 5 seven, each one byte when zero or empty.
+	for v, cut := range map[byte]int{1: 16, 2: 11, 3: 8, 4: 7} {
 		got, err := decodeRecord(append([]byte{v}, b[1:len(b)-cut]...))
 		if err != nil {
 			t.Fatalf("version %d: %v", v, err)
@@ -195,7 +195,7 @@ func TestCodecOlderAskIsADialog(t *testing.T) {
 		r := rec(ActivityBlocked, prOpen)
 		r.Agent, r.Activity.Outcome = c.agent, c.outcome
 		b := encodeRecord(r)
-		got, err := decodeRecord(append([]byte{2}, b[1:len(b)-10]...))
+		got, err := decodeRecord(append([]byte{2}, b[1:len(b)-11]...))
 		if err != nil {
 			t.Fatal(err)
 		}

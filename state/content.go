@@ -2,6 +2,7 @@ package state
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -25,6 +26,11 @@ const EnvContent = "LANES_CONTENT"
 // description (a subagent's task). A prompt is never one of them.
 var summaryKeys = []string{"command", "cmd", "file_path", "filePath", "absolute_path", "notebook_path",
 	"pattern", "path", "dir_path", "url", "query", "description", "title"}
+
+// ToolInputKeys are the fields of a tool's input lanes reads: those
+// ToolSummary takes a summary from, and the questions AskQuestion reads.
+// (The OpenCode plugin forwards only these.)
+func ToolInputKeys() []string { return append(slices.Clone(summaryKeys), "questions") }
 
 // ToolSummary is the one field of a tool call's input (a JSON object) that
 // says what the call does, as one line of at most ToolInputMax runes; ""
@@ -79,8 +85,15 @@ func AskQuestion(input []byte) string {
 // included) collapsed to single spaces, terminal control removed, and an
 // ellipsis where it was cut.
 func Summary(s string, n int) string {
-	s = strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
-	s = strings.TrimSpace(CleanText(s))
+	// Newlines and tabs become spaces first (CleanText would drop them
+	// and glue words), then control goes, then runs of space collapse.
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsSpace(r) {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(CleanText(s)), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
@@ -98,10 +111,11 @@ func Summary(s string, n int) string {
 type Say uint8
 
 const (
-	SayNothing Say = iota
-	SayTool        // working: the current tool and its input
-	SayAsk         // in a dialog or waiting: the question, else the tool asking
-	SayMessage     // idle: the start of the last assistant message
+	SayNothing    Say = iota
+	SayTool           // working: the current tool and its input
+	SayAsk            // waiting on a question: its words, else the tool asking it
+	SayPermission     // waiting on a permission: the tool and its input
+	SayMessage        // idle: the start of the last assistant message
 )
 
 // Says is what a card says about the session (docs/design.md §8): the
@@ -120,11 +134,15 @@ func Says(r *Record) (Say, string) {
 			return SayTool, t
 		}
 	case ActivityBlocked, ActivityWaitingInput:
+		kind := SayPermission
+		if AsksQuestion(r) {
+			kind = SayAsk
+		}
 		if a.Question != "" {
-			return SayAsk, a.Question
+			return kind, a.Question
 		}
 		if t := ToolLine(a.Tool, a.ToolInput); t != "" {
-			return SayAsk, t
+			return kind, t
 		}
 	case ActivityIdle:
 		if a.LastMessage != "" {
@@ -132,6 +150,31 @@ func Says(r *Record) (Say, string) {
 		}
 	}
 	return SayNothing, ""
+}
+
+// askTools are the tools with which each agent asks its human a question.
+// Their dialogs take a choice or words, never yes or no, and some reach
+// lanes as a permission (Claude Code's PermissionRequest for
+// AskUserQuestion, Gemini's ToolPermission for ask_user).
+var askTools = map[Agent]string{
+	AgentClaude:   "AskUserQuestion",
+	AgentCodex:    "request_user_input",
+	AgentGemini:   "ask_user",
+	AgentOpenCode: "question",
+}
+
+// IsAskTool reports whether tool is agent a's question tool.
+func IsAskTool(a Agent, tool string) bool {
+	q, ok := askTools[a]
+	return ok && tool == q
+}
+
+// AsksQuestion reports whether the session waits on a question (a choice
+// or words) rather than a permission (yes or no): the one rule the card,
+// the notification and the board's answer keys follow.
+func AsksQuestion(r *Record) bool {
+	a := &r.Activity
+	return a.State == ActivityWaitingInput || a.Question != "" || IsAskTool(r.Agent, a.Tool)
 }
 
 // ToolLine is "Tool: input", or the tool or input alone.
@@ -143,4 +186,15 @@ func ToolLine(tool, input string) string {
 		return tool
 	}
 	return tool + ": " + input
+}
+
+// Off reports whether a switch variable (LANES_CONTENT, LANES_NOTIFY) says
+// off: "off", "0", "false" or "no", in any case. A value meant to hide
+// what agents do on a shared screen must not be missed for its spelling.
+func Off(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "off", "0", "false", "no":
+		return true
+	}
+	return false
 }

@@ -15,6 +15,7 @@ func TestToolSummary(t *testing.T) {
 		{`{"command":["bash","-lc","go test ./..."]}`, "go test ./..."},
 		{`{"command":"line one\nline two\tthree"}`, "line one line two three"},
 		{`{"command":"\u001b]52;c;aGk=\u0007rm x"}`, "rm x"},
+		{`{"command":"make \u001b[1m clean"}`, "make clean"}, // no double space where control was
 		{`{"prompt":"my secret plan"}`, ""},
 		{`{"command":"` + strings.Repeat("é", 100) + `"}`, strings.Repeat("é", 79) + "…"},
 		{`not json`, ""},
@@ -27,8 +28,8 @@ func TestToolSummary(t *testing.T) {
 }
 
 // The content facts follow the turn: a tool call's input and question
-// while it runs or asks, kept after it ends (the last tool), dropped at the
-// next turn; the last message stays until a new agent starts.
+// while it runs or asks, the tool kept after it ends (the last tool), all
+// dropped at the next turn, the last message with them.
 func TestApplyContent(t *testing.T) {
 	r := rec(ActivityIdle)
 	at := t0
@@ -53,7 +54,7 @@ func TestApplyContent(t *testing.T) {
 	ev(KindToolStart, func(e *Event) { e.ToolUseID, e.ToolName, e.ToolInput = "t1", "Bash", "npm test" })
 	say(SayTool, "Bash: npm test")
 	ev(KindBlock, func(e *Event) { e.ToolName, e.ToolInput, e.Dialog = "Bash", "npm test", true })
-	say(SayAsk, "Bash: npm test")
+	say(SayPermission, "Bash: npm test")
 	opened := r.Activity.DialogAt
 	ev(KindBlock, func(e *Event) { e.Dialog = true }) // the permission notification of the same dialog
 	if !r.Activity.DialogAt.Equal(opened) || opened.IsZero() {
@@ -67,12 +68,25 @@ func TestApplyContent(t *testing.T) {
 	ev(KindAsk, func(e *Event) { e.ToolUseID, e.Dialog = "t2", true })
 	say(SayAsk, "Red or blue?")
 	ev(KindToolEnd, func(e *Event) { e.ToolUseID = "t2" })
+	if r.Activity.Question != "" {
+		t.Fatal("the question outlived its answer")
+	}
 	ev(KindTurnEnd, func(e *Event) { e.Message = "Blue it is." })
 	say(SayMessage, "Blue it is.")
-	ev(KindTurnStart, nil)
-	if a := r.Activity; a.Tool != "" || a.Question != "" || a.LastMessage != "Blue it is." {
-		t.Fatalf("a new turn: %+v, want no tool or question, the last message kept", a)
+	ev(KindSubagentStart, func(e *Event) { e.AgentID = "sub" }) // no turn: the message stays
+	ev(KindSubagentStop, func(e *Event) { e.AgentID = "sub" })
+	if r.Activity.LastMessage != "Blue it is." {
+		t.Fatal("the last message went without a new turn")
 	}
+	ev(KindTurnStart, nil)
+	if a := r.Activity; a.Tool != "" || a.Question != "" || a.LastMessage != "" {
+		t.Fatalf("a new turn: %+v, want no tool, question or older message", a)
+	}
+	ev(KindSessionStart, func(e *Event) { e.SessionSource = "clear" })
+	if r.Activity.LastMessage != "" {
+		t.Fatal("a cleared conversation still shows the last one's message")
+	}
+	r.Activity.LastMessage = "kept until the restart"
 	Restart(r, "L2", at)
 	if r.Activity.LastMessage != "" {
 		t.Fatal("a restarted agent still has the last one's message")
@@ -111,5 +125,53 @@ func TestByUrgency(t *testing.T) {
 	}
 	if d := Derive(recs[3], now); !d.Since.Equal(t0.Add(50 * time.Minute)) {
 		t.Errorf("CI failed badge since %v, want the PR's change", d.Since)
+	}
+}
+
+// Two permission dialogs for calls without ids (Claude's and Codex's
+// PermissionRequest carry none) are two dialogs: the second has its own
+// DialogAt, so an answer meant for the first cannot approve it.
+func TestSecondDialogHasItsOwnTime(t *testing.T) {
+	r := rec(ActivityIdle)
+	at := t0
+	apply := func(k EventKind, f func(*Event)) {
+		at = at.Add(time.Second)
+		e := Event{Kind: k, At: at, Launch: "L1", Source: "hook:claude"}
+		f(&e)
+		if _, drop := Apply(r, e); drop != "" {
+			t.Fatalf("%s dropped: %s", k, drop)
+		}
+	}
+	apply(KindTurnStart, func(*Event) {})
+	for _, id := range []string{"t1", "t2", "t3"} {
+		apply(KindToolStart, func(e *Event) { e.ToolUseID, e.ToolName = id, "Bash" })
+	}
+	apply(KindBlock, func(e *Event) { e.ToolName, e.ToolInput, e.Dialog = "Bash", "ls", true })
+	first := r.Activity.DialogAt
+	apply(KindToolEnd, func(e *Event) { e.ToolUseID = "t1" })
+	apply(KindBlock, func(e *Event) { e.ToolName, e.ToolInput, e.Dialog = "Bash", "rm -rf build", true })
+	if a := r.Activity; a.DialogAt.Equal(first) || !a.Dialog || a.ToolInput != "rm -rf build" {
+		t.Fatalf("second dialog: DialogAt %v (first %v), dialog %v, input %q", a.DialogAt, first, a.Dialog, a.ToolInput)
+	}
+	AnsweredFromLanes(r, at)
+	apply(KindBlock, func(e *Event) { e.Dialog = true }) // its notification: the same dialog
+	if r.Activity.AnsweredAt.IsZero() {
+		t.Fatal("the same dialog's second event forgot it was answered")
+	}
+}
+
+// Done sorts after everything live and, among itself, latest ended first:
+// one total order whatever the mix.
+func TestByUrgencyDoneLast(t *testing.T) {
+	now := t0.Add(time.Hour)
+	idle := rec(ActivityIdle)
+	old, recent := rec(ActivityIdle), rec(ActivityIdle)
+	old.ID, recent.ID = "old00000", "new00000"
+	Terminate(old, "killed", "user", t0.Add(time.Minute))
+	Terminate(recent, "killed", "user", t0.Add(2*time.Minute))
+	recs := []*Record{old, idle, recent}
+	slices.SortFunc(recs, func(x, y *Record) int { return ByUrgency(x, Derive(x, now), y, Derive(y, now)) })
+	if recs[0] != idle || recs[1] != recent || recs[2] != old {
+		t.Fatalf("order %s %s %s, want live, then the latest ended", recs[0].ID, recs[1].ID, recs[2].ID)
 	}
 }

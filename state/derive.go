@@ -92,10 +92,10 @@ func deriveIdle(r *Record, now time.Time) Derivation {
 	// A PR's badge is as old as the later of the agent going idle and the
 	// PR's last change (docs/design.md §8).
 	if s, ok := prAggregate(r.PRs); ok {
-		return Derivation{Status: s, Zone: prZone(s), Since: prChanged(r)}
+		return Derivation{Status: s, Zone: prZone(s), Since: prChanged(r, s)}
 	}
 	if anyMerged(r.PRs) {
-		return Derivation{Status: StatusMerged, Zone: ZoneReadyToMerge, Since: prChanged(r)}
+		return Derivation{Status: StatusMerged, Zone: ZoneReadyToMerge, Since: prChanged(r, StatusMerged)}
 	}
 	if r.HookCapable() && r.Activity.FirstSignalAt.IsZero() &&
 		!r.Runtime.PaneStartedAt.IsZero() && now.Sub(r.Runtime.PaneStartedAt) > NoSignalGrace {
@@ -182,15 +182,28 @@ func prAggregate(prs []PR) (Status, bool) {
 	return prRank[worst], true
 }
 
-// prChanged is the later of the activity's change and any PR's.
-func prChanged(r *Record) time.Time {
+// prChanged is the later of the activity's change and the last change of
+// the PRs whose own status is s (those that make the badge).
+func prChanged(r *Record, s Status) time.Time {
 	t := r.Activity.Since
 	for _, p := range r.PRs {
-		if p.StateChangedAt.After(t) {
+		if own, ok := PROwnStatus(p); ok && own == s && p.StateChangedAt.After(t) {
 			t = p.StateChangedAt
 		}
 	}
 	return t
+}
+
+// PROwnStatus is a PR's own status: PRStatus for an open one, merged for
+// a merged one; none (false) for a closed one.
+func PROwnStatus(p PR) (Status, bool) {
+	if s, open := PRStatus(p); open {
+		return s, true
+	}
+	if p.State == PRStateMerged {
+		return StatusMerged, true
+	}
+	return "", false
 }
 
 func anyMerged(prs []PR) bool {
@@ -211,7 +224,10 @@ func ByUrgency(x *Record, dx Derivation, y *Record, dy Derivation) int {
 }
 
 func urgency(r *Record, d Derivation) int {
-	if r.Live() && r.Activity.Dialog {
+	switch {
+	case d.Zone == ZoneDone:
+		return 100 // after everything live, ordered among itself by end
+	case r.Live() && r.Activity.Dialog:
 		return -1
 	}
 	return Rank(d)

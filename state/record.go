@@ -141,6 +141,9 @@ type ActivityFacts struct {
 	// DialogAt is when the dialog that shows opened: with AskingTool it
 	// names the dialog an answer from the board is meant for (§15).
 	DialogAt time.Time `json:"dialog_at,omitzero"`
+	// AnsweredAt is when lanes sent an answer to the dialog that shows
+	// (§15): it takes one; the witness then says what the screen shows.
+	AnsweredAt time.Time `json:"answered_at,omitzero"`
 }
 
 // PR is the facts about one pull request attributed to a session.

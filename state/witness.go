@@ -43,10 +43,13 @@ var agentMarkers = map[Agent]Markers{
 	// tokens)" spinner (its word changes, its timer ticks). Idle: the footer
 	// "? for shortcuts · ← for agents".
 	AgentClaude: {
-		Dialog:   []string{"Do you want to proceed?", "Esc to cancel"},
-		Idle:     []string{"? for shortcuts"},
-		Busy:     []string{"esc to interrupt"},
-		Animates: true,
+		Dialog: []string{"Do you want to proceed?", "Esc to cancel"},
+		Idle:   []string{"? for shortcuts"},
+		Busy:   []string{"esc to interrupt"},
+		// A refused dialog, or Esc on one: "⎿ Interrupted · What should
+		// Claude do instead?" (testdata/real/claude/permission-reject).
+		Interrupted: []string{"Interrupted · What should Claude do instead?"},
+		Animates:    true,
 	},
 	// Dialog: "Would you like to run the following command?" and "Press
 	// enter to confirm or esc to cancel". Busy: "• Working (3s • esc to
@@ -125,19 +128,36 @@ const (
 )
 
 // AnsweredFromLanes notes that lanes sent an answer to r's dialog at at:
-// the witness's next look is due WitnessAnswerLook later (and not inside
-// the draw grace, when a look says nothing). The witness still decides
-// what the screen shows; lanes claims nothing about the answer.
+// the dialog takes no second one, and the witness's next look is due
+// WitnessAnswerLook later (and not inside the draw grace, when a look says
+// nothing). The witness still decides what the screen shows; lanes claims
+// nothing about the answer.
 func AnsweredFromLanes(r *Record, at time.Time) {
 	a := &r.Activity
 	if !a.Dialog {
 		return
 	}
+	a.AnsweredAt = at
 	look := at.Add(WitnessAnswerLook)
 	if grace := a.LastEventAt.Add(WitnessDrawGrace); grace.After(look) {
 		look = grace
 	}
 	a.WitnessAt = look.Add(-WitnessDialogEvery)
+}
+
+// SeeScreen applies one capture of r's pane, taken at at, as the witness
+// does (§11); lanes' own look right after it sent an answer counts like
+// the witness's. It returns the transition the screen proved, if any.
+func SeeScreen(r *Record, screen string, at time.Time) *Transition {
+	if _, ok := agentMarkers[r.Agent]; !ok {
+		return nil
+	}
+	e, ok := witnessSees(r, Screen(screen), at)
+	if !ok {
+		return nil
+	}
+	tr, _ := Apply(r, e)
+	return tr
 }
 
 // Screen is one capture of a pane, as text.
@@ -257,11 +277,20 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 		a.DialogGoneAt = at
 	case a.Dialog && at.Sub(a.DialogGoneAt) >= WitnessConfirmGap:
 		drew := r.Pane.WindowActivity.After(a.DialogGoneAt.Truncate(time.Second))
+		how := "dialog answered"
+		if !a.AnsweredAt.IsZero() {
+			how = "dialog answered from lanes"
+		}
 		if drew || s.any(m.Busy) {
-			ev.Kind, ev.Detail = KindAnswered, "dialog answered, pane busy"
+			ev.Kind, ev.Detail = KindAnswered, how+", pane busy"
 			return ev, true
 		}
-		ev.Kind, ev.Detail = KindTurnEnd, "dialog closed, pane still"
+		ev.Kind, ev.Detail = KindTurnEnd, how+", pane still"
+		if s.any(m.Interrupted) {
+			// Refused: the agent says it stopped (Claude Code's
+			// "Interrupted · What should Claude do instead?").
+			ev.Outcome = OutcomeCancellation
+		}
 		return ev, true
 	case a.State == ActivityActive && s.any(m.Idle) && !s.any(m.Busy) && !s.any(m.Dialog):
 		ev.Kind, ev.Outcome, ev.Detail = KindTurnEnd, OutcomeCancellation, "idle prompt, no busy indicator"

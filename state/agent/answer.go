@@ -3,6 +3,7 @@ package agent
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"lanes/state"
 )
@@ -21,11 +22,18 @@ const (
 // Answers lists every answer, in the order the board offers them.
 var Answers = []Answer{Yes, No, Always}
 
-// ParseAnswer reads an answer as the user typed it.
+// ParseAnswer reads an answer as the user typed it: yes, no, always, or
+// the board's keys y, n, a, in any case.
 func ParseAnswer(s string) (Answer, error) {
-	switch a := Answer(s); a {
+	switch a := Answer(strings.ToLower(s)); a {
 	case Yes, No, Always:
 		return a, nil
+	case "y":
+		return Yes, nil
+	case "n":
+		return No, nil
+	case "a":
+		return Always, nil
 	}
 	return "", fmt.Errorf("unknown answer %q (want yes, no or always)", s)
 }
@@ -42,6 +50,9 @@ var (
 	ErrQuestion = errors.New("it asks a question, not for permission; attach to answer")
 	// ErrNoDialog: the session shows no dialog to answer.
 	ErrNoDialog = errors.New("it shows no permission dialog")
+	// ErrAnswered: lanes already sent an answer to this dialog; the card
+	// follows once the witness sees the screen change.
+	ErrAnswered = errors.New("it was answered from lanes already; the card follows once its screen changes")
 )
 
 // DialogKeys are the tmux key names (send-keys, not literal text) that
@@ -128,26 +139,14 @@ func Offers(a state.Agent) []Answer {
 	return out
 }
 
-// Words are agent a's dialog labels for each answer (for tests that read
-// recorded screens).
+// Words are agent a's dialog labels for each answer.
 func Words(a state.Agent) map[Answer]string { return dialogKeys[a].Words }
 
-// questionTools are the tools with which each agent asks its human a
-// question. Their dialogs take a choice or words, never yes or no, and
-// some reach lanes as a permission dialog (Claude Code's PermissionRequest
-// for AskUserQuestion, Gemini's ToolPermission for ask_user), where a
-// digit would pick an answer the user never chose.
-var questionTools = map[state.Agent]string{
-	state.AgentClaude:   "AskUserQuestion",
-	state.AgentCodex:    "request_user_input",
-	state.AgentGemini:   "ask_user",
-	state.AgentOpenCode: "question",
-}
-
-// IsQuestion reports whether tool is agent a's question tool.
-func IsQuestion(a state.Agent, tool string) bool {
-	q, ok := questionTools[a]
-	return ok && tool == q
+// ShowsOption reports whether screen (a pane's text) shows agent a's
+// dialog option for answer: the keys for it may be pressed.
+func ShowsOption(a state.Agent, answer Answer, screen string) bool {
+	w := dialogKeys[a].Words[answer]
+	return w != "" && strings.Contains(screen, w)
 }
 
 // Answerable is nil when r, as read, shows a permission dialog an answer
@@ -162,10 +161,14 @@ func Answerable(r *state.Record) error {
 		return err
 	}
 	switch a := r.Activity; {
-	case a.Dialog && (a.State == state.ActivityWaitingInput || a.Question != "" || IsQuestion(r.Agent, a.Tool)):
+	case a.Dialog && state.AsksQuestion(r):
 		return ErrQuestion
 	case !a.Dialog || a.State != state.ActivityBlocked:
 		return ErrNoDialog
+	case !a.AnsweredAt.IsZero():
+		// One answer per dialog: a second key (a double tap) would land
+		// on whatever the agent shows after the first.
+		return ErrAnswered
 	case !a.DialogGoneAt.IsZero():
 		// The witness's last capture no longer showed it: a key would
 		// land on whatever the agent shows now.

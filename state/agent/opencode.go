@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"lanes/state"
 )
 
 // EnvOpenCodeConfigDir is OpenCode's variable naming an extra config
@@ -54,6 +56,7 @@ func opencodePlugin(lanesBin string, installed bool) []byte {
 		"@LANES@", string(mustJSON(lanesBin)),
 		"@ARGS@", args,
 		"@INSTALLED@", strconv.FormatBool(installed),
+		"@KEYS@", string(mustJSON(state.ToolInputKeys())),
 		"@ENV@", EnvInjected,
 	)
 	return []byte(r.Replace(opencodePluginSource))
@@ -90,11 +93,14 @@ export const LanesPlugin = async () => {
     } catch {}
   };
   const top = (sid) => parents.get(sid) || sid || "";
-  // A tool's input without its long strings (a file's content): what says
-  // what the call does is short.
+  // Of a tool's input, only the fields lanes reads (a command, a path, a
+  // pattern, a question…), and no long string: never a prompt or a file's
+  // content.
+  const KEYS = @KEYS@;
   const slim = (o) => {
     const out = {};
-    for (const [k, v] of Object.entries(o || {})) {
+    for (const k of KEYS) {
+      const v = o && o[k];
       if ((typeof v === "string" && v.length <= 4096) || Array.isArray(v)) out[k] = v;
     }
     return out;
@@ -137,7 +143,9 @@ export const LanesPlugin = async () => {
         }
         case "message.part.updated": {
           const part = p.part || {};
-          if (part.type === "text" && assistant.has(part.messageID) && part.text) said.set(part.sessionID, part.text.slice(0, 1024));
+          if (part.type === "text" && assistant.has(part.messageID) && part.text && !parents.has(part.sessionID)) {
+            said.set(part.sessionID, part.text.slice(0, 1024));
+          }
           return;
         }
         case "session.created":

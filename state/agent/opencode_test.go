@@ -48,6 +48,7 @@ await ev("message.updated", { info: { id: "msg_a", role: "assistant", sessionID:
 await ev("message.part.updated", { part: { type: "text", text: "All done.", messageID: "msg_a", sessionID: S } });
 await ev("session.idle", { sessionID: S });
 await hooks["tool.execute.before"]({ tool: "write", sessionID: S, callID: "call_4" }, { args: { filePath: "a.txt", content: "x".repeat(5000) } });
+await hooks["tool.execute.before"]({ tool: "task", sessionID: S, callID: "call_5" }, { args: { description: "look around", prompt: "my secret plan" } });
 await ev("session.deleted", { info: { id: "ses_other" } });
 await ev("session.deleted", { info: { id: S } });
 `
@@ -77,6 +78,7 @@ func TestOpenCodePluginRuns(t *testing.T) {
 		`permission.updated session=ses_main call=call_3`,
 		`session.idle session=ses_main message=All done.`,
 		`tool.execute.before session=ses_main tool=write call=call_4 input=a.txt`,
+		`tool.execute.before session=ses_main tool=task call=call_5 input=look around`,
 		`permission.replied session=ses_main call=call_3`,
 		`session.deleted session=ses_main`,
 	}
@@ -149,7 +151,7 @@ func runPlugin(t *testing.T, node string, installed bool, injected string, n int
 			t.Errorf("args %q, want %q", args, wantArgs)
 		}
 		// A tool's output, a user's text and a file's content are never sent.
-		if strings.Contains(payload, "secret") || strings.Contains(payload, "never forwarded") || strings.Contains(payload, "xxxx") {
+		if strings.Contains(payload, "secret") || strings.Contains(payload, "never forwarded") || strings.Contains(payload, "xxxx") || strings.Contains(payload, "content") {
 			t.Errorf("payload leaks content: %s", payload)
 		}
 		var p map[string]json.RawMessage
