@@ -65,26 +65,27 @@ func (e *env) app() *app {
 }
 
 // An answer reaches a real tmux pane as the agent's own key, and only while
-// the record read fresh shows the very dialog the user saw; any other
-// dialog, a question, or no dialog, gets nothing (docs/design.md §15).
+// the record read fresh shows the very dialog the user saw (the same call,
+// opened at the same time, asking the same thing) and its pane shows the
+// option the key picks; one answer per dialog. Any other dialog, a
+// question, or no dialog, gets nothing (docs/design.md §15).
 func TestAnswerSendsKeysOnlyToTheDialogSeen(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	received := fakeClaude(t, e, "api")
 	waitPane(t, e.tc, "lanes-api", "Do you want to proceed?")
-	for _, ev := range []string{"PreToolUse", "PermissionRequest"} {
-		e.stdin = firstRealPayload(t, "claude", "permission-approve", ev)
-		e.must("hook", "claude", "--session", "api")
+	hooks := func(dir, scenario string, events ...string) {
+		t.Helper()
+		for _, ev := range events {
+			e.stdin = firstRealPayload(t, dir, scenario, ev)
+			e.must("hook", "claude", "--session", "api")
+		}
+		e.stdin = ""
 	}
-	e.stdin = ""
+	hooks("claude", "permission-approve", "PreToolUse", "PermissionRequest")
 	seen := e.record("api")
 	if a := seen.Activity; a.State != state.ActivityBlocked || !a.Dialog || a.DialogAt.IsZero() {
 		t.Fatalf("after PermissionRequest: %s dialog %v at %v", a.State, a.Dialog, a.DialogAt)
-	}
-
-	out := e.must("answer", "api", "yes")
-	if want := "approved Bash: touch approved.txt && sleep 12 in api\n"; out != want {
-		t.Errorf("lanes answer api yes said %q, want %q", out, want)
 	}
 	refused := func(what string, r *state.Record, ans agent.Answer, want error) {
 		t.Helper()
@@ -92,40 +93,83 @@ func TestAnswerSendsKeysOnlyToTheDialogSeen(t *testing.T) {
 			t.Errorf("%s: answer = %q, %v; want %v", what, said, err, want)
 		}
 	}
-	other := seen.Clone()
-	other.Activity.DialogAt = seen.Activity.DialogAt.Add(-time.Second)
-	refused("an older dialog", other, agent.Yes, ErrDialogGone)
-	other = seen.Clone()
-	other.Activity.AskingTool = "toolu_another"
-	refused("another tool call's dialog", other, agent.Yes, ErrDialogGone)
-	if said, err := e.app().answer(context.Background(), seen, agent.No); err != nil || said != "denied Bash: touch approved.txt && sleep 12 in api" {
+	for what, edit := range map[string]func(*state.ActivityFacts){
+		"an older dialog":            func(a *state.ActivityFacts) { a.DialogAt = a.DialogAt.Add(-time.Second) },
+		"another tool call's dialog": func(a *state.ActivityFacts) { a.AskingTool = "toolu_another" },
+		"another command":            func(a *state.ActivityFacts) { a.ToolInput = "ls" },
+	} {
+		other := seen.Clone()
+		edit(&other.Activity)
+		refused(what, other, agent.Yes, ErrDialogGone)
+	}
+	if _, errs, code := e.run("answer", "api", "yes", "--dialog", "2026-01-02T03:04:05Z"); code != exitError || !strings.Contains(errs, "dialog is gone") {
+		t.Errorf("answer --dialog of another time: exit %d %q", code, errs)
+	}
+
+	dialogAt := e.ls()["api"].DialogAt
+	if dialogAt == nil {
+		t.Fatal("ls --json has no dialog_at while the dialog shows")
+	}
+	out := e.must("answer", "api", "yes", "--dialog", *dialogAt)
+	if want := "approved Bash: touch approved.txt && sleep 12 in api\n"; out != want {
+		t.Errorf("lanes answer api yes said %q, want %q", out, want)
+	}
+	refused("a second answer to the same dialog", seen, agent.No, agent.ErrAnswered)
+
+	// The tool ran; the next call asks again: a new dialog, a new answer.
+	hooks("claude", "permission-approve", "PostToolUse", "PreToolUse", "PermissionRequest")
+	if said, err := e.app().answer(context.Background(), e.record("api"), agent.No); err != nil || said != "denied Bash: touch approved.txt && sleep 12 in api" {
 		t.Errorf("answer no = %q, %v", said, err)
 	}
+	hooks("claude", "permission-approve", "PostToolUse", "PreToolUse", "PermissionRequest")
 	e.must("answer", "api", "always")
 	waitBytes(t, received, "132") // 1. Yes, 3. No, 2. Yes and always
 
 	// The tool ran and the turn ended: the dialog is gone.
-	for _, ev := range []string{"PostToolUse", "Stop"} {
-		e.stdin = firstRealPayload(t, "claude", "permission-approve", ev)
-		e.must("hook", "claude", "--session", "api")
-	}
-	e.stdin = ""
+	hooks("claude", "permission-approve", "PostToolUse", "Stop")
 	refused("the dialog answered meanwhile", seen, agent.Yes, ErrDialogGone)
 	if _, errs, code := e.run("answer", "api", "yes"); code != exitError || !strings.Contains(errs, "shows no permission dialog") {
 		t.Errorf("answer with no dialog: exit %d %q", code, errs)
 	}
 
 	// A question is answered in the pane, never with a key from lanes.
-	for _, ev := range []string{"PreToolUse", "PermissionRequest"} {
-		e.stdin = firstRealPayload(t, "harness/claude", "question", ev)
-		e.must("hook", "claude", "--session", "api")
-	}
-	e.stdin = ""
+	hooks("harness/claude", "question", "PreToolUse", "PermissionRequest")
 	if _, errs, code := e.run("answer", "api", "yes"); code != exitError || !strings.Contains(errs, "asks a question") {
 		t.Errorf("answer to a question: exit %d %q", code, errs)
 	}
-	time.Sleep(300 * time.Millisecond) // a key sent by mistake would have arrived by now
-	waitBytes(t, received, "132")
+	// A marker key after the refusals: had any of them sent a key, it
+	// would stand before the marker.
+	if err := e.tc.SendKeys(context.Background(), seen.Runtime.PaneID, "9"); err != nil {
+		t.Fatal(err)
+	}
+	waitBytes(t, received, "1329")
+}
+
+// A pane that no longer shows the dialog gets no key, whatever the record
+// says: the record lags a dialog answered in the pane by up to seconds.
+func TestAnswerLooksAtThePaneFirst(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("new", "api", "--", "sh", "-c", "echo just a prompt; exec cat")
+	r := e.record("api")
+	if err := e.app().update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+		cur.Agent = state.AgentClaude
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	waitPane(t, e.tc, "lanes-api", "just a prompt")
+	for _, ev := range []string{"PreToolUse", "PermissionRequest"} {
+		e.stdin = firstRealPayload(t, "claude", "permission-approve", ev)
+		e.must("hook", "claude", "--session", "api")
+	}
+	e.stdin = ""
+	if _, errs, code := e.run("answer", "api", "yes"); code != exitError || !strings.Contains(errs, `no longer shows the dialog's "1. Yes"`) {
+		t.Errorf("answer to a pane without the dialog: exit %d %q", code, errs)
+	}
+	if e.record("api").Activity.AnsweredAt.IsZero() == false {
+		t.Error("a refused answer counted as sent")
+	}
 }
 
 // waitBytes waits until file holds want exactly (a deadline, not a sleep).
@@ -194,7 +238,7 @@ func TestAnswerRefusals(t *testing.T) {
 		t.Errorf("answer to no session: exit %d %q", code, errs)
 	}
 	help := e.must("answer", "--help")
-	if !strings.Contains(help, "NAME yes|no|always") || !strings.Contains(help, "still shows the dialog") {
+	if !strings.Contains(help, "NAME yes|no|always") || !strings.Contains(help, "one answer per dialog") {
 		t.Errorf("answer --help:\n%s", help)
 	}
 }

@@ -70,7 +70,7 @@ func commands() []command {
 		{"ls", "[--json] [--all]", "list sessions with their status", (*app).cmdLs},
 		{"attach", "NAME", "attach to a session's pane", (*app).cmdAttach},
 		{"send", "NAME [--force] [--] TEXT…", "type a prompt into a live agent", (*app).cmdSend},
-		{"answer", "NAME yes|no|always", "answer the permission dialog an agent shows, with its own keys", (*app).cmdAnswer},
+		{"answer", "NAME yes|no|always [--dialog TIME]", "answer the permission dialog an agent shows, with its own keys", (*app).cmdAnswer},
 		{"kill", "NAME [--yes]", "kill a session (its record is kept)", (*app).cmdKill},
 		{"restart", "NAME", "respawn a live session's agent with a new launch", (*app).cmdRestart},
 		{"rm", "NAME [--yes]", "remove a terminated session's record and spool", (*app).cmdRm},
@@ -176,7 +176,8 @@ func (a *app) usage(w io.Writer) {
 	fmt.Fprintln(w, "\nGlobal flags:\n  --socket NAME   tmux server socket name (tmux -L); default $LANES_TMUX_SOCKET, else tmux's default server")
 	fmt.Fprintln(w, "  --theme auto|dark|light\n                  the board's colours: auto asks the terminal for its background")
 	fmt.Fprintln(w, "\nEnvironment:\n  LANES_STATE_DIR   state directory (default $XDG_STATE_HOME/lanes, else ~/.local/state/lanes)")
-	fmt.Fprintln(w, "  LANES_CONTENT     off: hooks keep, and the board and `ls --json` show, no tool, question or message (screen-sharing)")
+	fmt.Fprintln(w, "  LANES_CONTENT     off (or 0, false, no): hooks keep, and the board and `ls --json` show, no tool, question or message (screen-sharing)")
+	fmt.Fprintln(w, "  LANES_NOTIFY      off (or 0, false, no): the board tells nobody when a session enters Needs you")
 	fmt.Fprintln(w, "  NO_COLOR          the board draws without colour; glyphs and labels carry everything")
 	fmt.Fprintln(w, "\nRun `lanes COMMAND --help` for a command's flags.")
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,8 +40,17 @@ func TestRealContent(t *testing.T) {
 				}
 				t.Logf("%-28s %-14s say %d %q", l.Event, r.Activity.State, say, text)
 			})
-			got := fmt.Sprintf("working %q ask %q idle %q", first[state.SayTool], first[state.SayAsk], last)
-			want := fmt.Sprintf("working %q ask %q idle %q", c.working, c.ask, c.idle)
+			// A permission or a question, each said as its kind.
+			ask := "permission " + first[state.SayPermission]
+			if strings.Contains(c.dir, "question") {
+				ask = "question " + first[state.SayAsk]
+			}
+			got := fmt.Sprintf("working %q ask %q idle %q", first[state.SayTool], ask, last)
+			kind := "permission "
+			if strings.Contains(c.dir, "question") {
+				kind = "question "
+			}
+			want := fmt.Sprintf("working %q ask %q idle %q", c.working, kind+c.ask, c.idle)
 			if got != want {
 				t.Errorf("card said %s\nwant         %s", got, want)
 			}

@@ -48,12 +48,21 @@ type hookPayload struct {
 	Type             string `json:"type"`
 	Status           string `json:"status"`
 
+	// Content (raw: a value of another type than lanes expects is
+	// skipped, never the whole event).
 	ToolInput            json.RawMessage `json:"tool_input"`
 	Details              json.RawMessage `json:"details"` // Gemini's ToolPermission: what it asks to run
-	Message              string          `json:"message"` // a Notification's text
-	LastAssistantMessage string          `json:"last_assistant_message"`
-	PromptResponse       string          `json:"prompt_response"`        // Gemini's AfterAgent
-	CodexLastMessage     string          `json:"last-assistant-message"` // Codex's notify
+	Message              json.RawMessage `json:"message"` // a Notification's text
+	LastAssistantMessage json.RawMessage `json:"last_assistant_message"`
+	PromptResponse       json.RawMessage `json:"prompt_response"`        // Gemini's AfterAgent
+	CodexLastMessage     json.RawMessage `json:"last-assistant-message"` // Codex's notify
+}
+
+// text is raw as a string, "" when it is not one.
+func text(raw json.RawMessage) string {
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
 }
 
 // hookContent is what a card says about the event (docs/design.md §2):
@@ -63,9 +72,9 @@ func hookContent(p hookPayload) (toolInput, question, message string) {
 	toolInput = cmp.Or(state.ToolSummary(p.ToolInput), state.ToolSummary(p.Details))
 	question = state.AskQuestion(p.ToolInput)
 	if question == "" && p.NotificationType == "elicitation_dialog" {
-		question = state.Summary(p.Message, state.MessageMax) // an MCP server's question
+		question = state.Summary(text(p.Message), state.MessageMax) // an MCP server's question
 	}
-	message = state.Summary(cmp.Or(p.LastAssistantMessage, p.PromptResponse, p.CodexLastMessage), state.MessageMax)
+	message = state.Summary(cmp.Or(text(p.LastAssistantMessage), text(p.PromptResponse), text(p.CodexLastMessage)), state.MessageMax)
 	return toolInput, question, message
 }
 
@@ -184,7 +193,7 @@ func (a *app) hook(dir string, args []string) error {
 		ToolUseID: p.ToolUseID, NotificationType: p.NotificationType, IsInterrupt: p.IsInterrupt,
 		AgentID: p.AgentID, Type: p.Type, Status: p.Status,
 	}
-	if a.getenv(state.EnvContent) != "off" {
+	if !state.Off(a.getenv(state.EnvContent)) {
 		l.ToolInput, l.Question, l.Message = hookContent(p)
 	}
 	if err := state.AppendLine(dir, l); err != nil {

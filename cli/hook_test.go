@@ -243,3 +243,17 @@ func TestHookWithoutStateDirSkipsStdin(t *testing.T) {
 		t.Errorf("the hook wrote into the refused state dir: %v", entries)
 	}
 }
+
+// A content field of a type lanes does not expect (an agent's future
+// payload) is skipped; the event itself is kept.
+func TestHookContentOfAnotherType(t *testing.T) {
+	e := hookEnv(t)
+	e.stdin = `{"hook_event_name":"Stop","last_assistant_message":{"text":"structured"},"message":7,"tool_input":"a string"}`
+	if _, errs, code := e.run("hook", "claude"); code != 0 || errs != "" {
+		t.Fatalf("hook: exit %d %q", code, errs)
+	}
+	lines := spoolLines(t, e.state, "abcd1234")
+	if len(lines) != 1 || lines[0].Event != "Stop" || lines[0].Message != "" || lines[0].ToolInput != "" {
+		t.Fatalf("lines %+v, want the Stop without content", lines)
+	}
+}

@@ -41,7 +41,7 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	if *asJSON {
 		out := make([]sessionJSON, len(views))
 		for i, v := range views {
-			out[i] = toJSON(v, a.getenv(state.EnvContent) != "off")
+			out[i] = toJSON(v, !state.Off(a.getenv(state.EnvContent)))
 		}
 		enc := json.NewEncoder(a.stdout)
 		if err := enc.Encode(out); err != nil {
@@ -69,8 +69,8 @@ type view struct {
 	d   state.Derivation
 }
 
-// listViews derives every record and sorts by zone order, then as the
-// board's lanes do (state.ByUrgency); by default sessions terminated more
+// listViews derives every record and sorts it as the board's sidebar does,
+// most urgent first (state.ByUrgency); by default sessions terminated more
 // than 24 h ago are left out.
 func listViews(recs []*state.Record, now time.Time, all bool) []view {
 	var out []view
@@ -80,9 +80,7 @@ func listViews(recs []*state.Record, now time.Time, all bool) []view {
 		}
 		out = append(out, view{rec: r, d: state.Derive(r, now)})
 	}
-	slices.SortFunc(out, func(x, y view) int {
-		return cmp.Or(x.d.Zone.Order()-y.d.Zone.Order(), state.ByUrgency(x.rec, x.d, y.rec, y.d))
-	})
+	slices.SortFunc(out, func(x, y view) int { return state.ByUrgency(x.rec, x.d, y.rec, y.d) })
 	return out
 }
 
@@ -144,6 +142,9 @@ type sessionJSON struct {
 	Question    *string   `json:"question"`
 	LastMessage *string   `json:"last_message"`
 	Muted       bool      `json:"muted"`
+	// DialogAt is when the dialog it shows opened (null: none), to the
+	// nanosecond: `lanes answer --dialog` takes it.
+	DialogAt *string `json:"dialog_at"`
 }
 
 // toolJSON is the current or last tool and the summary of its input.
@@ -165,6 +166,10 @@ func toJSON(v view, content bool) sessionJSON {
 		PRs:           []prJSON{},
 		EventsApplied: r.EventsApplied, EventsDropped: r.EventsDropped,
 		Muted: r.Muted,
+	}
+	if r.Activity.Dialog && !r.Activity.DialogAt.IsZero() {
+		at := rfc3339Nano(r.Activity.DialogAt)
+		j.DialogAt = &at
 	}
 	if a := r.Activity; content {
 		if a.Tool != "" || a.ToolInput != "" {
@@ -193,13 +198,8 @@ func toJSON(v view, content bool) sessionJSON {
 		j.Outcome = &o
 	}
 	for _, p := range r.PRs {
-		// Only vocabulary statuses: an open PR's own, merged for a merged
-		// one, and none (null) for a closed one.
-		var s *state.Status
-		if st, open := state.PRStatus(p); open {
-			s = &st
-		} else if p.State == state.PRStateMerged {
-			st = state.StatusMerged
+		var s *state.Status // null for a closed PR
+		if st, ok := state.PROwnStatus(p); ok {
 			s = &st
 		}
 		j.PRs = append(j.PRs, prJSON{p.Number, p.URL, p.State, p.Review, p.CI, p.Mergeable, p.Base, p.Head, s})
@@ -214,6 +214,8 @@ func nonEmpty(s string) *string {
 	}
 	return &s
 }
+
+func rfc3339Nano(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
 
 func rfc3339(t time.Time) string {
 	if t.IsZero() {

@@ -63,14 +63,15 @@ func TestLsOrderFilterAndJSONShape(t *testing.T) {
 	for _, s := range list {
 		names = append(names, s["name"].(string))
 	}
-	// Zone order (working, needs_you, in_review, ready_to_merge, done),
-	// then urgency and wait (equal here), then name.
-	if want := []string{"zeta", "alpha", "beta", "api", "old"}; !slices.Equal(names, want) {
+	// Most urgent first, as the sidebar: what needs a human, then working,
+	// then the rest, the longest wait first (equal here, then by name);
+	// Done last.
+	if want := []string{"alpha", "beta", "zeta", "api", "old"}; !slices.Equal(names, want) {
 		t.Fatalf("order %v, want %v (the 25 h old termination hidden)", names, want)
 	}
 	keys := []string{"id", "name", "agent", "activity", "dialog", "status", "zone", "marks", "is_terminated", "terminated_reason",
 		"exit", "since", "launch", "tmux_session", "dir", "branch", "outcome", "prs", "events_applied", "events_dropped",
-		"tool", "question", "last_message", "muted"}
+		"tool", "question", "last_message", "muted", "dialog_at"}
 	for _, s := range list {
 		got := make([]string, 0, len(s))
 		for k := range s {
@@ -90,7 +91,7 @@ func TestLsOrderFilterAndJSONShape(t *testing.T) {
 			t.Errorf("api lacks %s:\n%s", part, b)
 		}
 	}
-	if b, _ := json.Marshal(list[1]["exit"]); string(b) != `{"signal":"SIGKILL","status":null}` {
+	if b, _ := json.Marshal(list[0]["exit"]); string(b) != `{"signal":"SIGKILL","status":null}` {
 		t.Errorf("exit of a SIGKILLed pane: %s", b)
 	}
 	if list[4]["terminated_reason"] != "killed by user" || list[4]["status"] != "terminated" {

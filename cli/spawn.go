@@ -65,7 +65,7 @@ func (a *app) spawnPlan(r *state.Record, args []string) (spawn, error) {
 	}, plan.Env...)
 	// Content off where lanes starts the agent stays off in its hooks: a
 	// tmux server gives new sessions its own environment, not ours.
-	if a.getenv(state.EnvContent) == "off" {
+	if state.Off(a.getenv(state.EnvContent)) {
 		sp.env = append(sp.env, state.EnvContent+"=off")
 	}
 	for path, body := range plan.Files {

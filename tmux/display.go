@@ -11,7 +11,8 @@ import (
 // server, for d, and returns how many there were. It is two tmux calls:
 // list-clients, then one display-message -c per client chained in a single
 // invocation. A server with no client gets only the first. msg is plain
-// text: it is escaped as a format ('#') and as an argv word.
+// text: it is escaped as a format ('#'), for strftime ('%': display-message
+// expands both) and as an argv word.
 func (c *Client) Display(ctx context.Context, msg string, d time.Duration) (int, error) {
 	out, err := c.run(ctx, []string{"list-clients", "-F", "#{client_name}"})
 	if err != nil {
@@ -21,7 +22,7 @@ func (c *Client) Display(ctx context.Context, msg string, d time.Duration) (int,
 	for name := range strings.Lines(string(out)) {
 		if name = strings.TrimSpace(name); name != "" {
 			cmds = append(cmds, []string{"display-message", "-c", name,
-				"-d", strconv.FormatInt(d.Milliseconds(), 10), escapeFormat(msg)})
+				"-d", strconv.FormatInt(d.Milliseconds(), 10), strings.ReplaceAll(escapeFormat(msg), "%", "%%")})
 		}
 	}
 	if len(cmds) == 0 {

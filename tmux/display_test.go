@@ -65,7 +65,7 @@ func TestDisplayReachesAttachedClient(t *testing.T) {
 		out, _ := raw(t, srv, "list-clients", "-F", "#{client_name}")
 		return out != ""
 	})
-	msg := "lanes: api needs you — Allow Bash: rm -rf #build"
+	msg := "lanes: api needs you — Allow Bash: printf '%d' #{pane_id} #(touch x) && rm -rf #build"
 	n, err := srv.Display(t.Context(), msg, 5*time.Second)
 	if err != nil || n != 1 {
 		t.Fatalf("Display = %d, %v; want 1 client, nil", n, err)
