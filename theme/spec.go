@@ -101,9 +101,10 @@ func MarkSpec(m state.Mark) Spec {
 // saySpecs are the cues of what a card says (state.Says): a glyph for
 // each kind, so a tool, a question and a message read apart without colour.
 var saySpecs = map[state.Say]Spec{
-	state.SayTool:    {RoleWorking, "▸", "Tool", "The tool the agent runs now, and its input", false},
-	state.SayAsk:     {RoleNeeds, "?", "Asks", "What the agent asks you: its question, or the tool it wants to run", false},
-	state.SayMessage: {RoleIdle, "“", "Said", "The start of the agent's last message", false},
+	state.SayTool:       {RoleWorking, "▸", "Tool", "The tool the agent runs now, and its input", false},
+	state.SayAsk:        {RoleNeeds, "?", "Asks", "What the agent asks you: its question", false},
+	state.SayPermission: {RoleNeeds, "?", "Allow?", "The tool the agent asks your permission to run, and its input", false},
+	state.SayMessage:    {RoleIdle, "“", "Said", "The start of the agent's last message", false},
 }
 
 // SaySpec is how content of kind s is cued on a card; SayNothing (and an

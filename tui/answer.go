@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"lanes/state"
@@ -15,8 +16,9 @@ import (
 // answerKey answers the selected card's permission dialog with y, n or a
 // (docs/design.md §15); ok is false when the key is not an answer here,
 // and the board takes it as usual: n is "new" and a "all done" on every
-// card that shows no permission dialog. y, which means nothing else, says
-// why a card cannot be answered.
+// card that shows no dialog lanes can answer that way (the key line says
+// which). y, which means nothing else, says why a card cannot be answered.
+// "Always" asks first: it cannot be taken back from lanes.
 func (m *Model) answerKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
 	var ans agent.Answer
 	switch {
@@ -29,20 +31,39 @@ func (m *Model) answerKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
 	default:
 		return nil, false
 	}
-	if sel == nil || agent.Answerable(sel.rec) != nil {
-		if ans != agent.Yes {
-			return nil, false
+	var why error
+	switch {
+	case sel == nil:
+		why = errors.New("select a session first")
+	default:
+		why = agent.Answerable(sel.rec)
+		if why == nil {
+			_, why = agent.KeysFor(sel.rec.Agent, ans)
 		}
-		if sel == nil {
-			return m.flash("select a session first", true), true
-		}
-		return m.flash("can't answer "+sel.rec.Name+": "+agent.Answerable(sel.rec).Error(), true), true
+	}
+	switch {
+	case why != nil && ans != agent.Yes:
+		return nil, false
+	case why != nil && sel == nil:
+		return m.flash(why.Error(), true), true
+	case why != nil:
+		return m.flash("can't answer "+sel.rec.Name+": "+why.Error(), true), true
 	}
 	if cmd := m.refuseStale("answer"); cmd != nil {
 		return cmd, true
 	}
-	if _, err := agent.KeysFor(sel.rec.Agent, ans); err != nil {
-		return m.flash("can't answer "+sel.rec.Name+": "+err.Error(), true), true
+	if ans == agent.Always {
+		tool := state.ToolLine(sel.rec.Activity.Tool, sel.rec.Activity.ToolInput)
+		m.confirm = newConfirm(pending{do: &action{verb: "always allow",
+			question: "Always allow " + tool + " in %s?",
+			detail:   "The agent runs it and stops asking for it; lanes cannot take that back.",
+			done:     "always allowed " + tool + " in %s", live: true,
+			run: func(a Actions, ctx context.Context, r *state.Record) error {
+				_, err := a.Answer(ctx, r, agent.Always)
+				return err
+			}}, rec: *sel.rec})
+		m.mode = modeConfirm
+		return nil, true
 	}
 	m.notifier.actedOn(sel.rec.ID, m.o.Now())
 	return answerCmd(m.ctx, m.o.Actions, *sel.rec, ans), true
@@ -75,11 +96,7 @@ func (m *Model) setAnswerLines() {
 	m.answerLine = map[state.Agent]string{}
 	for _, ag := range state.Agents {
 		if b := m.keys.answerBindings(ag); len(b) > 0 {
-			for _, kb := range m.keys.ShortHelp() {
-				if kb.Help().Key != m.keys.New.Help().Key { // n denies here
-					b = append(b, kb)
-				}
-			}
+			b = append(b, m.keys.Attach, m.keys.Help, m.keys.Quit) // the rest under ?
 			line := m.help.ShortHelpView(b)
 			m.answerLine[ag] = ansi.Truncate(line, m.w, "…")
 		}

@@ -23,7 +23,10 @@ func answerFlow(t *testing.T) *flow {
 	oc := rec("c1000003", "oc", state.ActivityBlocked, 10*time.Second)
 	oc.Agent = state.AgentOpenCode
 	oc.Activity.Dialog, oc.Activity.DialogAt, oc.Activity.Tool = true, ago(10*time.Second), "bash"
-	recs := []*state.Record{rec("a1000001", "api", state.ActivityActive, 2*time.Minute), perm, oc}
+	sh := rec("c1000004", "sh", state.ActivityBlocked, 5*time.Second) // a script's dialog: no keys known
+	sh.Agent = state.AgentCustom
+	sh.Activity.Dialog, sh.Activity.DialogAt = true, ago(5*time.Second)
+	recs := []*state.Record{rec("a1000001", "api", state.ActivityActive, 2*time.Minute), perm, oc, sh}
 	acts := &fakeActions{}
 	m := New(context.Background(), Options{
 		Collector: &fakeCycler{recs: recs}, Actions: acts, Theme: ThemeDark,
@@ -37,21 +40,28 @@ func answerFlow(t *testing.T) *flow {
 }
 
 // y on a card in a permission dialog answers it, passing the dialog the
-// card showed; the help line offers the answers the agent takes; n and a
-// keep their board meanings on any other card.
+// card showed; a asks first (it cannot be taken back); the help line
+// offers the answers the agent takes; n and a keep their board meanings on
+// any other card, a dialog lanes knows no keys for included.
 func TestFlowAnswerFromTheBoard(t *testing.T) {
 	f := answerFlow(t)
 	f.keys("a") // api, working: a is still "all done"
 	f.waitText("Done shows every terminated session")
 	f.keys("l") // Needs you: ask (the older dialog, and first by name)
 	f.waitText("y allow • n deny • a always")
+	f.keys("a")
+	f.waitText("Always allow Bash: npm test in ask?")
+	f.keys("esc")
+	f.wait("the confirmation closed", func(v string) bool { return !strings.Contains(v, "Always allow") })
 	f.keys("y")
 	f.waitText("approved Bash: npm test in ask")
 	f.keys("j") // oc: OpenCode offers no "always"
 	f.wait("oc's answers", func(v string) bool {
 		return strings.Contains(v, "y allow • n deny") && !strings.Contains(v, "a always")
 	})
-	f.keys("h", "n") // back to api: n opens the new-session dialog
+	f.keys("j") // sh: a custom command's dialog, no keys
+	f.waitText("n new")
+	f.keys("n")
 	f.waitText("New session")
 	f.final()
 	want := []string{"answer ask yes toolu_01 " + ago(20*time.Second).Format(time.RFC3339)}

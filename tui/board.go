@@ -14,10 +14,9 @@ type item struct {
 	rec *state.Record
 	d   state.Derivation
 	// say and says are what the card says (state.Says), when the board
-	// shows content; perm: it is the tool asking permission.
+	// shows content.
 	say  state.Say
 	says string
-	perm bool
 }
 
 // rowKind is what one row of a lane holds.
@@ -135,7 +134,6 @@ func (b *board) set(recs []*state.Record, now time.Time, filter string, all, con
 			it := item{rec: r, d: state.Derive(r, now)}
 			if content {
 				it.say, it.says = state.Says(r)
-				it.perm = it.say == state.SayAsk && r.Activity.Question == ""
 			}
 			b.items = append(b.items, it)
 		}

@@ -153,9 +153,9 @@ func sayLine(l *look, it *item, room int) (string, int) {
 	g := l.sayGlyph[it.say]
 	text := it.says
 	switch a := &it.rec.Activity; {
-	case it.perm && width(text)+6 <= room-2:
+	case it.say == state.SayPermission && width(text)+6 <= room-2:
 		text = "Allow " + text // where the tool's input loses nothing by it
-	case it.say == state.SayTool && isPath(a.ToolInput) && width(text) > room-2:
+	case (it.say == state.SayTool || it.say == state.SayPermission) && isPath(a.ToolInput) && width(text) > room-2:
 		// A path's end names the file: cut it at the front.
 		head := a.Tool + ": …"
 		text = head + ansi.TruncateLeft(a.ToolInput, width(a.ToolInput)-(room-2-width(head)), "")
@@ -179,6 +179,9 @@ func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) strin
 	nameW := width(r.Name)
 	var marks string
 	mw := 0
+	if r.Muted {
+		marks, mw = " "+l.role[theme.Muted.Role].s(theme.Muted.Glyph), 2
+	}
 	for _, m := range it.d.Marks {
 		sp := theme.MarkSpec(m)
 		text := sp.Glyph + " " + sp.Short
@@ -190,8 +193,9 @@ func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) strin
 	}
 	nm := plainSeg(name, r.Name, room-mw-1)
 	used := 2 + 2 + nm.w + mw
-	// The last message, muted, where the row has room for a few words.
-	if left := w - used - width(age) - 2; left >= minSaid {
+	// The last message, muted, where the row has room for a few words
+	// or the whole of it.
+	if left := w - used - width(age) - 2; left >= minSaid || (it.says != "" && width(it.says)+4 <= left) {
 		if s, sw := sayLine(l, it, left-2); sw > 0 {
 			marks += "  " + s
 			used += 2 + sw

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/theme"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -128,5 +129,25 @@ func TestHelpLegendFits(t *testing.T) {
 				t.Errorf("%dx%d: the legend page lacks %q:\n%s", sz.w, sz.h, want, v)
 			}
 		}
+	}
+}
+
+// An idle row shows a short last message whole where it fits, though less
+// room than a long one needs; a muted session keeps its ∅ there and in the
+// sidebar.
+func TestIdleRowShortMessageAndMute(t *testing.T) {
+	l := newLook(true, false)
+	r := rec("i1000001", "real2", state.ActivityIdle, time.Minute)
+	r.Activity.LastMessage, r.Muted = "ok2", true
+	it := &item{rec: r, d: state.Derive(r, fixedNow)}
+	it.say, it.says = state.Says(r)
+	row := ansi.Strip(idleRow(l, it, 22, false, fixedNow, 0))
+	if !strings.Contains(row, "“ok2”") || !strings.Contains(row, theme.Muted.Glyph) || width(row) != 22 {
+		t.Errorf("idle row %q (%d cells), want the message whole and the mute in 22 cells", row, width(row))
+	}
+	var s sidebar
+	s.setRecords([]*state.Record{r}, fixedNow)
+	if side := ansi.Strip(strings.Join(s.render(l, 4, "", fixedNow, 0), "\n")); !strings.Contains(side, "real2 "+theme.Muted.Glyph) {
+		t.Errorf("sidebar:\n%s\nwant the mute beside the name", side)
 	}
 }

@@ -65,7 +65,7 @@ func newNewDialog(l *look, dir string, agent state.Agent) newDialog {
 // withAgent selects agent i and says what its arguments are.
 func (d newDialog) withAgent(i int) newDialog {
 	d.agent = i
-	d.args.Placeholder = "extra arguments (optional), e.g. --model opus"
+	d.args.Placeholder = "optional, e.g. --model opus"
 	if dialogAgents[i] == state.AgentCustom {
 		d.args.Placeholder = "the command to run, e.g. make watch"
 	}

@@ -55,7 +55,9 @@ func (k keyMap) ShortHelp() []key.Binding {
 // FullHelp is the `?` overlay, one column per kind of key.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Up, k.Down, k.Left, k.Right, k.Attach},
+		// y, n, a: on a card in a permission dialog (its key line shows them).
+		{k.Up, k.Down, k.Left, k.Right, k.Attach,
+			helpBinding("y", "allow dialog"), helpBinding("n", "deny dialog"), helpBinding("a", "always allow")},
 		{k.New, k.Send, k.Restart, k.Kill, k.Remove, k.Mute},
 		{k.Preview, k.History, k.Idle, k.AllDone, k.Filter},
 		{k.ClearFilter, k.Theme, k.Help, k.Quit},

@@ -120,6 +120,7 @@ func newLook(isDark, noColor bool) *look {
 	l.sayGlyph[state.SayTool], l.sayText[state.SayTool] = l.role[theme.RoleWorking], l.muted
 	l.sayGlyph[state.SayAsk] = paintOf(st.Accent(theme.RoleNeeds).Bold(true))
 	l.sayText[state.SayAsk] = l.role[theme.RoleNeeds]
+	l.sayGlyph[state.SayPermission], l.sayText[state.SayPermission] = l.sayGlyph[state.SayAsk], l.sayText[state.SayAsk]
 	l.sayGlyph[state.SayMessage] = l.muted
 	l.sayText[state.SayMessage] = paintOf(st.Muted.Italic(true))
 	l.frame[frameLive] = paintOf(st.Frame)

@@ -128,10 +128,10 @@ func noticeFor(recs []*state.Record, now time.Time, content bool) Notice {
 
 // needsWhat is what a session in Needs you is waiting for.
 func needsWhat(r *state.Record, now time.Time, content bool) string {
-	if say, text := state.Says(r); content && say == state.SayAsk {
-		if r.Activity.Question == "" {
-			return "Allow " + text // the tool asking permission
-		}
+	switch say, text := state.Says(r); {
+	case content && say == state.SayPermission:
+		return "Allow " + text
+	case content && say == state.SayAsk:
 		return text
 	}
 	d := state.Derive(r, now)

@@ -55,10 +55,17 @@ func (s sidebar) render(l *look, h int, selID string, now time.Time, frame int) 
 		if i == sel {
 			lead, name = l.selMark.s("▌")+" ", l.name
 		}
-		nm := plainSeg(name, r.Name, w-4-9)
+		mute := 0
+		if r.Muted {
+			mute = 2
+		}
+		nm := plainSeg(name, r.Name, w-4-9-mute)
 		label := theme.ActivitySpec(a).Short
 		line := lead + l.dotFor(a, frame) + " " + nm.s
-		used := 4 + nm.w
+		used := 4 + nm.w + mute
+		if r.Muted {
+			line += " " + l.role[theme.Muted.Role].s(theme.Muted.Glyph)
+		}
 		add(line + strings.Repeat(" ", max(w-used-width(label)-1, 1)) + l.muted.s(label) + " ")
 	}
 	if len(s.live) == 0 {
