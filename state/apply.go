@@ -1,6 +1,7 @@
 package state
 
 import (
+	"cmp"
 	"errors"
 	"slices"
 	"time"
@@ -130,7 +131,14 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 		a.clearTurn()
 		next = ActivityExited
 	}
-	return a.move(next, e.At, e.Source, e.Detail), ""
+	detail := e.Detail
+	if next == ActivityBlocked || next == ActivityWaitingInput {
+		// The history says what was asked, not only which event asked.
+		if what := cmp.Or(a.Question, ToolLine(a.Tool, a.ToolInput)); what != "" {
+			detail += " · " + what
+		}
+	}
+	return a.move(next, e.At, e.Source, detail), ""
 }
 
 // startsSession: SessionStart from startup or resume is a start; clear and

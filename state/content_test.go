@@ -175,3 +175,13 @@ func TestByUrgencyDoneLast(t *testing.T) {
 		t.Fatalf("order %s %s %s, want live, then the latest ended", recs[0].ID, recs[1].ID, recs[2].ID)
 	}
 }
+
+// The history says what a dialog asked, not only which event opened it.
+func TestDialogTransitionSaysWhat(t *testing.T) {
+	r := rec(ActivityActive)
+	tr, _ := Apply(r, Event{Kind: KindBlock, At: t0.Add(time.Second), Launch: "L1", Source: "hook:claude",
+		Detail: "PermissionRequest", ToolName: "Bash", ToolInput: "rm -rf build", Dialog: true})
+	if tr == nil || tr.Detail != "PermissionRequest · Bash: rm -rf build" {
+		t.Fatalf("transition %+v, want the tool in its detail", tr)
+	}
+}
