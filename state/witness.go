@@ -279,7 +279,10 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 		drew := r.Pane.WindowActivity.After(a.DialogGoneAt.Truncate(time.Second))
 		how := "dialog answered"
 		if !a.AnsweredAt.IsZero() {
-			how = "dialog answered from lanes"
+			// The key lanes sent made the agent redraw, whatever the
+			// answer (Gemini prints "Request cancelled."): only its busy
+			// indicator says the tool runs.
+			how, drew = "dialog answered from lanes", false
 		}
 		if drew || s.any(m.Busy) {
 			ev.Kind, ev.Detail = KindAnswered, how+", pane busy"

@@ -343,3 +343,28 @@ func TestAnsweredFromLanesLooksSoon(t *testing.T) {
 		}
 	}
 }
+
+// A dialog answered from lanes: the key itself makes the agent redraw
+// (Gemini prints "Request cancelled."), so only the busy indicator says
+// the tool runs; a refusal goes idle, not working.
+func TestWitnessAnsweredFromLanesGoesByBusy(t *testing.T) {
+	for _, c := range []struct {
+		screen string
+		want   Activity
+	}{
+		{"ℹ Request cancelled.\n>   Type your message or @path/to/file", ActivityIdle},
+		{"⠹ Thinking... (esc to cancel, 1s)\n>   Type your message or @path/to/file", ActivityActive},
+	} {
+		r := rec(ActivityBlocked)
+		r.Agent, r.Runtime.PaneID = AgentGemini, "%1"
+		r.Activity.Dialog, r.Activity.DialogAt, r.Activity.LastEventAt = true, t0, t0
+		sent := t0.Add(10 * time.Second)
+		AnsweredFromLanes(r, sent)
+		SeeScreen(r, c.screen, sent.Add(200*time.Millisecond))                  // gone
+		r.Pane.WindowActivity = sent.Add(2 * time.Second).Truncate(time.Second) // the redraw the key caused
+		SeeScreen(r, c.screen, sent.Add(1500*time.Millisecond))                 // confirmed
+		if r.Activity.State != c.want || r.Activity.Dialog {
+			t.Errorf("%q: activity %s dialog %v, want %s", c.screen, r.Activity.State, r.Activity.Dialog, c.want)
+		}
+	}
+}
