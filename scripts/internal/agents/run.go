@@ -222,6 +222,9 @@ func (r *run) walk() string {
 	defer r.mu.Unlock()
 	var parts []string
 	prev := ""
+	if r.t0.IsZero() {
+		return "" // no human action was taken (a CANNOT before any)
+	}
 	for _, s := range r.samples {
 		if !s.ok || s.at.Before(r.t0) {
 			continue
