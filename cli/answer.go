@@ -45,7 +45,14 @@ func (a *app) cmdAnswer(ctx context.Context, args []string) int {
 		if err != nil {
 			return a.usageErr(fs, "--dialog %q is not an RFC 3339 time (copy dialog_at from lanes ls --json)", *dialog)
 		}
-		if !r.Activity.DialogAt.Equal(at) {
+		opened := r.Activity.DialogAt
+		if at.Nanosecond() == 0 {
+			opened = opened.Truncate(time.Second) // TIME given to the second
+		}
+		switch {
+		case !r.Activity.Dialog:
+			return a.fail(fmt.Errorf("%s: %w: it shows no dialog now; nothing was sent", r.Name, ErrDialogGone))
+		case !opened.Equal(at):
 			return a.fail(fmt.Errorf("%s: %w: the dialog it shows opened at %s; nothing was sent", r.Name, ErrDialogGone, rfc3339Nano(r.Activity.DialogAt)))
 		}
 	}
@@ -88,49 +95,81 @@ func (a *app) answer(ctx context.Context, seen *state.Record, ans agent.Answer) 
 	if c, s := cur.Activity, seen.Activity; c.AskingTool != s.AskingTool || !c.DialogAt.Equal(s.DialogAt) ||
 		c.Tool != s.Tool || c.ToolInput != s.ToolInput || c.Question != s.Question {
 		return "", fmt.Errorf("%w: it changed, and now asks about %s; nothing was sent — look again before answering",
-			ErrDialogGone, toolOf(cur))
+			ErrDialogGone, toolOf(cur, a.content()))
+	}
+	// One answer per dialog, claimed before any key: a double tap (or a
+	// second lanes answer) finds it taken, even while the first is
+	// sending.
+	sent := a.now()
+	if err := a.update(cur.ID, func(r *state.Record, _ *state.Tx) error {
+		switch ra := r.Activity; {
+		case !ra.Dialog || !ra.DialogAt.Equal(cur.Activity.DialogAt):
+			return fmt.Errorf("%w (answered meanwhile?)", ErrDialogGone)
+		case !ra.AnsweredAt.IsZero():
+			return agent.ErrAnswered
+		}
+		state.AnsweredFromLanes(r, sent)
+		return nil
+	}); err != nil {
+		return "", fmt.Errorf("%w; nothing was sent", err)
+	}
+	unclaim := func() {
+		_ = a.update(cur.ID, func(r *state.Record, _ *state.Tx) error {
+			if r.Activity.AnsweredAt.Equal(sent) {
+				r.Activity.AnsweredAt = time.Time{}
+			}
+			return nil
+		})
 	}
 	// The record can lag the screen by a few seconds (a dialog answered
 	// in the pane says so through no hook): the keys go only while the
-	// pane shows the very option they pick.
+	// pane shows this dialog, with the option they pick.
 	tc := a.tmuxFor(cur.Runtime.Socket)
 	screen, err := tc.CaptureText(ctx, cur.Runtime.PaneID)
 	if err != nil {
+		unclaim()
 		return "", fmt.Errorf("reading its pane before answering: %w; nothing was sent", err)
 	}
-	if !agent.ShowsOption(cur.Agent, ans, string(screen)) {
-		return "", fmt.Errorf("%w: its pane no longer shows the dialog's %q; nothing was sent", ErrDialogGone, agent.Words(cur.Agent)[ans])
+	if !agent.ShowsDialog(cur.Agent, ans, cur.Activity.ToolInput, string(screen)) {
+		unclaim()
+		return "", fmt.Errorf("%w: its pane no longer shows this dialog with %q; nothing was sent", ErrDialogGone, agent.Words(cur.Agent)[ans])
 	}
 	err = tc.SendKeys(ctx, cur.Runtime.PaneID, keys...)
 	switch {
 	case errors.Is(err, tmux.ErrNoSession), errors.Is(err, tmux.ErrNoServer):
+		unclaim()
 		return "", fmt.Errorf("its pane is gone (the session ended); nothing was sent")
 	case err != nil:
+		// The keys may have gone: the claim stays, so no retry doubles them.
 		return "", fmt.Errorf("%w; look at the pane (lanes attach %s) before answering again", err, cur.Name)
 	}
-	sent := a.now()
+	// The history says what was answered; the card follows the screen at
+	// once: lanes' own look counts as the witness's (§11). A store that
+	// does not take it only makes the card slower to follow.
 	after, at, gone := a.watchAnswer(ctx, tc, cur, ans)
-	// The dialog takes no second answer, and the card follows the screen
-	// at once: lanes' own look counts as the witness's (§11), and the
-	// witness looks again soon. A store that does not take the note only
-	// makes the card slower to follow; the pane check above still guards
-	// a second answer.
 	_ = a.update(cur.ID, func(r *state.Record, tx *state.Tx) error {
-		if !r.Activity.Dialog || !r.Activity.DialogAt.Equal(cur.Activity.DialogAt) {
-			return nil // another dialog since, or none: nothing to note
+		if !r.Activity.AnsweredAt.Equal(sent) {
+			return nil // another dialog since, or none
 		}
-		var tr *state.Transition
-		if gone {
-			tr = state.SeeScreen(r, after, at)
+		said := state.Transition{At: sent, From: r.Activity.State, To: r.Activity.State, Source: "user",
+			Detail: answered[ans] + " from lanes" + state.DetailSep + toolOf(cur, true)}
+		if err := tx.AppendHistory(r.ID, said); err != nil {
+			return err
 		}
-		state.AnsweredFromLanes(r, sent)
-		if tr != nil {
+		if !gone {
+			return nil
+		}
+		if tr := state.SeeScreen(r, after, at); tr != nil {
 			return tx.AppendHistory(r.ID, *tr)
 		}
 		return nil
 	})
-	return fmt.Sprintf("%s %s in %s", answered[ans], toolOf(cur), cur.Name), nil
+	return fmt.Sprintf("%s %s in %s", answered[ans], toolOf(cur, a.content()), cur.Name), nil
 }
+
+// content reports whether the command's output may say what agents do
+// (LANES_CONTENT).
+func (a *app) content() bool { return !state.Off(a.getenv(state.EnvContent)) }
 
 // answerLook bounds how long answer watches the pane for the dialog to go.
 const answerLook = time.Second
@@ -151,7 +190,7 @@ func (a *app) watchAnswer(ctx context.Context, tc *tmux.Client, r *state.Record,
 		if err != nil {
 			return "", time.Time{}, false
 		}
-		if !agent.ShowsOption(r.Agent, ans, string(b)) {
+		if !agent.ShowsDialog(r.Agent, ans, "", string(b)) {
 			return string(b), a.now(), true
 		}
 	}
@@ -161,8 +200,12 @@ func (a *app) watchAnswer(ctx context.Context, tc *tmux.Client, r *state.Record,
 // answered is what the confirmation says was done.
 var answered = map[agent.Answer]string{agent.Yes: "approved", agent.No: "denied", agent.Always: "always allowed"}
 
-// toolOf is the tool call a dialog asks about, as the card shows it.
-func toolOf(r *state.Record) string {
+// toolOf is the tool call a dialog asks about, as the card shows it
+// (without content: only that it is a tool).
+func toolOf(r *state.Record, content bool) string {
+	if !content {
+		return "the tool"
+	}
 	if s := state.ToolLine(r.Activity.Tool, r.Activity.ToolInput); s != "" {
 		return s
 	}

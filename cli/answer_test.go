@@ -164,7 +164,7 @@ func TestAnswerLooksAtThePaneFirst(t *testing.T) {
 		e.must("hook", "claude", "--session", "api")
 	}
 	e.stdin = ""
-	if _, errs, code := e.run("answer", "api", "yes"); code != exitError || !strings.Contains(errs, `no longer shows the dialog's "1. Yes"`) {
+	if _, errs, code := e.run("answer", "api", "yes"); code != exitError || !strings.Contains(errs, `no longer shows this dialog with "1. Yes"`) {
 		t.Errorf("answer to a pane without the dialog: exit %d %q", code, errs)
 	}
 	if e.record("api").Activity.AnsweredAt.IsZero() == false {
@@ -240,5 +240,126 @@ func TestAnswerRefusals(t *testing.T) {
 	help := e.must("answer", "--help")
 	if !strings.Contains(help, "NAME yes|no|always") || !strings.Contains(help, "one answer per dialog") {
 		t.Errorf("answer --help:\n%s", help)
+	}
+}
+
+// Two answers at once to one dialog (a double tap, a script racing the
+// board): one sends its key, the other finds the dialog taken and sends
+// nothing.
+func TestAnswerTwiceAtOnceSendsOneKey(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	received := fakeClaude(t, e, "api")
+	waitPane(t, e.tc, "lanes-api", "Do you want to proceed?")
+	for _, ev := range []string{"PreToolUse", "PermissionRequest"} {
+		e.stdin = firstRealPayload(t, "claude", "permission-approve", ev)
+		e.must("hook", "claude", "--session", "api")
+	}
+	e.stdin = ""
+	seen := e.record("api")
+	errs := make(chan error, 2)
+	for _, ans := range []agent.Answer{agent.Yes, agent.No} {
+		go func() {
+			_, err := e.app().answer(context.Background(), seen.Clone(), ans)
+			errs <- err
+		}()
+	}
+	var ok, taken int
+	for range 2 {
+		switch err := <-errs; {
+		case err == nil:
+			ok++
+		case errors.Is(err, agent.ErrAnswered):
+			taken++
+		default:
+			t.Errorf("answer: %v", err)
+		}
+	}
+	if ok != 1 || taken != 1 {
+		t.Fatalf("%d answers sent, %d refused as answered; want one of each", ok, taken)
+	}
+	if err := e.tc.SendKeys(context.Background(), seen.Runtime.PaneID, "9"); err != nil {
+		t.Fatal(err)
+	}
+	got := waitLen(t, received, 2)
+	if got != "19" && got != "39" {
+		t.Fatalf("the agent received %q, want one answer's key then the marker", got)
+	}
+}
+
+// After the key, lanes watches the pane: the dialog gone from it counts as
+// the witness's first look, so the card follows in about a second.
+func TestAnswerWatchesTheDialogGo(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	dir := t.TempDir()
+	screen, err := filepath.Abs(filepath.Join("..", "testdata", "real", "claude", "permission-approve", "dialog.screen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Shows the dialog; the first key clears it and shows Claude at work.
+	script := "#!/bin/sh\nclear; cat " + shellQuote(screen) + "; stty raw -echo; dd bs=1 count=1 of=/dev/null 2>/dev/null; clear; echo '✻ Running… (esc to interrupt)'; exec sleep 60\n"
+	if err := os.WriteFile(filepath.Join(dir, "claude"), []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	e.must("new", "api", "--", filepath.Join(dir, "claude"))
+	r := e.record("api")
+	if err := e.app().update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+		cur.Agent = state.AgentClaude
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	waitPane(t, e.tc, "lanes-api", "Do you want to proceed?")
+	// The dialog opened a few seconds ago: past the witness's draw grace,
+	// when a screen without it proves something.
+	e.now = func() time.Time { return time.Now().Add(-5 * time.Second) }
+	for _, ev := range []string{"PreToolUse", "PermissionRequest"} {
+		e.stdin = firstRealPayload(t, "claude", "permission-approve", ev)
+		e.must("hook", "claude", "--session", "api")
+	}
+	e.stdin, e.now = "", nil
+	e.must("answer", "api", "yes")
+	a := e.record("api").Activity
+	if a.AnsweredAt.IsZero() || a.DialogGoneAt.IsZero() || !a.Dialog {
+		t.Fatalf("after the answer: answered %v, dialog gone seen %v, dialog %v; want both noted, the dialog not yet confirmed gone", a.AnsweredAt, a.DialogGoneAt, a.Dialog)
+	}
+}
+
+// waitLen waits until file holds n bytes (a deadline, not a sleep) and
+// returns what it holds.
+func waitLen(t *testing.T, file string, n int) string {
+	t.Helper()
+	var got []byte
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end) && len(got) < n; time.Sleep(20 * time.Millisecond) {
+		got, _ = os.ReadFile(file)
+	}
+	return string(got)
+}
+
+// The history says what was answered from lanes, and with LANES_CONTENT
+// off the answer says no more than that it was the tool.
+func TestAnswerInTheHistory(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	fakeClaude(t, e, "api")
+	waitPane(t, e.tc, "lanes-api", "Do you want to proceed?")
+	for _, ev := range []string{"PreToolUse", "PermissionRequest"} {
+		e.stdin = firstRealPayload(t, "claude", "permission-approve", ev)
+		e.must("hook", "claude", "--session", "api")
+	}
+	e.stdin = ""
+	e.vars[state.EnvContent] = "off"
+	if out := e.must("answer", "api", "n"); out != "denied the tool in api\n" {
+		t.Errorf("with content off, answer said %q", out)
+	}
+	r := e.record("api")
+	trs, err := (BoardActions{e.app()}).History(context.Background(), r.ID, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := trs[len(trs)-1]
+	if last.Source != "user" || last.Detail != "denied from lanes · Bash: touch approved.txt && sleep 12" {
+		t.Errorf("last transition %+v, want the answer from lanes with what it answered", last)
 	}
 }

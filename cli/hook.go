@@ -74,7 +74,7 @@ func hookContent(p hookPayload) (toolInput, question, message string) {
 	if question == "" && p.NotificationType == "elicitation_dialog" {
 		question = state.Summary(text(p.Message), state.MessageMax) // an MCP server's question
 	}
-	message = state.Summary(cmp.Or(text(p.LastAssistantMessage), text(p.PromptResponse), text(p.CodexLastMessage)), state.MessageMax)
+	message = state.MessageSummary(cmp.Or(text(p.LastAssistantMessage), text(p.PromptResponse), text(p.CodexLastMessage)))
 	return toolInput, question, message
 }
 

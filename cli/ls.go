@@ -172,6 +172,12 @@ func toJSON(v view, content bool) sessionJSON {
 		j.DialogAt = &at
 	}
 	if a := r.Activity; content {
+		// The tool it runs or asks about: none once the turn is over.
+		switch a.Known() {
+		case state.ActivityActive, state.ActivityBlocked, state.ActivityWaitingInput:
+		default:
+			a.Tool, a.ToolInput = "", ""
+		}
 		if a.Tool != "" || a.ToolInput != "" {
 			j.Tool = &toolJSON{Name: a.Tool, Input: a.ToolInput}
 		}

@@ -195,3 +195,24 @@ func TestPRAppliesAtOnce(t *testing.T) {
 		t.Fatalf("stored PRs after lanes pr: %+v", got.PRs)
 	}
 }
+
+// ls --json's tool is the one the agent runs or asks about: none once its
+// turn is over (the card then says the last message).
+func TestLsToolOnlyWhileItRuns(t *testing.T) {
+	now := time.Date(2026, 11, 29, 17, 2, 11, 0, time.UTC)
+	done := lsRecord("k3v9x2ab", "done", state.ActivityIdle, now)
+	busy := lsRecord("busy0001", "busy", state.ActivityActive, now)
+	for _, r := range []*state.Record{done, busy} {
+		r.Activity.Tool, r.Activity.ToolInput = "Bash", "npm test"
+	}
+	done.Activity.LastMessage = "All tests pass."
+	e := lsEnv(t, done, busy)
+	e.now = func() time.Time { return now }
+	got := e.ls()
+	if got["done"].Tool != nil || got["done"].LastMessage == nil {
+		t.Errorf("idle: tool %+v, last message %v; want no tool, the message", got["done"].Tool, got["done"].LastMessage)
+	}
+	if tl := got["busy"].Tool; tl == nil || tl.Name != "Bash" || tl.Input != "npm test" {
+		t.Errorf("working: tool %+v, want Bash npm test", tl)
+	}
+}

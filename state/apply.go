@@ -135,7 +135,7 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 	if next == ActivityBlocked || next == ActivityWaitingInput {
 		// The history says what was asked, not only which event asked.
 		if what := cmp.Or(a.Question, ToolLine(a.Tool, a.ToolInput)); what != "" {
-			detail += " · " + what
+			detail += DetailSep + what
 		}
 	}
 	return a.move(next, e.At, e.Source, detail), ""
@@ -181,8 +181,8 @@ func (a *ActivityFacts) clearTurn() {
 // noteTool keeps the tool call an event names as the current one, with
 // its input's summary and the question it asks (a question tool's may
 // come before the dialog that shows it). An event naming no tool (a
-// permission notification) keeps the call, and adds a summary only where
-// there was none.
+// permission notification) keeps the call, and adds a summary where there
+// was none, or replaces it when the dialog asks about another input.
 func (a *ActivityFacts) noteTool(e Event) (another bool) {
 	switch {
 	case e.ToolName != "":
@@ -193,6 +193,11 @@ func (a *ActivityFacts) noteTool(e Event) (another bool) {
 		a.Tool, a.ToolInput = e.ToolName, e.ToolInput
 	case e.ToolInput != "" && a.ToolInput == "":
 		a.ToolInput = e.ToolInput
+	case e.ToolInput != "" && e.Dialog && e.ToolInput != a.ToolInput:
+		// A dialog that names another input than the current call's
+		// (Gemini's ToolPermission, after two BeforeTools) is about that
+		// input: the card must show what the dialog asks.
+		a.ToolInput, a.Question, another = e.ToolInput, "", true
 	}
 	if e.Question != "" && e.Question != a.Question {
 		a.Question, another = e.Question, true

@@ -17,9 +17,9 @@ import (
 // of Record by reflection, so a field added without a line here fails it.
 // Version 2 appended the fields after the counters, version 3 the dialog
 // and the witness's stamps, version 4 HookTurns, version 5 the content
-// facts, the dialog's opening and answer, and the mute; an older record decodes
+// facts, the dialog's opening and the mute, version 6 the answer; an older record decodes
 // with them zero.
-const codecVersion = 5
+const codecVersion = 6
 
 var errTruncated = errors.New("record truncated")
 
@@ -245,6 +245,8 @@ func decodeRecord(b []byte) (*Record, error) {
 		a.LastMessage = d.str()
 		a.DialogAt = d.time()
 		r.Muted = d.bool()
+	}
+	if v >= 6 {
 		a.AnsweredAt = d.time()
 	}
 	if d.err == nil && len(d.b) > 0 {

@@ -81,6 +81,25 @@ func AskQuestion(input []byte) string {
 	return ""
 }
 
+// markdown is the markup agents write their messages in that reads as
+// noise on one line: strong and code marks.
+var markdown = strings.NewReplacer("**", "", "__", "", "`", "")
+
+// MessageSummary is the start of an assistant message as a card shows it:
+// one line of at most MessageMax runes, without heading marks, list
+// bullets, strong or code marks.
+func MessageSummary(s string) string {
+	lines := strings.Split(markdown.Replace(s), "\n")
+	for i, l := range lines {
+		l = strings.TrimLeft(strings.TrimSpace(l), "#")
+		if t, ok := strings.CutPrefix(strings.TrimSpace(l), "- "); ok {
+			l = t
+		}
+		lines[i] = l
+	}
+	return Summary(strings.Join(lines, "\n"), MessageMax)
+}
+
 // Summary is s as one line of at most n runes: white space (newlines
 // included) collapsed to single spaces, terminal control removed, and an
 // ellipsis where it was cut.
@@ -186,6 +205,17 @@ func ToolLine(tool, input string) string {
 		return tool
 	}
 	return tool + ": " + input
+}
+
+// DetailSep parts a transition's event from what it asked ("PermissionRequest
+// · Bash: rm -rf build"); DetailEvent is the event alone, for a surface
+// that shows no content.
+const DetailSep = " · "
+
+// DetailEvent is a transition's detail without the content after DetailSep.
+func DetailEvent(detail string) string {
+	event, _, _ := strings.Cut(detail, DetailSep)
+	return event
 }
 
 // Off reports whether a switch variable (LANES_CONTENT, LANES_NOTIFY) says

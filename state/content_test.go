@@ -185,3 +185,32 @@ func TestDialogTransitionSaysWhat(t *testing.T) {
 		t.Fatalf("transition %+v, want the tool in its detail", tr)
 	}
 }
+
+// Gemini's ToolPermission names no tool, only the input its dialog asks
+// about: after two BeforeTools, the dialog about the first call's input is
+// that call's, not the last one's.
+func TestDialogAboutAnotherInput(t *testing.T) {
+	r := rec(ActivityIdle)
+	r.Agent = AgentGemini
+	at := t0
+	apply := func(k EventKind, f func(*Event)) {
+		at = at.Add(time.Second)
+		e := Event{Kind: k, At: at, Launch: "L1", Source: "hook:gemini"}
+		f(&e)
+		Apply(r, e)
+	}
+	apply(KindTurnStart, func(*Event) {})
+	apply(KindToolStart, func(e *Event) { e.ToolName, e.ToolInput = "run_shell_command", "ls" })
+	apply(KindToolStart, func(e *Event) { e.ToolName, e.ToolInput = "run_shell_command", "rm -rf build" })
+	apply(KindBlock, func(e *Event) { e.ToolInput, e.Dialog = "ls", true })
+	if s, text := Says(r); s != SayPermission || text != "run_shell_command: ls" {
+		t.Fatalf("Says = %d %q, want the dialog's own input", s, text)
+	}
+}
+
+func TestMessageSummary(t *testing.T) {
+	in := "## Summary\n\nAll **214** tests pass.\n- fixed `lanes ls`\n- kept __docs__"
+	if got, want := MessageSummary(in), "Summary All 214 tests pass. fixed lanes ls kept docs"; got != want {
+		t.Errorf("MessageSummary = %q, want %q", got, want)
+	}
+}

@@ -19,7 +19,7 @@ import (
 // record codec version (codec.go) is a new schema version, so a build that
 // cannot read the records refuses the store as too new rather than finding
 // every record damaged.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 var (
 	// ErrBusy: another process held the store's lock past the retry budget.
@@ -294,6 +294,7 @@ var migrations = []func(*bolt.Tx) error{
 	func(*bolt.Tx) error { return nil }, // 3 → 4: codec 3 (the dialog fact), which reads codec 1 and 2
 	func(*bolt.Tx) error { return nil }, // 4 → 5: codec 4 (HookTurns), which reads codec 1 to 3
 	func(*bolt.Tx) error { return nil }, // 5 → 6: codec 5 (content, dialog_at, muted), which reads 1 to 4
+	func(*bolt.Tx) error { return nil }, // 6 → 7: codec 6 (answered_at), which reads 1 to 5
 }
 
 func migrate(db *bolt.DB) error {

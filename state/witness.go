@@ -127,7 +127,12 @@ const (
 	WitnessAnswerLook = 500 * time.Millisecond
 )
 
-// AnsweredFromLanes notes that lanes sent an answer to r's dialog at at:
+// AnswerLost is how long a dialog answered from lanes may go on showing
+// before the answer counts as lost (the key went elsewhere, or the agent
+// ignored it): the dialog takes an answer again.
+const AnswerLost = 3 * time.Second
+
+// AnsweredFromLanes notes that lanes sends an answer to r's dialog at at:
 // the dialog takes no second one, and the witness's next look is due
 // WitnessAnswerLook later (and not inside the draw grace, when a look says
 // nothing). The witness still decides what the screen shows; lanes claims
@@ -270,6 +275,9 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 	switch {
 	case a.Dialog && s.any(m.Dialog):
 		a.DialogGoneAt = time.Time{}
+		if !a.AnsweredAt.IsZero() && at.Sub(a.AnsweredAt) > AnswerLost {
+			a.AnsweredAt = time.Time{} // the answer did not take
+		}
 	case a.Dialog && at.Sub(a.LastEventAt) < WitnessDrawGrace:
 		// (LastEventAt: a second dialog opened over the first keeps Since.)
 		// Perhaps not drawn yet: this screen says nothing of an answer.

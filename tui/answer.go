@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"lanes/state"
 	"lanes/state/agent"
@@ -42,8 +43,8 @@ func (m *Model) answerKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
 		}
 	}
 	switch {
-	case why != nil && ans != agent.Yes:
-		return nil, false
+	case why != nil && ans != agent.Yes && !errors.Is(why, agent.ErrAnswered):
+		return nil, false // n is new and a all done here
 	case why != nil && sel == nil:
 		return m.flash(why.Error(), true), true
 	case why != nil:
@@ -53,11 +54,16 @@ func (m *Model) answerKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
 		return cmd, true
 	}
 	if ans == agent.Always {
-		tool := state.ToolLine(sel.rec.Activity.Tool, sel.rec.Activity.ToolInput)
+		tool := "the tool"
+		if !m.o.NoContent {
+			// %: the texts below are formats with the session's name.
+			tool = strings.ReplaceAll(state.ToolLine(sel.rec.Activity.Tool, sel.rec.Activity.ToolInput), "%", "%%")
+		}
 		m.confirm = newConfirm(pending{do: &action{verb: "always allow",
 			question: "Always allow " + tool + " in %s?",
-			detail:   "The agent runs it and stops asking for it; lanes cannot take that back.",
-			done:     "always allowed " + tool + " in %s", live: true,
+			detail: "Picks the agent's own \"always\" option: what it then runs without asking is the agent's " +
+				"rule, and may be more than this (Claude Code may accept edits for the session); lanes cannot take that back.",
+			done: "always allowed " + tool + " in %s", live: true,
 			run: func(a Actions, ctx context.Context, r *state.Record) error {
 				_, err := a.Answer(ctx, r, agent.Always)
 				return err

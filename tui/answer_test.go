@@ -19,7 +19,7 @@ func answerFlow(t *testing.T) *flow {
 	t.Helper()
 	perm := rec("c1000002", "ask", state.ActivityBlocked, 20*time.Second)
 	perm.Activity.Dialog, perm.Activity.DialogAt, perm.Activity.AskingTool = true, ago(20*time.Second), "toolu_01"
-	perm.Activity.Tool, perm.Activity.ToolInput = "Bash", "npm test"
+	perm.Activity.Tool, perm.Activity.ToolInput = "Bash", "date +%s; npm test"
 	oc := rec("c1000003", "oc", state.ActivityBlocked, 10*time.Second)
 	oc.Agent = state.AgentOpenCode
 	oc.Activity.Dialog, oc.Activity.DialogAt, oc.Activity.Tool = true, ago(10*time.Second), "bash"
@@ -50,11 +50,11 @@ func TestFlowAnswerFromTheBoard(t *testing.T) {
 	f.keys("l") // Needs you: ask (the older dialog, and first by name)
 	f.waitText("y allow • n deny • a always")
 	f.keys("a")
-	f.waitText("Always allow Bash: npm test in ask?")
+	f.waitText("Always allow Bash: date +%s; npm test in ask?")
 	f.keys("esc")
 	f.wait("the confirmation closed", func(v string) bool { return !strings.Contains(v, "Always allow") })
 	f.keys("y")
-	f.waitText("approved Bash: npm test in ask")
+	f.waitText("approved Bash: date +%s; npm test in ask")
 	f.keys("j") // oc: OpenCode offers no "always"
 	f.wait("oc's answers", func(v string) bool {
 		return strings.Contains(v, "y allow • n deny") && !strings.Contains(v, "a always")

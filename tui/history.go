@@ -78,7 +78,11 @@ func (m Model) historyBox(h int) []string {
 	}
 	// Newest first: the i-th line from the top is transition n-1-i.
 	for i := hs.off; i < len(hs.trs) && len(out) < h-1; i++ {
-		line(transitionLine(l, hs.trs[len(hs.trs)-1-i], cw, m.now))
+		tr := hs.trs[len(hs.trs)-1-i]
+		if m.o.NoContent {
+			tr.Detail = state.DetailEvent(tr.Detail)
+		}
+		line(transitionLine(l, tr, cw, m.now))
 	}
 	for len(out) < h-1 {
 		line(strings.Repeat(" ", cw))
@@ -101,6 +105,9 @@ func transitionLine(l *look, tr state.Transition, w int, now time.Time) string {
 	sp := theme.ActivitySpec(tr.To)
 	label := sp.Short + strings.Repeat(" ", max(9-width(sp.Short), 1))
 	from := "from " + theme.ActivitySpec(tr.From).Short
+	if tr.From == tr.To {
+		from = "" // an event that moved nothing (an answer sent from lanes)
+	}
 	from += strings.Repeat(" ", max(13-width(from), 1))
 	used := width(head) + 2 + width(label) + width(from)
 	s := l.muted.s(head) + l.dotFor(tr.To, 0) + " " + l.text.s(label) + l.muted.s(from)

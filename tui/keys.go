@@ -57,7 +57,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		// y, n, a: on a card in a permission dialog (its key line shows them).
 		{k.Up, k.Down, k.Left, k.Right, k.Attach,
-			helpBinding("y", "allow dialog"), helpBinding("n", "deny dialog"), helpBinding("a", "always allow")},
+			helpBinding("y", "allow (dialog card)"), helpBinding("n", "deny (dialog card)"), helpBinding("a", "always (dialog card)")},
 		{k.New, k.Send, k.Restart, k.Kill, k.Remove, k.Mute},
 		{k.Preview, k.History, k.Idle, k.AllDone, k.Filter},
 		{k.ClearFilter, k.Theme, k.Help, k.Quit},

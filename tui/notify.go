@@ -43,6 +43,9 @@ type notifier struct {
 	zones map[string]state.Zone // nil until the board's first load
 	last  map[string]time.Time  // the last notification about each session
 	acted map[string]time.Time  // when the user last acted on it from here
+	// held are the entries the NotifyEvery limit held back: told once the
+	// limit is over, if the session still needs the user.
+	held map[string]bool
 }
 
 // actedOn notes that the user ran an action on session id at now.
@@ -60,7 +63,8 @@ func (n *notifier) actedOn(id string, now time.Time) {
 // its next entry is told), nor when off, nor for a muted session, nor for
 // one the user moved there (acted on it from this board within
 // ActedQuiet, or its activity's source is the user), nor more than once
-// per NotifyEvery per session.
+// per NotifyEvery per session: such an entry is told when that is over, if
+// the session is still in Needs you.
 func (n *notifier) entered(recs []*state.Record, now time.Time, off bool) []*state.Record {
 	first := n.zones == nil
 	zones := make(map[string]state.Zone, len(recs))
@@ -69,29 +73,50 @@ func (n *notifier) entered(recs []*state.Record, now time.Time, off bool) []*sta
 		z := state.Derive(r, now).Zone
 		zones[r.ID] = z
 		prev, seen := n.zones[r.ID]
+		held := n.held[r.ID]
+		delete(n.held, r.ID)
 		switch {
-		case first || !seen || prev == state.ZoneNeedsYou || z != state.ZoneNeedsYou:
+		case z != state.ZoneNeedsYou, off, r.Muted:
+			// nothing to tell
+		case held && within(now, n.last[r.ID], NotifyEvery):
+			n.hold(r.ID) // still held back
+		case held:
+			n.told(r.ID, now)
+			out = append(out, r)
+		case first || !seen || prev == state.ZoneNeedsYou:
 			// not an entry
-		case off || r.Muted || r.Activity.Source == "user",
-			within(now, n.acted[r.ID], ActedQuiet), within(now, n.last[r.ID], NotifyEvery):
-			// an entry nobody is told about
+		case r.Activity.Source == "user", within(now, n.acted[r.ID], ActedQuiet):
+			// an entry the user caused
+		case within(now, n.last[r.ID], NotifyEvery):
+			n.hold(r.ID)
 		default:
-			if n.last == nil {
-				n.last = map[string]time.Time{}
-			}
-			n.last[r.ID] = now
+			n.told(r.ID, now)
 			out = append(out, r)
 		}
 	}
 	n.zones = zones
 	for _, m := range []map[string]time.Time{n.last, n.acted} {
 		for id, at := range m {
-			if _, ok := zones[id]; !ok || !within(now, at, NotifyEvery) {
+			if _, ok := zones[id]; !ok || (!within(now, at, NotifyEvery) && !n.held[id]) {
 				delete(m, id) // gone, or too old to matter
 			}
 		}
 	}
 	return out
+}
+
+func (n *notifier) hold(id string) {
+	if n.held == nil {
+		n.held = map[string]bool{}
+	}
+	n.held[id] = true
+}
+
+func (n *notifier) told(id string, now time.Time) {
+	if n.last == nil {
+		n.last = map[string]time.Time{}
+	}
+	n.last[id] = now
 }
 
 // within reports whether now is less than d after at. A clock set back
@@ -181,7 +206,9 @@ func Outside(tmuxFor func(socket string) *tmux.Client) func(context.Context, Not
 			_, _ = tmuxFor(s).Display(ctx, n.Title+": "+n.Body, displayFor)
 		}
 		if path, err := exec.LookPath("notify-send"); err == nil {
-			cmd := exec.CommandContext(ctx, path, "--app-name=lanes", "--", n.Title, n.Body)
+			// Notification servers read the body as markup: & < > are text.
+			body := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(n.Body)
+			cmd := exec.CommandContext(ctx, path, "--app-name=lanes", "--", n.Title, body)
 			cmd.WaitDelay = time.Second
 			_ = cmd.Run() // Run waits: no zombie, even when it fails
 		}

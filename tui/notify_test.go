@@ -180,3 +180,27 @@ func TestNotifyClockBack(t *testing.T) {
 		t.Error("after the clock went back an hour, entering Needs you told nobody")
 	}
 }
+
+// An entry the 10 s limit held back is told once the limit is over, if the
+// session still needs the user; not if it left Needs you meanwhile.
+func TestNotifyHeldEntryToldLater(t *testing.T) {
+	b := newNotifyBoard(t, Options{})
+	api := rec("a1000001", "api", state.ActivityActive, time.Minute)
+	web := rec("a1000002", "web", state.ActivityActive, time.Minute)
+	at := fixedNow
+	b.cycle(at, api, web)
+	b.cycle(at.Add(time.Second), blocked(api), blocked(web)) // told
+	b.cycle(at.Add(2*time.Second), api, web)
+	b.cycle(at.Add(3*time.Second), blocked(api), blocked(web)) // held back, both
+	b.cycle(at.Add(5*time.Second), blocked(api), web)          // web left Needs you
+	if got := b.cycle(at.Add(10*time.Second), blocked(api), web); got != "" {
+		t.Errorf("inside the limit: %q", got)
+	}
+	got := b.cycle(at.Add(11*time.Second), blocked(api), web)
+	if !strings.Contains(got, "api needs you") || strings.Contains(got, "web") {
+		t.Errorf("after the limit wrote %q, want api's held entry told, not web's", got)
+	}
+	if got := b.cycle(at.Add(12*time.Second), blocked(api), web); got != "" {
+		t.Errorf("told twice: %q", got)
+	}
+}
