@@ -152,13 +152,19 @@ func AnsweredFromLanes(r *Record, at time.Time) {
 
 // SeeScreen applies one capture of r's pane, taken at at, as the witness
 // does (§11); lanes' own look right after it sent an answer counts like
-// the witness's. It returns the transition the screen proved, if any.
+// the witness's. A look that proves nothing (the dialog still drawing
+// inside the draw grace) leaves the witness's next look where it was. It
+// returns the transition the screen proved, if any.
 func SeeScreen(r *Record, screen string, at time.Time) *Transition {
 	if _, ok := agentMarkers[r.Agent]; !ok {
 		return nil
 	}
+	next := r.Activity.WitnessAt
 	e, ok := witnessSees(r, Screen(screen), at)
 	if !ok {
+		if r.Activity.DialogGoneAt.IsZero() {
+			r.Activity.WitnessAt = next
+		}
 		return nil
 	}
 	tr, _ := Apply(r, e)

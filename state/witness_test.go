@@ -368,3 +368,18 @@ func TestWitnessAnsweredFromLanesGoesByBusy(t *testing.T) {
 		}
 	}
 }
+
+// Lanes' own look right after its answer, inside the draw grace, proves
+// nothing and must not push the witness's next look back by 3 s.
+func TestSeeScreenInsideTheGraceKeepsTheNextLook(t *testing.T) {
+	r := rec(ActivityBlocked)
+	r.Agent, r.Runtime.PaneID = AgentClaude, "%1"
+	r.Activity.Dialog, r.Activity.DialogAt, r.Activity.LastEventAt = true, t0, t0
+	sent := t0.Add(500 * time.Millisecond)
+	AnsweredFromLanes(r, sent)
+	want, _ := witnessDue(r)
+	SeeScreen(r, "✻ Running… (esc to interrupt)", sent.Add(200*time.Millisecond))
+	if got, _ := witnessDue(r); !got.Equal(want) {
+		t.Errorf("next look %v after lanes' look in the grace, want %v", got, want)
+	}
+}
