@@ -31,15 +31,23 @@ func fakeClaude(t *testing.T, e *env, name string) (received string) {
 	if err := os.WriteFile(filepath.Join(dir, "claude"), []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	e.must("new", name, "--", filepath.Join(dir, "claude"))
+	e.newAs(name, state.AgentClaude, filepath.Join(dir, "claude"))
+	return received
+}
+
+// newAs starts session name running argv as a custom command, then makes
+// its record say agent ag: lanes looks agents up on the process's PATH,
+// which a parallel test may not change.
+func (e *env) newAs(name string, ag state.Agent, argv ...string) {
+	e.t.Helper()
+	e.must(append([]string{"new", name, "--"}, argv...)...)
 	r := e.record(name)
 	if err := e.app().update(r.ID, func(cur *state.Record, _ *state.Tx) error {
-		cur.Agent = state.AgentClaude
+		cur.Agent = ag
 		return nil
 	}); err != nil {
-		t.Fatal(err)
+		e.t.Fatal(err)
 	}
-	return received
 }
 
 // record is the stored record of session name, as a board would hold it.
@@ -150,14 +158,7 @@ func TestAnswerSendsKeysOnlyToTheDialogSeen(t *testing.T) {
 func TestAnswerLooksAtThePaneFirst(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	e.must("new", "api", "--", "sh", "-c", "echo just a prompt; exec cat")
-	r := e.record("api")
-	if err := e.app().update(r.ID, func(cur *state.Record, _ *state.Tx) error {
-		cur.Agent = state.AgentClaude
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	e.newAs("api", state.AgentClaude, "sh", "-c", "echo just a prompt; exec cat")
 	waitPane(t, e.tc, "lanes-api", "just a prompt")
 	for _, ev := range []string{"PreToolUse", "PermissionRequest"} {
 		e.stdin = firstRealPayload(t, "claude", "permission-approve", ev)
@@ -302,14 +303,7 @@ func TestAnswerWatchesTheDialogGo(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "claude"), []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	e.must("new", "api", "--", filepath.Join(dir, "claude"))
-	r := e.record("api")
-	if err := e.app().update(r.ID, func(cur *state.Record, _ *state.Tx) error {
-		cur.Agent = state.AgentClaude
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	e.newAs("api", state.AgentClaude, filepath.Join(dir, "claude"))
 	waitPane(t, e.tc, "lanes-api", "Do you want to proceed?")
 	// The dialog opened a few seconds ago: past the witness's draw grace,
 	// when a screen without it proves something.

@@ -32,17 +32,7 @@ func TestToolSummary(t *testing.T) {
 // dropped at the next turn, the last message with them.
 func TestApplyContent(t *testing.T) {
 	r := rec(ActivityIdle)
-	at := t0
-	ev := func(k EventKind, f func(*Event)) {
-		at = at.Add(time.Second)
-		e := Event{Kind: k, At: at, Launch: "L1", Source: "hook:claude"}
-		if f != nil {
-			f(&e)
-		}
-		if _, drop := Apply(r, e); drop != "" {
-			t.Fatalf("%s dropped: %s", k, drop)
-		}
-	}
+	ev, now := applier(t, r, "hook:claude")
 	say := func(want Say, text string) {
 		t.Helper()
 		if s, got := Says(r); s != want || got != text {
@@ -87,7 +77,7 @@ func TestApplyContent(t *testing.T) {
 		t.Fatal("a cleared conversation still shows the last one's message")
 	}
 	r.Activity.LastMessage = "kept until the restart"
-	Restart(r, "L2", at)
+	Restart(r, "L2", now())
 	if r.Activity.LastMessage != "" {
 		t.Fatal("a restarted agent still has the last one's message")
 	}
@@ -133,15 +123,7 @@ func TestByUrgency(t *testing.T) {
 // DialogAt, so an answer meant for the first cannot approve it.
 func TestSecondDialogHasItsOwnTime(t *testing.T) {
 	r := rec(ActivityIdle)
-	at := t0
-	apply := func(k EventKind, f func(*Event)) {
-		at = at.Add(time.Second)
-		e := Event{Kind: k, At: at, Launch: "L1", Source: "hook:claude"}
-		f(&e)
-		if _, drop := Apply(r, e); drop != "" {
-			t.Fatalf("%s dropped: %s", k, drop)
-		}
-	}
+	apply, now := applier(t, r, "hook:claude")
 	apply(KindTurnStart, func(*Event) {})
 	for _, id := range []string{"t1", "t2", "t3"} {
 		apply(KindToolStart, func(e *Event) { e.ToolUseID, e.ToolName = id, "Bash" })
@@ -153,7 +135,7 @@ func TestSecondDialogHasItsOwnTime(t *testing.T) {
 	if a := r.Activity; a.DialogAt.Equal(first) || !a.Dialog || a.ToolInput != "rm -rf build" {
 		t.Fatalf("second dialog: DialogAt %v (first %v), dialog %v, input %q", a.DialogAt, first, a.Dialog, a.ToolInput)
 	}
-	AnsweredFromLanes(r, at)
+	AnsweredFromLanes(r, now())
 	apply(KindBlock, func(e *Event) { e.Dialog = true }) // its notification: the same dialog
 	if r.Activity.AnsweredAt.IsZero() {
 		t.Fatal("the same dialog's second event forgot it was answered")
@@ -192,13 +174,7 @@ func TestDialogTransitionSaysWhat(t *testing.T) {
 func TestDialogAboutAnotherInput(t *testing.T) {
 	r := rec(ActivityIdle)
 	r.Agent = AgentGemini
-	at := t0
-	apply := func(k EventKind, f func(*Event)) {
-		at = at.Add(time.Second)
-		e := Event{Kind: k, At: at, Launch: "L1", Source: "hook:gemini"}
-		f(&e)
-		Apply(r, e)
-	}
+	apply, _ := applier(t, r, "hook:gemini")
 	apply(KindTurnStart, func(*Event) {})
 	apply(KindToolStart, func(e *Event) { e.ToolName, e.ToolInput = "run_shell_command", "ls" })
 	apply(KindToolStart, func(e *Event) { e.ToolName, e.ToolInput = "run_shell_command", "rm -rf build" })
@@ -213,4 +189,22 @@ func TestMessageSummary(t *testing.T) {
 	if got, want := MessageSummary(in), "Summary All 214 tests pass. fixed lanes ls kept docs"; got != want {
 		t.Errorf("MessageSummary = %q, want %q", got, want)
 	}
+}
+
+// applier applies events to r one second apart from t0, failing the test
+// on a drop; now is the time of the last one.
+func applier(t *testing.T, r *Record, source string) (apply func(EventKind, func(*Event)), now func() time.Time) {
+	at := t0
+	apply = func(k EventKind, f func(*Event)) {
+		t.Helper()
+		at = at.Add(time.Second)
+		e := Event{Kind: k, At: at, Launch: "L1", Source: source}
+		if f != nil {
+			f(&e)
+		}
+		if _, drop := Apply(r, e); drop != "" {
+			t.Fatalf("%s dropped: %s", k, drop)
+		}
+	}
+	return apply, func() time.Time { return at }
 }
