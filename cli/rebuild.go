@@ -82,7 +82,7 @@ func (a *app) liveSessions(ctx context.Context, socket, stateDir string) []state
 			ls.Dir = f[8] // a dead pane has no current path; its session's start dir is the one lanes gave
 		}
 		if ls.Dir != "" {
-			ls.Branch = gitBranch(ctx, ls.Dir)
+			ls.Branch = state.GitBranch(ls.Dir)
 		}
 		ls.PID, _ = strconv.Atoi(f[4])
 		if secs, err := strconv.ParseInt(f[6], 10, 64); err == nil {

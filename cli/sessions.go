@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -121,7 +120,7 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 		return nil, err
 	}
 	r := &state.Record{
-		ID: id, Name: name, Agent: agent, Dir: dir, Branch: gitBranch(ctx, dir),
+		ID: id, Name: name, Agent: agent, Dir: dir, Branch: state.GitBranch(dir),
 		CreatedAt: a.now().UTC(),
 		Runtime: state.Runtime{Socket: a.socket, TmuxSession: tmuxName, Launch: state.NewID(),
 			Source: "user", At: a.now().UTC()},
@@ -238,20 +237,6 @@ func (a *app) writeIndexes(r *state.Record) {
 		write(paneIndex(dir, r.Runtime.PaneID), r.ID+" "+r.Runtime.Launch+"\n")
 	}
 	write(nameIndex(dir, r.Name), r.ID+"\n")
-}
-
-func gitBranch(ctx context.Context, dir string) string {
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "git", "-C", dir, "rev-parse", "--abbrev-ref", "HEAD").Output()
-	if err != nil {
-		return ""
-	}
-	b := strings.TrimSpace(string(out))
-	if b == "HEAD" {
-		return ""
-	}
-	return b
 }
 
 // resolve finds a session by name or id after a collector cycle, so what the

@@ -60,6 +60,9 @@ type Collector struct {
 	// every record again: an idle board's cycle then costs one tmux read.
 	cache   []*Record
 	cacheTx int
+	// heads finds each session directory's git HEAD file, for the live
+	// branch.
+	heads heads
 
 	// id and seq order this collector's own reads whatever the wall
 	// clock does (a process runs one collector).
@@ -119,6 +122,8 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	now := c.now()
 	err := c.transact(now, readPanes, &res, func(ct *cycleTx) {
 		if readPanes {
+			// The live branch: a file read per session, no process.
+			ct.setBranches(c.heads.branches(ct.records, readStart))
 			closing = ct.observe(c.Socket, obs, tmuxErr, rd)
 			reap = ct.reapNext
 			if tmuxErr == nil {

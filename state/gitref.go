@@ -1,0 +1,152 @@
+package state
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// The live branch (docs/design.md §12): each full cycle reads the HEAD file
+// of every live session's checkout, with no process started. Where a
+// directory's HEAD file is found once; a directory in no checkout is looked
+// at again every headRetry, so one that becomes a repository later is seen.
+
+// headRetry is how often a directory found in no checkout is looked at again.
+const headRetry = 10 * time.Second
+
+// GitBranch is the branch of the git checkout dir is in, read from its HEAD
+// file: the branch name, a detached HEAD's short hash, "" outside a
+// checkout.
+func GitBranch(dir string) string {
+	b, _ := branchOf(headFile(dir))
+	return b
+}
+
+// headFile is the HEAD file of the checkout dir is in: under its .git
+// directory, or, where .git is a file ("gitdir: PATH": a worktree, a
+// submodule), under the directory it names. "" when there is none.
+func headFile(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	for d := filepath.Clean(dir); ; {
+		g := filepath.Join(d, ".git")
+		if fi, err := os.Stat(g); err == nil {
+			if fi.IsDir() {
+				return filepath.Join(g, "HEAD")
+			}
+			b, err := os.ReadFile(g)
+			if err != nil {
+				return ""
+			}
+			p, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+			if !ok {
+				return ""
+			}
+			if p = strings.TrimSpace(p); !filepath.IsAbs(p) {
+				p = filepath.Join(d, p)
+			}
+			return filepath.Join(p, "HEAD")
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
+}
+
+// branchOf reads a HEAD file: "ref: refs/heads/B" is B, a hash is its
+// first seven characters; false when it cannot be read.
+func branchOf(head string) (string, bool) {
+	if head == "" {
+		return "", false
+	}
+	b, err := os.ReadFile(head)
+	if err != nil {
+		return "", false
+	}
+	s := strings.TrimSpace(string(b))
+	if ref, ok := strings.CutPrefix(s, "ref:"); ok {
+		return strings.TrimPrefix(strings.TrimSpace(ref), "refs/heads/"), true
+	}
+	if len(s) >= 7 {
+		return s[:7], true
+	}
+	return "", false
+}
+
+// heads remembers where each session directory's HEAD file is, and what
+// it said: a cycle then only stats it (git replaces HEAD whole, so a
+// change changes its modification time or size).
+type heads struct {
+	file   map[string]headSeen  // dir → its HEAD file
+	missAt map[string]time.Time // dir → when it was last found in no checkout
+}
+
+type headSeen struct {
+	path   string
+	mod    time.Time
+	size   int64
+	branch string
+}
+
+// branch is dir's branch now; ok is false when dir is in no checkout (or
+// was found in none less than headRetry ago).
+func (h *heads) branch(dir string, now time.Time) (string, bool) {
+	if h.file == nil {
+		h.file, h.missAt = map[string]headSeen{}, map[string]time.Time{}
+	}
+	if seen, ok := h.file[dir]; ok {
+		fi, err := os.Stat(seen.path)
+		if err == nil && fi.ModTime().Equal(seen.mod) && fi.Size() == seen.size {
+			return seen.branch, true
+		}
+		if err == nil {
+			if b, ok := branchOf(seen.path); ok {
+				h.file[dir] = headSeen{seen.path, fi.ModTime(), fi.Size(), b}
+				return b, true
+			}
+		}
+		delete(h.file, dir) // moved, removed: look for it again
+	}
+	if at, ok := h.missAt[dir]; ok && now.Sub(at) < headRetry && !now.Before(at) {
+		return "", false
+	}
+	f := headFile(dir)
+	fi, err := os.Stat(f)
+	b, ok := branchOf(f)
+	if err != nil || !ok {
+		h.missAt[dir] = now
+		return "", false
+	}
+	delete(h.missAt, dir)
+	h.file[dir] = headSeen{f, fi.ModTime(), fi.Size(), b}
+	return b, true
+}
+
+// branches reads the branch of every live session in recs with a
+// directory: id → branch, for the ones in a checkout.
+func (h *heads) branches(recs []*Record, now time.Time) map[string]string {
+	out := map[string]string{}
+	for _, r := range recs {
+		if !r.Live() || r.Dir == "" {
+			continue
+		}
+		if b, ok := h.branch(r.Dir, now); ok {
+			out[r.ID] = b
+		}
+	}
+	return out
+}
+
+// setBranches takes the branches a cycle read into its records.
+func (c *cycleTx) setBranches(branches map[string]string) {
+	for _, r := range c.records {
+		if b, ok := branches[r.ID]; ok && r.Live() && b != r.Branch {
+			r.Branch = b
+			c.dirty[r.ID] = true
+		}
+	}
+}

@@ -1,0 +1,124 @@
+package state
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// git runs git in dir with a private, empty configuration (never the
+// user's), failing the test on error; it returns the trimmed output.
+func git(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=lanes", "-c", "user.email=lanes@example.test",
+		"-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// repo makes a git repository with one commit in a temp dir.
+func repo(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "proj")
+	if err := os.MkdirAll(filepath.Join(dir, "sub", "deep"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "init", "-q")
+	if err := os.WriteFile(filepath.Join(dir, "README"), []byte("hi\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	git(t, dir, "add", "README")
+	git(t, dir, "commit", "-q", "-m", "first")
+	return dir
+}
+
+// The branch comes from the HEAD file, no git process: a branch, one with
+// a slash, a detached HEAD's short hash, from a subdirectory, in a linked
+// worktree (its .git is a file), and "" outside any checkout.
+func TestGitBranchFromHEAD(t *testing.T) {
+	dir := repo(t)
+	if b := GitBranch(dir); b != "main" {
+		t.Errorf("new repo: %q, want main", b)
+	}
+	git(t, dir, "checkout", "-q", "-b", "feature/login")
+	if b := GitBranch(filepath.Join(dir, "sub", "deep")); b != "feature/login" {
+		t.Errorf("from a subdirectory after checkout -b: %q", b)
+	}
+	wt := filepath.Join(filepath.Dir(dir), "wt")
+	git(t, dir, "worktree", "add", "-q", "-b", "lanes/api", wt)
+	if b := GitBranch(wt); b != "lanes/api" {
+		t.Errorf("worktree: %q, want lanes/api", b)
+	}
+	hash := git(t, dir, "rev-parse", "HEAD")
+	git(t, dir, "checkout", "-q", "--detach")
+	if b := GitBranch(dir); b != hash[:7] {
+		t.Errorf("detached: %q, want %q", b, hash[:7])
+	}
+	if b := GitBranch(t.TempDir()); b != "" {
+		t.Errorf("no checkout: %q", b)
+	}
+}
+
+// A cycle sees a branch switched inside the session within one cycle, and
+// a directory that became a repository after lanes first looked (after
+// headRetry).
+func TestCycleSeesTheLiveBranch(t *testing.T) {
+	dir := repo(t)
+	plain := filepath.Join(t.TempDir(), "later")
+	if err := os.Mkdir(plain, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var h heads
+	now := t0
+	recs := []*Record{rec(ActivityIdle), rec(ActivityIdle)}
+	recs[0].ID, recs[0].Dir, recs[0].Branch = "aaaa0001", dir, "main"
+	recs[1].ID, recs[1].Dir = "aaaa0002", plain
+	cycle := func() map[string]string {
+		c := &cycleTx{records: recs, dirty: map[string]bool{}}
+		c.setBranches(h.branches(recs, now))
+		return map[string]string{recs[0].ID: recs[0].Branch, recs[1].ID: recs[1].Branch}
+	}
+	cycle()
+	git(t, dir, "checkout", "-q", "-b", "fix/typo")
+	now = now.Add(time.Second)
+	if got := cycle(); got["aaaa0001"] != "fix/typo" || got["aaaa0002"] != "" {
+		t.Fatalf("after checkout -b: %v", got)
+	}
+	git(t, plain, "init", "-q")
+	now = now.Add(time.Second)
+	if got := cycle(); got["aaaa0002"] != "" {
+		t.Fatalf("a repo just made is looked for again only after %v: %v", headRetry, got)
+	}
+	now = now.Add(headRetry)
+	if got := cycle(); got["aaaa0002"] != "main" {
+		t.Fatalf("a directory that became a repository: %v, want main", got)
+	}
+}
+
+// BenchmarkBranches100: what the live branch adds to a cycle at 100
+// sessions in worktrees (budget: ≤ 1 ms).
+func BenchmarkBranches100(b *testing.B) {
+	dir := repo(b)
+	var recs []*Record
+	for i := range 100 {
+		wt := filepath.Join(filepath.Dir(dir), "wt", fmt.Sprint("s", i))
+		git(b, dir, "worktree", "add", "-q", "-b", fmt.Sprint("lanes/s", i), wt)
+		r := rec(ActivityIdle)
+		r.ID, r.Dir = NewID(), wt
+		recs = append(recs, r)
+	}
+	var h heads
+	h.branches(recs, t0) // the first cycle finds the HEAD files
+	c := &cycleTx{records: recs, dirty: map[string]bool{}}
+	for b.Loop() {
+		c.setBranches(h.branches(recs, t0))
+	}
+}
