@@ -17,9 +17,10 @@ import (
 // of Record by reflection, so a field added without a line here fails it.
 // Version 2 appended the fields after the counters, version 3 the dialog
 // and the witness's stamps, version 4 HookTurns, version 5 the content
-// facts, the dialog's opening and the mute, version 6 the answer; an older record decodes
+// facts, the dialog's opening and the mute, version 6 the answer, version 7
+// the git facts; an older record decodes
 // with them zero.
-const codecVersion = 6
+const codecVersion = 7
 
 var errTruncated = errors.New("record truncated")
 
@@ -124,6 +125,14 @@ func encodeRecord(r *Record) []byte {
 	e.time(a.DialogAt)
 	e.bool(r.Muted)
 	e.time(a.AnsweredAt)
+
+	g := &r.Git
+	e.str(g.Worktree)
+	e.str(g.Base)
+	e.int(int64(g.Ahead))
+	e.int(int64(g.Behind))
+	e.int(int64(g.Changed))
+	e.time(g.ReadAt)
 	return e.b
 }
 
@@ -248,6 +257,15 @@ func decodeRecord(b []byte) (*Record, error) {
 	}
 	if v >= 6 {
 		a.AnsweredAt = d.time()
+	}
+	if v >= 7 {
+		g := &r.Git
+		g.Worktree = d.str()
+		g.Base = d.str()
+		g.Ahead = int(d.int())
+		g.Behind = int(d.int())
+		g.Changed = int(d.int())
+		g.ReadAt = d.time()
 	}
 	if d.err == nil && len(d.b) > 0 {
 		d.err = fmt.Errorf("%d bytes left over", len(d.b))

@@ -33,6 +33,25 @@ type Record struct {
 	// Muted: the user asked not to be notified about this session
 	// (docs/design.md §15).
 	Muted bool `json:"muted,omitempty"`
+
+	// Git holds the session's git facts beyond its live branch (§12).
+	Git GitFacts `json:"git"`
+}
+
+// GitFacts are a session's worktree and how its branch stands against its
+// base (docs/design.md §12).
+type GitFacts struct {
+	// Worktree is the worktree lanes created for the session ("" when it
+	// runs in a directory of the user's); Base is the ref its branch
+	// started from, what ahead, behind and the diff are against.
+	Worktree string `json:"worktree,omitempty"`
+	Base     string `json:"base,omitempty"`
+	// Ahead, Behind and Changed (files changed against the base, working
+	// tree included) as git last said, at ReadAt (zero: never read).
+	Ahead   int       `json:"ahead,omitempty"`
+	Behind  int       `json:"behind,omitempty"`
+	Changed int       `json:"changed,omitempty"`
+	ReadAt  time.Time `json:"read_at,omitzero"`
 }
 
 // Runtime holds the tmux-side facts of a session.
