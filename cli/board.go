@@ -255,6 +255,11 @@ func (b BoardActions) Answer(ctx context.Context, r *state.Record, answer agent.
 	return b.a.answer(ctx, r, answer)
 }
 
+// Diff is what the session's checkout changed against its base.
+func (b BoardActions) Diff(ctx context.Context, r *state.Record) ([]byte, error) {
+	return b.a.diff(ctx, r)
+}
+
 // Mute stores whether the user wants to be told when the session enters
 // Needs you (on: not). r becomes the record as stored.
 func (b BoardActions) Mute(_ context.Context, r *state.Record, on bool) error {

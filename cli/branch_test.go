@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"lanes/state"
 )
 
 // The branch on the card is live: a `git checkout -b` in the session's
@@ -19,15 +21,7 @@ func TestBranchIsLive(t *testing.T) {
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	git := func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=lanes", "-c", "user.email=lanes@example.test",
-			"-c", "init.defaultBranch=main"}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
+	git := gitIn(t, dir)
 	git("init", "-q")
 	git("commit", "-q", "--allow-empty", "-m", "first")
 	e.must("new", "api", "--dir", dir, "--", "sleep", "600")
@@ -36,4 +30,57 @@ func TestBranchIsLive(t *testing.T) {
 	}
 	git("checkout", "-q", "-b", "feature/x")
 	e.waitFor("the new branch", 5*time.Second, func(ls map[string]sessionJSON) bool { return ls["api"].Branch == "feature/x" })
+}
+
+// gitIn runs git in dir with a private configuration (never the user's).
+func gitIn(t *testing.T, dir string) func(args ...string) {
+	return func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=lanes", "-c", "user.email=lanes@example.test",
+			"-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+}
+
+// The board's diff: the stat and the diff against the base (uncommitted
+// changes against HEAD when there is none), an agent's escape sequence
+// left for the board to clean, and a clear error outside a checkout.
+func TestDiffAgainstTheBase(t *testing.T) {
+	e := offlineEnv(t)
+	dir := filepath.Join(t.TempDir(), "proj")
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	git := gitIn(t, dir)
+	git("init", "-q")
+	write := func(name, body string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("app.go", "package app\n")
+	git("add", ".")
+	git("commit", "-q", "-m", "first")
+	git("checkout", "-q", "-b", "lanes/api")
+	write("app.go", "package app\n\nfunc New() {}\n")
+	git("commit", "-q", "-am", "add New")
+	write("app.go", "package app\n\nfunc New() {}\nfunc Old() {}\n")
+	a := e.app()
+	r := &state.Record{Name: "api", Dir: dir}
+	out, err := BoardActions{a}.Diff(t.Context(), r)
+	if err != nil || !strings.Contains(string(out), "against HEAD") || !strings.Contains(string(out), "+func Old() {}") || strings.Contains(string(out), "+func New") {
+		t.Fatalf("no base: %v\n%s", err, out)
+	}
+	r.Git.Base = "main"
+	out, err = BoardActions{a}.Diff(t.Context(), r)
+	if err != nil || !strings.Contains(string(out), "app.go | 3 ++") || !strings.Contains(string(out), "+func New() {}") {
+		t.Fatalf("against main: %v\n%s", err, out)
+	}
+	if _, err := (BoardActions{a}).Diff(t.Context(), &state.Record{Name: "tmp", Dir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "not run in a git checkout") {
+		t.Fatalf("outside a checkout: %v", err)
+	}
 }

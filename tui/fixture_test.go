@@ -191,6 +191,17 @@ func (f *fakeActions) Answer(_ context.Context, r *state.Record, ans agent.Answe
 	return "approved " + state.ToolLine(r.Activity.Tool, r.Activity.ToolInput) + " in " + r.Name, nil
 }
 
+// Diff says what the fake checkout changed: a stat and a few lines.
+func (f *fakeActions) Diff(_ context.Context, r *state.Record) ([]byte, error) {
+	f.note("diff " + r.Name)
+	var b strings.Builder
+	b.WriteString(" app.go | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n\ndiff --git a/app.go b/app.go\n@@ -1 +1 @@\n-old\n+new \x1b]52;c;aGk=\x07line\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, " context %d\n", i)
+	}
+	return []byte(b.String()), nil
+}
+
 func (f *fakeActions) Mute(_ context.Context, r *state.Record, on bool) error {
 	f.note(fmt.Sprintf("mute %s %v", r.Name, on))
 	r.Muted = on

@@ -37,52 +37,64 @@ func (m Model) onHistoryKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case "esc", "q", "H":
 		m.mode = modeBoard
 	}
-	m.hist.off = min(max(m.hist.off, 0), max(len(m.hist.trs)-m.histRows(), 0))
+	m.hist.off = min(max(m.hist.off, 0), max(len(m.hist.trs)-m.overlayRows(), 0))
 	return m, nil
 }
 
-// histRows is how many transitions the overlay shows at once: the body
+// overlayRows is how many lines an overlay shows at once: the body
 // between the title and the bottom line, less the frame's two borders,
 // its title and the blank line under it.
-func (m Model) histRows() int { return max(m.h-2-4, 1) }
+func (m Model) overlayRows() int { return max(m.h-2-4, 1) }
 
-// historyBox is the overlay: a frame m.w wide over the body (h lines),
-// titled with the session's name and what is scrolled out of view.
+// historyBox is the history overlay over the body (h lines), newest first.
 func (m Model) historyBox(h int) []string {
-	l, w := m.look, m.w
-	hs := &m.hist
-	cw := max(w-4, 0)
-	fp := l.frame[frameSelected]
-	b := l.selected
-	var right string
-	rows := m.histRows()
-	if hs.off > 0 {
-		right = "↑" + strconv.Itoa(hs.off)
-	}
-	if below := len(hs.trs) - hs.off - rows; below > 0 {
-		right = strings.TrimSpace(right + " ↓" + strconv.Itoa(below))
-	}
-	title := fit(l.name, "History · "+hs.name, l.muted, right, cw)
-	out := make([]string, 0, h)
-	out = append(out, fp.s(b.TopLeft+strings.Repeat(b.Top, max(w-2, 0))+b.TopRight))
-	line := func(s string) { out = append(out, fp.s(b.Left)+" "+s+" "+fp.s(b.Right)) }
-	line(title)
-	line(strings.Repeat(" ", cw))
+	l, hs := m.look, &m.hist
+	cw := max(m.w-4, 0)
+	var lines []string
 	switch {
 	case hs.err != "":
-		line(fit(l.errText, hs.err, paint{}, "", cw))
+		lines = append(lines, fit(l.errText, hs.err, paint{}, "", cw))
 	case hs.id == "":
-		line(fit(l.muted, "select a session", paint{}, "", cw))
+		lines = append(lines, fit(l.muted, "select a session", paint{}, "", cw))
 	case len(hs.trs) == 0:
-		line(fit(l.muted, "no transitions yet", paint{}, "", cw))
+		lines = append(lines, fit(l.muted, "no transitions yet", paint{}, "", cw))
 	}
 	// Newest first: the i-th line from the top is transition n-1-i.
-	for i := hs.off; i < len(hs.trs) && len(out) < h-1; i++ {
+	for i := hs.off; i < len(hs.trs) && len(lines) < h; i++ {
 		tr := hs.trs[len(hs.trs)-1-i]
 		if m.o.NoContent {
 			tr.Detail = state.DetailEvent(tr.Detail)
 		}
-		line(transitionLine(l, tr, cw, m.now))
+		lines = append(lines, transitionLine(l, tr, cw, m.now))
+	}
+	return m.overlay(h, "History · "+hs.name, hs.off, len(hs.trs), lines)
+}
+
+// overlay is a frame m.w wide over the body (h lines): a title with what
+// is scrolled out of view (off lines above, of total), a blank line, then
+// lines, each already cut to the frame's inner width.
+func (m Model) overlay(h int, title string, off, total int, lines []string) []string {
+	l, w := m.look, m.w
+	cw := max(w-4, 0)
+	fp := l.frame[frameSelected]
+	b := l.selected
+	var right string
+	if off > 0 {
+		right = "↑" + strconv.Itoa(off)
+	}
+	if below := total - off - m.overlayRows(); below > 0 {
+		right = strings.TrimSpace(right + " ↓" + strconv.Itoa(below))
+	}
+	out := make([]string, 0, h)
+	out = append(out, fp.s(b.TopLeft+strings.Repeat(b.Top, max(w-2, 0))+b.TopRight))
+	line := func(s string) { out = append(out, fp.s(b.Left)+" "+s+" "+fp.s(b.Right)) }
+	line(fit(l.name, title, l.muted, right, cw))
+	line(strings.Repeat(" ", cw))
+	for _, s := range lines {
+		if len(out) >= h-1 {
+			break
+		}
+		line(s)
 	}
 	for len(out) < h-1 {
 		line(strings.Repeat(" ", cw))

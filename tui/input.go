@@ -24,6 +24,8 @@ func (m Model) onKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case modeHistory:
 		return m.onHistoryKey(k)
+	case modeDiff:
+		return m.onDiffKey(k)
 	case modeNew, modeSend:
 		return m.toDialog(k)
 	case modeConfirm:
@@ -105,6 +107,8 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.showPrev = !m.showPrev
 		m.layout()
 		return m, m.capture()
+	case key.Matches(k, m.keys.Diff):
+		return m, m.openDiff(sel)
 	case key.Matches(k, m.keys.History):
 		m.mode, m.hist.off = modeHistory, 0
 		return m, m.loadHistory(true)

@@ -10,6 +10,7 @@ type keyMap struct {
 	New, Kill, Restart    key.Binding
 	Send, Remove          key.Binding
 	Preview, History      key.Binding
+	Diff                  key.Binding
 	Idle, AllDone         key.Binding
 	Filter, ClearFilter   key.Binding
 	Theme, Help, Quit     key.Binding
@@ -33,6 +34,7 @@ func newKeyMap() keyMap {
 		Remove:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "remove done")),
 		Preview:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "preview")),
 		History:     key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "history")),
+		Diff:        key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "diff")),
 		Idle:        key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "idle stack")),
 		AllDone:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all done")),
 		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
@@ -59,7 +61,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.Left, k.Right, k.Attach,
 			helpBinding("y", "allow (dialog card)"), helpBinding("n", "deny (dialog card)"), helpBinding("a", "always (dialog card)")},
 		{k.New, k.Send, k.Restart, k.Kill, k.Remove, k.Mute},
-		{k.Preview, k.History, k.Idle, k.AllDone, k.Filter},
+		{k.Preview, k.History, k.Diff, k.Idle, k.AllDone, k.Filter},
 		{k.ClearFilter, k.Theme, k.Help, k.Quit},
 	}
 }

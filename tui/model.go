@@ -23,6 +23,7 @@ const (
 	modeSend
 	modeHelp
 	modeHistory
+	modeDiff
 )
 
 // statusLine is the one-line message at the bottom; it clears itself.
@@ -54,6 +55,7 @@ type Model struct {
 	board    board
 	sidebar  sidebar
 	hist     history
+	diff     diffView
 	preview  preview
 	showPrev bool
 	showAll  bool
@@ -65,7 +67,7 @@ type Model struct {
 	confirm  confirmDialog
 	send     sendDialog
 
-	helpLine [modeHistory + 1]string
+	helpLine [modeDiff + 1]string
 	// answerLine is the key line of a card in a permission dialog, per agent.
 	answerLine map[state.Agent]string
 	helpPage   int // 0 keys, 1 legend, when they do not fit on one page
@@ -180,6 +182,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.capture() // the selection moved while capturing
 		}
 		m.preview.setContent(msg.name, msg.out, msg.err)
+		return m, nil
+	case diffMsg:
+		m.diff.set(msg)
 		return m, nil
 	case historyMsg:
 		// Only the answer to the latest request: an older one arriving late

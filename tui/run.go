@@ -37,6 +37,9 @@ type Actions interface {
 	// it: its dialog is the one meant) and says what it answered; it sends
 	// nothing unless the session, read fresh, shows that same dialog.
 	Answer(ctx context.Context, r *state.Record, answer agent.Answer) (string, error)
+	// Diff is what the session's checkout changed against its base: `git
+	// diff --stat`, then the diff, without colour.
+	Diff(ctx context.Context, r *state.Record) ([]byte, error)
 	// Mute stores whether the session is muted: on, entering Needs you
 	// notifies nobody. r becomes the record as stored.
 	Mute(ctx context.Context, r *state.Record, on bool) error

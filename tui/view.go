@@ -51,6 +51,8 @@ func (m Model) render() string {
 	switch {
 	case m.mode == modeHistory: // over the whole body: nothing under it shows
 		lines = append(lines, m.historyBox(m.mainH)...)
+	case m.mode == modeDiff:
+		lines = append(lines, m.diffBox(m.mainH)...)
 	default:
 		lines = append(lines, m.body(m.mainH-m.previewH)...)
 		if m.previewH > 0 {
@@ -218,6 +220,8 @@ func (m *Model) setHelpLines() {
 			km = dialogKeys{bindings: filterKeys}
 		case modeHistory:
 			km = dialogKeys{bindings: historyKeys}
+		case modeDiff:
+			km = dialogKeys{bindings: diffKeys}
 		}
 		// help cuts at the last item that fits, but not when even its "…"
 		// does not; the cut here holds at any width.
@@ -227,6 +231,9 @@ func (m *Model) setHelpLines() {
 }
 
 var historyKeys = []key.Binding{helpBinding("↑/k ↓/j", "scroll"), helpBinding("esc/H/q", "close")}
+
+var diffKeys = []key.Binding{helpBinding("↑/k ↓/j", "scroll"), helpBinding("space/b", "page"),
+	helpBinding("g/G", "top/end"), helpBinding("R", "read again"), helpBinding("esc/D/q", "close")}
 
 var filterKeys = []key.Binding{helpBinding("enter", "keep filter"), helpBinding("esc", "clear")}
 

@@ -1,0 +1,63 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+
+	"lanes/state"
+)
+
+// Bounds of the board's diff (docs/design.md §12): it is read once when
+// asked, for the selected session only.
+const (
+	diffTimeout  = 5 * time.Second
+	diffMaxBytes = 1 << 20
+)
+
+// diff is what the session's checkout changed against its base — the ref
+// its worktree branched from, else its branch's upstream, else HEAD (the
+// changes not yet committed): `git diff --stat`, a blank line, then `git
+// diff`, without colour, cut at diffMaxBytes.
+func (a *app) diff(ctx context.Context, r *state.Record) ([]byte, error) {
+	if r.Dir == "" || state.GitBranch(r.Dir) == "" {
+		return nil, fmt.Errorf("%s does not run in a git checkout", r.Name)
+	}
+	ctx, cancel := context.WithTimeout(ctx, diffTimeout)
+	defer cancel()
+	git := func(args ...string) ([]byte, error) {
+		cmd := exec.CommandContext(ctx, "git", append([]string{"-C", r.Dir, "--no-pager"}, args...)...)
+		out, err := cmd.Output()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
+			msg, _, _ := strings.Cut(strings.TrimSpace(string(ee.Stderr)), "\n")
+			err = fmt.Errorf("git %s: %s", args[0], msg)
+		}
+		return out, err
+	}
+	base := r.Git.Base
+	if base == "" {
+		if _, err := git("rev-parse", "--verify", "--quiet", "@{upstream}"); err == nil {
+			base = "@{upstream}"
+		} else {
+			base = "HEAD"
+		}
+	}
+	stat, err := git("diff", "--no-color", "--stat", base)
+	if err != nil {
+		return nil, err
+	}
+	body, err := git("diff", "--no-color", base)
+	if err != nil {
+		return nil, err
+	}
+	out := append(append([]byte("against "+base+"\n"), stat...), '\n')
+	out = append(out, body...)
+	if len(out) > diffMaxBytes {
+		out = append(out[:diffMaxBytes], "\n… cut at 1 MiB\n"...)
+	}
+	return out, nil
+}
