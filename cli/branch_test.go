@@ -69,10 +69,12 @@ func TestDiffAgainstTheBase(t *testing.T) {
 	write("app.go", "package app\n\nfunc New() {}\n")
 	git("commit", "-q", "-am", "add New")
 	write("app.go", "package app\n\nfunc New() {}\nfunc Old() {}\n")
+	write("NOTES.md", "to do\n")
 	a := e.app()
 	r := &state.Record{Name: "api", Dir: dir}
 	out, err := BoardActions{a}.Diff(t.Context(), r)
-	if err != nil || !strings.Contains(string(out), "against HEAD") || !strings.Contains(string(out), "+func Old() {}") || strings.Contains(string(out), "+func New") {
+	if err != nil || !strings.Contains(string(out), "against HEAD") || !strings.Contains(string(out), "+func Old() {}") || strings.Contains(string(out), "+func New") ||
+		!strings.Contains(string(out), " NOTES.md (untracked)") {
 		t.Fatalf("no base: %v\n%s", err, out)
 	}
 	r.Git.Base = "main"

@@ -54,8 +54,19 @@ func (a *app) diff(ctx context.Context, r *state.Record) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := append(append([]byte("against "+base+"\n"), stat...), '\n')
-	out = append(out, body...)
+	out := append([]byte("against "+base+"\n"), stat...)
+	// git diff leaves out files git does not track yet: name them.
+	if others, err := git("ls-files", "--others", "--exclude-standard"); err == nil {
+		names := strings.Fields(string(others))
+		for i, n := range names {
+			if i == 20 {
+				out = fmt.Appendf(out, " and %d more untracked\n", len(names)-i)
+				break
+			}
+			out = fmt.Appendf(out, " %s (untracked)\n", n)
+		}
+	}
+	out = append(append(out, '\n'), body...)
 	if len(out) > diffMaxBytes {
 		out = append(out[:diffMaxBytes], "\n… cut at 1 MiB\n"...)
 	}
