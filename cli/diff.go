@@ -57,7 +57,7 @@ func (a *app) diff(ctx context.Context, r *state.Record) ([]byte, error) {
 	out := append([]byte("against "+base+"\n"), stat...)
 	// git diff leaves out files git does not track yet: name them.
 	if others, err := git("ls-files", "--others", "--exclude-standard"); err == nil {
-		names := strings.Fields(string(others))
+		names := strings.FieldsFunc(string(others), func(r rune) bool { return r == '\n' })
 		for i, n := range names {
 			if i == 20 {
 				out = fmt.Appendf(out, " and %d more untracked\n", len(names)-i)
