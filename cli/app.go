@@ -54,7 +54,11 @@ type app struct {
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, now: time.Now, readyWait: readyWait}
+	// The sessions' server is $LANES_TMUX_SOCKET until main reads --socket:
+	// an app used without main (the board's actions, tests) must never
+	// reach another server than the user chose.
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, now: time.Now, readyWait: readyWait,
+		socket: getenv("LANES_TMUX_SOCKET")}
 }
 
 // command is one subcommand.
