@@ -225,7 +225,7 @@ func (b BoardActions) Create(ctx context.Context, name string, agent state.Agent
 	if err != nil {
 		return nil, err
 	}
-	return b.a.create(ctx, name, agent, dir, args)
+	return b.a.create(ctx, name, agent, dir, args, nil)
 }
 
 // Kill is `lanes kill`, and with anyway `lanes kill --yes`: the board's
