@@ -270,3 +270,20 @@ func TestRmWorktreeDirty(t *testing.T) {
 		t.Errorf("rm without --worktree removed the worktree: %v", err)
 	}
 }
+
+// The board's n dialog asks for a worktree through the same code as the
+// command line.
+func TestBoardCreateWorktree(t *testing.T) {
+	t.Parallel()
+	e := gitEnv(t)
+	repo := tempRepo(t, 1)
+	a := e.app()
+	a.socket = e.tc.Socket // the private server: e.app() alone would use tmux's default one
+	r, err := BoardActions{a}.Create(context.Background(), "web", "custom", repo, []string{"sleep", "600"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(filepath.Dir(repo), "proj.lanes", "web"); r.Dir != want || r.Git.Worktree != want || r.Branch != "lanes/web" {
+		t.Errorf("dir %q worktree %q branch %q, want %s on lanes/web", r.Dir, r.Git.Worktree, r.Branch, want)
+	}
+}
