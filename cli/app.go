@@ -70,14 +70,14 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"board", "[--theme auto|dark|light]", "open the board (the default command; lanes-board, found beside lanes or on PATH)", (*app).cmdBoard},
-		{"new", "NAME [--agent A] [--dir DIR] [-- CMD ARGS…]", "start an agent in a new tmux session", (*app).cmdNew},
+		{"new", "NAME [--agent A] [--dir DIR] [--worktree [--branch B] [--from REF]] [-- CMD ARGS…]", "start an agent in a new tmux session (with --worktree, in a new git worktree on its own branch)", (*app).cmdNew},
 		{"ls", "[--json] [--all]", "list sessions with their status", (*app).cmdLs},
 		{"attach", "NAME", "attach to a session's pane", (*app).cmdAttach},
 		{"send", "NAME [--force] [--] TEXT…", "type a prompt into a live agent", (*app).cmdSend},
 		{"answer", "NAME yes|no|always [--dialog TIME]", "answer the permission dialog an agent shows, with its own keys", (*app).cmdAnswer},
 		{"kill", "NAME [--yes]", "kill a session (its record is kept)", (*app).cmdKill},
 		{"restart", "NAME", "respawn a live session's agent with a new launch", (*app).cmdRestart},
-		{"rm", "NAME [--yes]", "remove a terminated session's record and spool", (*app).cmdRm},
+		{"rm", "NAME [--yes] [--worktree]", "remove a terminated session's record and spool (with --worktree, its worktree too, only when clean)", (*app).cmdRm},
 		{"pr", "NAME --number N [--state …] [--review …] [--ci …] [--mergeable …] [--base B] [--head H] [--url U]", "record a PR's facts for a session", (*app).cmdPR},
 		{"hook", "AGENT [EVENT]", "record an agent hook event (run by agents; always exits 0)", (*app).cmdHook},
 		{"hooks", "install AGENT [--project DIR] [--dry-run]", "install lanes hooks into an agent's own config", (*app).cmdHooks},

@@ -213,8 +213,9 @@ func isExecutable(path string) bool {
 type BoardActions struct{ a *app }
 
 // Create is `lanes new`: it starts a session, with args for the agent (or
-// as the command itself, for a custom one).
-func (b BoardActions) Create(ctx context.Context, name string, agent state.Agent, dir string, args []string) (*state.Record, error) {
+// as the command itself, for a custom one); with worktree, `lanes new
+// --worktree` (branch lanes/NAME from the repository's current branch).
+func (b BoardActions) Create(ctx context.Context, name string, agent state.Agent, dir string, args []string, worktree bool) (*state.Record, error) {
 	if err := state.CheckName(name); err != nil {
 		return nil, err
 	}
@@ -225,7 +226,13 @@ func (b BoardActions) Create(ctx context.Context, name string, agent state.Agent
 	if err != nil {
 		return nil, err
 	}
-	return b.a.create(ctx, name, agent, dir, args)
+	var wt *worktreePlan
+	if worktree {
+		if wt, err = b.a.planWorktree(ctx, name, dir, "", ""); err != nil {
+			return nil, err
+		}
+	}
+	return b.a.create(ctx, name, agent, dir, args, wt)
 }
 
 // Kill is `lanes kill`, and with anyway `lanes kill --yes`: the board's

@@ -29,7 +29,7 @@ func BenchmarkCycle(b *testing.B) {
 			a.socket = tc.Socket
 			for i := range n {
 				a.stdout, a.stderr = discard{}, discard{}
-				if _, err := a.create(context.Background(), fmt.Sprintf("s%d", i), state.AgentCustom, b.TempDir(), []string{"sleep", "3600"}); err != nil {
+				if _, err := a.create(context.Background(), fmt.Sprintf("s%d", i), state.AgentCustom, b.TempDir(), []string{"sleep", "3600"}, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

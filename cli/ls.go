@@ -132,10 +132,14 @@ type sessionJSON struct {
 	TmuxSession      string         `json:"tmux_session"`
 	Dir              string         `json:"dir"`
 	Branch           string         `json:"branch"`
-	Outcome          *state.Outcome `json:"outcome"`
-	PRs              []prJSON       `json:"prs"`
-	EventsApplied    int            `json:"events_applied"`
-	EventsDropped    map[string]int `json:"events_dropped"`
+	// Worktree is the git worktree lanes made for it, Base the ref its
+	// branch started from (docs/design.md §12); null for none.
+	Worktree      *string        `json:"worktree"`
+	Base          *string        `json:"base"`
+	Outcome       *state.Outcome `json:"outcome"`
+	PRs           []prJSON       `json:"prs"`
+	EventsApplied int            `json:"events_applied"`
+	EventsDropped map[string]int `json:"events_dropped"`
 	// Content (docs/design.md §2): null when unknown, or with
 	// LANES_CONTENT=off.
 	Tool        *toolJSON `json:"tool"`
@@ -167,6 +171,7 @@ func toJSON(v view, content bool) sessionJSON {
 		EventsApplied: r.EventsApplied, EventsDropped: r.EventsDropped,
 		Muted: r.Muted,
 	}
+	j.Worktree, j.Base = nonEmpty(r.Git.Worktree), nonEmpty(r.Git.Base)
 	if r.Activity.Dialog && !r.Activity.DialogAt.IsZero() {
 		at := rfc3339Nano(r.Activity.DialogAt)
 		j.DialogAt = &at

@@ -21,6 +21,9 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 	fs := a.flags("new")
 	agentFlag := fs.String("agent", "", "agent to run: claude, codex, gemini, opencode or shell (default claude; -- CMD alone runs a custom command)")
 	dirFlag := fs.String("dir", "", "working directory (default: the current directory)")
+	wtFlag := fs.Bool("worktree", false, "start it in a new git worktree of the repository DIR is in, on a new branch ("+EnvWorktreeRoot+" overrides where worktrees go)")
+	branchFlag := fs.String("branch", "", "with --worktree: the new branch (default lanes/NAME)")
+	fromFlag := fs.String("from", "", "with --worktree: the commit or branch it starts from (default: the repository's current branch)")
 	if code, done := a.parse(fs, args); done {
 		return code
 	}
@@ -49,11 +52,20 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 	case !slices.Contains(agentNames(), string(agent)):
 		return a.usageErr(fs, "unknown agent %q (want one of %s)", agent, strings.Join(agentNames(), ", "))
 	}
+	if !*wtFlag && (*branchFlag != "" || *fromFlag != "") {
+		return a.usageErr(fs, "--branch and --from go with --worktree")
+	}
 	dir, err := a.workDir("--dir", *dirFlag)
 	if err != nil {
 		return a.fail(err)
 	}
-	r, err := a.create(ctx, name, agent, dir, extra)
+	var wt *worktreePlan
+	if *wtFlag {
+		if wt, err = a.planWorktree(ctx, name, dir, *branchFlag, *fromFlag); err != nil {
+			return a.fail(err)
+		}
+	}
+	r, err := a.create(ctx, name, agent, dir, extra, wt)
 	if err != nil {
 		return a.fail(err)
 	}
@@ -69,7 +81,7 @@ func startsWithCommand(args []string) bool {
 		switch a := args[i]; {
 		case a == "--":
 			return true
-		case a == "--agent" || a == "-agent" || a == "--dir" || a == "-dir":
+		case slices.Contains([]string{"agent", "dir", "branch", "from"}, strings.TrimLeft(a, "-")):
 			i++ // its value
 		case !strings.HasPrefix(a, "-"):
 			return false
@@ -107,20 +119,25 @@ func (a *app) workDir(what, dir string) (string, error) {
 }
 
 // create starts a session: the record first (so the agent's first hooks find
-// it), then one tmux invocation; any failure removes both.
-func (a *app) create(ctx context.Context, name string, agent state.Agent, dir string, args []string) (*state.Record, error) {
+// it), then one tmux invocation; any failure removes both. With wt, the
+// worktree is made first and the session starts in it; a failure removes it
+// too.
+func (a *app) create(ctx context.Context, name string, agent state.Agent, dir string, args []string, wt *worktreePlan) (*state.Record, error) {
 	st, err := a.store()
 	if err != nil {
 		return nil, err
 	}
 	tc := a.tmuxClient()
 	tmuxName := state.TmuxSessionName(name)
-	id, err := a.freshID(st)
+	id, err := a.freshID(st, name)
 	if err != nil {
 		return nil, err
 	}
+	if wt != nil {
+		dir = wt.path
+	}
 	r := &state.Record{
-		ID: id, Name: name, Agent: agent, Dir: dir, Branch: state.GitBranch(dir),
+		ID: id, Name: name, Agent: agent, Dir: dir,
 		CreatedAt: a.now().UTC(),
 		Runtime: state.Runtime{Socket: a.socket, TmuxSession: tmuxName, Launch: state.NewID(),
 			Source: "user", At: a.now().UTC()},
@@ -130,6 +147,16 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 		return nil, err
 	}
 	r.Command = spawn.command
+	if wt != nil {
+		if err := wt.add(ctx, a); err != nil {
+			spawn.cleanup()
+			return nil, err
+		}
+		r.Git = wt.facts()
+		prev := spawn.cleanup
+		spawn.cleanup = func() { prev(); wt.undo(ctx, a) }
+	}
+	r.Branch = state.GitBranch(dir)
 	r.Activity = state.ActivityFacts{State: state.ActivityIdle, Since: r.CreatedAt, Source: "user", HooksReport: spawn.hooks}
 	r.Runtime.StartingAt = a.now().UTC()
 	// The name is checked in the transaction that takes it, so two lanes new
@@ -211,13 +238,18 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 
 // freshID is an id no record has as its id or name. It is chosen before
 // the transaction that stores the record, since the agent's launch plan
-// (its hooks' files) needs it first.
-func (a *app) freshID(st *state.Store) (string, error) {
+// (its hooks' files) needs it first. A name taken already is said here,
+// before anything (a worktree, say) is made; the transaction that stores
+// the record checks again.
+func (a *app) freshID(st *state.Store, name string) (string, error) {
 	var id string
 	err := st.View(func(tx *state.Tx) error {
 		all, err := tx.All()
+		if err != nil {
+			return err
+		}
 		id = state.FreshID(all)
-		return err
+		return state.NameTaken(all, name)
 	})
 	return id, err
 }
@@ -286,6 +318,11 @@ func (a *app) cmdKill(ctx context.Context, args []string) int {
 	if r.Runtime.TerminatedReason == state.KilledWhileDown {
 		fmt.Fprintf(a.stdout, "marked %s terminated: tmux was not answering, so its agent was not stopped (%s); `lanes rm %s` removes the record\n",
 			r.Name, r.ID, r.ID)
+		return exitOK
+	}
+	if wt := r.Git.Worktree; wt != "" {
+		fmt.Fprintf(a.stdout, "killed %s (%s); its record, worktree %s and branch %s are kept — `lanes rm %s --worktree` removes the record and a clean worktree\n",
+			r.Name, r.ID, wt, r.Branch, r.ID)
 		return exitOK
 	}
 	fmt.Fprintf(a.stdout, "killed %s (%s); its record is kept — `lanes rm %s` removes it\n", r.Name, r.ID, r.ID)
@@ -436,9 +473,16 @@ func (a *app) restart(ctx context.Context, r *state.Record) (how, err error) {
 func (a *app) cmdRm(ctx context.Context, args []string) int {
 	fs := a.flags("rm")
 	yes := fs.Bool("yes", false, "when tmux does not answer, remove a live session's record without asking")
+	withWT := fs.Bool("worktree", false, "also remove the git worktree lanes made for it, only when it is clean (the branch is kept)")
 	r, code, done := a.named(ctx, fs, args)
 	if done {
 		return code
+	}
+	if *withWT {
+		// Checked before anything is done, so a refusal changes nothing.
+		if err := a.checkWorktreeClean(ctx, r); err != nil {
+			return a.fail(err)
+		}
 	}
 	if r.Live() {
 		// A live session is killed first; lanes does it here only when its
@@ -456,10 +500,22 @@ func (a *app) cmdRm(ctx context.Context, args []string) int {
 			return a.fail(err)
 		}
 	}
+	if *withWT {
+		if err := a.removeWorktree(ctx, r); err != nil {
+			return a.fail(err)
+		}
+	}
 	if err := a.remove(r); err != nil {
 		return a.fail(err)
 	}
-	fmt.Fprintf(a.stdout, "removed %s (%s)\n", r.Name, r.ID)
+	switch wt := r.Git.Worktree; {
+	case *withWT:
+		fmt.Fprintf(a.stdout, "removed %s (%s) and its worktree %s; branch %s is kept\n", r.Name, r.ID, wt, r.Branch)
+	case wt != "":
+		fmt.Fprintf(a.stdout, "removed %s (%s); its worktree stays at %s (`git worktree remove %s` when done with it)\n", r.Name, r.ID, wt, wt)
+	default:
+		fmt.Fprintf(a.stdout, "removed %s (%s)\n", r.Name, r.ID)
+	}
 	return exitOK
 }
 

@@ -29,12 +29,14 @@ func newInput(l *look, prompt, placeholder string) textinput.Model {
 
 func closeDialog() tea.Msg { return closeDialogMsg{} }
 
-// newDialog asks for a new session's name, agent, directory and arguments.
+// newDialog asks for a new session's name, agent, directory, whether it gets
+// a git worktree of its own, and arguments (for a custom agent, the command).
 // It stays open while the session starts, so a failure is shown where it
 // was typed.
 type newDialog struct {
 	name, dir, args textinput.Model
 	agent           int // index into dialogAgents
+	worktree        bool
 	focus           int // one of the fields below
 	err             string
 	busy            bool
@@ -45,6 +47,7 @@ const (
 	fieldName = iota
 	fieldAgent
 	fieldDir
+	fieldWorktree
 	fieldArgs
 	nFields
 )
@@ -65,9 +68,9 @@ func newNewDialog(l *look, dir string, agent state.Agent) newDialog {
 // withAgent selects agent i and says what its arguments are.
 func (d newDialog) withAgent(i int) newDialog {
 	d.agent = i
-	d.args.Placeholder = "optional, e.g. --model opus"
+	d.args.Prompt, d.args.Placeholder = "args  ", "optional, e.g. --model opus"
 	if dialogAgents[i] == state.AgentCustom {
-		d.args.Placeholder = "the command to run, e.g. make watch"
+		d.args.Prompt, d.args.Placeholder = "cmd   ", "the command to run, e.g. make watch"
 	}
 	return d
 }
@@ -103,6 +106,11 @@ func (d newDialog) Update(msg tea.Msg) (newDialog, tea.Cmd) {
 			d = d.withAgent((d.agent + 1) % len(dialogAgents))
 		}
 		d.err = ""
+	case fieldWorktree:
+		switch k.String() {
+		case "left", "h", "right", "l", "space":
+			d.worktree = !d.worktree
+		}
 	case fieldDir:
 		d.dir, cmd = d.dir.Update(msg)
 	case fieldArgs:
@@ -149,7 +157,7 @@ func (d newDialog) submit() (newDialog, tea.Cmd) {
 		return d.setFocus(fieldArgs), nil
 	}
 	d.err, d.busy = "", true
-	s := submitNewMsg{name: name, agent: agent, dir: dir, args: args}
+	s := submitNewMsg{name: name, agent: agent, dir: dir, args: args, worktree: d.worktree}
 	return d, func() tea.Msg { return s }
 }
 
@@ -157,13 +165,17 @@ func (d newDialog) render(l *look) string {
 	var b strings.Builder
 	b.WriteString(l.name.s("New session") + "\n\n")
 	b.WriteString(d.name.View() + "\n")
-	agent := "agent ‹ " + string(dialogAgents[d.agent]) + " ›"
-	if d.focus == fieldAgent {
-		b.WriteString(l.name.s(agent) + "\n")
-	} else {
-		b.WriteString(l.muted.s(agent) + "\n")
-	}
+	b.WriteString(d.choice(l, fieldAgent, "agent ‹ "+string(dialogAgents[d.agent])+" ›") + "\n")
 	b.WriteString(d.dir.View() + "\n")
+	wt := "worktree ‹ no ›"
+	if d.worktree {
+		branch := "lanes/" + d.name.Value()
+		if d.name.Value() == "" {
+			branch = "lanes/NAME"
+		}
+		wt = "worktree ‹ yes: " + branch + " ›"
+	}
+	b.WriteString(d.choice(l, fieldWorktree, wt) + "\n")
 	b.WriteString(d.args.View() + "\n\n")
 	switch {
 	case d.busy:
@@ -176,9 +188,17 @@ func (d newDialog) render(l *look) string {
 	return box(l, b.String())
 }
 
+// choice is a ‹ › line of the dialog, lit when field has the focus.
+func (d newDialog) choice(l *look, field int, s string) string {
+	if d.focus == field {
+		return l.name.s(s)
+	}
+	return l.muted.s(s)
+}
+
 func (d newDialog) keys() help.KeyMap {
 	return dialogKeys{[]key.Binding{
-		helpBinding("tab", "next field"), helpBinding("←/→", "agent"),
+		helpBinding("tab", "next field"), helpBinding("←/→", "agent, worktree"),
 		helpBinding("enter", "start"), helpBinding("esc", "cancel"),
 	}}
 }

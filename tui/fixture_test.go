@@ -146,8 +146,12 @@ func (f *fakeActions) called() []string {
 	return append([]string(nil), f.calls...)
 }
 
-func (f *fakeActions) Create(_ context.Context, name string, agent state.Agent, dir string, args []string) (*state.Record, error) {
-	f.note("create " + name + " " + string(agent) + " " + dir + strings.Join(append([]string{""}, args...), " |"))
+func (f *fakeActions) Create(_ context.Context, name string, agent state.Agent, dir string, args []string, worktree bool) (*state.Record, error) {
+	wt := ""
+	if worktree {
+		wt = " worktree"
+	}
+	f.note("create " + name + " " + string(agent) + " " + dir + strings.Join(append([]string{""}, args...), " |") + wt)
 	if name == "taken" {
 		return nil, errors.New(`a live session named "taken" exists`)
 	}

@@ -179,6 +179,23 @@ func TestFlowNewCustomSession(t *testing.T) {
 	}
 }
 
+// TestFlowNewWorktreeSession: the dialog's worktree line, switched with
+// ←/→, names the branch the session gets and asks for a worktree.
+func TestFlowNewWorktreeSession(t *testing.T) {
+	f := startFlow(t, 160, 48)
+	f.keys("n")
+	f.waitText("New session")
+	f.waitText("worktree ‹ no ›")
+	f.tm.Type("ui")
+	f.keys("tab", "tab", "tab", "right") // name → agent → dir → worktree: yes
+	f.waitText("worktree ‹ yes: lanes/ui ›")
+	f.keys("enter")
+	f.waitText("started ui")
+	if got, want := f.acts.called(), []string{"create ui claude /src worktree"}; !slices.Equal(got, want) {
+		t.Errorf("actions = %q, want %q", got, want)
+	}
+}
+
 func TestFlowNewSessionFailureStaysInDialog(t *testing.T) {
 	f := startFlow(t, 80, 24)
 	f.keys("n")

@@ -64,6 +64,8 @@ type (
 		agent state.Agent
 		dir   string
 		args  []string
+		// worktree: in a new git worktree (docs/design.md §12).
+		worktree bool
 	}
 	confirmedMsg  struct{ act pending }
 	submitSendMsg struct {
@@ -154,7 +156,7 @@ func historyCmd(ctx context.Context, a Actions, id string, at time.Time) tea.Cmd
 
 func createCmd(ctx context.Context, a Actions, s submitNewMsg) tea.Cmd {
 	return func() tea.Msg {
-		_, err := a.Create(ctx, s.name, s.agent, s.dir, s.args)
+		_, err := a.Create(ctx, s.name, s.agent, s.dir, s.args, s.worktree)
 		return createdMsg{name: s.name, err: err}
 	}
 }

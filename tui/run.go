@@ -23,8 +23,10 @@ type Cycler interface {
 // in a tea.Cmd, off the event loop, on a copy of the record.
 type Actions interface {
 	// Create starts a session; args go to the agent, or are the command
-	// itself for a custom one.
-	Create(ctx context.Context, name string, agent state.Agent, dir string, args []string) (*state.Record, error)
+	// itself for a custom one. With worktree, it starts in a new git
+	// worktree of dir's repository on branch lanes/NAME (`lanes new
+	// --worktree`).
+	Create(ctx context.Context, name string, agent state.Agent, dir string, args []string, worktree bool) (*state.Record, error)
 	// Kill ends a live session; when its tmux server does not answer it
 	// refuses, unless anyway: then the record is marked terminated
 	// (state.KilledWhileDown) though its agent may run on. r becomes the

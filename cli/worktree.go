@@ -1,0 +1,234 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"lanes/state"
+)
+
+// A worktree per session (docs/design.md §12): `lanes new --worktree`
+// makes one with `git worktree add` and starts the agent in it; `lanes rm
+// --worktree` removes it only when clean. lanes never passes --force, and
+// removes a branch only when the attempt that made it failed.
+
+// EnvWorktreeRoot overrides where worktrees go: $LANES_WORKTREE_ROOT/REPO/NAME
+// instead of REPO.lanes/NAME beside the repository.
+const EnvWorktreeRoot = "LANES_WORKTREE_ROOT"
+
+// errNoGit is git missing from PATH.
+var errNoGit = errors.New("--worktree needs git, and there is none on PATH; install git")
+
+// gitEnvKeys are the variables of this invocation git sees as they are
+// (the app's environment, not only the process's: tests give git a
+// private configuration this way).
+var gitEnvKeys = []string{"HOME", "PATH", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM"}
+
+// git runs git in dir with argv (never a shell) and returns its output
+// without the final newline; an error carries what git said.
+func (a *app) git(ctx context.Context, dir string, args ...string) (string, error) {
+	bin := a.gitBinary()
+	if bin == "" {
+		return "", errNoGit
+	}
+	cmd := exec.CommandContext(ctx, bin, append([]string{"-C", dir}, args...)...)
+	cmd.Env = os.Environ()
+	for _, k := range gitEnvKeys {
+		if v := a.getenv(k); v != "" {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		if msg := strings.TrimSpace(stderr.String()); msg != "" {
+			return "", fmt.Errorf("git %s: %s", args[0], msg)
+		}
+		return "", fmt.Errorf("git %s: %w", args[0], err)
+	}
+	// Only the last newline: porcelain lines start with a space.
+	return strings.TrimSuffix(stdout.String(), "\n"), nil
+}
+
+// gitBinary is git on this invocation's PATH, "" when there is none.
+func (a *app) gitBinary() string {
+	for _, d := range filepath.SplitList(a.getenv("PATH")) {
+		if p := filepath.Join(d, "git"); d != "" && isExecutable(p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// worktreePlan is a worktree `lanes new --worktree` is about to make,
+// checked before anything is made.
+type worktreePlan struct {
+	repo   string // the main checkout's top directory
+	path   string // where the worktree goes
+	branch string // the new branch
+	base   string // what it starts from: a branch name, or a commit
+	// madeRoot is the directory holding worktrees when this attempt
+	// created it (removed again on failure when empty).
+	madeRoot string
+}
+
+// planWorktree checks everything `git worktree add` needs for session
+// name in the repository dir is in, making nothing: git present, dir in a
+// main checkout, the branch new, the path free, the base a commit.
+func (a *app) planWorktree(ctx context.Context, name, dir, branch, from string) (*worktreePlan, error) {
+	if a.gitBinary() == "" {
+		return nil, errNoGit
+	}
+	out, err := a.git(ctx, dir, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir")
+	if err != nil {
+		if strings.Contains(err.Error(), "not a git repository") {
+			return nil, fmt.Errorf("--worktree needs a git repository: %s is not in one", dir)
+		}
+		return nil, fmt.Errorf("reading the git repository at %s: %w", dir, err)
+	}
+	paths := strings.Split(out, "\n")
+	if len(paths) != 3 {
+		return nil, fmt.Errorf("reading the git repository at %s: git rev-parse said %q", dir, out)
+	}
+	top, gitDir, common := paths[0], filepath.Clean(paths[1]), filepath.Clean(paths[2])
+	if gitDir != common {
+		return nil, fmt.Errorf("%s is a worktree of %s: lanes refuses a worktree of a worktree: run it in the main checkout", top, filepath.Dir(common))
+	}
+	p := &worktreePlan{repo: top, branch: branch}
+	if p.branch == "" {
+		p.branch = "lanes/" + name
+	}
+	if _, err := a.git(ctx, top, "check-ref-format", "--branch", p.branch); err != nil {
+		return nil, fmt.Errorf("%q is not a valid branch name; choose another --branch", p.branch)
+	}
+	if _, err := a.git(ctx, top, "rev-parse", "--verify", "--quiet", "refs/heads/"+p.branch); err == nil {
+		return nil, fmt.Errorf("branch %s exists; choose --branch", p.branch)
+	}
+	if p.base, err = a.worktreeBase(ctx, top, from); err != nil {
+		return nil, err
+	}
+	root := filepath.Join(filepath.Dir(top), filepath.Base(top)+".lanes")
+	if env := a.getenv(EnvWorktreeRoot); env != "" {
+		if env, err = filepath.Abs(env); err != nil {
+			return nil, fmt.Errorf("$%s: %w", EnvWorktreeRoot, err)
+		}
+		root = filepath.Join(env, filepath.Base(top))
+	}
+	p.path = filepath.Join(root, name)
+	if _, err := os.Lstat(p.path); err == nil {
+		return nil, fmt.Errorf("worktree path %s is taken; choose another name, or move what is there", p.path)
+	}
+	if _, err := os.Lstat(root); errors.Is(err, os.ErrNotExist) {
+		p.madeRoot = root
+	}
+	return p, nil
+}
+
+// worktreeBase is what a new worktree starts from: from when given (it
+// must name a commit), else the branch the repository is on, or, on a
+// detached HEAD, its commit.
+func (a *app) worktreeBase(ctx context.Context, top, from string) (string, error) {
+	if from != "" {
+		if _, err := a.git(ctx, top, "rev-parse", "--verify", "--quiet", from+"^{commit}"); err != nil {
+			return "", fmt.Errorf("--from %s: no commit by that name in %s", from, top)
+		}
+		return from, nil
+	}
+	head, err := a.git(ctx, top, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+	if err != nil {
+		return "", fmt.Errorf("%s has no commit yet to start a worktree from; commit first, or give --from", top)
+	}
+	if b, err := a.git(ctx, top, "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil && b != "" {
+		return b, nil
+	}
+	return head, nil
+}
+
+// add makes the worktree and its branch; on failure it leaves neither.
+func (p *worktreePlan) add(ctx context.Context, a *app) error {
+	_, err := a.git(ctx, p.repo, "worktree", "add", "--quiet", "-b", p.branch, p.path, p.base)
+	if err == nil {
+		return nil
+	}
+	// git makes the branch before the checkout, and keeps it when the
+	// checkout fails.
+	ctx = context.WithoutCancel(ctx)
+	if _, berr := a.git(ctx, p.repo, "rev-parse", "--verify", "--quiet", "refs/heads/"+p.branch); berr == nil {
+		_, _ = a.git(ctx, p.repo, "branch", "-D", p.branch)
+	}
+	p.removeRoot()
+	return fmt.Errorf("creating worktree %s: %w", p.path, err)
+}
+
+// undo removes the worktree and the branch this attempt made, once what
+// came after `git worktree add` failed. Both are brand new, so no --force
+// is needed; what cannot be removed is said.
+func (p *worktreePlan) undo(ctx context.Context, a *app) {
+	ctx = context.WithoutCancel(ctx)
+	if _, err := a.git(ctx, p.repo, "worktree", "remove", p.path); err != nil {
+		a.warn("removing the worktree %s made for it: %v; remove it with `git worktree remove %s`", p.path, err, p.path)
+		return
+	}
+	if _, err := a.git(ctx, p.repo, "branch", "-D", p.branch); err != nil {
+		a.warn("removing the branch %s made for it: %v", p.branch, err)
+	}
+	p.removeRoot()
+}
+
+// removeRoot removes the worktree root this attempt created, if empty.
+func (p *worktreePlan) removeRoot() {
+	if p.madeRoot != "" {
+		_ = os.Remove(p.madeRoot)
+	}
+}
+
+// facts are the git facts a session in the worktree starts with.
+func (p *worktreePlan) facts() state.GitFacts {
+	return state.GitFacts{Worktree: p.path, Base: p.base}
+}
+
+// lostShown is how many lines of a dirty worktree's status a refusal lists.
+const lostShown = 20
+
+// checkWorktreeClean refuses `rm --worktree` for a session without a
+// worktree lanes made, or whose worktree has changes or untracked files,
+// listing them.
+func (a *app) checkWorktreeClean(ctx context.Context, r *state.Record) error {
+	wt := r.Git.Worktree
+	if wt == "" {
+		return fmt.Errorf("%s has no worktree made by lanes; drop --worktree", r.Name)
+	}
+	if _, err := os.Stat(wt); err != nil {
+		return fmt.Errorf("%s's worktree %s: %w; drop --worktree to remove the record (`git worktree prune` forgets a worktree deleted by hand)", r.Name, wt, err)
+	}
+	out, err := a.git(ctx, wt, "status", "--porcelain", "--untracked-files=all")
+	if err != nil {
+		return fmt.Errorf("reading %s's worktree %s: %w", r.Name, wt, err)
+	}
+	if out == "" {
+		return nil
+	}
+	lines := strings.Split(out, "\n")
+	shown := lines[:min(len(lines), lostShown)]
+	more := ""
+	if n := len(lines) - len(shown); n > 0 {
+		more = fmt.Sprintf("\n  and %d more", n)
+	}
+	return fmt.Errorf("%s's worktree %s has work that removing it would lose:\n  %s%s\nnothing was removed: commit or discard it first, or `lanes rm %s` keeps the worktree",
+		r.Name, wt, strings.Join(shown, "\n  "), more, r.Name)
+}
+
+// removeWorktree removes a session's clean worktree with `git worktree
+// remove`, never forced: git refuses what changed since the check.
+func (a *app) removeWorktree(ctx context.Context, r *state.Record) error {
+	if _, err := a.git(ctx, r.Git.Worktree, "worktree", "remove", r.Git.Worktree); err != nil {
+		return fmt.Errorf("removing %s's worktree %s: %w; nothing was removed", r.Name, r.Git.Worktree, err)
+	}
+	return nil
+}
