@@ -278,7 +278,6 @@ func TestBoardCreateWorktree(t *testing.T) {
 	e := gitEnv(t)
 	repo := tempRepo(t, 1)
 	a := e.app()
-	a.socket = e.tc.Socket // the private server: e.app() alone would use tmux's default one
 	r, err := BoardActions{a}.Create(context.Background(), "web", "custom", repo, []string{"sleep", "600"}, true)
 	if err != nil {
 		t.Fatal(err)
