@@ -69,10 +69,18 @@ func drillGitFacts(w *world.World) (string, error) {
 	var seen map[string]gitJSON
 	ok := world.Poll(35*time.Second, 500*time.Millisecond, func() bool {
 		seen, err = lsGit(w)
-		return err == nil && eq(seen["s0"].Ahead, 1) && eq(seen["s1"].Changed, 2) && eq(seen["s1"].Ahead, 1)
+		if err != nil || !eq(seen["s0"].Ahead, 1) || !eq(seen["s1"].Changed, 2) || !eq(seen["s1"].Ahead, 1) {
+			return false
+		}
+		for _, g := range seen { // every first read stored, so the window starts idle
+			if g.Changed == nil {
+				return false
+			}
+		}
+		return true
 	})
 	if !ok {
-		return "", fmt.Errorf("within 35 s: s0 %s, s1 %s; want s0 ahead 1, s1 ahead 1 changed 2", seen["s0"], seen["s1"])
+		return "", fmt.Errorf("within 35 s: s0 %s, s1 %s; want s0 ahead 1, s1 ahead 1 changed 2, every session read", seen["s0"], seen["s1"])
 	}
 	// The measured window: the board idle, the sessions quiet.
 	_ = os.WriteFile(gitLog, nil, 0o600)
@@ -89,7 +97,8 @@ func drillGitFacts(w *world.World) (string, error) {
 	ev := fmt.Sprintf("lanes ls: %d tmux exec, 0 git; board found s0 %s, s1 %s\n"+
 		"%d idle sessions over %v: %d git processes (%.0f a minute, %.1f per session; budget 6), at most %d at once (budget 4); %d tmux execs (%.1f a second, one a cycle); store written: %v",
 		lsTmux, seen["s0"], seen["s1"], n, window, starts, perMin, perMin/n, most, tmuxExecs, float64(tmuxExecs)/window.Seconds(), wrote)
-	if perMin/n > 6.5 || most > 4 || wrote {
+	// One read per session per 10 s: a window of W holds at most W/10 s + 1.
+	if starts > n*(int(window/(10*time.Second))+1) || most > 4 || wrote {
 		return ev, fmt.Errorf("over budget")
 	}
 	return ev, nil
