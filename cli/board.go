@@ -81,6 +81,9 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	if err != nil {
 		return a.fail(err)
 	}
+	// Only the board, the long-lived process, reads ahead, behind and
+	// changed (beside its cycles); ls shows what it stored.
+	c.Git = &state.GitPoller{}
 	dir, err := a.stateDir()
 	if err != nil {
 		return a.fail(err)

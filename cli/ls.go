@@ -149,6 +149,11 @@ type sessionJSON struct {
 	// DialogAt is when the dialog it shows opened (null: none), to the
 	// nanosecond: `lanes answer --dialog` takes it.
 	DialogAt *string `json:"dialog_at"`
+	// Ahead and behind its base, and files changed, as the board last
+	// read them with git (docs/design.md §12): null until the first read.
+	Ahead   *int `json:"ahead"`
+	Behind  *int `json:"behind"`
+	Changed *int `json:"changed"`
 }
 
 // toolJSON is the current or last tool and the summary of its input.
@@ -172,6 +177,9 @@ func toJSON(v view, content bool) sessionJSON {
 		Muted: r.Muted,
 	}
 	j.Worktree, j.Base = nonEmpty(r.Git.Worktree), nonEmpty(r.Git.Base)
+	if g := r.Git; !g.ReadAt.IsZero() {
+		j.Ahead, j.Behind, j.Changed = &g.Ahead, &g.Behind, &g.Changed
+	}
 	if r.Activity.Dialog && !r.Activity.DialogAt.IsZero() {
 		at := rfc3339Nano(r.Activity.DialogAt)
 		j.DialogAt = &at

@@ -44,6 +44,7 @@ func TestLsOrderFilterAndJSONShape(t *testing.T) {
 	api.PRs = []state.PR{{Number: 12, URL: "https://example.test/pr/12", State: "open", Review: "pending", CI: "passing",
 		Mergeable: "unknown", Base: "main", Head: "fix-login"}}
 	api.EventsApplied, api.EventsDropped = 41, map[string]int{"stale_launch": 1}
+	api.Git = state.GitFacts{Ahead: 3, Behind: 0, Changed: 7, ReadAt: now.Add(-5 * time.Second)}
 	busy := lsRecord("busy0001", "zeta", state.ActivityActive, now)
 	asks := lsRecord("asks0001", "beta", state.ActivityWaitingInput, now)
 	crash := lsRecord("crash001", "alpha", state.ActivityExited, now)
@@ -71,7 +72,7 @@ func TestLsOrderFilterAndJSONShape(t *testing.T) {
 	}
 	keys := []string{"id", "name", "agent", "activity", "dialog", "status", "zone", "marks", "is_terminated", "terminated_reason",
 		"exit", "since", "launch", "tmux_session", "dir", "branch", "worktree", "base", "outcome", "prs", "events_applied", "events_dropped",
-		"tool", "question", "last_message", "muted", "dialog_at"}
+		"tool", "question", "last_message", "muted", "dialog_at", "ahead", "behind", "changed"}
 	for _, s := range list {
 		got := make([]string, 0, len(s))
 		for k := range s {
@@ -85,7 +86,7 @@ func TestLsOrderFilterAndJSONShape(t *testing.T) {
 	}
 	b, _ := json.Marshal(list[3]) // api
 	for _, part := range []string{`"status":"review_pending"`, `"zone":"in_review"`, `"marks":[]`, `"terminated_reason":null`,
-		`"exit":null`, `"since":"2026-11-29T17:01:11Z"`, `"outcome":null`, `"events_applied":41`, `"events_dropped":{"stale_launch":1}`,
+		`"exit":null`, `"since":"2026-11-29T17:01:11Z"`, `"ahead":3`, `"behind":0`, `"changed":7`, `"outcome":null`, `"events_applied":41`, `"events_dropped":{"stale_launch":1}`,
 		`"prs":[{"base":"main","ci":"passing","head":"fix-login","mergeable":"unknown","number":12,"review":"pending","state":"open","status":"review_pending","url":"https://example.test/pr/12"}]`} {
 		if !strings.Contains(string(b), part) {
 			t.Errorf("api lacks %s:\n%s", part, b)
@@ -93,6 +94,11 @@ func TestLsOrderFilterAndJSONShape(t *testing.T) {
 	}
 	if b, _ := json.Marshal(list[0]["exit"]); string(b) != `{"signal":"SIGKILL","status":null}` {
 		t.Errorf("exit of a SIGKILLed pane: %s", b)
+	}
+	for _, k := range []string{"ahead", "behind", "changed"} {
+		if v, ok := list[0][k]; !ok || v != nil {
+			t.Errorf("git never read: %s is %v, want null", k, v)
+		}
 	}
 	if list[4]["terminated_reason"] != "killed by user" || list[4]["status"] != "terminated" {
 		t.Errorf("terminated: %v", list[4])

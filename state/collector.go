@@ -54,6 +54,9 @@ type Collector struct {
 	Panes  PaneSource // nil: spool only
 	Socket string     // the tmux server whose sessions this collector watches
 	Now    func() time.Time
+	// Git, when set (the board), reads ahead, behind and changed beside
+	// the cycles (gitfacts.go); nil: the stored counts are left as they are.
+	Git *GitPoller
 
 	// cache is the records as of store transaction cacheTx. While no other
 	// process writes, a cycle starts from copies of them instead of decoding
@@ -118,12 +121,17 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	res := CycleResult{TmuxErr: tmuxErr, At: readStart}
 	var closing []string
 	var captures []witnessCapture
+	var gitJobs []gitJob
 	reap := false
 	now := c.now()
 	err := c.transact(now, readPanes, &res, func(ct *cycleTx) {
 		if readPanes {
 			// The live branch: a file read per session, no process.
 			ct.setBranches(c.heads.branches(ct.records, readStart))
+			if c.Git != nil {
+				ct.setGit(c.Git.take())
+				gitJobs = c.Git.due(ct.records, now)
+			}
 			closing = ct.observe(c.Socket, obs, tmuxErr, rd)
 			reap = ct.reapNext
 			if tmuxErr == nil {
@@ -138,7 +146,8 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	if readPanes {
 		c.Store.setReapNext(reap)
 	}
-	if readPanes { // a spool-only cycle, or one whose read was abandoned, read no tmux: nothing to reuse
+	c.Git.start(ctx, gitJobs, c.now) // beside the cycle: it does not wait for them
+	if readPanes {                   // a spool-only cycle, or one whose read was abandoned, read no tmux: nothing to reuse
 		c.Store.markCycle(readStart)
 	}
 	for _, sid := range closing {

@@ -46,8 +46,10 @@ type GitFacts struct {
 	// started from, what ahead, behind and the diff are against.
 	Worktree string `json:"worktree,omitempty"`
 	Base     string `json:"base,omitempty"`
-	// Ahead, Behind and Changed (files changed against the base, working
-	// tree included) as git last said, at ReadAt (zero: never read).
+	// Ahead and Behind the base (or the branch's upstream), and Changed
+	// (files changed in the working tree and index against HEAD, untracked
+	// included) as git said at ReadAt, when they last changed (zero: never
+	// read; gitfacts.go).
 	Ahead   int       `json:"ahead,omitempty"`
 	Behind  int       `json:"behind,omitempty"`
 	Changed int       `json:"changed,omitempty"`

@@ -11,13 +11,25 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// meta is the card's third line: agent, branch and PR numbers.
+// meta is the card's third line: agent, branch, how it stands against its
+// base (↑ ahead, ↓ behind, ± files changed, each when not zero, once git
+// was read) and PR numbers.
 func meta(r *state.Record) string {
 	var sb strings.Builder
 	sb.WriteString(string(r.Agent))
 	if r.Branch != "" {
 		sb.WriteString(" · ")
 		sb.WriteString(r.Branch)
+	}
+	if g := r.Git; !g.ReadAt.IsZero() {
+		for _, f := range []struct {
+			mark string
+			n    int
+		}{{"↑", g.Ahead}, {"↓", g.Behind}, {"±", g.Changed}} {
+			if f.n != 0 {
+				sb.WriteString(" " + f.mark + strconv.Itoa(f.n))
+			}
+		}
 	}
 	for i, p := range r.PRs {
 		if i == 0 {

@@ -79,6 +79,7 @@ func main() {
 		{"14.A1 answer from the board", drillAnswer},
 		{"14.N1 notified on entering needs you", drillNotify},
 		{"12.W1 new --worktree", drillWorktree},
+		{"12.G1 ahead, behind, changed beside the board", drillGitFacts},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0

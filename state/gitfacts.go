@@ -1,0 +1,211 @@
+package state
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Ahead, behind and changed (docs/design.md §12): a slow poller the board's
+// collector owns. A cycle picks, inside its transaction, the live sessions
+// in a checkout whose last read is gitEvery old; after the transaction it
+// starts their reads beside it, at most gitAtOnce at a time, and returns
+// without waiting; a later cycle applies what they found, to the records
+// that are still there and live. The tmux read stays the cycle's only
+// process. Each read is one git process:
+//
+//	git --no-optional-locks -C DIR [-c branch.B.remote=. -c branch.B.merge=BASE]
+//	    status --porcelain=v2 --branch --untracked-files=normal
+//
+// whose "# branch.ab +A -B" line is ahead and behind the base (the record's
+// Base, made the branch's upstream for this one command; else the branch's
+// own upstream; none: only changed), and whose other lines are the files
+// changed in the working tree and index against HEAD, untracked included.
+
+// Git poller limits.
+const (
+	gitEvery   = 10 * time.Second // per session, between reads
+	gitAtOnce  = 4                // git processes at once, all sessions
+	gitTimeout = 5 * time.Second  // one read
+)
+
+// GitRun runs git with args in dir and returns its standard output.
+type GitRun func(ctx context.Context, dir string, args ...string) ([]byte, error)
+
+// GitPoller reads ahead, behind and changed for a collector's sessions;
+// the zero value runs the real git.
+type GitPoller struct {
+	// Run is the git seam (tests count and hold processes); nil: git.
+	Run GitRun
+
+	mu       sync.Mutex
+	started  map[string]time.Time // id → when its last read started
+	busy     map[string]bool      // ids being read
+	inFlight int
+	done     map[string]gitRead // finished reads not applied yet
+	wg       sync.WaitGroup
+}
+
+// gitRead is what one read found; ab is false when git named no base.
+type gitRead struct {
+	at                     time.Time
+	ahead, behind, changed int
+	ab                     bool
+}
+
+// gitJob is one read a cycle chose: the session's dir, branch and base.
+type gitJob struct{ id, dir, branch, base string }
+
+// due chooses the reads to start now: live sessions in a checkout (their
+// HEAD file gave a branch), last read gitEvery ago or longer, not being
+// read, as many as the gitAtOnce budget has room for. It changes nothing:
+// a cycle whose transaction fails starts none of them.
+func (p *GitPoller) due(recs []*Record, now time.Time) []gitJob {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var jobs []gitJob
+	for _, r := range recs {
+		if p.inFlight+len(jobs) >= gitAtOnce {
+			break
+		}
+		if !r.Live() || r.Dir == "" || r.Branch == "" || p.busy[r.ID] {
+			continue
+		}
+		last := p.started[r.ID]
+		if last.Before(r.Git.ReadAt) {
+			last = r.Git.ReadAt // a read by an earlier board
+		}
+		if !last.IsZero() && now.Sub(last) < gitEvery && !now.Before(last) {
+			continue
+		}
+		jobs = append(jobs, gitJob{r.ID, r.Dir, r.Branch, r.Git.Base})
+	}
+	return jobs
+}
+
+// start runs the chosen reads in the background, within the gitAtOnce
+// budget; a later cycle's take collects what they found.
+func (p *GitPoller) start(ctx context.Context, jobs []gitJob, now func() time.Time) {
+	if len(jobs) == 0 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.started == nil {
+		p.started, p.busy = map[string]time.Time{}, map[string]bool{}
+	}
+	at := now()
+	for _, j := range jobs {
+		if p.inFlight >= gitAtOnce || p.busy[j.id] {
+			continue
+		}
+		p.inFlight++
+		p.started[j.id], p.busy[j.id] = at, true
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			rd, err := p.read(ctx, j)
+			rd.at = now().UTC().Round(0)
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			p.inFlight--
+			delete(p.busy, j.id)
+			if err == nil {
+				if p.done == nil {
+					p.done = map[string]gitRead{}
+				}
+				p.done[j.id] = rd
+			}
+		}()
+	}
+}
+
+// wait waits for the reads in flight (tests).
+func (p *GitPoller) wait() { p.wg.Wait() }
+
+// take hands over the finished reads.
+func (p *GitPoller) take() map[string]gitRead {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	d := p.done
+	p.done = nil
+	return d
+}
+
+// read runs one git status for j.
+func (p *GitPoller) read(ctx context.Context, j gitJob) (gitRead, error) {
+	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	defer cancel()
+	args := []string{"--no-optional-locks"}
+	if j.base != "" {
+		args = append(args, "-c", "branch."+j.branch+".remote=.", "-c", "branch."+j.branch+".merge="+j.base)
+	}
+	args = append(args, "status", "--porcelain=v2", "--branch", "--untracked-files=normal")
+	run := p.Run
+	if run == nil {
+		run = runGit
+	}
+	out, err := run(ctx, j.dir, args...)
+	if err != nil {
+		return gitRead{}, err
+	}
+	return parseStatus(out), nil
+}
+
+// parseStatus reads git status --porcelain=v2 --branch.
+func parseStatus(out []byte) gitRead {
+	var rd gitRead
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		line := sc.Text()
+		if ab, ok := strings.CutPrefix(line, "# branch.ab "); ok {
+			a, b, _ := strings.Cut(ab, " ")
+			ahead, errA := strconv.Atoi(strings.TrimPrefix(a, "+"))
+			behind, errB := strconv.Atoi(strings.TrimPrefix(b, "-"))
+			if errA == nil && errB == nil {
+				rd.ahead, rd.behind, rd.ab = ahead, behind, true
+			}
+			continue
+		}
+		if line != "" && !strings.HasPrefix(line, "#") {
+			rd.changed++
+		}
+	}
+	return rd
+}
+
+func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	out, err := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...).Output()
+	if err != nil {
+		return nil, fmt.Errorf("git status in %s: %w", dir, err)
+	}
+	return out, nil
+}
+
+// setGit takes finished reads into the records still there and live,
+// dirty only when a count changed: ReadAt is stored with the first read
+// and with each change, not with every read (an idle board writes nothing).
+func (c *cycleTx) setGit(reads map[string]gitRead) {
+	for id, rd := range reads {
+		r := c.record(id)
+		if r == nil || !r.Live() {
+			continue
+		}
+		g := r.Git
+		if rd.ab {
+			g.Ahead, g.Behind = rd.ahead, rd.behind
+		}
+		g.Changed = rd.changed
+		if g.ReadAt.IsZero() || g.Ahead != r.Git.Ahead || g.Behind != r.Git.Behind || g.Changed != r.Git.Changed {
+			g.ReadAt = rd.at
+			r.Git = g
+			c.dirty[id] = true
+		}
+	}
+}

@@ -1,0 +1,170 @@
+package state
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// privateGit is the poller's git with a private, empty configuration.
+func privateGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+	return cmd.Output()
+}
+
+// A board's cycles read ahead, behind and changed beside them, with real
+// git: a session in a worktree made from main is ahead 1 after a commit,
+// changed 2 after a modified and an untracked file; a session in a checkout
+// with no base gets changed only; one in no checkout is never read.
+func TestCycleReadsAheadAndChanged(t *testing.T) {
+	c, f, clk := newCollector(t)
+	c.Git = &GitPoller{Run: privateGit}
+	dir := repo(t)
+	wt := filepath.Join(filepath.Dir(dir), "wt")
+	git(t, dir, "worktree", "add", "-q", "-b", "lanes/a", wt)
+	a, b, plain := rec(ActivityIdle), rec(ActivityIdle), rec(ActivityIdle)
+	a.ID, a.Dir, a.Git.Base = "aaaa0001", wt, "main"
+	b.ID, b.Dir = "aaaa0002", dir
+	plain.ID, plain.Dir = "aaaa0003", t.TempDir()
+	put(t, c.Store, a, b, plain)
+	f.obs = []Observation{alive(a.ID), alive(b.ID), alive(plain.ID)}
+	poll := func() map[string]GitFacts {
+		t.Helper()
+		clk.advance(gitEvery)
+		cycle(t, c) // starts the reads
+		c.Git.wait()
+		got := map[string]GitFacts{}
+		for _, r := range cycle(t, c).Records { // applies them
+			got[r.ID] = r.Git
+		}
+		return got
+	}
+	got := poll()
+	if g := got[a.ID]; g.ReadAt.IsZero() || g.Ahead != 0 || g.Changed != 0 {
+		t.Fatalf("a fresh worktree: %+v, want read, 0 ahead, 0 changed", g)
+	}
+	if g := got[plain.ID]; !g.ReadAt.IsZero() {
+		t.Fatalf("a directory in no checkout was read: %+v", g)
+	}
+	if err := os.WriteFile(filepath.Join(wt, "new.go"), []byte("package x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	git(t, wt, "add", "new.go")
+	git(t, wt, "commit", "-q", "-m", "work")
+	if g := poll()[a.ID]; g.Ahead != 1 || g.Behind != 0 || g.Changed != 0 {
+		t.Fatalf("after a commit in the session's dir: %+v, want ahead 1", g)
+	}
+	for _, d := range []string{wt, dir} {
+		if err := os.WriteFile(filepath.Join(d, "README"), []byte("changed\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "notes.txt"), []byte("new\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got = poll()
+	if g := got[a.ID]; g.Ahead != 1 || g.Changed != 2 {
+		t.Fatalf("a modified and an untracked file: %+v, want ahead 1, changed 2", g)
+	}
+	if g := got[b.ID]; g.Ahead != 0 || g.Changed != 2 || g.ReadAt.IsZero() {
+		t.Fatalf("no base: %+v, want changed 2 only", g)
+	}
+	if g := get(t, c.Store, a.ID).Git; g.Ahead != 1 || g.Changed != 2 {
+		t.Fatalf("stored: %+v", g)
+	}
+}
+
+// countingGit stands for git: it counts the processes per session and the
+// most at once, each held until the test releases it.
+type countingGit struct {
+	mu        sync.Mutex
+	now, most int
+	per       map[string]int
+	release   chan struct{}
+	out       string
+}
+
+func (g *countingGit) run(_ context.Context, dir string, _ ...string) ([]byte, error) {
+	g.mu.Lock()
+	g.now++
+	g.most = max(g.most, g.now)
+	g.per[dir]++
+	g.mu.Unlock()
+	<-g.release
+	g.mu.Lock()
+	g.now--
+	g.mu.Unlock()
+	return []byte(g.out), nil
+}
+
+// Ten idle sessions over a minute of one-second cycles: each is read six
+// times (every 10 s), never more than four git processes at once, and a
+// session whose read is in flight is not read again.
+func TestGitPollerCadenceAndBudget(t *testing.T) {
+	g := &countingGit{per: map[string]int{}, release: make(chan struct{}), out: "# branch.ab +3 -1\n? x\n"}
+	p := &GitPoller{Run: g.run}
+	var recs []*Record
+	for i := range 10 {
+		r := rec(ActivityIdle)
+		r.ID, r.Dir, r.Branch = fmt.Sprint("id", i), fmt.Sprint("/repo/s", i), "main"
+		recs = append(recs, r)
+	}
+	now := t0
+	clk := func() time.Time { return now }
+	total := 0
+	for range 60 {
+		jobs := p.due(recs, now)
+		p.start(context.Background(), jobs, clk)
+		// Nothing is released yet: the budget is full or these are all.
+		if more := p.due(recs, now); len(jobs) == gitAtOnce && len(more) != 0 {
+			t.Fatalf("%v: %d more reads chosen while %d are in flight", now.Sub(t0), len(more), gitAtOnce)
+		}
+		for range jobs {
+			g.release <- struct{}{}
+		}
+		p.wait()
+		total += len(jobs)
+		now = now.Add(time.Second)
+	}
+	if g.most > gitAtOnce {
+		t.Errorf("%d git processes at once, budget %d", g.most, gitAtOnce)
+	}
+	for dir, n := range g.per {
+		if n != 6 {
+			t.Errorf("%s read %d times in a minute, want 6 (every %v)", dir, n, gitEvery)
+		}
+	}
+	t.Logf("10 idle sessions: %d git processes a minute, at most %d at once", total, g.most)
+	if len(p.take()) != 10 {
+		t.Errorf("finished reads not all handed over")
+	}
+}
+
+// Reads apply only to records still there and live, and store a record
+// only when a count changed (ReadAt then says when).
+func TestSetGitAppliesOnlyChanges(t *testing.T) {
+	live, ended := rec(ActivityIdle), rec(ActivityIdle)
+	live.ID, ended.ID = "live0001", "ended001"
+	ended.Runtime.Terminated = true
+	c := &cycleTx{records: []*Record{live, ended}, byID: map[string]*Record{live.ID: live, ended.ID: ended}, dirty: map[string]bool{}}
+	at := t0.Add(time.Minute)
+	c.setGit(map[string]gitRead{live.ID: {at: at, ahead: 2, changed: 1, ab: true}, ended.ID: {at: at, changed: 5}, "gone0001": {at: at}})
+	if !c.dirty[live.ID] || c.dirty[ended.ID] || len(c.dirty) != 1 || live.Git.Ahead != 2 || !live.Git.ReadAt.Equal(at) {
+		t.Fatalf("first read: dirty %v, %+v", c.dirty, live.Git)
+	}
+	c.dirty = map[string]bool{}
+	c.setGit(map[string]gitRead{live.ID: {at: at.Add(gitEvery), ahead: 2, changed: 1, ab: true}})
+	if len(c.dirty) != 0 || !live.Git.ReadAt.Equal(at) {
+		t.Fatalf("the same counts again: dirty %v, %+v", c.dirty, live.Git)
+	}
+	c.setGit(map[string]gitRead{live.ID: {at: at.Add(2 * gitEvery), changed: 3}})
+	if !c.dirty[live.ID] || live.Git.Ahead != 2 || live.Git.Changed != 3 {
+		t.Fatalf("no base named: ahead kept, changed 3: %+v", live.Git)
+	}
+}

@@ -1,0 +1,66 @@
+package tui
+
+import (
+	"strconv"
+	"testing"
+	"time"
+
+	"lanes/state"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// gitRec is a session on a long branch with an open PR and the git facts
+// given (read at fixedNow when any is set).
+func gitRec(ahead, behind, changed int) *state.Record {
+	r := withPR(rec("e3000001", "api", state.ActivityIdle, time.Minute), openPR(state.ReviewPending, state.CIPassing, state.MergeableUnknown))
+	r.Branch = "lanes/fix-the-login-redirect"
+	r.Git.Ahead, r.Git.Behind, r.Git.Changed = ahead, behind, changed
+	r.Git.ReadAt = fixedNow
+	return r
+}
+
+// The meta line shows ↑ ↓ ± after the branch, each only when not zero, and
+// nothing before the first read.
+func TestMetaShowsAheadBehindChanged(t *testing.T) {
+	pr := gitRec(0, 0, 0).PRs[0].Number
+	for _, c := range []struct {
+		r    *state.Record
+		want string
+	}{
+		{gitRec(3, 1, 7), "↑3 ↓1 ±7"},
+		{gitRec(3, 0, 0), "↑3"},
+		{gitRec(0, 2, 5), "↓2 ±5"},
+		{gitRec(0, 0, 0), ""},
+	} {
+		want := "claude · lanes/fix-the-login-redirect"
+		if c.want != "" {
+			want += " " + c.want
+		}
+		want += " #" + strconv.Itoa(pr)
+		if got := meta(c.r); got != want {
+			t.Errorf("meta %q, want %q", got, want)
+		}
+	}
+	unread := gitRec(3, 1, 7)
+	unread.Git.ReadAt = time.Time{}
+	if got := meta(unread); got != "claude · lanes/fix-the-login-redirect #"+strconv.Itoa(pr) {
+		t.Errorf("never read: %q", got)
+	}
+}
+
+// A card with the figures is never wider than the card, at every width.
+func TestGitFactsNeverWidenACard(t *testing.T) {
+	l := newLook(true, false)
+	b := newBoard()
+	b.set([]*state.Record{gitRec(123, 45, 6789)}, fixedNow, "", false, true)
+	for _, it := range b.items {
+		for w := minDrawW; w <= 90; w++ {
+			for i, line := range renderCard(l, &it, w, false, fixedNow, 0) {
+				if got := ansi.StringWidth(line); got != w {
+					t.Fatalf("at %d cells line %d is %d wide: %q", w, i, got, ansi.Strip(line))
+				}
+			}
+		}
+	}
+}
