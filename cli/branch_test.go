@@ -78,7 +78,19 @@ func TestDiffAgainstTheBase(t *testing.T) {
 		t.Fatalf("no base: %v\n%s", err, out)
 	}
 	r.Git.Base = "main"
+	// main moves on after the branch left it: its new file is not the
+	// agent's deletion.
+	git("stash", "-q")
+	git("checkout", "-q", "main")
+	write("other.go", "package app\n")
+	git("add", "other.go")
+	git("commit", "-q", "-m", "main moves on")
+	git("checkout", "-q", "lanes/api")
+	git("stash", "pop", "-q")
 	out, err = BoardActions{a}.Diff(t.Context(), r)
+	if strings.Contains(string(out), "other.go") {
+		t.Fatalf("the base's own commit shows in the diff:\n%s", out)
+	}
 	if err != nil || !strings.Contains(string(out), "app.go | 3 ++") || !strings.Contains(string(out), "+func New() {}") {
 		t.Fatalf("against main: %v\n%s", err, out)
 	}

@@ -46,11 +46,18 @@ func (a *app) diff(ctx context.Context, r *state.Record) ([]byte, error) {
 			base = "HEAD"
 		}
 	}
-	stat, err := git("diff", "--no-color", "--stat", base)
+	// What this branch changed: from where it left the base (their merge
+	// base), the working tree included; the base's own new commits are not
+	// the agent's deletions.
+	from := base
+	if mb, err := git("merge-base", base, "HEAD"); err == nil {
+		from = strings.TrimSpace(string(mb))
+	}
+	stat, err := git("diff", "--no-color", "--stat", from)
 	if err != nil {
 		return nil, err
 	}
-	body, err := git("diff", "--no-color", base)
+	body, err := git("diff", "--no-color", from)
 	if err != nil {
 		return nil, err
 	}

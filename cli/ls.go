@@ -178,7 +178,10 @@ func toJSON(v view, content bool) sessionJSON {
 	}
 	j.Worktree, j.Base = nonEmpty(r.Git.Worktree), nonEmpty(r.Git.Base)
 	if g := r.Git; !g.ReadAt.IsZero() {
-		j.Ahead, j.Behind, j.Changed = &g.Ahead, &g.Behind, &g.Changed
+		j.Changed = &g.Changed
+		if g.Ahead >= 0 {
+			j.Ahead, j.Behind = &g.Ahead, &g.Behind
+		}
 	}
 	if r.Activity.Dialog && !r.Activity.DialogAt.IsZero() {
 		at := rfc3339Nano(r.Activity.DialogAt)

@@ -222,3 +222,16 @@ func TestLsToolOnlyWhileItRuns(t *testing.T) {
 		t.Errorf("working: tool %+v, want Bash npm test", tl)
 	}
 }
+
+// Counts git could not make (no base it can track) are null, not 0.
+func TestLsUncountedAheadIsNull(t *testing.T) {
+	now := time.Date(2026, 11, 29, 17, 2, 11, 0, time.UTC)
+	r := lsRecord("k3v9x2ab", "wt", state.ActivityIdle, now)
+	r.Git = state.GitFacts{Ahead: -1, Behind: -1, Changed: 2, ReadAt: now}
+	e := lsEnv(t, r)
+	e.now = func() time.Time { return now }
+	s := e.ls()["wt"]
+	if s.Ahead != nil || s.Behind != nil || s.Changed == nil || *s.Changed != 2 {
+		t.Errorf("ahead %v behind %v changed %v; want null, null, 2", s.Ahead, s.Behind, s.Changed)
+	}
+}

@@ -135,10 +135,19 @@ func (a *app) planWorktree(ctx context.Context, name, dir, branch, from string) 
 // detached HEAD, its commit.
 func (a *app) worktreeBase(ctx context.Context, top, from string) (string, error) {
 	if from != "" {
-		if _, err := a.git(ctx, top, "rev-parse", "--verify", "--quiet", from+"^{commit}"); err != nil {
+		hash, err := a.git(ctx, top, "rev-parse", "--verify", "--quiet", from+"^{commit}")
+		if err != nil {
 			return "", fmt.Errorf("--from %s: no commit by that name in %s", from, top)
 		}
-		return from, nil
+		// A branch or tag stays a name (ahead and behind count against
+		// it); anything else (HEAD~1, a hash) is fixed to its commit now,
+		// so it means later what it meant at the start.
+		for _, ref := range []string{"refs/heads/" + from, "refs/tags/" + from} {
+			if _, err := a.git(ctx, top, "show-ref", "--verify", "--quiet", ref); err == nil {
+				return from, nil
+			}
+		}
+		return hash, nil
 	}
 	head, err := a.git(ctx, top, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
 	if err != nil {

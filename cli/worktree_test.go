@@ -135,6 +135,12 @@ func TestNewWorktreeBranchFromRoot(t *testing.T) {
 	if got := gitOut(t, want, "rev-parse", "HEAD"); got != first {
 		t.Errorf("worktree at %s, want %s", got, first)
 	}
+	// A relative name is fixed to its commit at the start: later it would
+	// name another one.
+	e.must("new", "rel", "--worktree", "--from", "HEAD~1", "--dir", repo, "--", "sleep", "600")
+	if r := e.record("rel"); r.Git.Base != first {
+		t.Errorf("--from HEAD~1: base %q, want its commit %s", r.Git.Base, first)
+	}
 	// A detached HEAD: the base is its commit.
 	gitOut(t, repo, "checkout", "-q", "--detach")
 	e.must("new", "det", "--worktree", "--dir", repo, "--", "sleep", "600")

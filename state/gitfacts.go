@@ -198,6 +198,7 @@ func (c *cycleTx) setGit(reads map[string]gitRead) {
 			continue
 		}
 		g := r.Git
+		g.Ahead, g.Behind = -1, -1 // not countable: no base git can track (a commit hash)
 		if rd.ab {
 			g.Ahead, g.Behind = rd.ahead, rd.behind
 		}

@@ -164,7 +164,7 @@ func TestSetGitAppliesOnlyChanges(t *testing.T) {
 		t.Fatalf("the same counts again: dirty %v, %+v", c.dirty, live.Git)
 	}
 	c.setGit(map[string]gitRead{live.ID: {at: at.Add(2 * gitEvery), changed: 3}})
-	if !c.dirty[live.ID] || live.Git.Ahead != 2 || live.Git.Changed != 3 {
-		t.Fatalf("no base named: ahead kept, changed 3: %+v", live.Git)
+	if !c.dirty[live.ID] || live.Git.Ahead != -1 || live.Git.Behind != -1 || live.Git.Changed != 3 {
+		t.Fatalf("no base git can track: ahead and behind unknown (-1), changed 3: %+v", live.Git)
 	}
 }

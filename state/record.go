@@ -49,7 +49,8 @@ type GitFacts struct {
 	// Ahead and Behind the base (or the branch's upstream), and Changed
 	// (files changed in the working tree and index against HEAD, untracked
 	// included) as git said at ReadAt, when they last changed (zero: never
-	// read; gitfacts.go).
+	// read; gitfacts.go). Ahead and Behind are -1 when they cannot be
+	// counted (no base git can track, such as a commit hash).
 	Ahead   int       `json:"ahead,omitempty"`
 	Behind  int       `json:"behind,omitempty"`
 	Changed int       `json:"changed,omitempty"`
