@@ -153,6 +153,8 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 			return nil, err
 		}
 		r.Git = wt.facts()
+		dir = wt.startDir() // now that the worktree is there
+		r.Dir = dir
 		prev := spawn.cleanup
 		spawn.cleanup = func() { prev(); wt.undo(ctx, a) }
 	}

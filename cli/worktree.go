@@ -76,6 +76,25 @@ type worktreePlan struct {
 	// madeRoot is the directory holding worktrees when this attempt
 	// created it (removed again on failure when empty).
 	madeRoot string
+	// sub is where in the repository the user asked to start (--dir a
+	// subdirectory: a package of a monorepo); "" at its top.
+	sub string
+}
+
+// startDir is where the agent starts: the same place in the worktree as
+// --dir named in the repository, where the worktree has it.
+func (p *worktreePlan) startDir() string {
+	if p.sub != "" {
+		if d := filepath.Join(p.path, p.sub); isDir(d) {
+			return d
+		}
+	}
+	return p.path
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 // planWorktree checks everything `git worktree add` needs for session
@@ -115,12 +134,17 @@ func (a *app) planWorktree(ctx context.Context, name, dir, branch, from string) 
 	}
 	root := filepath.Join(filepath.Dir(top), filepath.Base(top)+".lanes")
 	if env := a.getenv(EnvWorktreeRoot); env != "" {
-		if env, err = filepath.Abs(env); err != nil {
-			return nil, fmt.Errorf("$%s: %w", EnvWorktreeRoot, err)
+		if !filepath.IsAbs(env) {
+			return nil, fmt.Errorf("$%s is %q: it must be an absolute path (a relative one would depend on where lanes runs)", EnvWorktreeRoot, env)
 		}
 		root = filepath.Join(env, filepath.Base(top))
 	}
 	p.path = filepath.Join(root, name)
+	if abs, err := filepath.Abs(dir); err == nil {
+		if rel, err := filepath.Rel(top, abs); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
+			p.sub = rel
+		}
+	}
 	if _, err := os.Lstat(p.path); err == nil {
 		return nil, fmt.Errorf("worktree path %s is taken; choose another name, or move what is there", p.path)
 	}

@@ -292,3 +292,32 @@ func TestBoardCreateWorktree(t *testing.T) {
 		t.Errorf("dir %q worktree %q branch %q, want %s on lanes/web", r.Dir, r.Git.Worktree, r.Branch, want)
 	}
 }
+
+// --dir a subdirectory of the repository (a monorepo's package) starts the
+// agent in the same subdirectory of the worktree; a relative
+// $LANES_WORKTREE_ROOT is refused before anything is made.
+func TestNewWorktreeSubdirAndRelativeRoot(t *testing.T) {
+	t.Parallel()
+	e := gitEnv(t)
+	repo := tempRepo(t, 1)
+	pkg := filepath.Join(repo, "pkg", "api")
+	if err := os.MkdirAll(pkg, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pkg, "main.go"), []byte("package main\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	gitOut(t, repo, "add", ".")
+	gitOut(t, repo, "commit", "-q", "-m", "a package")
+	e.must("new", "api", "--worktree", "--dir", pkg, "--", "sleep", "600")
+	if want := filepath.Join(filepath.Dir(repo), "proj.lanes", "api", "pkg", "api"); e.ls()["api"].Dir != want {
+		t.Errorf("dir %q, want the package in the worktree %q", e.ls()["api"].Dir, want)
+	}
+	e.vars[EnvWorktreeRoot] = "trees"
+	if _, errs, code := e.run("new", "web", "--worktree", "--dir", repo, "--", "sleep", "600"); code == 0 || !strings.Contains(errs, "must be an absolute path") {
+		t.Errorf("relative root: exit %d %q", code, errs)
+	}
+	if out := gitOut(t, repo, "branch", "--list", "lanes/web"); out != "" {
+		t.Errorf("a refused attempt made branch %q", out)
+	}
+}

@@ -14,19 +14,32 @@ import (
 // meta is the card's third line: agent, branch, how it stands against its
 // base (↑ ahead, ↓ behind, ± files changed, each when not zero, once git
 // was read) and PR numbers.
-func meta(r *state.Record) string {
-	var sb strings.Builder
-	sb.WriteString(string(r.Agent))
+func meta(r *state.Record) string { return metaIn(r, 1<<20) }
+
+// metaIn is meta in at most room cells, where a long branch name is cut
+// first so the counts and PRs after it still show.
+func metaIn(r *state.Record, room int) string {
+	tail := metaTail(r)
+	head := string(r.Agent)
 	if r.Branch != "" {
-		sb.WriteString(" · ")
-		sb.WriteString(r.Branch)
+		b := r.Branch
+		if over := width(head) + 3 + width(b) + width(tail) - room; over > 0 {
+			b = ansi.Truncate(b, max(width(b)-over, 6), "…")
+		}
+		head += " · " + b
 	}
+	return head + tail
+}
+
+// metaTail is what follows the branch: ahead, behind, changed, PRs.
+func metaTail(r *state.Record) string {
+	var sb strings.Builder
 	if g := r.Git; !g.ReadAt.IsZero() {
 		for _, f := range []struct {
 			mark string
 			n    int
 		}{{"↑", g.Ahead}, {"↓", g.Behind}, {"±", g.Changed}} {
-			if f.n != 0 {
+			if f.n > 0 { // -1: not countable
 				sb.WriteString(" " + f.mark + strconv.Itoa(f.n))
 			}
 		}
@@ -129,7 +142,7 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 		}
 	}
 	if cw-w3 > 0 {
-		text := meta(r)
+		text := metaIn(r, cw-w3)
 		if r.Runtime.Terminated && r.Runtime.TerminatedReason != "" {
 			text += " · " + r.Runtime.TerminatedReason
 		}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -62,5 +63,17 @@ func TestGitFactsNeverWidenACard(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A long branch name is cut before the counts: ↑ ↓ ± and the PRs show on
+// a narrow card; a count git could not make (-1) shows nothing.
+func TestMetaCutsTheBranchFirst(t *testing.T) {
+	r := rec("g1000001", "lb", state.ActivityIdle, time.Minute)
+	r.Branch = "topic/a-really-long-branch-name-for-testing-width"
+	r.Git = state.GitFacts{Ahead: 1, Behind: -1, Changed: 1, ReadAt: fixedNow}
+	got := metaIn(r, 24)
+	if !strings.HasSuffix(got, " ↑1 ±1") || width(got) > 24 || strings.Contains(got, "-1") {
+		t.Errorf("metaIn = %q (%d cells), want the branch cut and ↑1 ±1 kept in 24", got, width(got))
 	}
 }

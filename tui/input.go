@@ -161,6 +161,11 @@ func (m *Model) ask(do *action, sel *item) tea.Cmd {
 	if do == killAction && slices.Contains(sel.d.Marks, state.MarkUnreachable) {
 		do = killDownAction
 	}
+	if wt := sel.rec.Git.Worktree; do == removeAction && wt != "" {
+		keep := *removeAction
+		keep.detail += " Its worktree stays at " + wt + " (lanes rm " + sel.rec.Name + " --worktree removes it when clean)."
+		do = &keep
+	}
 	m.confirm = newConfirm(pending{do: do, rec: *sel.rec})
 	m.mode = modeConfirm
 	return nil
