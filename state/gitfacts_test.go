@@ -72,8 +72,8 @@ func TestCycleReadsAheadAndChanged(t *testing.T) {
 	if g := got[a.ID]; g.Ahead != 1 || g.Changed != 2 {
 		t.Fatalf("a modified and an untracked file: %+v, want ahead 1, changed 2", g)
 	}
-	if g := got[b.ID]; g.Ahead != 0 || g.Changed != 2 || g.ReadAt.IsZero() {
-		t.Fatalf("no base: %+v, want changed 2 only", g)
+	if g := got[b.ID]; g.Ahead != -1 || g.Behind != -1 || g.Changed != 2 || g.ReadAt.IsZero() {
+		t.Fatalf("no base: %+v, want changed 2, ahead and behind not countable (-1)", g)
 	}
 	if g := get(t, c.Store, a.ID).Git; g.Ahead != 1 || g.Changed != 2 {
 		t.Fatalf("stored: %+v", g)
