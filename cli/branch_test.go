@@ -2,7 +2,6 @@ package cli
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,17 +31,9 @@ func TestBranchIsLive(t *testing.T) {
 	e.waitFor("the new branch", 5*time.Second, func(ls map[string]sessionJSON) bool { return ls["api"].Branch == "feature/x" })
 }
 
-// gitIn runs git in dir with a private configuration (never the user's).
+// gitIn is gitOut bound to dir, its output dropped.
 func gitIn(t *testing.T, dir string) func(args ...string) {
-	return func(args ...string) {
-		t.Helper()
-		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=lanes", "-c", "user.email=lanes@example.test",
-			"-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"}, args...)...)
-		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
+	return func(args ...string) { t.Helper(); gitOut(t, dir, args...) }
 }
 
 // The board's diff: the stat and the diff against the base (uncommitted
