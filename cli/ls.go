@@ -188,14 +188,8 @@ func toJSON(v view, content bool) sessionJSON {
 		j.DialogAt = &at
 	}
 	if a := r.Activity; content {
-		// The tool it runs or asks about: none once the turn is over.
-		switch a.Known() {
-		case state.ActivityActive, state.ActivityBlocked, state.ActivityWaitingInput:
-		default:
-			a.Tool, a.ToolInput = "", ""
-		}
-		if a.Tool != "" || a.ToolInput != "" {
-			j.Tool = &toolJSON{Name: a.Tool, Input: a.ToolInput}
+		if tool, input := a.ToolNow(); tool != "" || input != "" {
+			j.Tool = &toolJSON{Name: tool, Input: input}
 		}
 		j.Question, j.LastMessage = nonEmpty(a.Question), nonEmpty(a.LastMessage)
 	}

@@ -147,9 +147,10 @@ func Says(r *Record) (Say, string) {
 		return SayNothing, ""
 	}
 	a := &r.Activity
+	tool, input := a.ToolNow()
 	switch a.Known() {
 	case ActivityActive:
-		if t := ToolLine(a.Tool, a.ToolInput); t != "" {
+		if t := ToolLine(tool, input); t != "" {
 			return SayTool, t
 		}
 	case ActivityBlocked, ActivityWaitingInput:
@@ -160,7 +161,7 @@ func Says(r *Record) (Say, string) {
 		if a.Question != "" {
 			return kind, a.Question
 		}
-		if t := ToolLine(a.Tool, a.ToolInput); t != "" {
+		if t := ToolLine(tool, input); t != "" {
 			return kind, t
 		}
 	case ActivityIdle:
@@ -194,6 +195,17 @@ func IsAskTool(a Agent, tool string) bool {
 func AsksQuestion(r *Record) bool {
 	a := &r.Activity
 	return a.State == ActivityWaitingInput || a.Question != "" || IsAskTool(r.Agent, a.Tool)
+}
+
+// ToolNow is the tool call the agent runs or asks about now, with its
+// input's summary: none once its turn is over (the stored tool is then
+// the last one, not a current one).
+func (a *ActivityFacts) ToolNow() (tool, input string) {
+	switch a.Known() {
+	case ActivityActive, ActivityBlocked, ActivityWaitingInput:
+		return a.Tool, a.ToolInput
+	}
+	return "", ""
 }
 
 // ToolLine is "Tool: input", or the tool or input alone.
