@@ -153,18 +153,14 @@ func AnsweredFromLanes(r *Record, at time.Time) {
 // SeeScreen applies one capture of r's pane, taken at at, as the witness
 // does (§11); lanes' own look right after it sent an answer counts like
 // the witness's. A look that proves nothing (the dialog still drawing
-// inside the draw grace) leaves the witness's next look where it was. It
-// returns the transition the screen proved, if any.
+// inside the draw grace) is due again when the grace is over, as the
+// witness's own. It returns the transition the screen proved, if any.
 func SeeScreen(r *Record, screen string, at time.Time) *Transition {
 	if _, ok := agentMarkers[r.Agent]; !ok {
 		return nil
 	}
-	next := r.Activity.WitnessAt
 	e, ok := witnessSees(r, Screen(screen), at)
 	if !ok {
-		if r.Activity.DialogGoneAt.IsZero() {
-			r.Activity.WitnessAt = next
-		}
 		return nil
 	}
 	tr, _ := Apply(r, e)
@@ -286,7 +282,10 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 		}
 	case a.Dialog && at.Sub(a.LastEventAt) < WitnessDrawGrace:
 		// (LastEventAt: a second dialog opened over the first keeps Since.)
-		// Perhaps not drawn yet: this screen says nothing of an answer.
+		// Perhaps not drawn yet: this screen says nothing of an answer,
+		// so the next look is due when the grace is over, not a whole
+		// WitnessDialogEvery later.
+		a.WitnessAt = a.LastEventAt.Add(WitnessDrawGrace - WitnessDialogEvery)
 	case a.Dialog && (a.DialogGoneAt.IsZero() || a.DialogGoneAt.After(at)):
 		a.DialogGoneAt = at
 	case a.Dialog && at.Sub(a.DialogGoneAt) >= WitnessConfirmGap:
