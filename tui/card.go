@@ -19,16 +19,22 @@ func meta(r *state.Record) string { return metaIn(r, 1<<20) }
 // metaIn is meta in at most room cells, where a long branch name is cut
 // first so the counts and PRs after it still show.
 func metaIn(r *state.Record, room int) string {
-	tail := metaTail(r)
 	head := string(r.Agent)
-	if r.Branch != "" {
-		b := r.Branch
-		if over := width(head) + 3 + width(b) + width(tail) - room; over > 0 {
-			b = ansi.Truncate(b, max(width(b)-over, 6), "…")
-		}
-		head += " · " + b
+	if r.Branch == "" {
+		return head + metaTail(r)
 	}
-	return head + tail
+	return head + " · " + branchIn(r, room-width(head)-3)
+}
+
+// branchIn is the branch and what follows it in at most room cells, the
+// branch cut first (never below 6 cells).
+func branchIn(r *state.Record, room int) string {
+	tail := metaTail(r)
+	b := r.Branch
+	if over := width(b) + width(tail) - room; over > 0 && b != "" {
+		b = ansi.Truncate(b, max(width(b)-over, 6), "…")
+	}
+	return b + tail
 }
 
 // metaTail is what follows the branch: ahead, behind, changed, PRs.
@@ -192,7 +198,8 @@ func sayLine(l *look, it *item, room int) (string, int) {
 	return g.s(theme.SaySpec(it.say).Glyph) + " " + t.s, t.w + 2
 }
 
-// idleRow is one compact entry of the idle stack: dot, name, marks, age.
+// idleRow is one compact entry of the idle stack: dot, name, marks,
+// branch and counts, what it said last, age.
 func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) string {
 	r := it.rec
 	lead, name := "  ", l.text
@@ -218,6 +225,15 @@ func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) strin
 	}
 	nm := plainSeg(name, r.Name, room-mw-1)
 	used := 2 + 2 + nm.w + mw
+	// The branch and how it stands against its base, where the counts
+	// and a few cells of the branch fit: a finished worktree session is
+	// read by what it did.
+	if left := w - used - width(age) - 2; r.Branch != "" || metaTail(r) != "" {
+		if g := strings.TrimSpace(branchIn(r, left-2)); width(g) <= left-2 && width(g) > 0 {
+			marks += "  " + l.muted.s(g)
+			used += 2 + width(g)
+		}
+	}
 	// The last message, muted, where the row has room for a few words
 	// or the whole of it.
 	if left := w - used - width(age) - 2; left >= minSaid || (it.says != "" && width(it.says)+4 <= left) {

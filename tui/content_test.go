@@ -151,3 +151,26 @@ func TestIdleRowShortMessageAndMute(t *testing.T) {
 		t.Errorf("sidebar:\n%s\nwant the mute beside the name", side)
 	}
 }
+
+// An idle row names the branch and how it stands against its base: the
+// counts stay whole and the branch is cut first; with no room for both,
+// neither shows, and the row keeps its width.
+func TestIdleRowBranchAndCounts(t *testing.T) {
+	l := newLook(true, false)
+	r := rec("i1000002", "wt", state.ActivityIdle, time.Minute)
+	r.Branch = "feature/from-agent"
+	r.Git = state.GitFacts{Ahead: 1, Behind: 0, Changed: 2, ReadAt: fixedNow}
+	it := &item{rec: r, d: state.Derive(r, fixedNow)}
+	for _, tc := range []struct {
+		w    int
+		want string
+	}{{60, "wt  feature/from-agent ↑1 ±2"}, {26, "wt  feature… ↑1 ±2"}, {16, "wt"}} {
+		row := ansi.Strip(idleRow(l, it, tc.w, false, fixedNow, 0))
+		if !strings.Contains(row, tc.want) || width(row) != tc.w {
+			t.Errorf("at %d cells the idle row is %q (%d cells), want %q in it", tc.w, row, width(row), tc.want)
+		}
+		if tc.w == 16 && strings.Contains(row, "↑") {
+			t.Errorf("at 16 cells the idle row %q shows counts without room for them", row)
+		}
+	}
+}
