@@ -25,6 +25,9 @@ type Markers struct {
 	// the screen tells how a silent turn ended (else: interrupted).
 	Failed      []string
 	Interrupted []string
+	// Trust: the question an agent asks before it starts in a folder it
+	// was never told to trust (no hook fires while it shows).
+	Trust []string
 	// Animates: it redraws at least every second while busy (a spinner, a
 	// timer), so a silent pane means it is not busy.
 	Animates bool
@@ -49,7 +52,12 @@ var agentMarkers = map[Agent]Markers{
 		// A refused dialog, or Esc on one: "⎿ Interrupted · What should
 		// Claude do instead?" (testdata/real/claude/permission-reject).
 		Interrupted: []string{"Interrupted · What should Claude do instead?"},
-		Animates:    true,
+		// In a folder never trusted: "Quick safety check: Is this a
+		// project you created or one you trust?" over "❯ 1. Yes, I trust
+		// this folder" and "2. No, exit", before any hook
+		// (testdata/real/harness/claude/trust).
+		Trust:    []string{"Is this a project you created or one you trust?", "Yes, I trust this folder"},
+		Animates: true,
 	},
 	// Dialog: "Would you like to run the following command?" and "Press
 	// enter to confirm or esc to cancel". Busy: "• Working (3s • esc to
@@ -81,12 +89,21 @@ var agentMarkers = map[Agent]Markers{
 	// prints "ℹ Request cancelled." and fires no hook; Ctrl-C mid-turn
 	// fires AfterAgent (Idle, with nothing saying it was interrupted).
 	AgentGemini: {
-		Dialog:   []string{"Allow execution of", "No, suggest changes (esc)", "Enter to select"},
-		Idle:     []string{"Type your message"},
-		Busy:     []string{"esc to cancel"},
+		Dialog: []string{"Allow execution of", "No, suggest changes (esc)", "Enter to select"},
+		Idle:   []string{"Type your message"},
+		Busy:   []string{"esc to cancel"},
+		// In a folder never trusted (a fresh worktree is one): "Do you
+		// trust the files in this folder?" over "● 1. Trust folder (NAME)",
+		// "2. Trust parent folder", "3. Don't trust", before any hook
+		// (testdata/real/harness/gemini/trust).
+		Trust:    []string{"Do you trust the files in this folder?"},
 		Animates: true,
 	},
 }
+
+// TrustQuestion is what the card says while an agent asks whether to
+// trust its folder.
+const TrustQuestion = "Trust this folder? (asked before it starts)"
 
 // Ready reports whether s shows the agent's prompt, ready to take text:
 // its idle prompt, and no dialog over it.
@@ -207,6 +224,17 @@ func witnessDue(r *Record) (time.Time, bool) {
 		return a.Since, true
 	case a.Dialog:
 		return a.WitnessAt.Add(WitnessDialogEvery), true
+	case !a.Dialog && a.FirstSignalAt.IsZero() && len(m.Trust) > 0 && !r.Runtime.PaneStartedAt.IsZero():
+		// A launch no event spoke for yet: the agent may be asking
+		// whether to trust its folder, which fires no hook. Looks back
+		// off, from the draw grace after the start, each twice as far
+		// out, until the no-signal grace (4 or 5 looks in all).
+		start := r.Runtime.PaneStartedAt
+		next := start.Add(WitnessDrawGrace)
+		if a.WitnessAt.After(start) {
+			next = a.WitnessAt.Add(max(a.WitnessAt.Sub(start), WitnessDrawGrace))
+		}
+		return next, next.Sub(start) <= NoSignalGrace
 	case a.State == ActivityActive && r.HookCapable() && m.Animates && !r.Pane.WindowActivity.IsZero():
 		// window_activity counts whole seconds: output may have come up to
 		// the end of that second.
@@ -275,7 +303,10 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 	a.WitnessAt = at
 	ev := Event{At: at, Source: "witness"}
 	switch {
-	case a.Dialog && s.any(m.Dialog):
+	case !a.Dialog && a.FirstSignalAt.IsZero() && s.any(m.Trust):
+		ev.Kind, ev.Dialog, ev.Question, ev.Detail = KindAsk, true, TrustQuestion, "asks to trust its folder"
+		return ev, true
+	case a.Dialog && (s.any(m.Dialog) || a.Question == TrustQuestion && s.any(m.Trust)):
 		a.DialogGoneAt = time.Time{}
 		if !a.AnsweredAt.IsZero() && at.Sub(a.AnsweredAt) > AnswerLost {
 			a.AnsweredAt = time.Time{} // the answer did not take
@@ -289,6 +320,10 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 	case a.Dialog && (a.DialogGoneAt.IsZero() || a.DialogGoneAt.After(at)):
 		a.DialogGoneAt = at
 	case a.Dialog && at.Sub(a.DialogGoneAt) >= WitnessConfirmGap:
+		if a.Question == TrustQuestion {
+			ev.Kind, ev.Detail = KindTurnEnd, "trust question answered"
+			return ev, true
+		}
 		drew := r.Pane.WindowActivity.After(a.DialogGoneAt.Truncate(time.Second))
 		how := "dialog answered"
 		if !a.AnsweredAt.IsZero() {

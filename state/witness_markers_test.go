@@ -32,6 +32,15 @@ func TestMarkersTellTheRecordedScreensApart(t *testing.T) {
 			step := strings.TrimSuffix(filepath.Base(f), ".screen")
 			waiting := step == "idle" || step == "rejected" || step == "interrupted"
 			switch {
+			case (step == "trust") != sc.any(m.Trust):
+				t.Errorf("%s: trust markers %q shown: %v", name, m.Trust, sc.any(m.Trust))
+			case step == "trust":
+				// Claude's trust question ends "Enter to confirm · Esc
+				// to cancel", its dialog marker too; either way it is
+				// no prompt.
+				if sc.any(m.Idle) {
+					t.Errorf("%s: the trust question shows the idle prompt %q", name, m.Idle)
+				}
 			case (step == "dialog" || step == "question") != sc.any(m.Dialog):
 				t.Errorf("%s: dialog markers %q shown: %v", name, m.Dialog, sc.any(m.Dialog))
 			case waiting && (sc.any(m.Busy) || !sc.any(m.Idle)):

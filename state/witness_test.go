@@ -383,3 +383,60 @@ func TestSeeScreenInsideTheGraceKeepsTheNextLook(t *testing.T) {
 		t.Errorf("next look %v after lanes' look in the grace, want %v", got, want)
 	}
 }
+
+// An agent started in a folder it was never told to trust asks before it
+// starts, and no hook fires while it asks (testdata/real/harness/*/trust):
+// the witness looks at a launch nothing spoke for yet, and the card says
+// Needs you with the question; once trusted, the prompt shows and the card
+// is Idle, not interrupted.
+func TestWitnessTrustQuestionAtStart(t *testing.T) {
+	for _, ag := range []Agent{AgentClaude, AgentGemini} {
+		t.Run(string(ag), func(t *testing.T) {
+			r := realRecord(ag)
+			r.Pane.PID = 100
+			clk := &clock{t: t0}
+			f := &fakePanes{screens: map[string]string{"%1": realScreen(t, "harness/"+string(ag), "trust", "trust")}}
+			f.obs = []Observation{{LanesID: r.ID, SessionID: "$1", PaneID: "%1", PID: 100, WindowActivity: t0}}
+			col := &Collector{Store: NewStore(filepath.Join(t.TempDir(), "state")), Panes: f, Now: clk.now}
+			put(t, col.Store, r)
+			w := &witnessRig{t: t, col: col, panes: f, clk: clk, id: r.ID}
+			took, got := w.until(10*time.Second, false, func(r *Record) bool { return r.Activity.Dialog })
+			if took < 0 || took > 3*time.Second {
+				t.Fatalf("trust question: after %v dialog %v activity %s, want a dialog within 3 s", took, got.Activity.Dialog, got.Activity.State)
+			}
+			if d := Derive(got, clk.t); d.Status != StatusNeedsInput || got.Activity.Question != TrustQuestion {
+				t.Fatalf("trust question: status %s question %q", d.Status, got.Activity.Question)
+			}
+			for range 10 { // it stays while it shows
+				if r := w.cycle(time.Second, false); !r.Activity.Dialog {
+					t.Fatalf("trust question still showing, but the dialog ended (activity %s)", r.Activity.State)
+				}
+			}
+			f.screens["%1"] = realScreen(t, "harness/"+string(ag), "question", "ready") // trusted: its prompt
+			took, got = w.until(10*time.Second, true, func(r *Record) bool { return !r.Activity.Dialog })
+			if d := Derive(got, clk.t); took < 0 || took > 5*time.Second || d.Status != StatusIdle || len(d.Marks) > 0 {
+				t.Fatalf("trusted: after %v status %s marks %v dialog %v", took, d.Status, d.Marks, got.Activity.Dialog)
+			}
+		})
+	}
+}
+
+// A launch that shows its prompt is looked at a few times, each further
+// out, and never once the no-signal grace is over: an agent whose hooks
+// stay silent costs no capture a cycle.
+func TestWitnessLooksAtAFreshLaunchAFewTimes(t *testing.T) {
+	r := realRecord(AgentGemini)
+	r.Pane.PID = 100
+	clk := &clock{t: t0}
+	f := &fakePanes{screens: map[string]string{"%1": realScreen(t, "harness/gemini", "question", "ready")}}
+	f.obs = []Observation{{LanesID: r.ID, SessionID: "$1", PaneID: "%1", PID: 100, WindowActivity: t0}}
+	col := &Collector{Store: NewStore(filepath.Join(t.TempDir(), "state")), Panes: f, Now: clk.now}
+	put(t, col.Store, r)
+	w := &witnessRig{t: t, col: col, panes: f, clk: clk, id: r.ID}
+	for range 300 { // 5 minutes
+		w.cycle(time.Second, false)
+	}
+	if n := len(f.captured); n == 0 || n > 7 {
+		t.Fatalf("%d captures of a fresh launch in 5 minutes, want 1 to 7", n)
+	}
+}

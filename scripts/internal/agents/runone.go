@@ -75,7 +75,7 @@ func runOne(cfg config, a agent, sc scenario) (rw row) {
 		r.killAgents()
 		w.Close()
 	}()
-	err = r.setUp(cfg, turns)
+	err = r.setUp(cfg, sc, turns)
 	if err == nil {
 		err = sc.drive(r)
 	}
@@ -103,7 +103,7 @@ func runOne(cfg config, a agent, sc scenario) (rw row) {
 
 // setUp writes the agent's private HOME, starts the world's tmux server
 // with the agent's environment, runs `lanes new` and waits for the prompt.
-func (r *run) setUp(cfg config, turns []modelserver.Turn) error {
+func (r *run) setUp(cfg config, sc scenario, turns []modelserver.Turn) error {
 	if err := r.srv.Assign(r.key, modelserver.Scenario{Name: r.key, Turns: turns}); err != nil {
 		return err
 	}
@@ -114,6 +114,11 @@ func (r *run) setUp(cfg config, turns []modelserver.Turn) error {
 	}
 	for _, d := range []string{h.proj, h.tmp} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
+			return err
+		}
+	}
+	if sc.worktree {
+		if err := gitRepo(h.proj); err != nil {
 			return err
 		}
 	}
@@ -136,7 +141,22 @@ func (r *run) setUp(cfg config, turns []modelserver.Turn) error {
 		return fmt.Errorf("sizing the private tmux server: %v %s", err, out)
 	}
 	r.startSampler()
-	args := append([]string{"new", r.name, "--agent", r.a.name, "--dir", h.proj, "--"}, r.a.args...)
+	dir := h.proj
+	if sc.untrusted {
+		// A repository of the user's the agent never opened.
+		dir = filepath.Join(r.w.Root, "fresh")
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return err
+		}
+		if err := gitRepo(dir); err != nil {
+			return err
+		}
+	}
+	args := []string{"new", r.name, "--agent", r.a.name, "--dir", dir}
+	if sc.worktree {
+		args = append(args, "--worktree")
+	}
+	args = append(append(args, "--"), r.a.args...)
 	r.started = time.Now()
 	if res := r.w.Lanes("", args...); res.Code != 0 {
 		return fmt.Errorf("lanes new: exit %d: %s", res.Code, res.Stderr)
@@ -146,6 +166,9 @@ func (r *run) setUp(cfg config, turns []modelserver.Turn) error {
 		return fmt.Errorf("finding the agent's pane: %v %s", err, out)
 	}
 	r.pane = strings.TrimSpace(out)
+	if sc.untrusted {
+		return nil
+	}
 	if err := r.waitReady(120 * time.Second); err != nil {
 		return err
 	}

@@ -17,6 +17,12 @@ type scenario struct {
 	quick bool // part of --quick
 	// quickOnly, when set, limits the scenario's --quick run to this agent.
 	quickOnly string
+	// worktree: the project is a git repository and the session starts
+	// in a worktree of its own (lanes new --worktree).
+	worktree bool
+	// untrusted: the session starts in a folder the agent's config does
+	// not trust, and setUp does not wait for its prompt.
+	untrusted bool
 	// turns is the model's script for this agent; nil with a reason when
 	// the agent lacks the feature.
 	turns func(a agent, q bool) ([]m.Turn, string)

@@ -184,6 +184,10 @@ type Session struct {
 	EventsApplied    int               `json:"events_applied"`
 	EventsDropped    map[string]int    `json:"events_dropped"`
 	Exit             *json.RawMessage  `json:"exit"`
+	Branch           string            `json:"branch"`
+	Worktree         *string           `json:"worktree"`
+	Ahead            *int              `json:"ahead"`
+	Changed          *int              `json:"changed"`
 	Extra            map[string]string `json:"-"`
 }
 

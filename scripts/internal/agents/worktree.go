@@ -1,0 +1,122 @@
+package main
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+	"time"
+
+	m "lanes/scripts/internal/modelserver"
+	"lanes/scripts/internal/world"
+	"lanes/state"
+)
+
+// The worktree scenario (docs/design.md §12): `lanes new --worktree` in a
+// real repository, under a running board; the agent makes a branch of its
+// own, commits and leaves a file changed. ls --json must then show the
+// live branch (read from the HEAD file), and the board's git poller the
+// commit ahead of the base and the changed files.
+func init() {
+	scenarios = append(scenarios, scenario{name: "worktree", worktree: true, turns: worktreeTurns, drive: worktreeRuns})
+}
+
+const wtBranch = "feature/from-agent"
+
+func worktreeTurns(a agent, _ bool) ([]m.Turn, string) {
+	call := a.asks("git checkout -q -b " + wtBranch + " && echo one > one.txt && git add one.txt && git commit -qm one && echo two > two.txt")
+	return append([]m.Turn{{m.Step{Tool: &call}}}, texts...), ""
+}
+
+// gitRepo makes dir a repository with one commit and an identity of its
+// own (the agent commits there; worktrees share the repository's config).
+func gitRepo(dir string) error {
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main"},
+		{"config", "user.name", "lanes harness"},
+		{"config", "user.email", "harness@lanes.invalid"},
+		{"commit", "-q", "--allow-empty", "-m", "start"},
+	} {
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = append(cmd.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("git %s: %v %s", strings.Join(args, " "), err, out)
+		}
+	}
+	return nil
+}
+
+func worktreeRuns(r *run) error {
+	s := r.latest()
+	if s.Worktree == nil || s.Branch != "lanes/"+r.name {
+		return fmt.Errorf("lanes new --worktree: ls --json has worktree %v, branch %q; want a path and lanes/%s", s.Worktree, s.Branch, r.name)
+	}
+	view := "lanes-view-" + randHex()
+	if err := r.w.StartBoard(view, 140, 40); err != nil {
+		return err
+	}
+	defer r.w.Tmux(view, "kill-server")
+	if err := asked(r); err != nil {
+		return err
+	}
+	if err := r.press(r.a.approve); err != nil {
+		return err
+	}
+	if err := idleAfter(r, "branch made and committed"); err != nil {
+		return err
+	}
+	r.capture("committed")
+	start := time.Now()
+	if _, err := r.expect("the agent's branch, one commit ahead, files changed", 90*time.Second, func(s world.Session) bool {
+		return s.Branch == wtBranch && s.Ahead != nil && *s.Ahead == 1 && s.Changed != nil && *s.Changed >= 1
+	}); err != nil {
+		return fmt.Errorf("%w (ls: branch %q ahead %v changed %v; board:\n%s)", err, r.latest().Branch, ptr(r.latest().Ahead), ptr(r.latest().Changed), indent(tail(r.w.Screen(view), 12)))
+	}
+	r.notes = append(r.notes, fmt.Sprintf("branch, ahead and changed on ls --json %.1fs after the turn ended", time.Since(start).Seconds()))
+	if screen := r.w.Screen(view); !strings.Contains(screen, "↑1") {
+		return fmt.Errorf("the board's card shows no ↑1:\n%s", indent(tail(screen, 40)))
+	}
+	return nil
+}
+
+func ptr(p *int) string {
+	if p == nil {
+		return "null"
+	}
+	return fmt.Sprint(*p)
+}
+
+// The trust scenario: the session starts in a folder the agent was never
+// told to trust (a fresh worktree is one, to Gemini CLI), so before any
+// hook the agent asks whether to trust it. The card must say the agent
+// needs its human, and leave Needs you once the folder is trusted.
+func init() {
+	scenarios = append(scenarios, scenario{name: "trust", untrusted: true, turns: allTexts, drive: trustRuns})
+}
+
+func trustRuns(r *run) error {
+	trust := lanesMarkers(state.Agent(r.a.name)).Trust
+	if len(trust) == 0 {
+		_ = r.waitScreen("the prompt", 30*time.Second, r.a.ready)
+		return cannot("%s asks no trust question lanes knows; its screen:\n%s", r.a.name, indent(tail(r.capture(""), 30)))
+	}
+	if err := r.waitScreen("the trust question", 60*time.Second, trust); err != nil {
+		return err
+	}
+	r.capture("trust")
+	if _, err := r.expect("asks trust → needs_input", 15*time.Second, func(s world.Session) bool {
+		return s.Activity == "waiting_input" && s.Zone == "needs_you"
+	}); err != nil {
+		return err
+	}
+	r.notes = append(r.notes, fmt.Sprintf("Needs you %.1fs after lanes new", time.Since(r.started).Seconds()))
+	if err := r.press("Enter"); err != nil {
+		return err
+	}
+	if err := r.waitReady(60 * time.Second); err != nil {
+		return err
+	}
+	if _, err := r.expect("trusted → idle", 15*time.Second, idle); err != nil {
+		return err
+	}
+	return afterwards(r)
+}
