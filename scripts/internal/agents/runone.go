@@ -166,8 +166,8 @@ func (r *run) setUp(cfg config, sc scenario, turns []modelserver.Turn) error {
 		return fmt.Errorf("finding the agent's pane: %v %s", err, out)
 	}
 	r.pane = strings.TrimSpace(out)
-	if sc.untrusted {
-		return nil
+	if sc.untrusted || sc.worktree {
+		return nil // the scenario meets the trust question, if asked
 	}
 	if err := r.waitReady(120 * time.Second); err != nil {
 		return err

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"os/exec"
 	"strings"
 	"time"
@@ -46,6 +48,9 @@ func gitRepo(dir string) error {
 }
 
 func worktreeRuns(r *run) error {
+	if err := r.trustIfAsked(); err != nil {
+		return err
+	}
 	s := r.latest()
 	if s.Worktree == nil || s.Branch != "lanes/"+r.name {
 		return fmt.Errorf("lanes new --worktree: ls --json has worktree %v, branch %q; want a path and lanes/%s", s.Worktree, s.Branch, r.name)
@@ -72,8 +77,9 @@ func worktreeRuns(r *run) error {
 		return fmt.Errorf("%w (ls: branch %q ahead %v changed %v; board:\n%s)", err, r.latest().Branch, ptr(r.latest().Ahead), ptr(r.latest().Changed), indent(tail(r.w.Screen(view), 12)))
 	}
 	r.notes = append(r.notes, fmt.Sprintf("branch, ahead and changed on ls --json %.1fs after the turn ended", time.Since(start).Seconds()))
-	if screen := r.w.Screen(view); !strings.Contains(screen, "↑1") {
-		return fmt.Errorf("the board's card shows no ↑1:\n%s", indent(tail(screen, 40)))
+	// The board draws what it read at its next cycle.
+	if !world.Poll(5*time.Second, 200*time.Millisecond, func() bool { return strings.Contains(r.w.Screen(view), "↑1") }) {
+		return fmt.Errorf("the board's card shows no ↑1 within 5 s:\n%s", indent(tail(r.w.Screen(view), 40)))
 	}
 	return nil
 }
@@ -94,14 +100,60 @@ func init() {
 }
 
 func trustRuns(r *run) error {
-	trust := lanesMarkers(state.Agent(r.a.name)).Trust
-	if len(trust) == 0 {
+	if err := r.trustQuestion(); err != nil {
+		return err
+	}
+	return afterwards(r)
+}
+
+func (r *run) trustQuestion() error {
+	if len(lanesMarkers(state.Agent(r.a.name)).Trust) == 0 {
 		_ = r.waitScreen("the prompt", 30*time.Second, r.a.ready)
 		return cannot("%s asks no trust question lanes knows; its screen:\n%s", r.a.name, indent(tail(r.capture(""), 30)))
 	}
-	if err := r.waitScreen("the trust question", 60*time.Second, trust); err != nil {
+	asked, err := r.trustAsked()
+	if err != nil {
 		return err
 	}
+	if !asked {
+		return fmt.Errorf("%s showed its prompt, not the trust question", r.a.name)
+	}
+	return r.trusted()
+}
+
+// trustAsked waits for the agent's prompt or its trust question, and says
+// which showed.
+func (r *run) trustAsked() (bool, error) {
+	trust := lanesMarkers(state.Agent(r.a.name)).Trust
+	end := time.Now().Add(120 * time.Second)
+	for {
+		if err := r.waitScreen("the prompt or the trust question", time.Until(end), append(slices.Clone(r.a.ready), trust...)); err != nil {
+			return false, err
+		}
+		if hasAny(r.screen, trust) {
+			return true, nil
+		}
+		// Gemini CLI draws its prompt a moment before the question over it.
+		time.Sleep(time.Second)
+		if s := r.capture(""); hasAny(s, r.a.ready) && !hasAny(s, trust) {
+			return false, nil
+		}
+	}
+}
+
+// trustIfAsked answers the trust question when the agent asks it, as
+// trust does, and waits for the prompt.
+func (r *run) trustIfAsked() error {
+	asked, err := r.trustAsked()
+	if err != nil || !asked {
+		return cmp.Or(err, r.waitReady(120*time.Second))
+	}
+	return r.trusted()
+}
+
+// trusted: the trust question shows; the card must be Needs you, and once
+// Enter trusts the folder, Idle at the agent's prompt.
+func (r *run) trusted() error {
 	r.capture("trust")
 	if _, err := r.expect("asks trust → needs_input", 15*time.Second, func(s world.Session) bool {
 		return s.Activity == "waiting_input" && s.Zone == "needs_you"
@@ -115,8 +167,6 @@ func trustRuns(r *run) error {
 	if err := r.waitReady(60 * time.Second); err != nil {
 		return err
 	}
-	if _, err := r.expect("trusted → idle", 15*time.Second, idle); err != nil {
-		return err
-	}
-	return afterwards(r)
+	_, err := r.expect("trusted → idle", 15*time.Second, idle)
+	return err
 }
