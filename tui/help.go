@@ -77,6 +77,7 @@ func (m Model) legend() string {
 		}
 		b.WriteString(l.sayGlyph[k].s(g) + " " + l.muted.s(sayLegend[k]) + "  ")
 	}
+	b.WriteString("\n" + l.name.s("Branch") + "  " + l.muted.s("↑ commits ahead of its base  ↓ behind  ± files changed"))
 	b.WriteString("\n" + l.muted.s("Only an active dot breathes; a card's badge is its status, a dot its agent's activity."))
 	return b.String()
 }
