@@ -57,6 +57,9 @@ type Collector struct {
 	// Git, when set (the board), reads ahead, behind and changed beside
 	// the cycles (gitfacts.go); nil: the stored counts are left as they are.
 	Git *GitPoller
+	// PRs, when set (the board, lanes pr --sync), reads PR facts from
+	// GitHub beside the cycle (prsync.go).
+	PRs *PRPoller
 
 	// cache is the records as of store transaction cacheTx. While no other
 	// process writes, a cycle starts from copies of them instead of decoding
@@ -122,6 +125,7 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	var closing []string
 	var captures []witnessCapture
 	var gitJobs []gitJob
+	var prJobs []prJob
 	reap := false
 	now := c.now()
 	err := c.transact(now, readPanes, &res, func(ct *cycleTx) {
@@ -138,6 +142,10 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 				captures = ct.witnessDue(c.Socket, now)
 			}
 		}
+		if c.PRs != nil {
+			ct.setPRs(c.PRs, c.PRs.take())
+			prJobs = c.PRs.due(ct.records, now, false, nil)
+		}
 		res.Orphans = ct.orphans
 	})
 	if err != nil {
@@ -147,6 +155,9 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 		c.Store.setReapNext(reap)
 	}
 	c.Git.start(ctx, gitJobs, c.now) // beside the cycle: it does not wait for them
+	if c.PRs != nil {
+		c.PRs.start(ctx, prJobs, c.now)
+	}
 	if readPanes {                   // a spool-only cycle, or one whose read was abandoned, read no tmux: nothing to reuse
 		c.Store.markCycle(readStart)
 	}

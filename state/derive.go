@@ -115,13 +115,13 @@ func silent(r *Record, now time.Time) bool {
 
 // prRank orders open-PR statuses, worst first.
 var prRank = []Status{
-	StatusCIFailed, StatusChangesRequested, StatusDraft,
+	StatusCIFailed, StatusConflicting, StatusChangesRequested, StatusDraft,
 	StatusReviewPending, StatusPROpen, StatusApproved, StatusMergeable,
 }
 
 func prZone(s Status) Zone {
 	switch s {
-	case StatusCIFailed, StatusChangesRequested:
+	case StatusCIFailed, StatusConflicting, StatusChangesRequested:
 		return ZoneNeedsYou
 	case StatusApproved, StatusMergeable:
 		return ZoneReadyToMerge
@@ -140,6 +140,8 @@ func PRStatus(p PR) (Status, bool) {
 		return StatusCIFailed, true
 	case p.State == PRStateDraft:
 		return StatusDraft, true
+	case p.Mergeable == MergeableNo:
+		return StatusConflicting, true
 	case p.Review == ReviewChangesRequested:
 		return StatusChangesRequested, true
 	case p.Mergeable == MergeableYes && p.Review == ReviewApproved:

@@ -30,7 +30,8 @@ var (
 	prPending  = pr(3, PRStateOpen, ReviewPending, CIPassing, MergeableUnknown)
 	prFailing  = pr(4, PRStateOpen, ReviewPending, CIFailing, MergeableUnknown)
 	prChanges  = pr(5, PRStateOpen, ReviewChangesRequested, CIPassing, MergeableUnknown)
-	prApproved = pr(6, PRStateOpen, ReviewApproved, CIPassing, MergeableNo)
+	prApproved = pr(6, PRStateOpen, ReviewApproved, CIPassing, MergeableUnknown)
+	prConflict = pr(10, PRStateOpen, ReviewApproved, CIPassing, MergeableNo)
 	prMergeabl = pr(7, PRStateOpen, ReviewApproved, CIPassing, MergeableYes)
 	prMerged   = pr(8, PRStateMerged, ReviewApproved, CIPassing, MergeableYes)
 	prClosed   = pr(9, PRStateClosed, ReviewNone, CINone, MergeableUnknown)
@@ -101,6 +102,9 @@ func TestDerive(t *testing.T) {
 
 		// Worst wins across PRs.
 		{"worst wins: failing + mergeable", rec(ActivityIdle, prMergeabl, prFailing), now, StatusCIFailed, ZoneNeedsYou, nil},
+		{"approved but conflicting needs you", rec(ActivityIdle, prConflict), now, StatusConflicting, ZoneNeedsYou, nil},
+		{"worst wins: failing + conflicting", rec(ActivityIdle, prConflict, prFailing), now, StatusCIFailed, ZoneNeedsYou, nil},
+		{"worst wins: conflicting + changes", rec(ActivityIdle, prChanges, prConflict), now, StatusConflicting, ZoneNeedsYou, nil},
 		{"worst wins: changes + draft", rec(ActivityIdle, prDraft, prChanges), now, StatusChangesRequested, ZoneNeedsYou, nil},
 		{"worst wins: draft + pending", rec(ActivityIdle, prPending, prDraft), now, StatusDraft, ZoneInReview, nil},
 		{"worst wins: pending + open", rec(ActivityIdle, prOpen, prPending), now, StatusReviewPending, ZoneInReview, nil},
@@ -165,6 +169,9 @@ func TestPRStatus(t *testing.T) {
 		{pr(1, PRStateOpen, ReviewNone, CIPassing, MergeableYes), StatusPROpen, true},
 		{prPending, StatusReviewPending, true},
 		{prApproved, StatusApproved, true},
+		{prConflict, StatusConflicting, true},
+		{pr(1, PRStateDraft, ReviewNone, CIPassing, MergeableNo), StatusDraft, true},
+		{pr(1, PRStateOpen, ReviewChangesRequested, CIPassing, MergeableNo), StatusConflicting, true},
 		{prOpen, StatusPROpen, true},
 		{prMerged, "", false},
 		{prClosed, "", false},

@@ -39,6 +39,7 @@ const (
 	StatusExited           Status = "exited"
 	StatusNoSignal         Status = "no_signal"
 	StatusCIFailed         Status = "ci_failed"
+	StatusConflicting      Status = "conflicting"
 	StatusChangesRequested Status = "changes_requested"
 	StatusDraft            Status = "draft"
 	StatusReviewPending    Status = "review_pending"
@@ -53,7 +54,7 @@ const (
 // Statuses lists every status, in the order a legend shows them.
 var Statuses = []Status{
 	StatusWorking, StatusIdle, StatusNeedsInput, StatusExited, StatusNoSignal,
-	StatusCIFailed, StatusChangesRequested, StatusDraft, StatusReviewPending,
+	StatusCIFailed, StatusConflicting, StatusChangesRequested, StatusDraft, StatusReviewPending,
 	StatusPROpen, StatusApproved, StatusMergeable, StatusMerged, StatusTerminated,
 	StatusUnknown,
 }

@@ -22,6 +22,7 @@ var statusSpecs = map[state.Status]Spec{
 	state.StatusExited:           {RoleDanger, "■", "Exited", "Agent exited; its pane is kept for inspection", false},
 	state.StatusNoSignal:         {RoleUnknown, "⊘", "No signal", "No hook event since launch; hooks may not be installed", false},
 	state.StatusCIFailed:         {RoleDanger, "✗", "CI failed", "An open PR's CI is failing", false},
+	state.StatusConflicting:      {RoleDanger, "≠", "Conflicts", "An open PR cannot merge: it conflicts with its base", false},
 	state.StatusChangesRequested: {RoleNeeds, "↺", "Changes", "Changes were requested on an open PR", false},
 	state.StatusDraft:            {RoleReview, "◌", "Draft", "An open PR is still a draft", false},
 	state.StatusReviewPending:    {RoleReview, "◐", "Review", "An open PR is waiting for review", false},

@@ -32,6 +32,7 @@ func TestStatusSpecs(t *testing.T) {
 		state.StatusExited:           RoleDanger,
 		state.StatusNoSignal:         RoleUnknown,
 		state.StatusCIFailed:         RoleDanger,
+		state.StatusConflicting:      RoleDanger,
 		state.StatusChangesRequested: RoleNeeds,
 		state.StatusDraft:            RoleReview,
 		state.StatusReviewPending:    RoleReview,

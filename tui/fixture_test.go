@@ -85,6 +85,7 @@ func fixture() []*state.Record {
 		exit3, killed, quiet, lost,
 		withPR(rec("c1000009", "flaky", state.ActivityIdle, 7*time.Minute), openPR(state.ReviewPending, state.CIFailing, state.MergeableUnknown)),
 		withPR(rec("c100000a", "refactor", state.ActivityIdle, 2*time.Hour), openPR(state.ReviewChangesRequested, state.CIPassing, state.MergeableUnknown)),
+		withPR(rec("c100000b", "rebase", state.ActivityIdle, 5*time.Second), openPR(state.ReviewApproved, state.CIPassing, state.MergeableNo)),
 		withPR(rec("d1000001", "wip", state.ActivityIdle, 3*time.Hour), state.PR{State: state.PRStateDraft, Review: state.ReviewNone, CI: state.CIPending}),
 		withPR(rec("d1000002", "review", state.ActivityIdle, 26*time.Hour), openPR(state.ReviewPending, state.CIPassing, state.MergeableUnknown)),
 		withPR(rec("d1000003", "feature", state.ActivityIdle, 12*time.Minute), openPR(state.ReviewNone, state.CINone, state.MergeableUnknown)),

@@ -125,7 +125,7 @@ func TestFlowFilter(t *testing.T) {
 	f.keys("enter") // keep the filter; keys act on the board again
 	f.waitText("esc clears")
 	f.keys("esc")
-	f.waitText("◆ 9 needs you")
+	f.waitText("◆ 10 needs you")
 	m := f.final()
 	if m.filter != "" || len(m.board.items) != len(fixture())-1 {
 		t.Errorf("after esc: filter %q, %d items; want none and every recent session", m.filter, len(m.board.items))

@@ -1,0 +1,434 @@
+package state
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// PR facts from GitHub (docs/design.md §14): a poller the board's collector
+// owns, as it owns the git poller. A cycle picks, inside its transaction,
+// the repositories of live or recently ended sessions whose last read is
+// PREvery old; after the transaction it starts their reads beside it, at
+// most prAtOnce at a time; a later cycle applies what they found through
+// Apply's PR path, as `lanes pr`'s lines are (never fenced: a PR that
+// merges after its session was killed moves the card to Merged). One read
+// is one process, in a session's dir:
+//
+//	gh pr list --state all --limit 100 --json number,state,isDraft,…
+//
+// matched to sessions by head branch.
+
+// PR poller limits.
+const (
+	PREvery   = 60 * time.Second // per repository, between reads
+	prBackoff = 5 * time.Minute  // after a failed read (rate limit, network, no GitHub remote)
+	prAtOnce  = 2                // gh processes at once, all repositories
+	prTimeout = 30 * time.Second // one read; a hung gh is killed
+	// prRecent is how long a session that ended is still followed: its PR
+	// may merge after it was killed.
+	prRecent = 24 * time.Hour
+)
+
+// ghFields are the fields one read asks gh for.
+const ghFields = "number,state,isDraft,reviewDecision,statusCheckRollup,mergeable,baseRefName,headRefName,url,updatedAt,isCrossRepository"
+
+// GHArgs is the one gh command a read runs.
+var GHArgs = []string{"pr", "list", "--state", "all", "--limit", "100", "--json", ghFields}
+
+// GHRun runs gh with args in dir and returns its standard output; its
+// error says what gh said.
+type GHRun func(ctx context.Context, dir string, args ...string) ([]byte, error)
+
+// ErrGHOff wraps why the poller stays off: gh is not installed, or not
+// logged in. Nothing else changes; `lanes doctor` says how to turn it on.
+var ErrGHOff = errors.New("PRs from GitHub are off")
+
+// PRPoller reads PR facts for a collector's sessions; the zero value runs
+// the real gh every PREvery.
+type PRPoller struct {
+	Run   GHRun         // the gh seam (tests replay recorded answers); nil: gh on PATH
+	Every time.Duration // per repository; 0: PREvery
+
+	mu       sync.Mutex
+	off      error
+	repos    map[string]*prRepo
+	dirs     map[string]string // session dir → repository (its git common dir)
+	inFlight int
+	done     []prRead
+	wg       sync.WaitGroup
+}
+
+type prRepo struct {
+	next time.Time // when it is due again
+	busy bool
+	err  error // the last read's failure, nil after a good one
+}
+
+// prRead is one repository's PRs as gh gave them.
+type prRead struct {
+	repo string
+	at   time.Time
+	prs  []ghPR
+}
+
+type prJob struct{ repo, dir string }
+
+// ghPR is one entry of gh pr list --json (fields as gh names them).
+type ghPR struct {
+	Number         int       `json:"number"`
+	State          string    `json:"state"` // OPEN, CLOSED, MERGED
+	IsDraft        bool      `json:"isDraft"`
+	ReviewDecision string    `json:"reviewDecision"` // APPROVED, CHANGES_REQUESTED, REVIEW_REQUIRED, ""
+	Mergeable      string    `json:"mergeable"`      // MERGEABLE, CONFLICTING, UNKNOWN
+	BaseRefName    string    `json:"baseRefName"`
+	HeadRefName    string    `json:"headRefName"`
+	URL            string    `json:"url"`
+	UpdatedAt      time.Time `json:"updatedAt"`
+	IsCrossRepo    bool      `json:"isCrossRepository"`
+	Checks         []struct {
+		Type       string `json:"__typename"` // CheckRun or StatusContext
+		Status     string `json:"status"`     // CheckRun: QUEUED, IN_PROGRESS, COMPLETED, …
+		Conclusion string `json:"conclusion"` // CheckRun: SUCCESS, FAILURE, NEUTRAL, SKIPPED, …
+		State      string `json:"state"`      // StatusContext: SUCCESS, PENDING, EXPECTED, FAILURE, ERROR
+	} `json:"statusCheckRollup"`
+}
+
+// fact is the PR as lanes keeps it (docs/design.md §2).
+func (g ghPR) fact() PR {
+	p := PR{Number: g.Number, URL: g.URL, Base: g.BaseRefName, Head: g.HeadRefName,
+		State: PRStateOpen, Review: ReviewNone, CI: CINone, Mergeable: MergeableUnknown}
+	switch {
+	case g.State == "MERGED":
+		p.State = PRStateMerged
+	case g.State == "CLOSED":
+		p.State = PRStateClosed
+	case g.IsDraft:
+		p.State = PRStateDraft
+	}
+	switch g.ReviewDecision {
+	case "APPROVED":
+		p.Review = ReviewApproved
+	case "CHANGES_REQUESTED":
+		p.Review = ReviewChangesRequested
+	case "REVIEW_REQUIRED":
+		p.Review = ReviewPending
+	}
+	switch g.Mergeable {
+	case "MERGEABLE":
+		p.Mergeable = MergeableYes
+	case "CONFLICTING":
+		p.Mergeable = MergeableNo
+	}
+	p.CI = g.ci()
+	return p
+}
+
+// ci sums the checks: any failing is failing, else any not done is
+// pending, else passing; none: none.
+func (g ghPR) ci() string {
+	if len(g.Checks) == 0 {
+		return CINone
+	}
+	pending := false
+	for _, c := range g.Checks {
+		v := c.Conclusion
+		if c.Type == "StatusContext" {
+			v = c.State
+		} else if c.Status != "COMPLETED" {
+			v = "PENDING"
+		}
+		switch v {
+		case "SUCCESS", "NEUTRAL", "SKIPPED":
+		case "FAILURE", "ERROR", "CANCELLED", "TIMED_OUT", "ACTION_REQUIRED", "STARTUP_FAILURE", "STALE":
+			return CIFailing
+		default:
+			pending = true
+		}
+	}
+	if pending {
+		return CIPending
+	}
+	return CIPassing
+}
+
+// Off is why the poller stays off (wrapping ErrGHOff), nil while it runs.
+func (p *PRPoller) Off() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.off
+}
+
+// followed: a session whose PRs are read — one with a branch, live or
+// ended less than prRecent ago.
+func followed(r *Record, now time.Time) bool {
+	return r.Dir != "" && r.Branch != "" &&
+		(r.Live() || r.Runtime.Terminated && now.Sub(r.Runtime.TerminatedAt) < prRecent)
+}
+
+// repoOf is the repository dir is in (its git common dir), cached: a
+// session's dir does not move. Only the cycle's goroutine (or Sync's
+// caller) calls it. "" outside a checkout (not cached, so a dir
+// that becomes a repository is seen).
+func (p *PRPoller) repoOf(dir string) string {
+	if repo, ok := p.dirs[dir]; ok {
+		return repo
+	}
+	head := headFile(dir)
+	if head == "" {
+		return ""
+	}
+	repo := filepath.Dir(head)
+	if b, err := os.ReadFile(filepath.Join(repo, "commondir")); err == nil { // a worktree's
+		c := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(c) {
+			c = filepath.Join(repo, c)
+		}
+		repo = filepath.Clean(c)
+	}
+	if p.dirs == nil {
+		p.dirs = map[string]string{}
+	}
+	p.dirs[dir] = repo
+	return repo
+}
+
+// due chooses the reads to start now: each repository of a followed
+// session, due and not being read, within the prAtOnce budget; the dir
+// gh runs in is a live session's where there is one. force takes every
+// repository of the sessions named (all when names is empty), due or not.
+func (p *PRPoller) due(recs []*Record, now time.Time, force bool, names map[string]bool) []prJob {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.off != nil {
+		return nil
+	}
+	dirs := map[string]string{}
+	var order []string
+	for _, r := range recs {
+		if !followed(r, now) || len(names) > 0 && !names[r.Name] && !names[r.ID] {
+			continue
+		}
+		repo := p.repoOf(r.Dir)
+		if repo == "" {
+			continue
+		}
+		if _, seen := dirs[repo]; !seen {
+			order = append(order, repo)
+		}
+		if dirs[repo] == "" || r.Live() {
+			if _, err := os.Stat(r.Dir); err == nil {
+				dirs[repo] = r.Dir
+			}
+		}
+	}
+	var jobs []prJob
+	for _, repo := range order {
+		st := p.repos[repo]
+		if dirs[repo] == "" || st != nil && (st.busy || !force && now.Before(st.next)) {
+			continue
+		}
+		if !force && p.inFlight+len(jobs) >= prAtOnce {
+			break
+		}
+		jobs = append(jobs, prJob{repo, dirs[repo]})
+	}
+	return jobs
+}
+
+// start runs the chosen reads in the background, at most prAtOnce at a
+// time; a later cycle's take collects what they found.
+func (p *PRPoller) start(ctx context.Context, jobs []prJob, now func() time.Time) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, j := range jobs {
+		if p.inFlight >= prAtOnce {
+			return
+		}
+		p.launch(ctx, j, now)
+	}
+}
+
+// launch starts one read; p.mu is held.
+func (p *PRPoller) launch(ctx context.Context, j prJob, now func() time.Time) {
+	if p.repos == nil {
+		p.repos = map[string]*prRepo{}
+	}
+	st := p.repos[j.repo]
+	if st == nil {
+		st = &prRepo{}
+		p.repos[j.repo] = st
+	}
+	st.busy = true
+	p.inFlight++
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		prs, err := p.read(ctx, j.dir)
+		at := now().UTC().Round(0)
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.inFlight--
+		st.busy, st.err = false, err
+		every := p.Every
+		if every <= 0 {
+			every = PREvery
+		}
+		st.next = at.Add(every)
+		switch {
+		case errors.Is(err, ErrGHOff):
+			p.off = err
+		case err != nil:
+			st.next = at.Add(max(prBackoff, every))
+		default:
+			p.done = append(p.done, prRead{repo: j.repo, at: at, prs: prs})
+		}
+	}()
+}
+
+// Sync reads now the repositories of the sessions named (all followed
+// ones when none are), at most prAtOnce at a time, and waits: the next
+// cycle applies what it found. It returns each repository's failure.
+func (p *PRPoller) Sync(ctx context.Context, recs []*Record, names []string, now func() time.Time) error {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	jobs := p.due(recs, now(), true, want)
+	if err := p.Off(); err != nil {
+		return err
+	}
+	for i := 0; i < len(jobs); i += prAtOnce {
+		p.mu.Lock()
+		for _, j := range jobs[i:min(i+prAtOnce, len(jobs))] {
+			p.launch(ctx, j, now)
+		}
+		p.mu.Unlock()
+		p.wg.Wait()
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.off != nil {
+		return p.off
+	}
+	var errs []error
+	for _, j := range jobs {
+		if err := p.repos[j.repo].err; err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", filepath.Dir(j.repo), err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Repos is how many repositories were read, and how many failed last.
+func (p *PRPoller) Repos() (read, failing int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, st := range p.repos {
+		read++
+		if st.err != nil {
+			failing++
+		}
+	}
+	return read, failing
+}
+
+// take hands over the finished reads.
+func (p *PRPoller) take() []prRead {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	d := p.done
+	p.done = nil
+	return d
+}
+
+// read runs one gh pr list in dir.
+func (p *PRPoller) read(ctx context.Context, dir string) ([]ghPR, error) {
+	ctx, cancel := context.WithTimeout(ctx, prTimeout)
+	defer cancel()
+	run := p.Run
+	if run == nil {
+		run = RunGH
+	}
+	out, err := run(ctx, dir, GHArgs...)
+	if err != nil {
+		return nil, err
+	}
+	var prs []ghPR
+	if err := json.Unmarshal(out, &prs); err != nil {
+		return nil, fmt.Errorf("gh pr list gave what is not its JSON: %w", err)
+	}
+	return prs, nil
+}
+
+// RunGH runs the gh on PATH, never prompting. Its error wraps ErrGHOff
+// when gh is missing or not logged in (gh exits 4 then), else says what
+// gh printed.
+func RunGH(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, "gh", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GH_PROMPT_DISABLED=1", "NO_COLOR=1", "GH_NO_UPDATE_NOTIFIER=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err == nil {
+		return out, nil
+	}
+	said := strings.TrimSpace(stderr.String())
+	if i := strings.IndexByte(said, '\n'); i > 0 {
+		said = said[:i]
+	}
+	var exit *exec.ExitError
+	switch {
+	case errors.Is(err, exec.ErrNotFound):
+		return nil, fmt.Errorf("%w: gh is not installed (install GitHub CLI, then run gh auth login)", ErrGHOff)
+	case errors.As(err, &exit) && exit.ExitCode() == 4, strings.Contains(said, "gh auth login"):
+		return nil, fmt.Errorf("%w: gh is not logged in (run gh auth login, or set GH_TOKEN)", ErrGHOff)
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("gh pr list gave no answer in %v", prTimeout)
+	case said != "":
+		return nil, fmt.Errorf("gh pr list: %s", said)
+	}
+	return nil, fmt.Errorf("gh pr list: %w", err)
+}
+
+// setPRs applies finished reads to the followed sessions of each
+// repository, by head branch: an open PR always, a closed or merged one
+// only if it changed since the session began (an old PR of a reused
+// branch name is not this session's); a PR from a fork never. Only a PR
+// whose facts differ from the record's is applied.
+func (c *cycleTx) setPRs(p *PRPoller, reads []prRead) {
+	for _, rd := range reads {
+		for _, r := range c.records {
+			if !followed(r, rd.at) || p.repoOf(r.Dir) != rd.repo {
+				continue
+			}
+			for _, g := range rd.prs {
+				if g.HeadRefName != r.Branch || g.IsCrossRepo || g.State != "OPEN" && g.UpdatedAt.Before(r.CreatedAt) {
+					continue
+				}
+				f := g.fact()
+				if i := slices.IndexFunc(r.PRs, func(o PR) bool { return o.Number == f.Number }); i >= 0 && samePR(r.PRs[i], f) {
+					continue
+				}
+				Apply(r, Event{Kind: KindPR, At: rd.at, Source: "gh", Detail: "pr", PR: &f})
+				c.dirty[r.ID] = true
+			}
+		}
+	}
+}
+
+// samePR: nothing the board shows differs.
+func samePR(a, b PR) bool {
+	return a.State == b.State && a.Review == b.Review && a.CI == b.CI && a.Mergeable == b.Mergeable &&
+		a.URL == b.URL && a.Base == b.Base && a.Head == b.Head
+}
