@@ -158,7 +158,7 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	if c.PRs != nil {
 		c.PRs.start(ctx, prJobs, c.now)
 	}
-	if readPanes {                   // a spool-only cycle, or one whose read was abandoned, read no tmux: nothing to reuse
+	if readPanes { // a spool-only cycle, or one whose read was abandoned, read no tmux: nothing to reuse
 		c.Store.markCycle(readStart)
 	}
 	for _, sid := range closing {

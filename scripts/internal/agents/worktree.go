@@ -3,8 +3,8 @@ package main
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
