@@ -84,6 +84,10 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	// Only the board, the long-lived process, reads ahead, behind and
 	// changed (beside its cycles); ls shows what it stored.
 	c.Git = &state.GitPoller{}
+	// And PR facts from GitHub, when gh is there and logged in.
+	if c.PRs, err = a.prPoller(); err != nil {
+		return a.fail(err)
+	}
 	dir, err := a.stateDir()
 	if err != nil {
 		return a.fail(err)

@@ -53,6 +53,7 @@ func (a *app) cmdDoctor(ctx context.Context, args []string) int {
 	}
 	a.doctorHooks(add)
 	a.doctorBoard(add)
+	a.doctorPRs(ctx, add)
 
 	bad := 0
 	for _, c := range checks {

@@ -23,8 +23,17 @@ func (a *app) cmdPR(ctx context.Context, args []string) int {
 	fs.String("base", "", "base branch")
 	fs.String("head", "", "head branch (default: the session's branch)")
 	fs.String("url", "", "PR URL")
+	sync := fs.Bool("sync", false, "read the PRs of NAME (or of every session, with no NAME) from GitHub now, with gh")
 	if code, done := a.parse(fs, args); done {
 		return code
+	}
+	if *sync {
+		n := 0
+		fs.Visit(func(*flag.Flag) { n++ })
+		if n > 1 {
+			return a.usageErr(fs, "--sync reads PRs from GitHub; it takes no other flag")
+		}
+		return a.cmdPRSync(ctx, fs.Args())
 	}
 	if fs.NArg() != 1 {
 		return a.usageErr(fs, "pr needs exactly one NAME")

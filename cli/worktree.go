@@ -57,9 +57,13 @@ func (a *app) git(ctx context.Context, dir string, args ...string) (string, erro
 }
 
 // gitBinary is git on this invocation's PATH, "" when there is none.
-func (a *app) gitBinary() string {
+func (a *app) gitBinary() string { return a.binary("git") }
+
+// binary is the program name on this invocation's PATH, "" when there is
+// none.
+func (a *app) binary(name string) string {
 	for _, d := range filepath.SplitList(a.getenv("PATH")) {
-		if p := filepath.Join(d, "git"); d != "" && isExecutable(p) {
+		if p := filepath.Join(d, name); d != "" && isExecutable(p) {
 			return p
 		}
 	}

@@ -370,13 +370,28 @@ func (p *PRPoller) read(ctx context.Context, dir string) ([]ghPR, error) {
 	return prs, nil
 }
 
-// RunGH runs the gh on PATH, never prompting. Its error wraps ErrGHOff
-// when gh is missing or not logged in (gh exits 4 then), else says what
-// gh printed.
+// RunGH runs the gh on PATH, never prompting.
 func RunGH(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	cmd := exec.CommandContext(ctx, "gh", args...)
+	return GH("gh", os.Environ())(ctx, dir, args...)
+}
+
+// GH runs gh as bin ("": not installed) with env and a few settings of
+// its own that keep it from prompting or drawing. Its error wraps
+// ErrGHOff when gh is missing or not logged in (gh exits 4 then), else
+// says what gh printed.
+func GH(bin string, env []string) GHRun {
+	return func(ctx context.Context, dir string, args ...string) ([]byte, error) {
+		if bin == "" {
+			return nil, fmt.Errorf("%w: gh is not installed (install GitHub CLI, then run gh auth login)", ErrGHOff)
+		}
+		return runGH(ctx, bin, env, dir, args...)
+	}
+}
+
+func runGH(ctx context.Context, bin string, env []string, dir string, args ...string) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GH_PROMPT_DISABLED=1", "NO_COLOR=1", "GH_NO_UPDATE_NOTIFIER=1")
+	cmd.Env = append(slices.Clip(env), "GH_PROMPT_DISABLED=1", "NO_COLOR=1", "GH_NO_UPDATE_NOTIFIER=1")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -394,11 +409,11 @@ func RunGH(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	case errors.As(err, &exit) && exit.ExitCode() == 4, strings.Contains(said, "gh auth login"):
 		return nil, fmt.Errorf("%w: gh is not logged in (run gh auth login, or set GH_TOKEN)", ErrGHOff)
 	case ctx.Err() != nil:
-		return nil, fmt.Errorf("gh pr list gave no answer in %v", prTimeout)
+		return nil, fmt.Errorf("gh %s gave no answer in time", strings.Join(args[:min(2, len(args))], " "))
 	case said != "":
-		return nil, fmt.Errorf("gh pr list: %s", said)
+		return nil, fmt.Errorf("gh %s: %s", strings.Join(args[:min(2, len(args))], " "), said)
 	}
-	return nil, fmt.Errorf("gh pr list: %w", err)
+	return nil, fmt.Errorf("gh %s: %w", strings.Join(args[:min(2, len(args))], " "), err)
 }
 
 // setPRs applies finished reads to the followed sessions of each
