@@ -137,7 +137,13 @@ func (e *e2e) screen() string {
 // waitScreen polls the board's pane until cond holds (deadline 10 s).
 func (e *e2e) waitScreen(what string, cond func(screen string) bool) string {
 	e.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	return e.waitScreenWithin(10*time.Second, what, cond)
+}
+
+// waitScreenWithin is waitScreen with a deadline of d.
+func (e *e2e) waitScreenWithin(d time.Duration, what string, cond func(screen string) bool) string {
+	e.t.Helper()
+	deadline := time.Now().Add(d)
 	var s string
 	for time.Now().Before(deadline) {
 		if s = e.screen(); cond(s) {
