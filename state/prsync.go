@@ -392,6 +392,9 @@ func runGH(ctx context.Context, bin string, env []string, dir string, args ...st
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(slices.Clip(env), "GH_PROMPT_DISABLED=1", "NO_COLOR=1", "GH_NO_UPDATE_NOTIFIER=1")
+	// A gh behind a wrapper script leaves a child holding the output pipe
+	// when the timeout kills it: stop waiting for that pipe soon after.
+	cmd.WaitDelay = 2 * time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

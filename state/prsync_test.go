@@ -239,11 +239,18 @@ func TestRunGHSaysWhy(t *testing.T) {
 		{"echo 'To get started with GitHub CLI, please run:  gh auth login' >&2; exit 4", true, "not logged in"},
 		{"echo 'HTTP 403: API rate limit exceeded for user ID 1.' >&2; exit 1", false, "API rate limit exceeded"},
 		{"echo '[]'", false, ""},
+		{"/bin/sleep 600", false, "gave no answer in time"}, // a wrapper whose child holds the pipe
 	} {
 		if err := os.WriteFile(filepath.Join(bin, "gh"), []byte("#!/bin/sh\n"+c.script+"\n"), 0o700); err != nil {
 			t.Fatal(err)
 		}
-		_, err := RunGH(context.Background(), bin, GHArgs...)
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		start := time.Now()
+		_, err := RunGH(ctx, bin, GHArgs...)
+		cancel()
+		if took := time.Since(start); took > 10*time.Second {
+			t.Errorf("gh doing %q: RunGH took %v", c.script, took)
+		}
 		if errors.Is(err, ErrGHOff) != c.off || c.says == "" && err != nil || c.says != "" && (err == nil || !strings.Contains(err.Error(), c.says)) {
 			t.Errorf("gh doing %q: %v", c.script, err)
 		}
