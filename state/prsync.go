@@ -212,7 +212,7 @@ func (p *PRPoller) due(recs []*Record, now time.Time, force bool, names map[stri
 	if p.off != nil {
 		return nil
 	}
-	dirs := map[string]string{}
+	byRepo := map[string][]*Record{}
 	var order []string
 	for _, r := range recs {
 		if !followed(r, now) || len(names) > 0 && !names[r.Name] && !names[r.ID] {
@@ -222,27 +222,37 @@ func (p *PRPoller) due(recs []*Record, now time.Time, force bool, names map[stri
 		if repo == "" {
 			continue
 		}
-		if _, seen := dirs[repo]; !seen {
+		if _, seen := byRepo[repo]; !seen {
 			order = append(order, repo)
 		}
-		if dirs[repo] == "" || r.Live() {
-			if _, err := os.Stat(r.Dir); err == nil {
-				dirs[repo] = r.Dir
-			}
-		}
+		byRepo[repo] = append(byRepo[repo], r)
 	}
 	var jobs []prJob
 	for _, repo := range order {
-		st := p.repos[repo]
-		if dirs[repo] == "" || st != nil && (st.busy || !force && now.Before(st.next)) {
+		if st := p.repos[repo]; st != nil && (st.busy || !force && now.Before(st.next)) {
 			continue
 		}
 		if !force && p.inFlight+len(jobs) >= prAtOnce {
 			break
 		}
-		jobs = append(jobs, prJob{repo, dirs[repo]})
+		if dir := runDir(byRepo[repo]); dir != "" {
+			jobs = append(jobs, prJob{repo, dir})
+		}
 	}
 	return jobs
+}
+
+// runDir is where gh runs for a repository: a live session's dir that is
+// there, else an ended one's.
+func runDir(recs []*Record) string {
+	for _, live := range []bool{true, false} {
+		for _, r := range recs {
+			if _, err := os.Stat(r.Dir); r.Live() == live && err == nil {
+				return r.Dir
+			}
+		}
+	}
+	return ""
 }
 
 // start runs the chosen reads in the background, at most prAtOnce at a
