@@ -71,5 +71,9 @@ func drillPRSync(w *world.World) (string, error) {
 	if starts > repos*(int(window/every)+1) || most > 2 {
 		return ev, fmt.Errorf("over budget")
 	}
+	// And not under it: each repository is read again every cadence.
+	if starts < repos*int(window/every) {
+		return ev + "\n" + w.Screen("view-pr"), fmt.Errorf("fewer reads than one per repository per cadence")
+	}
 	return ev, nil
 }
