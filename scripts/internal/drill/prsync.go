@@ -72,7 +72,7 @@ func drillPRSync(w *world.World) (string, error) {
 		return ev, fmt.Errorf("over budget")
 	}
 	// And not under it: each repository is read again every cadence.
-	if starts < repos*int(window/every) {
+	if starts < repos*(int(window/every)-1) { // reads near the window's end may fall after it
 		return ev + "\n" + w.Screen("view-pr"), fmt.Errorf("fewer reads than one per repository per cadence")
 	}
 	return ev, nil
