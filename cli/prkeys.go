@@ -95,12 +95,12 @@ func (a *app) createPR(ctx context.Context, r *state.Record) (string, error) {
 		return "", errNoGH
 	}
 	// A detached HEAD's branch is its short hash: nothing to push.
-	head, _ := a.step(ctx, "git symbolic-ref", "", []string{"git", "-C", r.Dir, "symbolic-ref", "--quiet", "--short", "HEAD"})
+	head, _ := a.step(ctx, "git symbolic-ref", r.Dir, []string{"git", "symbolic-ref", "--quiet", "--short", "HEAD"})
 	if strings.TrimSpace(head) != r.Branch {
 		return "", fmt.Errorf("%s is not on branch %s now (a detached HEAD, or switched): check out the branch, or push and run gh pr create yourself", r.Dir, r.Branch)
 	}
-	push, create := state.PRCreate(r.Dir, r.Branch)
-	if _, err := a.step(ctx, "git push", "", push, "GIT_TERMINAL_PROMPT=0"); err != nil {
+	push, create := state.PRCreate(r.Branch)
+	if _, err := a.step(ctx, "git push", r.Dir, push, "GIT_TERMINAL_PROMPT=0"); err != nil {
 		return "", fmt.Errorf("%w; fix that, then press P again", err)
 	}
 	out, err := a.step(ctx, "gh pr create", r.Dir, append([]string{gh}, create[1:]...),

@@ -47,7 +47,7 @@ func (m *Model) askCreatePR(sel *item) tea.Cmd {
 	case r.Branch == "":
 		return m.flash(r.Name+" is on no branch: its directory is not in a git checkout", true)
 	}
-	push, create := state.PRCreate(r.Dir, r.Branch)
+	push, create := state.PRCreate(r.Branch)
 	do := &action{verb: "create a PR for", question: "Create a PR for %s?",
 		detail: "In " + shellWords([]string{r.Dir}) + " it runs\n  " + shellWords(push) + "\n  " + shellWords(create) +
 			"\nand records the PR gh prints.",

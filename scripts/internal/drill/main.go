@@ -80,6 +80,7 @@ func main() {
 		{"14.N1 notified on entering needs you", drillNotify},
 		{"12.W1 new --worktree", drillWorktree},
 		{"12.G1 ahead, behind, changed beside the board", drillGitFacts},
+		{"13.P1 open and create a PR", drillPRKeys},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0
