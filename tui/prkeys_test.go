@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // o asks the command line to open the selected card's PR and shows what
@@ -75,5 +77,20 @@ func TestFlowCreatePRRefused(t *testing.T) {
 	}
 	if got := f.acts.called(); len(got) != 0 {
 		t.Errorf("actions = %q, want none", got)
+	}
+}
+
+// The help's keys page names o and P, and still fits 80×24 and, with the
+// legend, 80×34.
+func TestHelpHasPRKeys(t *testing.T) {
+	for _, h := range []int{24, 34} {
+		m := press(loaded(fixture(), ThemeDark, 80, h), "?")
+		v := ansi.Strip(m.View().Content)
+		checkFrame(t, m.View().Content, 80, h)
+		for _, want := range []string{"o open PR", "P push, create PR"} {
+			if !strings.Contains(v, want) {
+				t.Errorf("80x%d: the help lacks %q:\n%s", h, want, v)
+			}
+		}
 	}
 }
