@@ -73,13 +73,9 @@ func (a *app) cmdPR(ctx context.Context, args []string) int {
 			*dst = fs.Lookup(name).Value.String()
 		}
 	}
-	dir, err := a.stateDir()
+	line, err := a.recordPR(r, p)
 	if err != nil {
 		return a.fail(err)
-	}
-	line := state.Line{V: state.LineVersion, At: a.now().UTC(), Session: r.ID, Agent: "lanes", Event: "pr", PR: &p}
-	if err := state.AppendLine(dir, line); err != nil {
-		return a.fail(fmt.Errorf("recording PR #%d: %w", p.Number, err))
 	}
 	// The resolve above read tmux; applying the line needs the spool only.
 	c, err := a.collector()

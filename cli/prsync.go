@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -39,15 +38,7 @@ func (a *app) prPoller() (*state.PRPoller, error) {
 var ghEnvKeys = []string{"HOME", "PATH", "XDG_CONFIG_HOME", "GH_CONFIG_DIR", "GH_TOKEN", "GITHUB_TOKEN", "GH_HOST", "GH_ENTERPRISE_TOKEN"}
 
 // gh runs the gh on this invocation's PATH with its environment.
-func (a *app) gh() state.GHRun {
-	env := os.Environ()
-	for _, k := range ghEnvKeys {
-		if v := a.getenv(k); v != "" {
-			env = append(env, k+"="+v)
-		}
-	}
-	return state.GH(a.binary("gh"), env)
-}
+func (a *app) gh() state.GHRun { return state.GH(a.lookPath("gh"), a.environ()) }
 
 // cmdPRSync is `lanes pr --sync [NAME…]`: one gh read now of each
 // repository of the named sessions (all live and recently ended ones
@@ -129,7 +120,7 @@ func (a *app) doctorPRs(ctx context.Context, add addFunc) {
 		add(true, "", "PRs from GitHub: off ($%s=%s); unset it to turn them on", envPREvery, a.getenv(envPREvery))
 		return
 	}
-	bin := a.binary("gh")
+	bin := a.lookPath("gh")
 	if bin == "" {
 		add(true, "", "PRs from GitHub: off — gh is not installed; to turn them on, install GitHub CLI (https://cli.github.com), run `gh auth login`, and restart the board")
 		return

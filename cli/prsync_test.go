@@ -23,8 +23,8 @@ func ghStandIn(t *testing.T, script string) (path, calls string) {
 	return bin + string(os.PathListSeparator) + os.Getenv("PATH"), calls
 }
 
-// prRepo is a repository whose checkout is on branch, as a session's dir.
-func prRepo(t *testing.T, branch string) string {
+// syncRepo is a repository whose checkout is on branch, as a session's dir.
+func syncRepo(t *testing.T, branch string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "shop")
 	if err := os.Mkdir(dir, 0o700); err != nil {
@@ -48,7 +48,7 @@ func TestPRSync(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := lsRecord("prsync01", "api", state.ActivityIdle, now)
-	r.Dir, r.CreatedAt = prRepo(t, "s-conflict"), now.Add(-time.Hour)
+	r.Dir, r.CreatedAt = syncRepo(t, "s-conflict"), now.Add(-time.Hour)
 	e := lsEnv(t, r)
 	e.now = func() time.Time { return now }
 

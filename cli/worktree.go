@@ -38,12 +38,7 @@ func (a *app) git(ctx context.Context, dir string, args ...string) (string, erro
 		return "", errNoGit
 	}
 	cmd := exec.CommandContext(ctx, bin, append([]string{"-C", dir}, args...)...)
-	cmd.Env = os.Environ()
-	for _, k := range gitEnvKeys {
-		if v := a.getenv(k); v != "" {
-			cmd.Env = append(cmd.Env, k+"="+v)
-		}
-	}
+	cmd.Env = a.environ()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -57,11 +52,10 @@ func (a *app) git(ctx context.Context, dir string, args ...string) (string, erro
 }
 
 // gitBinary is git on this invocation's PATH, "" when there is none.
-func (a *app) gitBinary() string { return a.binary("git") }
+func (a *app) gitBinary() string { return a.lookPath("git") }
 
-// binary is the program name on this invocation's PATH, "" when there is
-// none.
-func (a *app) binary(name string) string {
+// lookPath is name on this invocation's PATH, "" when there is none.
+func (a *app) lookPath(name string) string {
 	for _, d := range filepath.SplitList(a.getenv("PATH")) {
 		if p := filepath.Join(d, name); d != "" && isExecutable(p) {
 			return p

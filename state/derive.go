@@ -154,18 +154,28 @@ func PRStatus(p PR) (Status, bool) {
 	return StatusPROpen, true
 }
 
-// prAggregate is the worst open PR's status, where a stacked PR (based on
-// the head of another open PR of the session) counts only while it is
-// failing, draft or has changes requested.
+// prAggregate is the worst open PR's status (see worstOpenPR).
 func prAggregate(prs []PR) (Status, bool) {
+	p, ok := worstOpenPR(prs)
+	if !ok {
+		return "", false
+	}
+	s, _ := PRStatus(p)
+	return s, true
+}
+
+// worstOpenPR is the open PR whose status is the worst, where a stacked PR
+// (based on the head of another open PR of the session) counts only while
+// it is failing, draft or has changes requested.
+func worstOpenPR(prs []PR) (PR, bool) {
 	heads := map[string]bool{}
 	for _, p := range prs {
 		if _, open := PRStatus(p); open && p.Head != "" {
 			heads[p.Head] = true
 		}
 	}
-	worst, found := len(prRank), false
-	for _, p := range prs {
+	worst, found := len(prRank), -1
+	for i, p := range prs {
 		s, open := PRStatus(p)
 		if !open {
 			continue
@@ -174,14 +184,30 @@ func prAggregate(prs []PR) (Status, bool) {
 			s != StatusCIFailed && s != StatusDraft && s != StatusChangesRequested {
 			continue
 		}
-		if i := slices.Index(prRank, s); i < worst {
-			worst, found = i, true
+		if r := slices.Index(prRank, s); r < worst {
+			worst, found = r, i
 		}
 	}
-	if !found {
-		return "", false
+	if found < 0 {
+		return PR{}, false
 	}
-	return prRank[worst], true
+	return prs[found], true
+}
+
+// BadgePR is the PR a card's badge speaks for: the worst open one, else
+// the merged or closed one that changed last; false when there is none.
+func BadgePR(prs []PR) (PR, bool) {
+	if p, ok := worstOpenPR(prs); ok {
+		return p, true
+	}
+	var last PR
+	found := false
+	for _, p := range prs {
+		if _, open := PRStatus(p); !open && (!found || !p.StateChangedAt.Before(last.StateChangedAt)) {
+			last, found = p, true
+		}
+	}
+	return last, found
 }
 
 // prChanged is the later of the activity's change and the last change of

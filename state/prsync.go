@@ -45,6 +45,9 @@ const ghFields = "number,state,isDraft,reviewDecision,statusCheckRollup,mergeabl
 // GHArgs is the one gh command a read runs.
 var GHArgs = []string{"pr", "list", "--state", "all", "--limit", "100", "--json", ghFields}
 
+// GHEnv keeps gh from prompting, colouring or telling of updates.
+var GHEnv = []string{"GH_PROMPT_DISABLED=1", "NO_COLOR=1", "GH_NO_UPDATE_NOTIFIER=1"}
+
 // GHRun runs gh with args in dir and returns its standard output; its
 // error says what gh said.
 type GHRun func(ctx context.Context, dir string, args ...string) ([]byte, error)
@@ -401,7 +404,7 @@ func GH(bin string, env []string) GHRun {
 func runGH(ctx context.Context, bin string, env []string, dir string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(slices.Clip(env), "GH_PROMPT_DISABLED=1", "NO_COLOR=1", "GH_NO_UPDATE_NOTIFIER=1")
+	cmd.Env = append(slices.Clip(env), GHEnv...)
 	// A gh behind a wrapper script leaves a child holding the output pipe
 	// when the timeout kills it: stop waiting for that pipe soon after.
 	cmd.WaitDelay = 2 * time.Second

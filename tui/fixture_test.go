@@ -265,3 +265,20 @@ func keyMsg(k string) tea.KeyPressMsg {
 	r := []rune(k)[0]
 	return tea.KeyPressMsg{Code: r, Text: k}
 }
+
+// OpenPR says which URL it would open, as the real one does with no
+// browser; a card without a PR URL gets the real one's refusal.
+func (f *fakeActions) OpenPR(_ context.Context, r *state.Record) (string, error) {
+	f.note("open-pr " + r.Name)
+	p, ok := state.BadgePR(r.PRs)
+	if !ok || p.URL == "" {
+		return "", errors.New("no PR with a URL")
+	}
+	return fmt.Sprintf("no browser: PR #%d %s", p.Number, p.URL), nil
+}
+
+// CreatePR "creates" PR #42 on the session's branch.
+func (f *fakeActions) CreatePR(_ context.Context, r *state.Record) (string, error) {
+	f.note("create-pr " + r.Name + " " + r.Branch)
+	return "PR created: https://github.com/o/r/pull/42", nil
+}

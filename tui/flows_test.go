@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"lanes/state"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
@@ -38,8 +40,14 @@ type flow struct {
 
 func startFlow(t *testing.T, w, h int) *flow {
 	t.Helper()
+	return startFlowOn(t, w, h, fixture())
+}
+
+// startFlowOn runs the board on recs, which must hold ui-polish.
+func startFlowOn(t *testing.T, w, h int, recs []*state.Record) *flow {
+	t.Helper()
 	acts := &fakeActions{}
-	cyc := &fakeCycler{recs: fixture()}
+	cyc := &fakeCycler{recs: recs}
 	m := New(context.Background(), Options{
 		Collector: cyc, Actions: acts, Theme: ThemeDark,
 		Now: func() time.Time { return fixedNow }, Dir: "/src",

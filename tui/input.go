@@ -103,6 +103,10 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.openSend(sel)
 	case key.Matches(k, m.keys.Mute):
 		return m, m.mute(sel)
+	case key.Matches(k, m.keys.OpenPR):
+		return m, m.openPR(sel)
+	case key.Matches(k, m.keys.CreatePR):
+		return m, m.askCreatePR(sel)
 	case key.Matches(k, m.keys.Preview):
 		m.showPrev = !m.showPrev
 		m.layout()

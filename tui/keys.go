@@ -18,6 +18,7 @@ type keyMap struct {
 	// card that shows one (n and a keep their meanings elsewhere).
 	Allow, Deny, Always key.Binding
 	Mute                key.Binding
+	OpenPR, CreatePR    key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -46,6 +47,8 @@ func newKeyMap() keyMap {
 		Deny:        key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "deny")),
 		Always:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "always")),
 		Mute:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mute")),
+		OpenPR:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open PR")),
+		CreatePR:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "push, create PR")),
 	}
 }
 
@@ -60,7 +63,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		// y, n, a: on a card in a permission dialog (its key line shows them).
 		{k.Up, k.Down, k.Left, k.Right, k.Attach,
 			helpBinding("y", "allow (dialog card)"), helpBinding("n", "deny (dialog card)"), helpBinding("a", "always (dialog card)")},
-		{k.New, k.Send, k.Restart, k.Kill, k.Remove, k.Mute},
+		{k.New, k.Send, k.Restart, k.Kill, k.Remove, k.Mute, k.OpenPR, k.CreatePR},
 		{k.Preview, k.History, k.Diff, k.Idle, k.AllDone, k.Filter},
 		{k.ClearFilter, k.Theme, k.Help, k.Quit},
 	}

@@ -88,6 +88,10 @@ type action struct {
 	verb, question, detail, done string
 	live                         bool
 	run                          func(Actions, context.Context, *state.Record) error
+	// say, when set, runs in place of run and its text is what is shown
+	// when done; doing, when set, is what is shown while it runs.
+	say   func(Actions, context.Context, *state.Record) (string, error)
+	doing string
 }
 
 var (
@@ -165,6 +169,13 @@ func createCmd(ctx context.Context, a Actions, s submitNewMsg) tea.Cmd {
 func actionCmd(ctx context.Context, a Actions, p pending) tea.Cmd {
 	return func() tea.Msg {
 		r := p.rec
+		if p.do.say != nil {
+			text, err := p.do.say(a, ctx, &r)
+			if err != nil {
+				return actionMsg{err: fmt.Errorf("%s %s: %w", p.do.verb, r.Name, err)}
+			}
+			return actionMsg{text: text}
+		}
 		if err := p.do.run(a, ctx, &r); err != nil {
 			return actionMsg{err: fmt.Errorf("%s %s: %w", p.do.verb, r.Name, err)}
 		}

@@ -229,7 +229,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 		m.notifier.actedOn(msg.act.rec.ID, m.o.Now())
-		return m, tea.Batch(m.flash(msg.act.do.verb+" "+msg.act.rec.Name+"…", false), actionCmd(m.ctx, m.o.Actions, msg.act))
+		doing := msg.act.do.verb + " " + msg.act.rec.Name + "…"
+		if msg.act.do.doing != "" {
+			doing = msg.act.do.doing
+		}
+		return m, tea.Batch(m.flash(doing, false), actionCmd(m.ctx, m.o.Actions, msg.act))
 	case submitSendMsg:
 		m.mode = modeBoard
 		if cmd := m.refuseStale("send"); cmd != nil {

@@ -47,6 +47,13 @@ type Actions interface {
 	Mute(ctx context.Context, r *state.Record, on bool) error
 	// History is up to n of the session's latest transitions, oldest first.
 	History(ctx context.Context, id string, n int) ([]state.Transition, error)
+	// OpenPR opens the URL of the PR r's badge speaks for in a browser,
+	// without waiting for it, and says what it did (or shows the URL,
+	// when no browser can be run).
+	OpenPR(ctx context.Context, r *state.Record) (string, error)
+	// CreatePR runs state.PRCreate for r's branch, records the new PR as
+	// `lanes pr` does, and says its URL.
+	CreatePR(ctx context.Context, r *state.Record) (string, error)
 }
 
 // Theme names accepted by Options.Theme.

@@ -1,0 +1,206 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"lanes/state"
+)
+
+// The board's PR keys (docs/design.md §14): o opens the PR a card's badge
+// speaks for, P pushes a session's branch and opens a PR for it with gh.
+
+// prStepTimeout bounds each process P runs: a push or gh that hangs (a
+// network gone, a prompt nobody sees) ends with a message, not never.
+const prStepTimeout = 60 * time.Second
+
+// errNoGH is gh missing: P runs nothing then.
+var errNoGH = errors.New("gh is not installed; install GitHub CLI and run gh auth login")
+
+// prURLNumber is the number at the end of a PR's URL (…/pull/N).
+var prURLNumber = regexp.MustCompile(`/pull/([0-9]+)/?$`)
+
+// OpenPR opens the URL of the PR r's card speaks for: with $BROWSER (one
+// program), else xdg-open, started apart from the board and never waited
+// for; with neither it says the URL, to copy.
+func (b BoardActions) OpenPR(_ context.Context, r *state.Record) (string, error) {
+	return b.a.openPR(r)
+}
+
+func (a *app) openPR(r *state.Record) (string, error) {
+	var withURL []state.PR
+	for _, p := range r.PRs {
+		if p.URL != "" {
+			withURL = append(withURL, p)
+		}
+	}
+	p, ok := state.BadgePR(withURL)
+	if !ok {
+		return "", fmt.Errorf("%s has no PR with a URL; lanes pr %s --number N --url U, or the GitHub poller, gives one", r.Name, r.Name)
+	}
+	browser := a.getenv("BROWSER")
+	if browser != "" && !strings.Contains(browser, "/") {
+		browser = a.lookPath(browser)
+	}
+	if browser == "" {
+		browser = a.lookPath("xdg-open")
+	}
+	if browser == "" {
+		return fmt.Sprintf("no browser: PR #%d %s", p.Number, p.URL), nil
+	}
+	cmd := exec.Command(browser, p.URL)
+	cmd.Env = a.environ()
+	// Its own session: no key the board gets reaches it, and it cannot
+	// read or draw on the board's terminal (stdin, stdout and stderr are
+	// /dev/null when left nil).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return "", fmt.Errorf("starting %s for PR #%d (%s): %w", browser, p.Number, p.URL, err)
+	}
+	go func() { _ = cmd.Wait() }() // reaped, never waited for
+	return fmt.Sprintf("opened PR #%d with %s", p.Number, filepath.Base(browser)), nil
+}
+
+// CreatePR pushes r's branch to origin and runs gh pr create --fill for it
+// in r's directory (state.PRCreate, the words the board's confirm showed),
+// then records the PR gh made through the spool, as `lanes pr` does.
+func (b BoardActions) CreatePR(ctx context.Context, r *state.Record) (string, error) {
+	return b.a.createPR(ctx, r)
+}
+
+func (a *app) createPR(ctx context.Context, r *state.Record) (string, error) {
+	if p, ok := state.BadgePR(r.PRs); ok {
+		if _, open := state.PRStatus(p); open {
+			return "", fmt.Errorf("%s already has PR #%d (o opens it)", r.Name, p.Number)
+		}
+	}
+	if !r.Live() {
+		return "", fmt.Errorf("%s is terminated; P makes a PR for a live session's branch", r.Name)
+	}
+	if r.Branch == "" {
+		return "", fmt.Errorf("%s is on no branch: %s is not in a git checkout", r.Name, r.Dir)
+	}
+	gh := a.lookPath("gh")
+	if gh == "" {
+		return "", errNoGH
+	}
+	// A detached HEAD's branch is its short hash: nothing to push.
+	head, _ := a.step(ctx, "git symbolic-ref", r.Dir, []string{"git", "symbolic-ref", "--quiet", "--short", "HEAD"})
+	if strings.TrimSpace(head) != r.Branch {
+		return "", fmt.Errorf("%s is not on branch %s now (a detached HEAD, or switched): check out the branch, or push and run gh pr create yourself", r.Dir, r.Branch)
+	}
+	push, create := state.PRCreate(r.Branch)
+	if _, err := a.step(ctx, "git push", r.Dir, push, "GIT_TERMINAL_PROMPT=0"); err != nil {
+		return "", fmt.Errorf("%w; fix that, then press P again", err)
+	}
+	out, err := a.step(ctx, "gh pr create", r.Dir, append([]string{gh}, create[1:]...),
+		state.GHEnv...)
+	if err != nil {
+		return "", fmt.Errorf("the branch is pushed, but %w; fix that, then press P again", err)
+	}
+	url := lastLine(out)
+	m := prURLNumber.FindStringSubmatch(url)
+	if m == nil {
+		return "", fmt.Errorf("gh pr create printed %q, not a PR URL; record the PR with lanes pr %s --number N --url U", url, r.Name)
+	}
+	n, _ := strconv.Atoi(m[1])
+	p := state.PR{Number: n, URL: url, State: state.PRStateOpen, Review: state.ReviewNone, CI: state.CINone,
+		Mergeable: state.MergeableUnknown, Head: r.Branch}
+	if _, err := a.recordPR(r, p); err != nil {
+		return "", fmt.Errorf("PR created (%s), but %w", url, err)
+	}
+	return "PR created: " + url, nil
+}
+
+// recordPR appends the PR's facts to the session's spool, the path `lanes
+// pr` and hooks write through; the next cycle applies them.
+func (a *app) recordPR(r *state.Record, p state.PR) (state.Line, error) {
+	dir, err := a.stateDir()
+	if err != nil {
+		return state.Line{}, err
+	}
+	line := state.Line{V: state.LineVersion, At: a.now().UTC(), Session: r.ID, Agent: "lanes", Event: "pr", PR: &p}
+	if err := state.AppendLine(dir, line); err != nil {
+		return line, fmt.Errorf("recording PR #%d: %w", p.Number, err)
+	}
+	return line, nil
+}
+
+// step runs argv (never a shell) in dir, with env added to this
+// invocation's, stdin from /dev/null, for at most prStepTimeout. Its
+// error says the command (name) and the line of its output that says why.
+func (a *app) step(ctx context.Context, name, dir string, argv []string, env ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, prStepTimeout)
+	defer cancel()
+	bin := argv[0]
+	if !strings.Contains(bin, "/") {
+		if bin = a.lookPath(bin); bin == "" {
+			return "", fmt.Errorf("%s needs %s, and there is none on PATH", name, argv[0])
+		}
+	}
+	cmd := exec.CommandContext(ctx, bin, argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = append(a.environ(), env...)
+	cmd.WaitDelay = time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	switch {
+	case err == nil:
+		return stdout.String(), nil
+	case ctx.Err() != nil:
+		return "", fmt.Errorf("%s gave no answer in %v", name, prStepTimeout)
+	}
+	if why := whyLine(stderr.String() + "\n" + stdout.String()); why != "" {
+		return "", fmt.Errorf("%s failed: %s", name, why)
+	}
+	return "", fmt.Errorf("%s failed: %w", name, err)
+}
+
+// whyLine is the line of a failed git or gh that says why: the first
+// error, fatal or rejected line, else the first line.
+func whyLine(out string) string {
+	first := ""
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" {
+			continue
+		}
+		if first == "" {
+			first = l
+		}
+		if strings.HasPrefix(l, "error:") || strings.HasPrefix(l, "fatal:") || strings.HasPrefix(l, "!") {
+			return l
+		}
+	}
+	return first
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// environ is the process's environment with this invocation's values of
+// what git and gh read (tests give a private PATH and git configuration
+// this way).
+func (a *app) environ() []string {
+	env := os.Environ()
+	for _, k := range append(slices.Clip(gitEnvKeys), ghEnvKeys...) {
+		if v := a.getenv(k); v != "" {
+			env = append(env, k+"="+v)
+		}
+	}
+	return env
+}

@@ -1,0 +1,175 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"lanes/state"
+)
+
+// writeScript writes an executable sh script named name into dir.
+func writeScript(t *testing.T, dir, name, body string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// waitLines waits for a stand-in's log file and returns its lines.
+func waitLines(t *testing.T, path string) []string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, err := os.ReadFile(path)
+		if err == nil && strings.HasSuffix(string(b), "\n") {
+			return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never written: %v", path, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// prRepo is a repository on branch feat, one commit ahead of main, whose
+// origin is a bare repository beside it; a session api runs in it, with
+// a gh stand-in (body) first on its PATH.
+func prRepo(t *testing.T, ghBody string) (e *env, repo, bare, ghLog string) {
+	e = gitEnv(t)
+	repo = tempRepo(t, 1)
+	bare = filepath.Join(t.TempDir(), "origin.git")
+	gitOut(t, filepath.Dir(bare), "init", "-q", "--bare", bare)
+	gitOut(t, repo, "remote", "add", "origin", bare)
+	gitOut(t, repo, "checkout", "-q", "-b", "feat")
+	gitOut(t, repo, "commit", "-q", "--allow-empty", "-m", "feat: the work")
+	bin := t.TempDir()
+	ghLog = filepath.Join(bin, "gh.log")
+	writeScript(t, bin, "gh", "{ pwd; printf '%s\\n' \"$@\"; } > "+shellQuote(ghLog)+"\n"+ghBody)
+	e.vars["PATH"] = bin + string(os.PathListSeparator) + os.Getenv("PATH")
+	e.must("new", "api", "--dir", repo, "--", "sleep", "600")
+	return e, repo, bare, ghLog
+}
+
+// prsAfterSpool is the session's PRs after a spool-only cycle.
+func prsAfterSpool(t *testing.T, e *env, name string) []state.PR {
+	t.Helper()
+	c, err := e.app().collector()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := spoolOnly(c).Cycle(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := state.Resolve(res.Records, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.PRs
+}
+
+// P pushes the branch to origin, runs gh pr create --fill --head BRANCH in
+// the session's directory, and records the PR gh printed.
+func TestCreatePR(t *testing.T) {
+	t.Parallel()
+	e, repo, bare, ghLog := prRepo(t, "echo https://github.com/o/r/pull/42\n")
+	r := e.record("api")
+	if r.Branch != "feat" {
+		t.Fatalf("branch %q, want feat", r.Branch)
+	}
+	said, err := BoardActions{e.app()}.CreatePR(context.Background(), r)
+	if err != nil || said != "PR created: https://github.com/o/r/pull/42" {
+		t.Fatalf("CreatePR = %q, %v", said, err)
+	}
+	if got, want := gitOut(t, bare, "rev-parse", "refs/heads/feat"), gitOut(t, repo, "rev-parse", "HEAD"); got != want {
+		t.Errorf("origin's feat is %s, want %s", got, want)
+	}
+	if got, want := waitLines(t, ghLog), []string{repo, "pr", "create", "--fill", "--head", "feat"}; !slices.Equal(got, want) {
+		t.Errorf("gh ran as %q, want %q (cwd first)", got, want)
+	}
+	prs := prsAfterSpool(t, e, "api")
+	if len(prs) != 1 || prs[0].Number != 42 || prs[0].State != state.PRStateOpen || prs[0].URL != "https://github.com/o/r/pull/42" || prs[0].Head != "feat" {
+		t.Errorf("PRs %+v, want #42 open on feat with its URL", prs)
+	}
+	if _, err := (BoardActions{e.app()}).CreatePR(context.Background(), e.record("api")); err == nil || !strings.Contains(err.Error(), "api already has PR #42 (o opens it)") {
+		t.Errorf("a second P: %v, want a refusal naming #42", err)
+	}
+}
+
+// gh's own refusal reaches the user, and no PR is recorded.
+func TestCreatePRGHFails(t *testing.T) {
+	t.Parallel()
+	e, _, _, _ := prRepo(t, "echo 'GraphQL: No commits between main and feat (createPullRequest)' >&2\nexit 1\n")
+	_, err := BoardActions{e.app()}.CreatePR(context.Background(), e.record("api"))
+	if err == nil || !strings.Contains(err.Error(), "gh pr create failed: GraphQL: No commits between main and feat") {
+		t.Fatalf("CreatePR error %v, want gh's message", err)
+	}
+	if prs := prsAfterSpool(t, e, "api"); len(prs) != 0 {
+		t.Errorf("PRs %+v after gh failed, want none", prs)
+	}
+}
+
+// Without gh, P runs nothing (the branch is not pushed) and says how to
+// get it.
+func TestCreatePRNoGH(t *testing.T) {
+	t.Parallel()
+	e, _, bare, _ := prRepo(t, "")
+	r := e.record("api")
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	only := t.TempDir()
+	if err := os.Symlink(git, filepath.Join(only, "git")); err != nil {
+		t.Fatal(err)
+	}
+	e.vars["PATH"] = only
+	_, err = BoardActions{e.app()}.CreatePR(context.Background(), r)
+	if err == nil || err.Error() != "gh is not installed; install GitHub CLI and run gh auth login" {
+		t.Fatalf("CreatePR error %v, want gh is not installed", err)
+	}
+	if refs := gitOut(t, bare, "for-each-ref"); refs != "" {
+		t.Errorf("origin got %q; nothing should have been pushed", refs)
+	}
+}
+
+// o runs $BROWSER with the URL of the PR the badge speaks for, and
+// nothing else; with no browser it says the URL; with no URL, what gives
+// one.
+func TestOpenPR(t *testing.T) {
+	t.Parallel()
+	bin := t.TempDir()
+	log := filepath.Join(bin, "browser.log")
+	browser := writeScript(t, bin, "browser", "printf '%s\\n' \"$@\" > "+shellQuote(log)+"\n")
+	vars := map[string]string{"BROWSER": browser, "PATH": bin}
+	a := newApp(strings.NewReader(""), io.Discard, io.Discard, func(k string) string { return vars[k] })
+	r := &state.Record{Name: "api", PRs: []state.PR{
+		{Number: 7, State: state.PRStateMerged, URL: "https://github.com/o/r/pull/7"},
+		{Number: 9, State: state.PRStateOpen, CI: state.CIFailing, URL: "https://github.com/o/r/pull/9"},
+		{Number: 11, State: state.PRStateOpen, Review: state.ReviewApproved, URL: "https://github.com/o/r/pull/11"},
+	}}
+	said, err := BoardActions{a}.OpenPR(context.Background(), r)
+	if err != nil || said != "opened PR #9 with browser" {
+		t.Fatalf("OpenPR = %q, %v", said, err)
+	}
+	if got := waitLines(t, log); !slices.Equal(got, []string{"https://github.com/o/r/pull/9"}) {
+		t.Errorf("browser argv %q, want only the failing PR's URL", got)
+	}
+	vars["BROWSER"] = ""
+	if said, err := (BoardActions{a}).OpenPR(context.Background(), r); err != nil || said != "no browser: PR #9 https://github.com/o/r/pull/9" {
+		t.Errorf("no browser: %q, %v", said, err)
+	}
+	r.PRs = []state.PR{{Number: 3, State: state.PRStateOpen}}
+	if _, err := (BoardActions{a}).OpenPR(context.Background(), r); err == nil || !strings.Contains(err.Error(), "api has no PR with a URL; lanes pr api") {
+		t.Errorf("no URL: %v", err)
+	}
+}

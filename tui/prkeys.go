@@ -1,0 +1,72 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"lanes/state"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// openPR opens the selected card's PR in a browser (o): the command line
+// picks the PR and the browser, off the event loop.
+func (m *Model) openPR(sel *item) tea.Cmd {
+	if sel == nil {
+		return m.flash("select a session first", true)
+	}
+	r := *sel.rec
+	a, ctx := m.o.Actions, m.ctx
+	return func() tea.Msg {
+		said, err := a.OpenPR(ctx, &r)
+		if err != nil {
+			return actionMsg{err: fmt.Errorf("open the PR of %s: %w", r.Name, err)}
+		}
+		return actionMsg{text: said}
+	}
+}
+
+// askCreatePR opens the confirm of P, which shows the commands it runs, or
+// says why the selected session cannot have a PR made for it.
+func (m *Model) askCreatePR(sel *item) tea.Cmd {
+	if cmd := m.refuseStale("create a PR"); cmd != nil {
+		return cmd
+	}
+	if sel == nil {
+		return m.flash("select a session first", true)
+	}
+	r := sel.rec
+	if p, ok := state.BadgePR(r.PRs); ok {
+		if _, open := state.PRStatus(p); open {
+			return m.flash(fmt.Sprintf("%s already has PR #%d (o opens it)", r.Name, p.Number), true)
+		}
+	}
+	switch {
+	case !r.Live():
+		return m.flash(r.Name+" is terminated; P makes a PR for a live session's branch (lanes pr records one made elsewhere)", true)
+	case r.Branch == "":
+		return m.flash(r.Name+" is on no branch: its directory is not in a git checkout", true)
+	}
+	push, create := state.PRCreate(r.Branch)
+	do := &action{verb: "create a PR for", question: "Create a PR for %s?",
+		detail: "In " + shellWords([]string{r.Dir}) + " it runs\n  " + shellWords(push) + "\n  " + shellWords(create) +
+			"\nand records the PR gh prints.",
+		live: true, doing: "creating a PR for " + r.Name + "…",
+		say: Actions.CreatePR}
+	m.confirm = newConfirm(pending{do: do, rec: *r})
+	m.mode = modeConfirm
+	return nil
+}
+
+// shellWords shows argv as a shell would read it, quoting only the words
+// that need it, so the user can copy what the confirm says it runs.
+func shellWords(argv []string) string {
+	out := make([]string, len(argv))
+	for i, w := range argv {
+		out[i] = w
+		if w == "" || strings.ContainsAny(w, " \t\n'\"\\$`;&|<>()*?[]#~!{}") {
+			out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+	}
+	return strings.Join(out, " ")
+}
