@@ -4,11 +4,13 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -24,9 +26,12 @@ const hookErrorsCap = 256 << 10
 func hookErrorsLog(stateDir string) string { return filepath.Join(stateDir, "hook-errors.log") }
 
 // The indexes `lanes hook` finds a session by without opening the store:
-// pane id → "id launch", and name → id.
-func paneIndex(stateDir, paneID string) string { return filepath.Join(stateDir, "panes", paneID) }
-func nameIndex(stateDir, name string) string   { return filepath.Join(stateDir, "names", name) }
+// tmux server and pane id → "id launch" (a pane id alone repeats across
+// servers), and name → id.
+func paneIndex(stateDir, socket, paneID string) string {
+	return filepath.Join(stateDir, "panes", cmp.Or(strings.ReplaceAll(socket, "/", "_"), "default")+paneID)
+}
+func nameIndex(stateDir, name string) string { return filepath.Join(stateDir, "names", name) }
 
 // hookAgents are the AGENT values `lanes hook` accepts.
 var hookAgents = []string{"claude", "codex", "gemini", "opencode", "generic"}
@@ -38,6 +43,7 @@ var hookAgents = []string{"claude", "codex", "gemini", "opencode", "generic"}
 type hookPayload struct {
 	HookEventName    string `json:"hook_event_name"`
 	SessionID        string `json:"session_id"`
+	Cwd              string `json:"cwd"`
 	Source           string `json:"source"`
 	Reason           string `json:"reason"`
 	ToolName         string `json:"tool_name"`
@@ -184,6 +190,12 @@ func (a *app) hook(dir string, args []string) error {
 		return nil // no usable state dir: write nowhere (not even the working dir)
 	}
 	id, launch, err := a.hookSession(dir, session)
+	var adopt *state.Adopt
+	if errors.Is(err, errNotInSession) && p.SessionID != "" && ag != "generic" {
+		// An agent lanes did not start, whose installed hooks report it:
+		// a session of its own, keyed by its own session id (§13).
+		id, adopt, err = state.AdoptedID(ag, p.SessionID), a.adoptHere(p), nil
+	}
 	if err != nil {
 		return fmt.Errorf("lanes hook %s %s: %w", ag, event, err)
 	}
@@ -191,7 +203,7 @@ func (a *app) hook(dir string, args []string) error {
 		V: state.LineVersion, At: a.now().UTC(), Session: id, Launch: launch, Agent: ag, Event: event,
 		ProviderSessionID: p.SessionID, Source: p.Source, Reason: p.Reason, ToolName: p.ToolName,
 		ToolUseID: p.ToolUseID, NotificationType: p.NotificationType, IsInterrupt: p.IsInterrupt,
-		AgentID: p.AgentID, Type: p.Type, Status: p.Status,
+		AgentID: p.AgentID, Type: p.Type, Status: p.Status, Adopt: adopt,
 	}
 	if !state.Off(a.getenv(state.EnvContent)) {
 		l.ToolInput, l.Question, l.Message = hookContent(p)
@@ -209,8 +221,8 @@ func (a *app) hookSession(dir, session string) (id, launch string, err error) {
 	if id := a.getenv(agent.EnvSession); id != "" && session == "" {
 		return id, a.getenv(agent.EnvLaunch), nil
 	}
-	if pane := a.getenv("TMUX_PANE"); pane != "" && session == "" && validPaneID(pane) {
-		if b, err := os.ReadFile(paneIndex(dir, pane)); err == nil {
+	if socket, pane, ok := a.tmuxHere(); ok && session == "" {
+		if b, err := os.ReadFile(paneIndex(dir, socket, pane)); err == nil {
 			if f := strings.Fields(string(b)); len(f) == 2 && state.ValidID(f[0]) {
 				return f[0], f[1], nil
 			}
@@ -218,7 +230,7 @@ func (a *app) hookSession(dir, session string) (id, launch string, err error) {
 	}
 	switch {
 	case session == "":
-		return "", "", fmt.Errorf("not inside a lanes session ($LANES_SESSION unset, no pane index for $TMUX_PANE); use --session NAME")
+		return "", "", errNotInSession
 	case state.ValidName(session):
 		// A name first, then an id (docs/design.md §2): a name may look like one.
 		b, err := os.ReadFile(nameIndex(dir, session))
@@ -231,6 +243,42 @@ func (a *app) hookSession(dir, session string) (id, launch string, err error) {
 		return "", "", fmt.Errorf("no session named %q in %s", session, dir)
 	}
 	return "", "", fmt.Errorf("invalid --session %q", session)
+}
+
+// errNotInSession: no lanes session is named by the environment, and no
+// --session was given.
+var errNotInSession = errors.New("not inside a lanes session ($LANES_SESSION unset, no pane index for $TMUX_PANE); use --session NAME")
+
+// tmuxHere is the tmux server (its -L name, "" the default) and pane this
+// hook runs in, from $TMUX and $TMUX_PANE; false outside tmux, or on a
+// server started with -S elsewhere than tmux's own socket directory.
+func (a *app) tmuxHere() (socket, pane string, ok bool) {
+	pane = a.getenv("TMUX_PANE")
+	path, _, _ := strings.Cut(a.getenv("TMUX"), ",")
+	if !validPaneID(pane) || path == "" {
+		return "", "", false
+	}
+	tmpdir := cmp.Or(a.getenv("TMUX_TMPDIR"), "/tmp")
+	if filepath.Dir(path) != filepath.Join(tmpdir, "tmux-"+strconv.Itoa(os.Getuid())) {
+		return "", "", false
+	}
+	if socket = filepath.Base(path); socket == "default" {
+		socket = ""
+	}
+	return socket, pane, true
+}
+
+// adoptHere is where the agent of payload p runs: its working dir, and
+// its tmux pane when it has one.
+func (a *app) adoptHere(p hookPayload) *state.Adopt {
+	ad := &state.Adopt{Dir: p.Cwd}
+	if ad.Dir == "" {
+		ad.Dir, _ = os.Getwd()
+	}
+	if socket, pane, ok := a.tmuxHere(); ok {
+		ad.Socket, ad.Pane = socket, pane
+	}
+	return ad
 }
 
 // chainCodexNotify runs the user's own Codex notify program, which lanes'

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -122,16 +123,25 @@ func TestHookSessionFallbacks(t *testing.T) {
 	delete(e.vars, "LANES_SESSION")
 	delete(e.vars, "LANES_LAUNCH")
 	os.MkdirAll(filepath.Join(e.state, "panes"), 0o700)
-	os.WriteFile(filepath.Join(e.state, "panes", "%7"), []byte("pane0001 LP\n"), 0o600)
+	os.WriteFile(filepath.Join(e.state, "panes", "lanes-x%7"), []byte("pane0001 LP\n"), 0o600)
 	os.MkdirAll(filepath.Join(e.state, "names"), 0o700)
 	os.WriteFile(filepath.Join(e.state, "names", "api"), []byte("name0001\n"), 0o600)
 
+	tmuxDir := filepath.Join("/tmp", "tmux-"+strconv.Itoa(os.Getuid()))
 	e.vars["TMUX_PANE"] = "%7"
+	e.vars["TMUX"] = filepath.Join(tmuxDir, "lanes-x") + ",4242,0"
 	e.must("hook", "generic", "idle")
 	if l := spoolLines(t, e.state, "pane0001"); l[0].Launch != "LP" || l[0].Event != "idle" {
 		t.Fatalf("pane index fallback: %+v", l)
 	}
+	// The same %7 on another server is another pane: not that session's.
+	e.vars["TMUX"] = filepath.Join(tmuxDir, "default") + ",4343,0"
+	e.must("hook", "generic", "waiting_input")
+	if l := spoolLines(t, e.state, "pane0001"); len(l) != 1 {
+		t.Fatalf("a %%7 of the default server reached the lanes-x session: %+v", l)
+	}
 	delete(e.vars, "TMUX_PANE")
+	delete(e.vars, "TMUX")
 	e.must("hook", "generic", "blocked", "--session", "api")
 	if l := spoolLines(t, e.state, "name0001"); l[0].Launch != "" || l[0].Event != "blocked" {
 		t.Fatalf("--session: %+v", l)

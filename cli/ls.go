@@ -154,6 +154,11 @@ type sessionJSON struct {
 	Ahead   *int `json:"ahead"`
 	Behind  *int `json:"behind"`
 	Changed *int `json:"changed"`
+	// Adopted: lanes did not start it; its installed hooks report it
+	// (docs/design.md §13).
+	Adopted bool `json:"adopted"`
+	// PaneID is its tmux pane, "" when it has none known.
+	PaneID string `json:"pane_id"`
 }
 
 // toolJSON is the current or last tool and the summary of its input.
@@ -174,7 +179,7 @@ func toJSON(v view, content bool) sessionJSON {
 		Dir: r.Dir, Branch: r.Branch,
 		PRs:           []prJSON{},
 		EventsApplied: r.EventsApplied, EventsDropped: r.EventsDropped,
-		Muted: r.Muted,
+		Muted: r.Muted, Adopted: r.Adopted, PaneID: r.Runtime.PaneID,
 	}
 	j.Worktree, j.Base = nonEmpty(r.Git.Worktree), nonEmpty(r.Git.Base)
 	if g := r.Git; !g.ReadAt.IsZero() {

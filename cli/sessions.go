@@ -268,7 +268,7 @@ func (a *app) writeIndexes(r *state.Record) {
 		_ = fsafe.WriteFile(path, []byte(content), 0o600)
 	}
 	if r.Runtime.PaneID != "" {
-		write(paneIndex(dir, r.Runtime.PaneID), r.ID+" "+r.Runtime.Launch+"\n")
+		write(paneIndex(dir, r.Runtime.Socket, r.Runtime.PaneID), r.ID+" "+r.Runtime.Launch+"\n")
 	}
 	write(nameIndex(dir, r.Name), r.ID+"\n")
 }
@@ -538,7 +538,7 @@ func (a *app) remove(r *state.Record) error {
 		_ = os.Remove(f)
 	}
 	_ = os.RemoveAll(agent.HookDir(st.Dir, r.ID))
-	for _, path := range []string{paneIndex(st.Dir, r.Runtime.PaneID), nameIndex(st.Dir, r.Name)} {
+	for _, path := range []string{paneIndex(st.Dir, r.Runtime.Socket, r.Runtime.PaneID), nameIndex(st.Dir, r.Name)} {
 		if b, err := os.ReadFile(path); err == nil && strings.HasPrefix(string(b), r.ID) {
 			_ = os.Remove(path)
 		}

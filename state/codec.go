@@ -18,9 +18,9 @@ import (
 // Version 2 appended the fields after the counters, version 3 the dialog
 // and the witness's stamps, version 4 HookTurns, version 5 the content
 // facts, the dialog's opening and the mute, version 6 the answer, version 7
-// the git facts; an older record decodes
+// the git facts, version 8 Adopted; an older record decodes
 // with them zero.
-const codecVersion = 7
+const codecVersion = 8
 
 var errTruncated = errors.New("record truncated")
 
@@ -133,6 +133,7 @@ func encodeRecord(r *Record) []byte {
 	e.int(int64(g.Behind))
 	e.int(int64(g.Changed))
 	e.time(g.ReadAt)
+	e.bool(r.Adopted)
 	return e.b
 }
 
@@ -266,6 +267,9 @@ func decodeRecord(b []byte) (*Record, error) {
 		g.Behind = int(d.int())
 		g.Changed = int(d.int())
 		g.ReadAt = d.time()
+	}
+	if v >= 8 {
+		r.Adopted = d.bool()
 	}
 	if d.err == nil && len(d.b) > 0 {
 		d.err = fmt.Errorf("%d bytes left over", len(d.b))

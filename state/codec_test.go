@@ -164,15 +164,15 @@ func BenchmarkDecodeRecords200(b *testing.B) {
 	}
 }
 
-// A record written before codec version 2 to 7 decodes with the fields
+// A record written before codec version 2 to 8 decodes with the fields
 // the later versions appended left zero.
 func TestCodecReadsOlderVersions(t *testing.T) {
 	r := rec(ActivityIdle, prOpen)
 	b := encodeRecord(r)
 	// Version 2 appends five fields, version 3 three, version 4 one,
-	// version 5 six, version 6 one, version 7 six, each one byte when zero
-	// or empty.
-	for v, cut := range map[byte]int{1: 22, 2: 17, 3: 14, 4: 13, 5: 7, 6: 6} {
+	// version 5 six, version 6 one, version 7 six, version 8 one, each one
+	// byte when zero or empty.
+	for v, cut := range map[byte]int{1: 23, 2: 18, 3: 15, 4: 14, 5: 8, 6: 7, 7: 1} {
 		got, err := decodeRecord(append([]byte{v}, b[1:len(b)-cut]...))
 		if err != nil {
 			t.Fatalf("version %d: %v", v, err)
@@ -196,7 +196,7 @@ func TestCodecOlderAskIsADialog(t *testing.T) {
 		r := rec(ActivityBlocked, prOpen)
 		r.Agent, r.Activity.Outcome = c.agent, c.outcome
 		b := encodeRecord(r)
-		got, err := decodeRecord(append([]byte{2}, b[1:len(b)-17]...))
+		got, err := decodeRecord(append([]byte{2}, b[1:len(b)-18]...))
 		if err != nil {
 			t.Fatal(err)
 		}

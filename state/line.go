@@ -55,6 +55,10 @@ type Line struct {
 	Message   string `json:"message,omitempty"`
 
 	PR *PR `json:"pr,omitempty"` // agent "lanes", event "pr"
+
+	// Adopt: a hook outside any lanes session asks for a record of its
+	// own (adopted.go); the first such line makes it.
+	Adopt *Adopt `json:"adopt,omitempty"`
 }
 
 // Reasons a line or event is dropped; the keys of the dropped counters.
@@ -108,6 +112,10 @@ func EncodeLine(l Line) ([]byte, error) {
 		pr := *l.PR // cut a copy, not the caller's PR
 		l.PR = &pr
 	}
+	if l.Adopt != nil {
+		ad := *l.Adopt
+		l.Adopt = &ad
+	}
 	// JSON may spell a byte as six (\u0000), so a line of 1 KiB fields may
 	// still be too long; a quarter of that always fits.
 	for limit := MaxFieldBytes; ; limit /= 4 {
@@ -133,6 +141,11 @@ func (l *Line) eachText(f func(*string)) {
 	if l.PR != nil {
 		for _, s := range []*string{&l.PR.URL, &l.PR.State, &l.PR.Review, &l.PR.CI, &l.PR.Mergeable,
 			&l.PR.Base, &l.PR.Head, &l.PR.Source} {
+			f(s)
+		}
+	}
+	if l.Adopt != nil {
+		for _, s := range []*string{&l.Adopt.Dir, &l.Adopt.Socket, &l.Adopt.Pane} {
 			f(s)
 		}
 	}

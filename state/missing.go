@@ -15,10 +15,11 @@ import (
 var ErrMissing = errors.New("store missing")
 
 // traceNames are what lanes leaves in a state dir once it has a store:
-// the hook's name and pane indexes, spool files, hook dirs, the snapshot
-// and the last cycle's stamp. hook-errors.log is not one: a hook run
-// outside any lanes session writes it into a dir with no store.
-var traceNames = []string{"names", "panes", "spool", "hooks", snapshotName, "last-cycle"}
+// the hook's name and pane indexes, hook dirs, the snapshot and the last
+// cycle's stamp. Neither hook-errors.log nor spool files are: hooks write
+// them before any store exists (an agent lanes did not start, whose
+// installed hooks report it, §13).
+var traceNames = []string{"names", "panes", "hooks", snapshotName, "last-cycle"}
 
 // traces lists the traces of a store that s.Dir holds; none for a fresh
 // state dir.

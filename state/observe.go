@@ -10,8 +10,13 @@ import (
 func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, rd read) []string {
 	readStart := rd.start
 	byLanesID := map[string]Observation{}
+	byPane := map[string]Observation{} // panes of no lanes session: adopted ones'
 	for _, o := range obs {
 		o.DeadTime, o.WindowActivity = utc(o.DeadTime), utc(o.WindowActivity)
+		if o.LanesID == "" {
+			byPane[o.PaneID] = o
+			continue
+		}
 		if prev, ok := byLanesID[o.LanesID]; ok && prev.PaneID == c.paneOf(o.LanesID) {
 			continue
 		}
@@ -19,8 +24,8 @@ func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, rd re
 	}
 	var closing []string
 	for _, r := range c.records {
-		if !r.Live() || r.Runtime.Socket != socket || c.older(rd, r.Pane) {
-			continue
+		if !r.Live() || r.Runtime.Socket != socket || c.older(rd, r.Pane) || r.Adopted && r.Runtime.PaneID == "" {
+			continue // (an adopted session outside tmux: its hooks are all lanes knows)
 		}
 		pane, rt, act := r.Pane, r.Runtime, r.Activity.State
 		if tmuxErr != nil {
@@ -32,7 +37,9 @@ func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, rd re
 		} else {
 			r.Runtime.UnreachableSince = time.Time{}
 			removed := len(c.removed)
-			if r.Runtime.SessionID != "" || c.adopt(r, byLanesID, readStart) {
+			if r.Adopted {
+				c.observeAdopted(r, byPane, readStart)
+			} else if r.Runtime.SessionID != "" || c.adopt(r, byLanesID, readStart) {
 				if c.observeOne(r, byLanesID, readStart) {
 					closing = append(closing, r.Runtime.SessionID)
 				}

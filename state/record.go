@@ -36,6 +36,10 @@ type Record struct {
 
 	// Git holds the session's git facts beyond its live branch (§12).
 	Git GitFacts `json:"git"`
+
+	// Adopted: lanes did not start it; its hooks reported it (§13,
+	// adopted.go). Its pane, if any, is found by id, not by @lanes_id.
+	Adopted bool `json:"adopted,omitempty"`
 }
 
 // GitFacts are a session's worktree and how its branch stands against its

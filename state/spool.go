@@ -296,6 +296,9 @@ func (c *cycleTx) applyLine(fileID string, raw []byte, torn bool) {
 		c.drop(r, reason)
 		return
 	}
+	if r == nil && l.Adopt != nil && l.Agent != "lanes" && l.Agent != "generic" {
+		r = c.adopted(l)
+	}
 	if r == nil {
 		c.drop(nil, DropUnknownSess)
 		return

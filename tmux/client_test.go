@@ -106,8 +106,8 @@ func TestListPanesArgv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(panes) != 1 || panes[0].LanesID != "id1" {
-		t.Errorf("want only the @lanes_id pane, got %+v", panes)
+	if len(panes) != 2 || panes[0].LanesID != "id1" || panes[1].LanesID != "" || panes[1].PaneID != "%2" {
+		t.Errorf("want the @lanes_id pane and the other, got %+v", panes)
 	}
 	panes, err = c.ListPanes(context.Background(), true)
 	if err != nil || len(panes) != 0 {

@@ -71,8 +71,9 @@ type Pane struct {
 	WindowActivity time.Time
 }
 
-// ListPanes reads every pane of the server in ONE tmux invocation and
-// returns those whose session carries a non-empty @lanes_id. An empty
+// ListPanes reads every pane of the server in ONE tmux invocation: lanes'
+// own (LanesID, its session's @lanes_id) and the others (LanesID "", where
+// a session lanes did not start may run). An empty
 // server answer is no panes and no error; a server that is not running is
 // ErrNoServer.
 //
@@ -94,13 +95,7 @@ func (c *Client) ListPanes(ctx context.Context, reap bool) ([]Pane, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tmux list-panes: %w", err)
 	}
-	ours := panes[:0]
-	for _, p := range panes {
-		if p.LanesID != "" {
-			ours = append(ours, p)
-		}
-	}
-	return ours, nil
+	return panes, nil
 }
 
 // parsePanes parses list-panes output written with paneFormat, one pane

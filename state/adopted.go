@@ -1,0 +1,93 @@
+package state
+
+import (
+	"hash/fnv"
+	"path/filepath"
+	"strconv"
+	"time"
+)
+
+// Sessions lanes did not start (docs/design.md §13): an agent whose hooks
+// were installed in its own config (`lanes hooks install`) and that runs
+// outside a lanes session reports all the same. Its first line carries
+// Adopt, and ingest makes an adopted record for it, keyed by the agent's
+// own session id: the board shows it, and where it runs in a pane of the
+// server lanes reads, attach, preview, exit facts and the witness work as
+// for any session. lanes never kills or restarts it unless asked by name.
+
+// Adopt is where a session lanes did not start runs, as its hook saw it.
+type Adopt struct {
+	Dir    string `json:"dir,omitempty"`
+	Socket string `json:"socket,omitempty"` // tmux -L name ("" the default server), when in tmux
+	Pane   string `json:"pane,omitempty"`   // %N, when in tmux
+}
+
+// AdoptedID is the session id of the conversation an agent's own session
+// id names: every hook of it gives the same one.
+func AdoptedID(agent, providerSessionID string) string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	h := fnv.New64a()
+	_, _ = h.Write([]byte(agent + "\x00" + providerSessionID))
+	v := h.Sum64()
+	b := make([]byte, 8)
+	for i := range b {
+		b[i] = alphabet[v%uint64(len(alphabet))]
+		v /= uint64(len(alphabet))
+	}
+	return string(b)
+}
+
+// adopted makes the record an adopting line asks for: named after its
+// dir (suffixed on a clash with a live session, a record's id, or a name
+// that would read as an id), idle until its events say more.
+func (c *cycleTx) adopted(l Line) *Record {
+	base := filepath.Base(filepath.Clean(l.Adopt.Dir))
+	if !ValidName(base) || l.Adopt.Dir == "" {
+		base = l.Agent
+	}
+	name := base
+	for n := 2; ; n++ {
+		if !ValidID(name) && NameTaken(c.records, name) == nil {
+			break
+		}
+		name = base + "-" + strconv.Itoa(n)
+	}
+	r := &Record{ID: l.Session, Name: name, Agent: Agent(l.Agent), Dir: l.Adopt.Dir, CreatedAt: l.At, Adopted: true,
+		Runtime:  Runtime{Socket: l.Adopt.Socket, PaneID: l.Adopt.Pane, PaneStartedAt: l.At, Source: "adopt", At: l.At},
+		Activity: ActivityFacts{State: ActivityIdle, Since: l.At, Source: "adopt", HooksReport: true}}
+	if !validPane(r.Runtime.PaneID) {
+		r.Runtime.PaneID, r.Runtime.Socket = "", ""
+	}
+	c.records = append(c.records, r)
+	c.byID[r.ID] = r
+	c.dirty[r.ID] = true
+	return r
+}
+
+// validPane is tmux's %N pane id shape.
+func validPane(s string) bool {
+	if len(s) < 2 || s[0] != '%' {
+		return false
+	}
+	for _, c := range []byte(s[1:]) {
+		if !isDigit(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// observeAdopted reads an adopted session's pane, found by its id on its
+// server (it carries no @lanes_id). A pane that is gone, or runs another
+// process than the one first seen there (tmux numbers panes afresh when a
+// server starts again), ends the record as any gone session's.
+func (c *cycleTx) observeAdopted(r *Record, byPane map[string]Observation, readStart time.Time) {
+	o, ok := byPane[r.Runtime.PaneID]
+	if !ok || r.Pane.PID != 0 && o.PID != r.Pane.PID && !o.Dead {
+		c.gone(r, readStart)
+		return
+	}
+	r.Runtime.GoneSeenAt = time.Time{}
+	r.Runtime.SessionID = o.SessionID
+	c.applyPane(r, o, readStart) // never closed by lanes: not its session
+}
