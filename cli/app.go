@@ -182,6 +182,8 @@ func (a *app) usage(w io.Writer) {
 	fmt.Fprintln(w, "\nEnvironment:\n  LANES_STATE_DIR   state directory (default $XDG_STATE_HOME/lanes, else ~/.local/state/lanes)")
 	fmt.Fprintln(w, "  LANES_CONTENT     off (or 0, false, no): hooks keep, and the board and `ls --json` show, no tool, question or message (screen-sharing)")
 	fmt.Fprintln(w, "  LANES_NOTIFY      off (or 0, false, no): the board tells nobody when a session enters Needs you")
+	fmt.Fprintln(w, "  LANES_PR_EVERY    how often the board reads PRs from GitHub with gh (default 60s, at least 5s), or off")
+	fmt.Fprintln(w, "  LANES_WORKTREE_ROOT  where `lanes new --worktree` puts worktrees (absolute; default beside the repository)")
 	fmt.Fprintln(w, "  NO_COLOR          the board draws without colour; glyphs and labels carry everything")
 	fmt.Fprintln(w, "\nRun `lanes COMMAND --help` for a command's flags.")
 }

@@ -15,7 +15,7 @@ import (
 // the PR's current values.
 func (a *app) cmdPR(ctx context.Context, args []string) int {
 	fs := a.flags("pr")
-	number := fs.Int("number", 0, "PR number (required)")
+	number := fs.Int("number", 0, "PR number (required, but with --sync)")
 	prState := fs.String("state", "", "open, draft, merged or closed")
 	review := fs.String("review", "", "none, pending, approved or changes_requested")
 	ci := fs.String("ci", "", "none, pending, passing or failing")

@@ -57,7 +57,7 @@ func (a *app) openPR(r *state.Record) (string, error) {
 		browser = a.lookPath("xdg-open")
 	}
 	if browser == "" {
-		return fmt.Sprintf("no browser: PR #%d %s", p.Number, p.URL), nil
+		return fmt.Sprintf("no browser ($BROWSER unset, no xdg-open): PR #%d %s", p.Number, p.URL), nil
 	}
 	cmd := exec.Command(browser, p.URL)
 	cmd.Env = a.environ()
@@ -90,6 +90,9 @@ func (a *app) createPR(ctx context.Context, r *state.Record) (string, error) {
 	}
 	if r.Branch == "" {
 		return "", fmt.Errorf("%s is on no branch: %s is not in a git checkout", r.Name, r.Dir)
+	}
+	if g := r.Git; !g.ReadAt.IsZero() && g.Ahead == 0 && g.Base != "" {
+		return "", fmt.Errorf("%s's branch %s has no commit ahead of %s: nothing to propose yet", r.Name, r.Branch, g.Base)
 	}
 	gh := a.lookPath("gh")
 	if gh == "" {

@@ -165,7 +165,7 @@ func TestOpenPR(t *testing.T) {
 		t.Errorf("browser argv %q, want only the failing PR's URL", got)
 	}
 	vars["BROWSER"] = ""
-	if said, err := (BoardActions{a}).OpenPR(context.Background(), r); err != nil || said != "no browser: PR #9 https://github.com/o/r/pull/9" {
+	if said, err := (BoardActions{a}).OpenPR(context.Background(), r); err != nil || said != "no browser ($BROWSER unset, no xdg-open): PR #9 https://github.com/o/r/pull/9" {
 		t.Errorf("no browser: %q, %v", said, err)
 	}
 	r.PRs = []state.PR{{Number: 3, State: state.PRStateOpen}}

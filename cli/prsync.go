@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/theme"
 )
 
 // envPREvery sets how often the board reads each repository's PRs from
@@ -42,7 +43,9 @@ func (a *app) gh() state.GHRun { return state.GH(a.lookPath("gh"), a.environ()) 
 
 // cmdPRSync is `lanes pr --sync [NAME…]`: one gh read now of each
 // repository of the named sessions (all live and recently ended ones
-// when none is named), applied as the board's poller applies them.
+// when none is named), applied as the board's poller applies them. It
+// says what it found for each session it read, and why it read nothing
+// for a named one it could not.
 func (a *app) cmdPRSync(ctx context.Context, names []string) int {
 	c, err := a.collector()
 	if err != nil {
@@ -52,16 +55,27 @@ func (a *app) cmdPRSync(ctx context.Context, names []string) int {
 	if err != nil {
 		return a.fail(err)
 	}
-	var ids []string
+	var named []*state.Record
 	for _, n := range names {
 		r, err := state.Resolve(res.Records, n)
 		if err != nil {
 			return a.fail(err)
 		}
-		ids = append(ids, r.ID)
+		named = append(named, r)
+	}
+	if a.lookPath("gh") == "" {
+		_, err := a.gh()(ctx, "")
+		return a.fail(err) // says gh is not installed, and what to do
 	}
 	p := &state.PRPoller{Run: a.gh()}
-	syncErr := p.Sync(ctx, res.Records, ids, a.now)
+	var ids []string
+	for _, r := range named {
+		ids = append(ids, r.ID)
+		if r.Branch == "" || p.RepoOf(r.Dir) == "" {
+			fmt.Fprintf(a.stderr, "lanes: %s is in no git checkout (%s): no PRs to read\n", r.Name, r.Dir)
+		}
+	}
+	read, syncErr := p.Sync(ctx, res.Records, ids, a.now)
 	if errors.Is(syncErr, state.ErrGHOff) {
 		return a.fail(syncErr)
 	}
@@ -71,41 +85,32 @@ func (a *app) cmdPRSync(ctx context.Context, names []string) int {
 	if err != nil {
 		return a.fail(err)
 	}
-	read, _ := p.Repos()
 	shown := 0
 	for _, r := range after.Records {
-		if len(ids) > 0 && !slices.Contains(ids, r.ID) || len(r.PRs) == 0 {
+		if len(ids) > 0 && !slices.Contains(ids, r.ID) || !slices.Contains(read, p.RepoOf(r.Dir)) || r.Branch == "" {
 			continue
 		}
 		var prs []string
 		for _, pr := range r.PRs {
-			s, _ := state.PROwnStatus(pr)
-			prs = append(prs, fmt.Sprintf("#%d %s", pr.Number, cmpOr(string(s), pr.State)))
+			if s, ok := state.PROwnStatus(pr); ok {
+				prs = append(prs, fmt.Sprintf("#%d %s", pr.Number, theme.StatusSpec(s).Short))
+			} else {
+				prs = append(prs, fmt.Sprintf("#%d %s", pr.Number, pr.State))
+			}
+		}
+		if len(prs) == 0 {
+			prs = []string{"no PR for branch " + r.Branch}
 		}
 		fmt.Fprintf(a.stdout, "%s: %s\n", r.Name, strings.Join(prs, ", "))
 		shown++
 	}
-	if shown == 0 {
-		fmt.Fprintf(a.stdout, "no PR for these sessions' branches (%d %s read)\n", read, plural(read, "repository", "repositories"))
+	if shown == 0 && syncErr == nil {
+		fmt.Fprintln(a.stdout, "no session is on a branch of a git checkout: no PRs to read")
 	}
 	if syncErr != nil {
-		return a.fail(fmt.Errorf("some repositories were not read (each is tried again in 5 minutes by the board): %w", syncErr))
+		return a.fail(fmt.Errorf("some repositories were not read (the board tries each again in 5 minutes): %w", syncErr))
 	}
 	return exitOK
-}
-
-func cmpOr(s, alt string) string {
-	if s != "" {
-		return s
-	}
-	return alt
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // doctorPRs says whether the board reads PRs from GitHub, and how to turn
@@ -122,7 +127,7 @@ func (a *app) doctorPRs(ctx context.Context, add addFunc) {
 	}
 	bin := a.lookPath("gh")
 	if bin == "" {
-		add(true, "", "PRs from GitHub: off — gh is not installed; to turn them on, install GitHub CLI (https://cli.github.com), run `gh auth login`, and restart the board")
+		add(true, "", "PRs from GitHub: off — gh is not installed; to turn them on, install GitHub CLI (https://cli.github.com) and run `gh auth login`; the board tries again every 5 minutes")
 		return
 	}
 	// gh auth token reads the stored login without the network; its
@@ -130,7 +135,7 @@ func (a *app) doctorPRs(ctx context.Context, add addFunc) {
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
 	if _, err := a.gh()(ctx, "", "auth", "token"); err != nil {
-		add(true, "", "PRs from GitHub: off — %s is not logged in; to turn them on, run `gh auth login` (or set GH_TOKEN) and restart the board", bin)
+		add(true, "", "PRs from GitHub: off — %s is not logged in; to turn them on, run `gh auth login` (or set GH_TOKEN); the board tries again every 5 minutes", bin)
 		return
 	}
 	every := p.Every

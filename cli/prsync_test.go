@@ -74,7 +74,7 @@ func TestPRSync(t *testing.T) {
 	var calls string
 	e.vars["PATH"], calls = ghStandIn(t, "cat "+shellQuote(fixture))
 	out, errs, code := e.run("pr", "--sync", "api")
-	if code != exitOK || out != "api: #109 conflicting\n" {
+	if code != exitOK || out != "api: #109 Conflicts\n" {
 		t.Fatalf("pr --sync api: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	log, _ := os.ReadFile(calls)
@@ -86,6 +86,25 @@ func TestPRSync(t *testing.T) {
 	}
 	if _, errs, code := e.run("pr", "--sync", "--number", "3"); code != exitUsage || !strings.Contains(errs, "no other flag") {
 		t.Errorf("pr --sync --number 3: exit %d, %q", code, errs)
+	}
+	// What gh printed is not its answer: nothing is said read.
+	e.vars["PATH"], _ = ghStandIn(t, "echo 'not json'")
+	if out, errs, code := e.run("pr", "--sync"); code != exitError || out != "" || !strings.Contains(errs, "not its JSON answer") {
+		t.Errorf("gh printing junk: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// A session in no git checkout has no PRs to read, and pr --sync NAME says
+// so rather than reporting a read.
+func TestPRSyncOutsideACheckout(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	r := lsRecord("prsync02", "plain", state.ActivityIdle, now)
+	r.Dir = t.TempDir()
+	e := lsEnv(t, r)
+	e.vars["PATH"], _ = ghStandIn(t, "echo '[]'")
+	out, errs, code := e.run("pr", "--sync", "plain")
+	if code != exitOK || !strings.Contains(errs, "plain is in no git checkout") || !strings.Contains(out, "no session is on a branch") {
+		t.Errorf("pr --sync plain: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
 

@@ -70,6 +70,9 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 		return a.fail(err)
 	}
 	fmt.Fprintf(a.stdout, "%s  %s\n", r.Runtime.TmuxSession, r.ID)
+	if wt != nil {
+		fmt.Fprintf(a.stdout, "worktree %s on new branch %s (from %s)\n", r.Git.Worktree, r.Branch, r.Git.Base)
+	}
 	return exitOK
 }
 

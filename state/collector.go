@@ -94,6 +94,9 @@ type CycleResult struct {
 	TmuxErr error
 	// Orphans are the read's sessions whose @lanes_id no live record has.
 	Orphans []Observation
+	// PRsStopped is why PR facts from GitHub stopped coming after they
+	// came (PRPoller.Stopped).
+	PRsStopped error
 	At      time.Time
 }
 
@@ -148,6 +151,9 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 		}
 		res.Orphans = ct.orphans
 	})
+	if c.PRs != nil {
+		res.PRsStopped = c.PRs.Stopped()
+	}
 	if err != nil {
 		return CycleResult{}, err
 	}

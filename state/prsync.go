@@ -63,7 +63,9 @@ type PRPoller struct {
 	Every time.Duration // per repository; 0: PREvery
 
 	mu       sync.Mutex
-	off      error
+	off      error     // why gh cannot be used, nil while it can
+	offUntil time.Time // when to try gh again (a login may have come)
+	worked   bool      // a read succeeded since the poller started
 	repos    map[string]*prRepo
 	dirs     map[string]string // session dir → repository (its git common dir)
 	inFlight int
@@ -164,7 +166,9 @@ func (g ghPR) ci() string {
 	return CIPassing
 }
 
-// Off is why the poller stays off (wrapping ErrGHOff), nil while it runs.
+// Off is why the poller is off (wrapping ErrGHOff), nil while it runs. It
+// tries gh again prBackoff after it went off: a `gh auth login` since
+// turns it on without a restart.
 func (p *PRPoller) Off() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -212,7 +216,7 @@ func (p *PRPoller) repoOf(dir string) string {
 func (p *PRPoller) due(recs []*Record, now time.Time, force bool, names map[string]bool) []prJob {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.off != nil {
+	if p.off != nil && !force && now.Before(p.offUntil) {
 		return nil
 	}
 	byRepo := map[string][]*Record{}
@@ -299,10 +303,12 @@ func (p *PRPoller) launch(ctx context.Context, j prJob, now func() time.Time) {
 		st.next = at.Add(every)
 		switch {
 		case errors.Is(err, ErrGHOff):
-			p.off = err
+			p.off, p.offUntil = err, at.Add(prBackoff)
+			st.next = p.offUntil
 		case err != nil:
 			st.next = at.Add(max(prBackoff, every))
 		default:
+			p.off, p.worked = nil, true
 			p.done = append(p.done, prRead{repo: j.repo, at: at, prs: prs})
 		}
 	}()
@@ -310,16 +316,14 @@ func (p *PRPoller) launch(ctx context.Context, j prJob, now func() time.Time) {
 
 // Sync reads now the repositories of the sessions named (all followed
 // ones when none are), at most prAtOnce at a time, and waits: the next
-// cycle applies what it found. It returns each repository's failure.
-func (p *PRPoller) Sync(ctx context.Context, recs []*Record, names []string, now func() time.Time) error {
+// cycle applies what it found. It returns the repositories it read (each
+// session's dir's, by RepoOf) and each one's failure.
+func (p *PRPoller) Sync(ctx context.Context, recs []*Record, names []string, now func() time.Time) (read []string, err error) {
 	want := map[string]bool{}
 	for _, n := range names {
 		want[n] = true
 	}
 	jobs := p.due(recs, now(), true, want)
-	if err := p.Off(); err != nil {
-		return err
-	}
 	for i := 0; i < len(jobs); i += prAtOnce {
 		p.mu.Lock()
 		for _, j := range jobs[i:min(i+prAtOnce, len(jobs))] {
@@ -331,15 +335,37 @@ func (p *PRPoller) Sync(ctx context.Context, recs []*Record, names []string, now
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.off != nil {
-		return p.off
+		return nil, p.off
 	}
 	var errs []error
 	for _, j := range jobs {
 		if err := p.repos[j.repo].err; err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", filepath.Dir(j.repo), err))
+		} else {
+			read = append(read, j.repo)
 		}
 	}
-	return errors.Join(errs...)
+	return read, errors.Join(errs...)
+}
+
+// Stopped is why gh stopped answering after it worked (a logout, an
+// expired token): the board says so; nil while it works, or when it
+// never did (gh not installed or never logged in is no news).
+func (p *PRPoller) Stopped() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.worked {
+		return nil
+	}
+	return p.off
+}
+
+// RepoOf is the repository a session's dir is in (its git common dir),
+// "" outside a checkout.
+func (p *PRPoller) RepoOf(dir string) string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.repoOf(dir)
 }
 
 // Repos is how many repositories were read, and how many failed last.
@@ -378,9 +404,17 @@ func (p *PRPoller) read(ctx context.Context, dir string) ([]ghPR, error) {
 	}
 	var prs []ghPR
 	if err := json.Unmarshal(out, &prs); err != nil {
-		return nil, fmt.Errorf("gh pr list gave what is not its JSON: %w", err)
+		return nil, fmt.Errorf("gh pr list printed what is not its JSON answer (it starts %q): is the gh on PATH GitHub CLI?", firstBytes(out, 40))
 	}
 	return prs, nil
+}
+
+func firstBytes(b []byte, n int) string {
+	s := strings.TrimSpace(string(b))
+	if len(s) > n {
+		s = s[:n] + "…"
+	}
+	return s
 }
 
 // RunGH runs the gh on PATH, never prompting.
@@ -433,10 +467,11 @@ func runGH(ctx context.Context, bin string, env []string, dir string, args ...st
 }
 
 // setPRs applies finished reads to the followed sessions of each
-// repository, by head branch: an open PR always, a closed or merged one
-// only if it changed since the session began (an old PR of a reused
-// branch name is not this session's); a PR from a fork never. Only a PR
-// whose facts differ from the record's is applied.
+// repository, by head branch: an open PR, or one the session has
+// already, always; another closed or merged one only if it changed since
+// the session began (an old PR of a reused branch name is not this
+// session's); a PR from a fork never. Only a PR whose facts differ from
+// the record's is applied.
 func (c *cycleTx) setPRs(p *PRPoller, reads []prRead) {
 	for _, rd := range reads {
 		for _, r := range c.records {
@@ -444,11 +479,12 @@ func (c *cycleTx) setPRs(p *PRPoller, reads []prRead) {
 				continue
 			}
 			for _, g := range rd.prs {
-				if g.HeadRefName != r.Branch || g.IsCrossRepo || g.State != "OPEN" && g.UpdatedAt.Before(r.CreatedAt) {
+				f := g.fact()
+				i := slices.IndexFunc(r.PRs, func(o PR) bool { return o.Number == f.Number })
+				if g.HeadRefName != r.Branch || g.IsCrossRepo || i < 0 && g.State != "OPEN" && g.UpdatedAt.Before(r.CreatedAt) {
 					continue
 				}
-				f := g.fact()
-				if i := slices.IndexFunc(r.PRs, func(o PR) bool { return o.Number == f.Number }); i >= 0 && samePR(r.PRs[i], f) {
+				if i >= 0 && samePR(r.PRs[i], f) {
 					continue
 				}
 				Apply(r, Event{Kind: KindPR, At: rd.at, Source: "gh", Detail: "pr", PR: &f})

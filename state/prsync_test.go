@@ -106,7 +106,7 @@ func TestPRSyncEveryStatus(t *testing.T) {
 		recs = append(recs, prSession(fmt.Sprintf("%08x", len(recs)+1), dir, head))
 	}
 	rig := newPRRig(t, recs...)
-	if err := rig.col.PRs.Sync(context.Background(), recs, nil, rig.clk.now); err != nil {
+	if _, err := rig.col.PRs.Sync(context.Background(), recs, nil, rig.clk.now); err != nil {
 		t.Fatal(err)
 	}
 	got := rig.cycle(t)
@@ -133,7 +133,7 @@ func TestPRSyncMergedAfterKill(t *testing.T) {
 	old := prSession("0000000b", dir, "s-open")
 	Terminate(old, "killed by user", "user", t0.Add(-48*time.Hour))
 	rig := newPRRig(t, killed, old)
-	if err := rig.col.PRs.Sync(context.Background(), []*Record{killed, old}, nil, rig.clk.now); err != nil {
+	if _, err := rig.col.PRs.Sync(context.Background(), []*Record{killed, old}, nil, rig.clk.now); err != nil {
 		t.Fatal(err)
 	}
 	got := rig.cycle(t)
@@ -167,7 +167,7 @@ func TestPRSyncOneReadPerRepository(t *testing.T) {
 // The budget: 50 sessions over 5 repositories, cycles every second for 10
 // minutes: one read per repository a minute, at most 2 at once. After a
 // rate limit a repository waits 5 minutes; gh logged out turns the poller
-// off for good after its first answer.
+// off, and it tries once every 5 minutes until a login turns it on again.
 func TestPRPollerCadenceBackoffOff(t *testing.T) {
 	var recs []*Record
 	var repos []string
@@ -184,7 +184,7 @@ func TestPRPollerCadenceBackoffOff(t *testing.T) {
 	}{
 		{"steady", nil, 50, 55},
 		{"rate limited", errors.New("gh pr list: HTTP 403: API rate limit exceeded for user ID 1"), 10, 15},
-		{"logged out", fmt.Errorf("%w: gh is not logged in", ErrGHOff), 1, 2},
+		{"logged out", fmt.Errorf("%w: gh is not logged in", ErrGHOff), 2, 4},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rig := newPRRig(t, recs...)
@@ -200,6 +200,17 @@ func TestPRPollerCadenceBackoffOff(t *testing.T) {
 			if off := rig.col.PRs.Off(); (off != nil) != errors.Is(c.err, ErrGHOff) {
 				t.Errorf("Off() = %v", off)
 			}
+			if errors.Is(c.err, ErrGHOff) { // gh auth login: on again, no restart
+				rig.gh.err = nil
+				for range 360 {
+					rig.clk.advance(time.Second)
+					rig.cycle(t)
+					rig.col.PRs.wg.Wait()
+				}
+				if off := rig.col.PRs.Off(); off != nil {
+					t.Errorf("6 minutes after a login, Off() = %v", off)
+				}
+			}
 			t.Logf("%s: %d gh reads in 10 minutes", c.name, rig.gh.calls)
 		})
 	}
@@ -213,7 +224,7 @@ func TestPRPollerHungGH(t *testing.T) {
 		dir := repo(t)
 		recs := []*Record{prSession("0000000e", dir, "s-open")}
 		start := time.Now()
-		err := p.Sync(context.Background(), recs, nil, time.Now)
+		_, err := p.Sync(context.Background(), recs, nil, time.Now)
 		if err == nil || time.Since(start) != prTimeout {
 			t.Fatalf("Sync over a hung gh: %v after %v, want an error after %v", err, time.Since(start), prTimeout)
 		}

@@ -19,20 +19,31 @@ func meta(r *state.Record) string { return metaIn(r, 1<<20) }
 // metaIn is meta in at most room cells, where a long branch name is cut
 // first so the counts and PRs after it still show.
 func metaIn(r *state.Record, room int) string {
-	head := string(r.Agent)
-	if r.Branch == "" {
-		return head + metaTail(r)
+	head, tail := string(r.Agent), metaTail(r)
+	if b := branchIn(r, room-width(head)-3); r.Branch != "" && b != strings.TrimPrefix(tail, " ") {
+		return head + " · " + b
 	}
-	return head + " · " + branchIn(r, room-width(head)-3)
+	if s := head + tail; width(s) <= room || tail == "" {
+		return s
+	}
+	return strings.TrimPrefix(tail, " ") // the numbers before the agent's name
 }
 
-// branchIn is the branch and what follows it in at most room cells, the
-// branch cut first (never below 6 cells).
+// branchIn is the branch and what follows it in at most room cells: the
+// branch is cut first, to no less than 3 cells, and left out when even
+// that leaves no room for the counts and PR numbers.
 func branchIn(r *state.Record, room int) string {
 	tail := metaTail(r)
 	b := r.Branch
 	if over := width(b) + width(tail) - room; over > 0 && b != "" {
-		b = ansi.Truncate(b, max(width(b)-over, 6), "…")
+		switch keep := width(b) - over; {
+		case keep >= 3:
+			b = ansi.Truncate(b, keep, "…")
+		case tail != "":
+			return strings.TrimPrefix(tail, " ")
+		default:
+			b = ansi.Truncate(b, max(room, 0), "…")
+		}
 	}
 	return b + tail
 }

@@ -174,3 +174,18 @@ func TestIdleRowBranchAndCounts(t *testing.T) {
 		}
 	}
 }
+
+// A card's third line keeps the counts and PR numbers whole: the branch is
+// cut first, then left out.
+func TestMetaKeepsThePRNumber(t *testing.T) {
+	r := rec("i1000003", "fix", state.ActivityIdle, time.Minute)
+	r.Agent, r.Branch = state.AgentCustom, "fix/login-page-redirect"
+	r.Git = state.GitFacts{Ahead: 2, ReadAt: fixedNow}
+	r.PRs = []state.PR{{Number: 41, State: state.PRStateOpen}}
+	for room := 14; room <= 40; room++ {
+		got := metaIn(r, room)
+		if !strings.HasSuffix(got, "↑2 #41") || width(got) > room {
+			t.Errorf("in %d cells: %q (%d cells), want it to end ↑2 #41 and fit", room, got, width(got))
+		}
+	}
+}

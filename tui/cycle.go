@@ -75,6 +75,13 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 		default:
 			m.lastErr, m.tmuxDownSince = "", time.Time{}
 		}
+		switch off := msg.res.PRsStopped; {
+		case off != nil && off.Error() != m.prsStopped:
+			m.prsStopped = off.Error()
+			cmds = append(cmds, m.flash(off.Error()+"; PR badges keep their last state, and the board tries again every 5 minutes", true))
+		case off == nil:
+			m.prsStopped = ""
+		}
 		m.rebuild()
 		cmds = append(cmds, m.notify(msg.now))
 		if !msg.spoolOnly {

@@ -72,8 +72,9 @@ type Model struct {
 	answerLine map[state.Agent]string
 	helpPage   int // 0 keys, 1 legend, when they do not fit on one page
 
-	status  statusLine
-	lastErr string // the last cycle or tmux error shown, so it shows once
+	status     statusLine
+	lastErr    string // the last cycle or tmux error shown, so it shows once
+	prsStopped string // why PRs from GitHub stopped coming, as last shown
 	// busySince is when cycles began finding the store busy (zero: the
 	// last one did not); a short spell keeps the records without a word.
 	busySince time.Time

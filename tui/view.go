@@ -141,6 +141,10 @@ func (m Model) titleLine() string {
 		note := truncate("✗ "+m.tmuxNote(), max(m.w-7-1-rw-1, 0))
 		sum, sw = l.errText.s(note), width(note)
 	}
+	if m.prsStopped != "" && rw == 0 && m.w-7-1-sw >= 20 { // and so does this, where it fits
+		const note = "✗ PRs from GitHub off"
+		right, rw = l.errText.s(note), width(note)
+	}
 	if rw > m.w-7-1 {
 		right, rw = "", 0
 	}

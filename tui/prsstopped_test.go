@@ -1,0 +1,31 @@
+package tui
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"lanes/state"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// When gh stops answering after it worked, the board says so once at the
+// bottom and for as long as it lasts on the title line; when it works
+// again the note goes.
+func TestPRsStoppedIsSaid(t *testing.T) {
+	m := loaded(fixture(), ThemeDark, 160, 48)
+	off := errors.New("PRs from GitHub are off: gh is not logged in (run gh auth login, or set GH_TOKEN)")
+	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture(), PRsStopped: off}, now: fixedNow})
+	v := ansi.Strip(m.View().Content)
+	if first := strings.SplitN(v, "\n", 2)[0]; !strings.Contains(first, "✗ PRs from GitHub off") {
+		t.Errorf("title line %q lacks the note", first)
+	}
+	if !strings.Contains(v, "gh is not logged in") || !strings.Contains(v, "tries again every 5 minutes") {
+		t.Errorf("the bottom line does not say why:\n%s", v)
+	}
+	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture()}, now: fixedNow})
+	if first := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]; strings.Contains(first, "PRs from GitHub off") {
+		t.Errorf("title line %q keeps the note after gh answered again", first)
+	}
+}
