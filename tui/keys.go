@@ -64,8 +64,8 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.Left, k.Right, k.Attach,
 			helpBinding("y", "allow (dialog card)"), helpBinding("n", "deny (dialog card)"), helpBinding("a", "always (dialog card)")},
 		{k.New, k.Send, k.Restart, k.Kill, k.Remove, k.Mute, k.OpenPR, k.CreatePR},
-		{k.Preview, k.History, k.Diff, k.Idle, k.AllDone, k.Filter},
-		{k.ClearFilter, k.Theme, k.Help, k.Quit},
+		// Three columns: a fourth does not fit 80 columns.
+		{k.Preview, k.History, k.Diff, k.Idle, k.AllDone, k.Filter, k.ClearFilter, k.Theme, k.Help, k.Quit},
 	}
 }
 

@@ -29,3 +29,15 @@ func TestPRsStoppedIsSaid(t *testing.T) {
 		t.Errorf("title line %q keeps the note after gh answered again", first)
 	}
 }
+
+// The keys page shows every key whole at 80×24 (a fourth column was cut
+// there, hiding esc, t, ? and q).
+func TestHelpKeysWholeAt80(t *testing.T) {
+	m := press(loaded(fixture(), ThemeLight, 80, 24), "?")
+	v := ansi.Strip(m.View().Content)
+	for _, want := range []string{"q   quit", "esc clear filter", "t   theme", "P push, create PR"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the keys page at 80×24 lacks %q:\n%s", want, v)
+		}
+	}
+}
