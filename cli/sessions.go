@@ -288,13 +288,21 @@ func (a *app) resolve(ctx context.Context, nameOrID string) (*state.Record, erro
 // resolves it after a cycle; done is true when the command should return
 // code now.
 func (a *app) named(ctx context.Context, fs *flag.FlagSet, args []string) (r *state.Record, code int, done bool) {
+	return a.namedBy(ctx, fs, args, state.Resolve)
+}
+
+// namedBy is named with the rule that picks among records sharing the name.
+func (a *app) namedBy(ctx context.Context, fs *flag.FlagSet, args []string, resolve func([]*state.Record, string) (*state.Record, error)) (r *state.Record, code int, done bool) {
 	if code, done := a.parse(fs, args); done {
 		return nil, code, true
 	}
 	if fs.NArg() != 1 {
 		return nil, a.usageErr(fs, "%s needs exactly one NAME", strings.TrimPrefix(fs.Name(), "lanes ")), true
 	}
-	r, err := a.resolve(ctx, fs.Arg(0))
+	res, err := a.quietCycle(ctx)
+	if err == nil {
+		r, err = resolve(res.Records, fs.Arg(0))
+	}
 	if err != nil {
 		return nil, a.fail(err), true
 	}
@@ -476,7 +484,9 @@ func (a *app) cmdRm(ctx context.Context, args []string) int {
 	fs := a.flags("rm")
 	yes := fs.Bool("yes", false, "when tmux does not answer, remove a live session's record without asking")
 	withWT := fs.Bool("worktree", false, "also remove the git worktree lanes made for it, only when it is clean (the branch is kept)")
-	r, code, done := a.named(ctx, fs, args)
+	// rm does not pick between records of one name: which one goes is
+	// the user's to say, by id.
+	r, code, done := a.namedBy(ctx, fs, args, state.ResolveOne)
 	if done {
 		return code
 	}
