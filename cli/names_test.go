@@ -3,7 +3,6 @@ package cli
 import (
 	"strings"
 	"testing"
-
 )
 
 // A NAME never means two sessions: a new name may not be a record's id nor

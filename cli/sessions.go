@@ -193,7 +193,8 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 	case errors.Is(err, tmux.ErrDuplicate):
 		undo()
 		if id, _ := tc.SessionLanesID(ctx, tmuxName); id != "" {
-			return nil, fmt.Errorf("tmux already has a session named %s carrying lanes id %s, which no live session of this store has (its record may be lost); see `lanes doctor`, or pick another name", tmuxName, id)
+			o := a.readOrphan(ctx, tc, tmuxName, id)
+			return nil, fmt.Errorf("the name is taken in tmux: %s\n%s\nthen run lanes new %s again, or pick another name (`lanes doctor` lists every such session)", o.what(), strings.Join(o.fix(), "\n"), name)
 		}
 		return nil, fmt.Errorf("tmux already has a session named %s (not started by lanes); pick another name", tmuxName)
 	case uncertain(ctx, err):
