@@ -197,6 +197,11 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 			return nil, fmt.Errorf("the name is taken in tmux: %s\n%s\nthen run lanes new %s again, or pick another name (`lanes doctor` lists every such session)", o.what(), strings.Join(o.fix(), "\n"), name)
 		}
 		return nil, fmt.Errorf("tmux already has a session named %s (not started by lanes); pick another name", tmuxName)
+	case ctx.Err() != nil && dropHalfMade(ctx, tc, tmuxName, r.ID):
+		// Interrupted (Ctrl-C, SIGTERM) while tmux made it: what it made
+		// is ended, and the record goes with it.
+		undo()
+		return nil, fmt.Errorf("creating tmux session %s: %w; nothing of it is left (run lanes new %s again)", tmuxName, ctx.Err(), name)
 	case uncertain(ctx, err):
 		// tmux may create the session all the same: the record stays
 		// starting, and the collector adopts it or removes it.
