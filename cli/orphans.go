@@ -54,8 +54,8 @@ func (o orphan) what() string {
 	return s + " carries a lanes id this state dir has no live session of (an orphan: an interrupted `lanes new`, or a lost record); lanes does not watch it"
 }
 
-// fix is the commands to act on it, one a line: take it over, or kill
-// it. Only a session lanes' indexes name can be taken over as a lanes
+// fix is the commands to act on it, one a line: kill it, or take it
+// over. Only a session lanes' indexes name can be taken over as a lanes
 // session (repair rebuilds its record); any other can be kept as a plain
 // tmux session lanes ignores.
 func (o orphan) fix() []string {
@@ -68,7 +68,7 @@ func (o orphan) fix() []string {
 		// Repair brings it back as it was: no kill is offered.
 		return []string{"lanes doctor --repair (it takes it over: it rebuilds the record from tmux and lanes' indexes)"}
 	}
-	return []string{"to keep it as a plain tmux session lanes ignores: " + tmuxCmd + "set-option -t " + paneTarget + " -u @lanes_id", kill}
+	return []string{kill, "to keep it as a plain tmux session lanes ignores: " + tmuxCmd + "set-option -t " + paneTarget + " -u @lanes_id"}
 }
 
 // orphanSessions reads each of the cycle's orphans that belongs to this
