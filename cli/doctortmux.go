@@ -80,47 +80,14 @@ func (a *app) doctorOtherServers(recs []*state.Record, add addFunc) {
 }
 
 // doctorOrphans lists tmux sessions that carry an @lanes_id no live record
-// has (a start whose record was removed, a session killed in lanes while
-// tmux was down that came back), with the command that ends each. A
-// session whose environment names another state dir is another lanes'
-// (docs/design.md §2: lanes passes LANES_STATE_DIR at spawn), not an orphan.
-func (a *app) doctorOrphans(ctx context.Context, tc *tmux.Client, orphans []state.Observation, add addFunc) {
-	slices.SortFunc(orphans, func(x, y state.Observation) int { return strings.Compare(x.SessionID, y.SessionID) })
-	ours, _ := a.stateDir()
-	var traces state.Traces
-	if ours != "" {
-		traces = a.repairTraces(ctx, ours)
+// has (an interrupted start, a lost record, a session killed in lanes while
+// tmux was down that came back), each with the commands to take it over or
+// kill it.
+func (a *app) doctorOrphans(ctx context.Context, tc *tmux.Client, obs []state.Observation, add addFunc) {
+	slices.SortFunc(obs, func(x, y state.Observation) int { return strings.Compare(x.SessionID, y.SessionID) })
+	for _, o := range a.orphanSessions(ctx, tc, obs, add) {
+		add(false, strings.Join(o.fix(), "\n         "), "tmux: %s", o.what())
 	}
-	var names, kills, lost []string
-	for _, o := range orphans {
-		name, err := tc.SessionName(ctx, o.SessionID)
-		if err != nil {
-			name = o.SessionID
-		}
-		if dir, foreign := foreignStateDir(ctx, tc, o.SessionID, ours); foreign {
-			add(true, "", "tmux: %s (%s) belongs to state dir %s (not an orphan)", name, o.SessionID, dir)
-			continue
-		}
-		if traces.Names[o.LanesID] != "" || traces.Launches[o.LanesID] != "" {
-			lost = append(lost, fmt.Sprintf("%s (%s)", name, o.SessionID))
-			continue // lanes started it here: its record is what is lost
-		}
-		names = append(names, fmt.Sprintf("%s (%s)", name, o.SessionID))
-		argv := append([]string{"tmux"}, tmuxSocketArgs(a.socket)...)
-		argv = append(argv, "kill-session", "-t", "'"+o.SessionID+"'")
-		kills = append(kills, strings.Join(argv, " ")+"   # "+name)
-	}
-	if len(lost) > 0 {
-		add(false, "lanes doctor --repair (it rebuilds their records from tmux and lanes' indexes)",
-			"tmux: %d session(s) lanes started from this state dir have no record in the store (lost): %s",
-			len(lost), strings.Join(lost, ", "))
-	}
-	if len(kills) == 0 {
-		return
-	}
-	add(false, strings.Join(kills, "\n         "),
-		"tmux: %d session(s) carry an @lanes_id this state dir has no live record of (orphans; lanes does not watch them): %s",
-		len(kills), strings.Join(names, ", "))
 }
 
 func tmuxSocketArgs(socket string) []string {

@@ -3,8 +3,6 @@ package cli
 import (
 	"strings"
 	"testing"
-
-	"lanes/state"
 )
 
 // A NAME never means two sessions: a new name may not be a record's id nor
@@ -15,16 +13,38 @@ func TestNamesNeverPointElsewhere(t *testing.T) {
 	e := newEnv(t)
 	e.must("new", "c", "--", "sleep", "600")
 	id := e.ls()["c"].ID
-	if _, errs, code := e.run("new", id, "--", "cat"); code == exitOK || !strings.Contains(errs, "is the id of session c") {
+	if _, errs, code := e.run("new", id, "--", "cat"); code == exitOK || !strings.Contains(errs, "looks like a session id") {
 		t.Errorf("lanes new %s (c's id): exit %d, %q", id, code, errs)
 	}
 	if _, errs, code := e.run("new", "lanes-c", "--", "cat"); code == exitOK || !strings.Contains(errs, "lanes-NAME") {
 		t.Errorf("lanes new lanes-c: exit %d, %q", code, errs)
 	}
-	// "frontend" has an id's shape; its hooks must reach it by name.
-	e.must("new", "frontend", "--", "sleep", "600")
-	e.must("hook", "generic", "active", "--session", "frontend")
-	if s := e.ls()["frontend"]; s.Activity != state.ActivityActive {
-		t.Errorf("hook --session frontend did not reach the session named frontend: %+v", s)
+	// "frontend" has an id's shape: refused, with a name to use instead.
+	if _, errs, code := e.run("new", "frontend", "--", "cat"); code == exitOK || !strings.Contains(errs, "looks like a session id") || !strings.Contains(errs, "frontend-1") {
+		t.Errorf("lanes new frontend: exit %d, %q", code, errs)
+	}
+}
+
+// rm NAME, when a terminated record and a live session share the name,
+// names neither: it lists both with the id to use for each.
+func TestRmSharedNameListsIDs(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("new", "api", "--", "sleep", "600")
+	old := e.ls()["api"].ID
+	e.must("kill", "api")
+	cur := strings.Fields(e.must("new", "api", "--", "sleep", "600"))[1]
+	_, errs, code := e.run("rm", "api")
+	if code == exitOK {
+		t.Fatalf("rm api with two records named api: exit 0")
+	}
+	for _, want := range []string{old, cur, "terminated", "live", "by its id"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("rm api does not say %q:\n%s", want, errs)
+		}
+	}
+	e.must("rm", old)
+	if _, errs, code := e.run("rm", "api"); code == exitOK || !strings.Contains(errs, "kill api") {
+		t.Errorf("rm api with only the live one left: exit %d, %q", code, errs)
 	}
 }

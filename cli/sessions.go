@@ -196,9 +196,15 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 	case errors.Is(err, tmux.ErrDuplicate):
 		undo()
 		if id, _ := tc.SessionLanesID(ctx, tmuxName); id != "" {
-			return nil, fmt.Errorf("tmux already has a session named %s carrying lanes id %s, which no live session of this store has (its record may be lost); see `lanes doctor`, or pick another name", tmuxName, id)
+			o := a.readOrphan(ctx, tc, tmuxName, id)
+			return nil, fmt.Errorf("the name is taken in tmux: %s\n%s\nthen run lanes new %s again, or pick another name (`lanes doctor` lists every such session)", o.what(), strings.Join(o.fix(), "\n"), name)
 		}
 		return nil, fmt.Errorf("tmux already has a session named %s (not started by lanes); pick another name", tmuxName)
+	case ctx.Err() != nil && dropHalfMade(ctx, tc, tmuxName, r.ID):
+		// Interrupted (Ctrl-C, SIGTERM) while tmux made it: what it made
+		// is ended, and the record goes with it.
+		undo()
+		return nil, fmt.Errorf("creating tmux session %s: %w; nothing of it is left (run lanes new %s again)", tmuxName, ctx.Err(), name)
 	case uncertain(ctx, err):
 		// tmux may create the session all the same: the record stays
 		// starting, and the collector adopts it or removes it.
@@ -291,13 +297,21 @@ func (a *app) resolve(ctx context.Context, nameOrID string) (*state.Record, erro
 // resolves it after a cycle; done is true when the command should return
 // code now.
 func (a *app) named(ctx context.Context, fs *flag.FlagSet, args []string) (r *state.Record, code int, done bool) {
+	return a.namedBy(ctx, fs, args, state.Resolve)
+}
+
+// namedBy is named with the rule that picks among records sharing the name.
+func (a *app) namedBy(ctx context.Context, fs *flag.FlagSet, args []string, resolve func([]*state.Record, string) (*state.Record, error)) (r *state.Record, code int, done bool) {
 	if code, done := a.parse(fs, args); done {
 		return nil, code, true
 	}
 	if fs.NArg() != 1 {
 		return nil, a.usageErr(fs, "%s needs exactly one NAME", strings.TrimPrefix(fs.Name(), "lanes ")), true
 	}
-	r, err := a.resolve(ctx, fs.Arg(0))
+	res, err := a.quietCycle(ctx)
+	if err == nil {
+		r, err = resolve(res.Records, fs.Arg(0))
+	}
 	if err != nil {
 		return nil, a.fail(err), true
 	}
@@ -479,7 +493,9 @@ func (a *app) cmdRm(ctx context.Context, args []string) int {
 	fs := a.flags("rm")
 	yes := fs.Bool("yes", false, "when tmux does not answer, remove a live session's record without asking")
 	withWT := fs.Bool("worktree", false, "also remove the git worktree lanes made for it, only when it is clean (the branch is kept)")
-	r, code, done := a.named(ctx, fs, args)
+	// rm does not pick between records of one name: which one goes is
+	// the user's to say, by id.
+	r, code, done := a.namedBy(ctx, fs, args, state.ResolveOne)
 	if done {
 		return code
 	}

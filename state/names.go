@@ -1,8 +1,10 @@
 package state
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // NameTaken explains why a new session may not take name among all
@@ -35,4 +37,39 @@ func freshID(all []*Record, gen func() string) string {
 			return id
 		}
 	}
+}
+
+// ErrSharedName is a name several records have, given to a command that
+// must not pick one of them.
+var ErrSharedName = errors.New("more than one session has this name")
+
+// ResolveOne is Resolve for a command that must not pick among records
+// sharing a name (rm: a terminated record and a live session, or two
+// terminated ones): such a name is refused with each record's id, status
+// and dir, so the user names one by id.
+func ResolveOne(all []*Record, nameOrID string) (*Record, error) {
+	var same []*Record
+	for _, r := range all {
+		if r.ID == nameOrID {
+			return r, nil
+		}
+		if r.Name == nameOrID {
+			same = append(same, r)
+		}
+	}
+	if len(same) < 2 {
+		return Resolve(all, nameOrID)
+	}
+	lines := make([]string, len(same))
+	for i, r := range same {
+		status := "live"
+		switch {
+		case r.Runtime.Terminated:
+			status = "terminated (" + r.Runtime.TerminatedReason + ")"
+		case r.Starting():
+			status = "starting"
+		}
+		lines[i] = fmt.Sprintf("  %s  %s  %s", r.ID, status, r.Dir)
+	}
+	return nil, fmt.Errorf("%q: %w; name one by its id:\n%s", nameOrID, ErrSharedName, strings.Join(lines, "\n"))
 }

@@ -244,6 +244,10 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 // CheckName explains why s is not an acceptable session name.
 func CheckName(s string) error {
 	switch p := NameProblem(s); {
+	case p == "" && ValidID(s):
+		// NameTaken refuses another record's id; an id's shape is refused
+		// too, so a NAME given to a command is never read as an id.
+		return fmt.Errorf("invalid session name %q: it looks like a session id; ids and names must not be confused: choose another name, e.g. %s-1", s, s)
 	case p == "":
 		return nil
 	case strings.HasPrefix(s, "lanes-"):

@@ -34,3 +34,10 @@ func (c *Client) SessionLanesID(ctx context.Context, target string) (string, err
 	out, err := c.run(ctx, []string{"display-message", "-p", "-t", SessionTarget(target) + ":", "#{@lanes_id}"})
 	return strings.TrimSpace(string(out)), err
 }
+
+// SessionPane is what the active pane of session target runs, and where.
+func (c *Client) SessionPane(ctx context.Context, target string) (command, dir string, err error) {
+	out, err := c.run(ctx, []string{"display-message", "-p", "-t", SessionTarget(target) + ":", "#{pane_current_command}" + fieldSep + "#{pane_current_path}"})
+	command, dir, _ = strings.Cut(strings.TrimRight(string(out), "\n"), fieldSep)
+	return command, dir, err
+}
