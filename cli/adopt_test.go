@@ -50,10 +50,30 @@ func TestAdoptAnAgentLanesDidNotStart(t *testing.T) {
 	if log, err := os.ReadFile(hookErrorsLog(e.state)); err == nil {
 		t.Errorf("hook errors for adopted sessions:\n%s", log)
 	}
+	// Never killed nor restarted by lanes: the tmux session is the user's.
+	for _, cmd := range []string{"kill", "restart"} {
+		if _, errs, code := e.run(cmd, "shop"); code == exitOK || !strings.Contains(errs, "lanes did not start shop") {
+			t.Errorf("lanes %s shop: exit %d, %q", cmd, code, errs)
+		}
+	}
+	if out, _ := e.tc.Run(context.Background(), "list-panes", "-t", pane); len(out) == 0 {
+		t.Fatal("the adopted pane is gone after a refused kill")
+	}
+	for _, cmd := range [][]string{{"attach", "shop-2"}, {"send", "shop-2", "hello"}} {
+		if _, errs, code := e.run(cmd...); code == exitOK || !strings.Contains(errs, "runs in no tmux pane") {
+			t.Errorf("lanes %v: exit %d, %q", cmd, code, errs)
+		}
+	}
+	// rm forgets shop-2 for good: its next hook makes nothing.
+	e.must("rm", "shop-2", "--yes")
+	hook("9f00aa00-2222-4ccc-8ddd-abcdefabcdef", "UserPromptSubmit")
+	if _, ok := e.ls()["shop-2"]; ok {
+		t.Error("shop-2 came back after lanes rm")
+	}
 	if _, err := e.tc.Run(context.Background(), "kill-pane", "-t", pane); err != nil {
 		t.Fatal(err)
 	}
 	e.waitFor("the adopted session ended with its pane", 10*time.Second, func(m map[string]sessionJSON) bool {
-		return m["shop"].IsTerminated && !m["shop-2"].IsTerminated
+		return m["shop"].IsTerminated
 	})
 }

@@ -33,6 +33,10 @@ func paneIndex(stateDir, socket, paneID string) string {
 }
 func nameIndex(stateDir, name string) string { return filepath.Join(stateDir, "names", name) }
 
+// forgottenMark is where `lanes rm` marks an adopted session forgotten: its
+// hooks then write nothing.
+func forgottenMark(stateDir, id string) string { return filepath.Join(stateDir, "forgotten", id) }
+
 // hookAgents are the AGENT values `lanes hook` accepts.
 var hookAgents = []string{"claude", "codex", "gemini", "opencode", "generic"}
 
@@ -195,6 +199,9 @@ func (a *app) hook(dir string, args []string) error {
 		// An agent lanes did not start, whose installed hooks report it:
 		// a session of its own, keyed by its own session id (§13).
 		id, adopt, err = state.AdoptedID(ag, p.SessionID), a.adoptHere(p), nil
+		if _, gone := os.Stat(forgottenMark(dir, id)); gone == nil {
+			return nil // `lanes rm` forgot it
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("lanes hook %s %s: %w", ag, event, err)

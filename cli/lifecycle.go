@@ -29,9 +29,15 @@ func uncertain(ctx context.Context, err error) bool {
 // does not answer, kill refuses with errTmuxDown unless downOK (the user
 // confirmed); the record is then terminated as killed while tmux was down.
 // r becomes the record as stored.
+// errAdopted: lanes does not kill or restart a session it did not start.
+var errAdopted = errors.New("an adopted session")
+
 func (a *app) kill(ctx context.Context, r *state.Record, downOK bool) error {
 	if r.Runtime.Terminated {
 		return fmt.Errorf("%s: %w already (%s)", r.Name, state.ErrTerminated, r.Runtime.TerminatedReason)
+	}
+	if r.Adopted {
+		return fmt.Errorf("%w: lanes did not start %s, and its tmux session is yours; stop it in its pane (`lanes attach %s`), or `lanes rm %s` to stop watching it", errAdopted, r.Name, r.Name, r.Name)
 	}
 	tc := a.tmuxFor(r.Runtime.Socket)
 	// The pane as tmux has it now: its pid is what endLeftovers may signal,
@@ -122,6 +128,12 @@ func (a *app) confirm(question string, refusal error) error {
 // yet (starting) or whose server does not answer, in lanes' words rather
 // than tmux's "no sessions".
 func (a *app) attachable(ctx context.Context, r *state.Record) error {
+	if r.Adopted { // found by its pane, in a tmux session of the user's
+		if r.Runtime.PaneID == "" || r.Runtime.SessionID == "" {
+			return fmt.Errorf("%s: %w", r.Name, state.ErrNoPane)
+		}
+		return nil
+	}
 	if err := notStarted(r); err != nil {
 		return err
 	}

@@ -415,6 +415,9 @@ func (a *app) cmdRestart(ctx context.Context, args []string) int {
 // server lost it (died, restarted) is started again under the same record;
 // then how is why (tmux.ErrNoServer or tmux.ErrNoSession), else nil.
 func (a *app) restart(ctx context.Context, r *state.Record) (how, err error) {
+	if r.Adopted {
+		return nil, fmt.Errorf("%w: lanes did not start %s, so it does not know how to start it again", errAdopted, r.Name)
+	}
 	if r.Runtime.Terminated {
 		return nil, fmt.Errorf("%s: %w; start a new one with `lanes new %s`", r.Name, state.ErrTerminated, r.Name)
 	}
@@ -505,7 +508,7 @@ func (a *app) cmdRm(ctx context.Context, args []string) int {
 			return a.fail(err)
 		}
 	}
-	if r.Live() {
+	if r.Live() && !r.Adopted { // an adopted one is only forgotten (remove)
 		// A live session is killed first; lanes does it here only when its
 		// tmux does not answer (nothing else can), after a confirm.
 		down := a.serverDown(ctx, r)
@@ -542,12 +545,20 @@ func (a *app) cmdRm(ctx context.Context, args []string) int {
 
 // remove purges a terminated session's record, history, spool and indexes.
 func (a *app) remove(r *state.Record) error {
-	if r.Live() {
+	if r.Live() && !r.Adopted {
 		return fmt.Errorf("%s is live; `lanes kill %s` first", r.Name, r.Name)
 	}
 	st, err := a.store()
 	if err != nil {
 		return err
+	}
+	if r.Adopted {
+		// Forgotten for good: its later hooks write nothing (hook.go).
+		path := forgottenMark(st.Dir, r.ID)
+		_ = os.MkdirAll(filepath.Dir(path), 0o700)
+		if err := fsafe.WriteFile(path, nil, 0o600); err != nil {
+			return fmt.Errorf("forgetting %s: %w", r.Name, err)
+		}
 	}
 	if err := st.Update(func(tx *state.Tx) error { return tx.Delete(r.ID) }); err != nil {
 		return err

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"errors"
 	"hash/fnv"
 	"path/filepath"
 	"strconv"
@@ -14,6 +15,10 @@ import (
 // own session id: the board shows it, and where it runs in a pane of the
 // server lanes reads, attach, preview, exit facts and the witness work as
 // for any session. lanes never kills or restarts it unless asked by name.
+
+// ErrNoPane: an adopted session that runs in no tmux pane lanes reads;
+// lanes only knows what its hooks say.
+var ErrNoPane = errors.New("it runs in no tmux pane lanes reads (lanes did not start it); lanes only shows what its hooks report")
 
 // Adopt is where a session lanes did not start runs, as its hook saw it.
 type Adopt struct {

@@ -326,6 +326,8 @@ func CanSend(r *Record, force bool) error {
 	switch {
 	case r.Runtime.Terminated:
 		return ErrTerminated
+	case r.Adopted && r.Runtime.PaneID == "":
+		return ErrNoPane
 	case r.Starting():
 		return ErrStarting
 	case r.Activity.State == ActivityExited || r.Pane.Dead:

@@ -20,6 +20,9 @@ func meta(r *state.Record) string { return metaIn(r, 1<<20) }
 // first so the counts and PRs after it still show.
 func metaIn(r *state.Record, room int) string {
 	head, tail := string(r.Agent), metaTail(r)
+	if r.Adopted { // lanes did not start it (docs/design.md §13)
+		head += " · adopted"
+	}
 	if b := branchIn(r, room-width(head)-3); r.Branch != "" && b != strings.TrimPrefix(tail, " ") {
 		return head + " · " + b
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"lanes/state"
 
@@ -39,5 +40,14 @@ func TestHelpKeysWholeAt80(t *testing.T) {
 		if !strings.Contains(v, want) {
 			t.Errorf("the keys page at 80×24 lacks %q:\n%s", want, v)
 		}
+	}
+}
+
+// A session lanes did not start says so on its card.
+func TestAdoptedTag(t *testing.T) {
+	r := rec("i1000004", "shop", state.ActivityIdle, time.Minute)
+	r.Adopted, r.Branch = true, "main"
+	if got := metaIn(r, 40); got != "claude · adopted · main" {
+		t.Errorf("meta %q", got)
 	}
 }
