@@ -97,7 +97,7 @@ type CycleResult struct {
 	// PRsStopped is why PR facts from GitHub stopped coming after they
 	// came (PRPoller.Stopped).
 	PRsStopped error
-	At      time.Time
+	At         time.Time
 }
 
 func (c *Collector) now() time.Time {
