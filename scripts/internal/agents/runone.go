@@ -65,6 +65,9 @@ func runOne(cfg config, a agent, sc scenario) (rw row) {
 	}
 	r := &run{a: a, w: w, srv: cfg.srv, key: a.name + "-" + sc.name + "-" + randHex(),
 		name: "agent-" + sc.name, quick: cfg.quick, screens: map[string]string{}}
+	if sc.adopt {
+		r.name = "proj" // adopted: named after its dir
+	}
 	defer func() {
 		r.stopSampler()
 		if cfg.keep {
@@ -158,14 +161,20 @@ func (r *run) setUp(cfg config, sc scenario, turns []modelserver.Turn) error {
 	}
 	args = append(append(args, "--"), r.a.args...)
 	r.started = time.Now()
-	if res := r.w.Lanes("", args...); res.Code != 0 {
-		return fmt.Errorf("lanes new: exit %d: %s", res.Code, res.Stderr)
+	if sc.adopt {
+		if err := r.startOutside(h); err != nil {
+			return err
+		}
+	} else {
+		if res := r.w.Lanes("", args...); res.Code != 0 {
+			return fmt.Errorf("lanes new: exit %d: %s", res.Code, res.Stderr)
+		}
+		out, err := r.w.Tmux(r.w.Socket, "list-panes", "-s", "-t", "=lanes-"+r.name, "-F", "#{pane_id}")
+		if err != nil {
+			return fmt.Errorf("finding the agent's pane: %v %s", err, out)
+		}
+		r.pane = strings.TrimSpace(out)
 	}
-	out, err := r.w.Tmux(r.w.Socket, "list-panes", "-s", "-t", "=lanes-"+r.name, "-F", "#{pane_id}")
-	if err != nil {
-		return fmt.Errorf("finding the agent's pane: %v %s", err, out)
-	}
-	r.pane = strings.TrimSpace(out)
 	if sc.untrusted || sc.worktree {
 		return nil // the scenario meets the trust question, if asked
 	}

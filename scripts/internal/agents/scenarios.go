@@ -23,6 +23,9 @@ type scenario struct {
 	// untrusted: the session starts in a folder the agent's config does
 	// not trust, and setUp does not wait for its prompt.
 	untrusted bool
+	// adopt: the agent is started by hand in a plain tmux pane, with
+	// lanes' hooks installed in its config, not by lanes new.
+	adopt bool
 	// turns is the model's script for this agent; nil with a reason when
 	// the agent lacks the feature.
 	turns func(a agent, q bool) ([]m.Turn, string)

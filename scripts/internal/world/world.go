@@ -188,6 +188,8 @@ type Session struct {
 	Worktree         *string           `json:"worktree"`
 	Ahead            *int              `json:"ahead"`
 	Changed          *int              `json:"changed"`
+	Adopted          bool              `json:"adopted"`
+	PaneID           string            `json:"pane_id"`
 	Extra            map[string]string `json:"-"`
 }
 
