@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 const restoreUUID = "0b7e3c2a-5d1f-4e8a-9c6b-2f4a8e1d7c35"
