@@ -77,7 +77,7 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 		}
 		said, err := a.restore(ctx, r, res.Records)
 		switch {
-		case errors.Is(err, state.ErrNotRestorable), errors.Is(err, errRunning):
+		case errors.Is(err, state.ErrNotRestorable), errors.Is(err, errRunning), errors.Is(err, state.ErrStarting):
 			fmt.Fprintf(a.stdout, "skipped %v\n", err)
 		case err != nil:
 			fmt.Fprintf(a.stdout, "failed %v\n", err)

@@ -205,3 +205,14 @@ func TestRestoreKeepsOthersPanes(t *testing.T) {
 		t.Fatalf("a restored into pane %s (b's %s), live %v", a2.Runtime.PaneID, b.Runtime.PaneID, a2.Live())
 	}
 }
+
+// restore --all skips a session still starting (an interrupted lanes new):
+// nothing to restore yet, and no failure.
+func TestRestoreAllSkipsAStart(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	putStarting(t, e, "ghost")
+	if out := e.must("restore", "--all"); !strings.Contains(out, "skipped ghost: still starting") {
+		t.Fatalf("restore --all said %q", out)
+	}
+}
