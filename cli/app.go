@@ -77,6 +77,7 @@ func commands() []command {
 		{"answer", "NAME yes|no|always [--dialog TIME]", "answer the permission dialog an agent shows, with its own keys", (*app).cmdAnswer},
 		{"kill", "NAME [--yes]", "kill a session (its record is kept)", (*app).cmdKill},
 		{"restart", "NAME", "respawn a live session's agent with a new launch", (*app).cmdRestart},
+		{"restore", "NAME | --all", "start a session whose tmux session went away (a reboot) again, resuming its agent's conversation", (*app).cmdRestore},
 		{"rm", "NAME [--yes] [--worktree]", "remove a terminated session's record and spool (with --worktree, its worktree too, only when clean)", (*app).cmdRm},
 		{"pr", "NAME --number N [--state …] [--review …] [--ci …] [--mergeable …] [--base B] [--head H] [--url U] | --sync [NAME…]", "record a PR's facts for a session, or read them from GitHub now", (*app).cmdPR},
 		{"hook", "AGENT [EVENT]", "record an agent hook event (run by agents; always exits 0)", (*app).cmdHook},

@@ -251,7 +251,7 @@ func (b BoardActions) Kill(ctx context.Context, r *state.Record, anyway bool) er
 
 // Restart is `lanes restart`.
 func (b BoardActions) Restart(ctx context.Context, r *state.Record) error {
-	_, err := b.a.restart(ctx, r)
+	_, err := b.a.restart(ctx, r, agentArgs(r))
 	return err
 }
 

@@ -394,7 +394,7 @@ func (a *app) cmdRestart(ctx context.Context, args []string) int {
 	if done {
 		return code
 	}
-	how, err := a.restart(ctx, r)
+	how, err := a.restart(ctx, r, agentArgs(r))
 	if err != nil {
 		return a.fail(err)
 	}
@@ -413,8 +413,10 @@ func (a *app) cmdRestart(ctx context.Context, args []string) int {
 // keeping the previous launch accepted while the respawn is in flight (its
 // agent may be the one that runs: docs/design.md §4). A session whose
 // server lost it (died, restarted) is started again under the same record;
-// then how is why (tmux.ErrNoServer or tmux.ErrNoSession), else nil.
-func (a *app) restart(ctx context.Context, r *state.Record) (how, err error) {
+// then how is why (tmux.ErrNoServer or tmux.ErrNoSession), else nil. args
+// are the agent's arguments (agentArgs, with resume arguments for `lanes
+// restore`); the record's command stays the user's.
+func (a *app) restart(ctx context.Context, r *state.Record, args []string) (how, err error) {
 	if r.Adopted {
 		return nil, fmt.Errorf("%w: lanes did not start %s, so it does not know how to start it again", errAdopted, r.Name)
 	}
@@ -433,7 +435,7 @@ func (a *app) restart(ctx context.Context, r *state.Record) (how, err error) {
 	now := a.now().UTC()
 	next := r.Clone()
 	next.Runtime.Launch = launch
-	spawn, err := a.spawnPlan(next, agentArgs(r))
+	spawn, err := a.spawnPlan(next, args)
 	if err != nil {
 		return nil, err
 	}
@@ -447,8 +449,14 @@ func (a *app) restart(ctx context.Context, r *state.Record) (how, err error) {
 	}
 	tc := a.tmuxFor(r.Runtime.Socket)
 	var info *tmux.SessionInfo
-	old, _ := findPane(ctx, tc, r.ID) // a failed read leaves nothing to end
-	err = tc.RespawnPane(ctx, r.Runtime.PaneID, r.Dir, spawn.env, spawn.argv)
+	old, ferr := findPane(ctx, tc, r.ID) // a failed read leaves nothing to end
+	if ferr == nil && old.PaneID == "" {
+		// Its session is gone: a server started since (a reboot) may have
+		// given its %N to another session, whose agent a respawn would kill.
+		err = tmux.ErrNoSession
+	} else {
+		err = tc.RespawnPane(ctx, r.Runtime.PaneID, r.Dir, spawn.env, spawn.argv)
+	}
 	if err == nil && old.PaneID == r.Runtime.PaneID {
 		endLeftovers(old)
 	}

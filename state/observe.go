@@ -131,7 +131,7 @@ func (c *cycleTx) gone(r *Record, readStart time.Time) {
 		return
 	}
 	if readStart.Sub(r.Runtime.GoneSeenAt) >= ConfirmGap {
-		c.note(r, Terminate(r, "tmux session gone", "pane", readStart))
+		c.note(r, Terminate(r, ReasonGone, "pane", readStart))
 	}
 }
 
@@ -176,7 +176,7 @@ func (c *cycleTx) applyPane(r *Record, o Observation, readStart time.Time) bool 
 	// Whatever the activity already says: an agent that sent SessionEnd on
 	// /exit and then exits 0 is closed like any other (docs/design.md §5).
 	if c.cleanExit(r, readStart) {
-		c.note(r, Terminate(r, "agent exited cleanly (status 0)", "pane", readStart))
+		c.note(r, Terminate(r, ReasonCleanExit, "pane", readStart))
 		return true
 	}
 	r.Activity.clearTurn()

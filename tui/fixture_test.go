@@ -282,3 +282,18 @@ func (f *fakeActions) CreatePR(_ context.Context, r *state.Record) (string, erro
 	f.note("create-pr " + r.Name + " " + r.Branch)
 	return "PR created: https://github.com/o/r/pull/42", nil
 }
+
+// RestorePlan shows the agent resuming its session id, as the real one
+// does for a gone session; a session ended otherwise gets its refusal.
+func (f *fakeActions) RestorePlan(_ context.Context, r *state.Record) ([]string, error) {
+	if err := state.Restorable(r); err != nil {
+		return nil, err
+	}
+	return []string{string(r.Agent), "--resume", "0b7e3c2a-5d1f-4e8a-9c6b-2f4a8e1d7c35"}, nil
+}
+
+// Restore "restores" it.
+func (f *fakeActions) Restore(_ context.Context, r *state.Record) (string, error) {
+	f.note("restore " + r.Name)
+	return "restored " + r.Name + ": resumed", nil
+}

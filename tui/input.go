@@ -107,6 +107,8 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.openPR(sel)
 	case key.Matches(k, m.keys.CreatePR):
 		return m, m.askCreatePR(sel)
+	case key.Matches(k, m.keys.Restore):
+		return m, m.askRestore(sel)
 	case key.Matches(k, m.keys.Preview):
 		m.showPrev = !m.showPrev
 		m.layout()

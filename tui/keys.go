@@ -19,6 +19,7 @@ type keyMap struct {
 	Allow, Deny, Always key.Binding
 	Mute                key.Binding
 	OpenPR, CreatePR    key.Binding
+	Restore             key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -49,6 +50,7 @@ func newKeyMap() keyMap {
 		Mute:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mute")),
 		OpenPR:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open PR")),
 		CreatePR:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "push, create PR")),
+		Restore:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "restore (tmux gone)")),
 	}
 }
 
@@ -63,7 +65,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		// y, n, a: on a card in a permission dialog (its key line shows them).
 		{k.Up, k.Down, k.Left, k.Right, k.Attach,
 			helpBinding("y", "allow (dialog card)"), helpBinding("n", "deny (dialog card)"), helpBinding("a", "always (dialog card)")},
-		{k.New, k.Send, k.Restart, k.Kill, k.Remove, k.Mute, k.OpenPR, k.CreatePR},
+		{k.New, k.Send, k.Restart, k.Restore, k.Kill, k.Remove, k.Mute, k.OpenPR, k.CreatePR},
 		// Three columns: a fourth does not fit 80 columns.
 		{k.Preview, k.History, k.Diff, k.Idle, k.AllDone, k.Filter, k.ClearFilter, k.Theme, k.Help, k.Quit},
 	}

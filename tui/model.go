@@ -197,6 +197,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return m, nil
+	case restorePlanMsg:
+		return m, m.restorePlanned(msg)
 	case actionMsg:
 		if msg.err != nil {
 			return m, tea.Batch(m.flash(msg.err.Error(), true), m.cycle(full))

@@ -54,6 +54,11 @@ type Actions interface {
 	// CreatePR runs state.PRCreate for r's branch, records the new PR as
 	// `lanes pr` does, and says its URL.
 	CreatePR(ctx context.Context, r *state.Record) (string, error)
+	// RestorePlan is the agent's command `lanes restore` would run for r,
+	// whose tmux session is gone, or why r cannot be restored; Restore
+	// restores it and says how (resumed, or started afresh).
+	RestorePlan(ctx context.Context, r *state.Record) ([]string, error)
+	Restore(ctx context.Context, r *state.Record) (string, error)
 }
 
 // Theme names accepted by Options.Theme.

@@ -83,6 +83,7 @@ func main() {
 		{"13.G1 PRs from GitHub beside the board, 50 sessions over 5 repositories", drillPRSync},
 		{"13.P1 open and create a PR", drillPRKeys},
 		{"15.O1 orphans and names", drillOrphans},
+		{"15.R1 restore after a reboot", drillRestore},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0

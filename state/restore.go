@@ -1,0 +1,94 @@
+package state
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+)
+
+// Termination reasons the collector records (observe.go), which `lanes
+// restore` reads: a gone session may be restored, a clean exit may not.
+const (
+	ReasonGone      = "tmux session gone"
+	ReasonCleanExit = "agent exited cleanly (status 0)"
+)
+
+// ErrNotRestorable: the session's end was not its tmux session going away
+// (a reboot, a lost server), so `lanes restore` leaves it ended.
+var ErrNotRestorable = errors.New("not restorable")
+
+// RestoreWindow is how long after its session went away `lanes restore
+// --all` still brings a session back; `lanes restore NAME` has no limit.
+const RestoreWindow = 24 * time.Hour
+
+// Restorable is nil when r's record allows a restore: a live session (its
+// tmux session may be missing: the caller asks tmux), or one terminated
+// because its tmux session was gone. Anything else says why not.
+func Restorable(r *Record) error {
+	switch {
+	case r.Adopted:
+		return fmt.Errorf("%s: %w: lanes did not start it (adopted), so it has no command of lanes' to run", r.Name, ErrNotRestorable)
+	case r.CommandLost():
+		return fmt.Errorf("%s: %w: its command was lost in a damaged store; start a new session", r.Name, ErrNotRestorable)
+	case !r.Runtime.Terminated, r.Runtime.TerminatedReason == ReasonGone:
+		return nil
+	case r.Runtime.TerminatedReason == ReasonCleanExit:
+		return fmt.Errorf("%s: %w: its agent exited cleanly, so there is nothing to bring back; `lanes new %s` starts a new one", r.Name, ErrNotRestorable, r.Name)
+	default:
+		return fmt.Errorf("%s: %w: it ended with %q, not with its tmux session gone", r.Name, ErrNotRestorable, r.Runtime.TerminatedReason)
+	}
+}
+
+// Revive makes a session terminated because its tmux session was gone live
+// again, for `lanes restore`: the one place a termination is undone. The
+// caller then restarts it (Restart) with a new launch.
+func Revive(r *Record) error {
+	if err := Restorable(r); err != nil {
+		return err
+	}
+	rt := &r.Runtime
+	rt.Terminated, rt.TerminatedReason, rt.TerminatedAt = false, "", time.Time{}
+	rt.UnreachableSince, rt.GoneSeenAt = time.Time{}, time.Time{}
+	return nil
+}
+
+var (
+	uuidShape     = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+	opencodeShape = regexp.MustCompile(`^ses_[0-9A-Za-z]{10,64}$`)
+)
+
+// ResumeID is the agent's own session id to resume r's conversation by, or
+// "" when there is none: no id captured, an id of a shape the agent would
+// not take as an id (Claude reads any other text as a search in a picker,
+// Gemini a number as a list position), or no turn ever started (Claude and
+// Gemini report an id before the first prompt, and resuming a conversation
+// without one fails). history is r's transitions: a turn of an earlier
+// launch counts, since a restored launch resumes the same conversation.
+func ResumeID(r *Record, history []Transition) string {
+	id := r.Activity.ProviderSessionID
+	shape := uuidShape
+	switch r.Agent {
+	case AgentClaude, AgentCodex, AgentGemini:
+	case AgentOpenCode:
+		shape = opencodeShape
+	default:
+		return ""
+	}
+	if !shape.MatchString(id) || !hadTurn(r, history) {
+		return ""
+	}
+	return id
+}
+
+func hadTurn(r *Record, history []Transition) bool {
+	if r.Activity.HookTurns {
+		return true
+	}
+	for _, t := range history {
+		if t.To == ActivityActive {
+			return true
+		}
+	}
+	return false
+}

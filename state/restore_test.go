@@ -1,0 +1,64 @@
+package state
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestRestorableAndRevive(t *testing.T) {
+	at := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	ended := func(reason string) *Record {
+		r := &Record{ID: "abcd1234", Name: "api", Agent: AgentClaude, Command: []string{"claude"}}
+		Terminate(r, reason, "pane", at)
+		return r
+	}
+	for _, reason := range []string{ReasonCleanExit, "killed by lanes kill", KilledWhileDown} {
+		r := ended(reason)
+		if err := Revive(r); !errors.Is(err, ErrNotRestorable) || !r.Runtime.Terminated {
+			t.Errorf("%q: Revive = %v, terminated %v; want ErrNotRestorable and still terminated", reason, err, r.Runtime.Terminated)
+		}
+	}
+	adopted := &Record{Name: "x", Adopted: true}
+	if err := Restorable(adopted); !errors.Is(err, ErrNotRestorable) {
+		t.Errorf("adopted: Restorable = %v", err)
+	}
+	r := ended(ReasonGone)
+	r.Runtime.GoneSeenAt = at
+	if err := Revive(r); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Live() || r.Runtime.TerminatedReason != "" || !r.Runtime.TerminatedAt.IsZero() || !r.Runtime.GoneSeenAt.IsZero() {
+		t.Errorf("revived runtime = %+v; want live, no reason, no dates", r.Runtime)
+	}
+}
+
+func TestResumeID(t *testing.T) {
+	const uuid = "656a347d-113d-4d69-b757-86cf3e349c34"
+	turn := []Transition{{From: ActivityIdle, To: ActivityActive, Source: "hook"}}
+	cases := []struct {
+		name    string
+		agent   Agent
+		id      string
+		turns   bool
+		history []Transition
+		want    string
+	}{
+		{"claude after a turn", AgentClaude, uuid, true, nil, uuid},
+		{"claude, turn in an earlier launch", AgentClaude, uuid, false, turn, uuid},
+		{"claude, never a prompt", AgentClaude, uuid, false, nil, ""},
+		{"claude, not a uuid (a picker search)", AgentClaude, "latest", true, nil, ""},
+		{"gemini, a list position", AgentGemini, "3", true, nil, ""},
+		{"codex", AgentCodex, "01a22e86-8374-7662-9408-fc3e348f47f9", true, nil, "01a22e86-8374-7662-9408-fc3e348f47f9"},
+		{"opencode", AgentOpenCode, "ses_dd174b310ffeomNQZBHjkaMLWx", true, nil, "ses_dd174b310ffeomNQZBHjkaMLWx"},
+		{"opencode, a uuid", AgentOpenCode, uuid, true, nil, ""},
+		{"custom", AgentCustom, uuid, true, nil, ""},
+		{"no id", AgentClaude, "", true, nil, ""},
+	}
+	for _, c := range cases {
+		r := &Record{Agent: c.agent, Activity: ActivityFacts{ProviderSessionID: c.id, HookTurns: c.turns}}
+		if got := ResumeID(r, c.history); got != c.want {
+			t.Errorf("%s: ResumeID = %q, want %q", c.name, got, c.want)
+		}
+	}
+}

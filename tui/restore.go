@@ -1,0 +1,49 @@
+package tui
+
+import (
+	"fmt"
+
+	"lanes/state"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// restorePlanMsg is what restoring a card would run, read off the event
+// loop (it asks tmux whether the session is really gone), or why not.
+type restorePlanMsg struct {
+	rec  state.Record
+	argv []string
+	err  error
+}
+
+// askRestore (R) asks the command line what restoring the selected card
+// would run; restorePlanned then asks to confirm it.
+func (m *Model) askRestore(sel *item) tea.Cmd {
+	if cmd := m.refuseStale("restore"); cmd != nil {
+		return cmd
+	}
+	if sel == nil {
+		return m.flash("select a session first", true)
+	}
+	r := *sel.rec
+	a, ctx := m.o.Actions, m.ctx
+	return func() tea.Msg {
+		argv, err := a.RestorePlan(ctx, &r)
+		return restorePlanMsg{rec: r, argv: argv, err: err}
+	}
+}
+
+func (m *Model) restorePlanned(msg restorePlanMsg) tea.Cmd {
+	if msg.err != nil {
+		return m.flash("can't restore "+msg.rec.Name+": "+msg.err.Error(), true)
+	}
+	if m.mode != modeBoard {
+		return nil // the user moved on meanwhile
+	}
+	do := &action{verb: "restore", question: "Restore %s?",
+		detail: fmt.Sprintf("Its tmux session is gone. In %s it runs\n  %s", shellWords([]string{msg.rec.Dir}), shellWords(msg.argv)),
+		doing:  "restoring " + msg.rec.Name + "…", say: Actions.Restore}
+	m.confirm = newConfirm(pending{do: do, rec: msg.rec})
+	m.mode = modeConfirm
+	return nil
+}
