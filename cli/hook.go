@@ -28,9 +28,7 @@ func hookErrorsLog(stateDir string) string { return filepath.Join(stateDir, "hoo
 // The indexes `lanes hook` finds a session by without opening the store:
 // tmux server and pane id → "id launch" (a pane id alone repeats across
 // servers), and name → id.
-func paneIndex(stateDir, socket, paneID string) string {
-	return filepath.Join(stateDir, "panes", cmp.Or(strings.ReplaceAll(socket, "/", "_"), "default")+paneID)
-}
+func paneIndex(stateDir, socket, paneID string) string { return state.PaneIndex(stateDir, socket, paneID) }
 func nameIndex(stateDir, name string) string { return filepath.Join(stateDir, "names", name) }
 
 // forgottenMark is where `lanes rm` marks an adopted session forgotten: its

@@ -63,11 +63,15 @@ func (a *app) kill(ctx context.Context, r *state.Record, downOK bool) error {
 	default:
 		return fmt.Errorf("killing %s: %w (nothing was changed)", r.Name, err)
 	}
-	return a.update(r.ID, func(cur *state.Record, tx *state.Tx) error {
+	err = a.update(r.ID, func(cur *state.Record, tx *state.Tx) error {
 		tr := state.Terminate(cur, reason, "user", a.now().UTC())
 		*r = *cur
 		return appendHistory(tx, cur.ID, tr)
 	})
+	if dir, derr := a.stateDir(); err == nil && derr == nil {
+		state.DropPaneIndex(dir, r)
+	}
+	return err
 }
 
 // findPane is the pane of the tmux session carrying @lanes_id id; the zero

@@ -3,8 +3,10 @@ package state
 import (
 	"errors"
 	"hash/fnv"
+	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -15,6 +17,28 @@ import (
 // own session id: the board shows it, and where it runs in a pane of the
 // server lanes reads, attach, preview, exit facts and the witness work as
 // for any session. lanes never kills or restarts it unless asked by name.
+
+// PaneIndex is the file `lanes hook` finds a session by when the
+// environment does not name it: its tmux server and pane id → "id launch"
+// (a pane id alone repeats across servers, and after a server restarts).
+func PaneIndex(stateDir, socket, paneID string) string {
+	if socket == "" {
+		socket = "default"
+	}
+	return filepath.Join(stateDir, "panes", strings.ReplaceAll(socket, "/", "_")+paneID)
+}
+
+// DropPaneIndex removes r's pane index once r has ended: a later pane with
+// the same id is another agent's (one lanes did not start is then adopted).
+func DropPaneIndex(stateDir string, r *Record) {
+	if r.Runtime.PaneID == "" {
+		return
+	}
+	path := PaneIndex(stateDir, r.Runtime.Socket, r.Runtime.PaneID)
+	if b, err := os.ReadFile(path); err == nil && strings.HasPrefix(string(b), r.ID+" ") {
+		_ = os.Remove(path)
+	}
+}
 
 // ErrNoPane: an adopted session that runs in no tmux pane lanes reads;
 // lanes only knows what its hooks say.

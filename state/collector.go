@@ -315,8 +315,12 @@ func (c *cycleTx) flush() error {
 		c.records = slices.DeleteFunc(c.records, func(r *Record) bool { return c.byID[r.ID] == nil })
 	}
 	for id := range c.dirty {
-		if err := c.tx.Put(c.byID[id]); err != nil {
+		r := c.byID[id]
+		if err := c.tx.Put(r); err != nil {
 			return err
+		}
+		if r.Runtime.Terminated && c.stateDir != "" {
+			DropPaneIndex(c.stateDir, r)
 		}
 	}
 	for id, trs := range c.history {

@@ -267,3 +267,31 @@ func TestRunGHSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// A session's pane index goes when the session ends: a later pane with the
+// same id (a server started again) is another agent's, not a hook of the
+// ended session.
+func TestPaneIndexDroppedOnTermination(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	r := prSession("0000000f", t.TempDir(), "main")
+	r.Runtime.Socket, r.Runtime.Launch = "lanes-x", "L1"
+	clk := &clock{t: t0.Add(time.Hour)}
+	col := &Collector{Store: NewStore(dir), Panes: &fakePanes{}, Socket: "lanes-x", Now: clk.now}
+	put(t, col.Store, r)
+	mine, other := PaneIndex(dir, "lanes-x", r.Runtime.PaneID), PaneIndex(dir, "lanes-x", "%99")
+	_ = os.MkdirAll(filepath.Dir(mine), 0o700)
+	_ = os.WriteFile(mine, []byte(r.ID+" L1\n"), 0o600)
+	_ = os.WriteFile(other, []byte("otherid1 L2\n"), 0o600)
+	for range 3 {
+		clk.advance(ConfirmGap)
+		if _, err := col.Cycle(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := os.Stat(mine); err == nil {
+		t.Error("the ended session's pane index is still there")
+	}
+	if _, err := os.Stat(other); err != nil {
+		t.Errorf("another session's pane index went: %v", err)
+	}
+}
