@@ -28,7 +28,9 @@ func hookErrorsLog(stateDir string) string { return filepath.Join(stateDir, "hoo
 // The indexes `lanes hook` finds a session by without opening the store:
 // tmux server and pane id → "id launch" (a pane id alone repeats across
 // servers), and name → id.
-func paneIndex(stateDir, socket, paneID string) string { return state.PaneIndex(stateDir, socket, paneID) }
+func paneIndex(stateDir, socket, paneID string) string {
+	return state.PaneIndex(stateDir, socket, paneID)
+}
 func nameIndex(stateDir, name string) string { return filepath.Join(stateDir, "names", name) }
 
 // forgottenMark is where `lanes rm` marks an adopted session forgotten: its
