@@ -112,6 +112,11 @@ func (a *app) send(ctx context.Context, r *state.Record, text string, force bool
 		}
 		return err
 	}
+	if r.Adopted && r.Runtime.Socket != a.socket {
+		// Only panes of the server lanes reads are checked every cycle: a
+		// %N elsewhere may be anything now (a server restarted).
+		return state.ErrNoPane
+	}
 	tc := a.tmuxFor(r.Runtime.Socket)
 	if !force { // --force answers what the agent shows, prompt or not
 		if err := a.awaitPrompt(ctx, tc, r); err != nil {

@@ -266,8 +266,12 @@ func (a *app) tmuxHere() (socket, pane string, ok bool) {
 		return "", "", false
 	}
 	tmpdir := cmp.Or(a.getenv("TMUX_TMPDIR"), "/tmp")
-	if filepath.Dir(path) != filepath.Join(tmpdir, "tmux-"+strconv.Itoa(os.Getuid())) {
-		return "", "", false
+	own := filepath.Join(tmpdir, "tmux-"+strconv.Itoa(os.Getuid()))
+	if dir := filepath.Dir(path); dir != own {
+		// tmux names its socket by the resolved path (/private/tmp on macOS).
+		if real, err := filepath.EvalSymlinks(own); err != nil || real != dir {
+			return "", "", false
+		}
 	}
 	if socket = filepath.Base(path); socket == "default" {
 		socket = ""

@@ -38,8 +38,13 @@ func (a *app) prPoller() (*state.PRPoller, error) {
 // login is kept, or a token.
 var ghEnvKeys = []string{"HOME", "PATH", "XDG_CONFIG_HOME", "GH_CONFIG_DIR", "GH_TOKEN", "GITHUB_TOKEN", "GH_HOST", "GH_ENTERPRISE_TOKEN"}
 
-// gh runs the gh on this invocation's PATH with its environment.
-func (a *app) gh() state.GHRun { return state.GH(a.lookPath("gh"), a.environ()) }
+// gh runs the gh on this invocation's PATH with its environment, looked
+// up at each run: one installed while the board runs is found.
+func (a *app) gh() state.GHRun {
+	return func(ctx context.Context, dir string, args ...string) ([]byte, error) {
+		return state.GH(a.lookPath("gh"), a.environ())(ctx, dir, args...)
+	}
+}
 
 // cmdPRSync is `lanes pr --sync [NAME…]`: one gh read now of each
 // repository of the named sessions (all live and recently ended ones

@@ -71,20 +71,32 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 	code := exitOK
 	recs := slices.Clone(res.Records)
 	slices.SortFunc(recs, func(x, y *state.Record) int { return strings.Compare(x.Name+x.ID, y.Name+y.ID) })
+	adopted := 0
 	for _, r := range recs {
 		if r.Runtime.Terminated && a.now().Sub(r.Runtime.TerminatedAt) > state.RestoreWindow {
 			continue // long over: `lanes restore NAME` still brings it back
 		}
+		if r.Adopted {
+			adopted++ // lanes did not start them: one line for all, below
+			continue
+		}
 		said, err := a.restore(ctx, r, res.Records)
+		// One shape for every line: what, which (by id: names repeat), why.
+		why := func() string {
+			return strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(err.Error(), r.Name), ":"))
+		}
 		switch {
 		case errors.Is(err, state.ErrNotRestorable), errors.Is(err, errRunning), errors.Is(err, state.ErrStarting):
-			fmt.Fprintf(a.stdout, "skipped %v\n", err)
+			fmt.Fprintf(a.stdout, "skipped %s (%s): %s\n", r.Name, r.ID, why())
 		case err != nil:
-			fmt.Fprintf(a.stdout, "failed %v\n", err)
+			fmt.Fprintf(a.stdout, "failed %s (%s): %s\n", r.Name, r.ID, why())
 			code = exitError
 		default:
 			fmt.Fprintln(a.stdout, said)
 		}
+	}
+	if adopted > 0 {
+		fmt.Fprintf(a.stdout, "skipped %d adopted session(s): lanes did not start them, so it does not start them again\n", adopted)
 	}
 	return code
 }
@@ -145,17 +157,6 @@ func (a *app) planRestore(ctx context.Context, r *state.Record, all []*state.Rec
 	if fi, err := os.Stat(r.Dir); err != nil || !fi.IsDir() {
 		return restoring{}, fmt.Errorf("%s: %w: its directory %s is gone", r.Name, state.ErrNotRestorable, r.Dir)
 	}
-	var hist []state.Transition
-	st, err := a.store()
-	if err != nil {
-		return restoring{}, err
-	}
-	if err := st.View(func(tx *state.Tx) (err error) {
-		hist, err = tx.History(r.ID, state.HistoryLimit)
-		return err
-	}); err != nil {
-		return restoring{}, fmt.Errorf("reading %s's history: %w", r.Name, err)
-	}
-	id := state.ResumeID(r, hist)
+	id := state.ResumeID(r)
 	return restoring{args: append(agentArgs(r), agent.ResumeArgs(r.Agent, id)...), resumeID: id}, nil
 }

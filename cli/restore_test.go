@@ -140,7 +140,7 @@ func TestRestoreAfterAReboot(t *testing.T) {
 	// restore --all takes them either way.
 	out := e.must("restore", "--all")
 	for _, want := range []string{
-		"skipped api is running",
+		"skipped api (", "): is running; `lanes attach api`",
 		"restored cx (",
 		"): resumed codex conversation 01a22e86-8374-7662-9408-fc3e348f47f9",
 		"restored fresh (", "restored sh (",
@@ -178,7 +178,7 @@ func TestRestoreRefusesACleanExit(t *testing.T) {
 	if _, errs, code := e.run("restore", "done"); code == exitOK || !strings.Contains(errs, "its agent exited cleanly") {
 		t.Fatalf("restore of a clean exit: exit %d, %q", code, errs)
 	}
-	if out := e.must("restore", "--all"); !strings.Contains(out, "skipped done: not restorable: its agent exited cleanly") {
+	if out := e.must("restore", "--all"); !strings.Contains(out, "): not restorable: its agent exited cleanly") {
 		t.Fatalf("restore --all said %q", out)
 	}
 }
@@ -212,7 +212,7 @@ func TestRestoreAllSkipsAStart(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	putStarting(t, e, "ghost")
-	if out := e.must("restore", "--all"); !strings.Contains(out, "skipped ghost: still starting") {
+	if out := e.must("restore", "--all"); !strings.Contains(out, "): still starting") {
 		t.Fatalf("restore --all said %q", out)
 	}
 }

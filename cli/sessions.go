@@ -205,6 +205,12 @@ func (a *app) create(ctx context.Context, name string, agent state.Agent, dir st
 		// is ended, and the record goes with it.
 		undo()
 		return nil, fmt.Errorf("creating tmux session %s: %w; nothing of it is left (run lanes new %s again)", tmuxName, ctx.Err(), name)
+	case ctx.Err() != nil:
+		// Interrupted, and tmux does not answer: the user asked to stop,
+		// so no record stays to make a session tmux makes late a live
+		// one; such a session is an orphan, which doctor names.
+		undo()
+		return nil, fmt.Errorf("creating tmux session %s: %w; tmux did not answer, so it may still make the session: `lanes doctor` then lists it with the command to end it", tmuxName, ctx.Err())
 	case uncertain(ctx, err):
 		// tmux may create the session all the same: the record stays
 		// starting, and the collector adopts it or removes it.

@@ -45,6 +45,9 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 	switch e.Kind {
 	case KindTurnStart:
 		a.HookTurns = true // only hooks start turns; a soft end never does
+		if a.ProviderSessionID != "" {
+			a.TurnSession = a.ProviderSessionID
+		}
 		a.clearTurn()
 		a.Outcome = OutcomeNone
 		// The last message is the last turn's: a turn that ends saying
@@ -326,8 +329,8 @@ func CanSend(r *Record, force bool) error {
 	switch {
 	case r.Runtime.Terminated:
 		return ErrTerminated
-	case r.Adopted && r.Runtime.PaneID == "":
-		return ErrNoPane
+	case r.Adopted && (r.Runtime.PaneID == "" || r.Pane.PID == 0):
+		return ErrNoPane // (PID: a read found its pane, on the server lanes reads)
 	case r.Starting():
 		return ErrStarting
 	case r.Activity.State == ActivityExited || r.Pane.Dead:

@@ -18,9 +18,9 @@ import (
 // Version 2 appended the fields after the counters, version 3 the dialog
 // and the witness's stamps, version 4 HookTurns, version 5 the content
 // facts, the dialog's opening and the mute, version 6 the answer, version 7
-// the git facts, version 8 Adopted; an older record decodes
-// with them zero.
-const codecVersion = 8
+// the git facts, version 8 Adopted, version 9 the turn's session id; an
+// older record decodes with them zero.
+const codecVersion = 9
 
 var errTruncated = errors.New("record truncated")
 
@@ -134,6 +134,7 @@ func encodeRecord(r *Record) []byte {
 	e.int(int64(g.Changed))
 	e.time(g.ReadAt)
 	e.bool(r.Adopted)
+	e.str(r.Activity.TurnSession)
 	return e.b
 }
 
@@ -270,6 +271,9 @@ func decodeRecord(b []byte) (*Record, error) {
 	}
 	if v >= 8 {
 		r.Adopted = d.bool()
+	}
+	if v >= 9 {
+		r.Activity.TurnSession = d.str()
 	}
 	if d.err == nil && len(d.b) > 0 {
 		d.err = fmt.Errorf("%d bytes left over", len(d.b))

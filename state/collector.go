@@ -147,7 +147,9 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 		}
 		if c.PRs != nil {
 			ct.setPRs(c.PRs, c.PRs.take())
-			prJobs = c.PRs.due(ct.records, now, false, nil)
+			if readPanes { // a spool-only cycle (lanes pr --sync's last) starts none
+				prJobs = c.PRs.due(ct.records, now, false, nil)
+			}
 		}
 		res.Orphans = ct.orphans
 	})

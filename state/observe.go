@@ -10,11 +10,11 @@ import (
 func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, rd read) []string {
 	readStart := rd.start
 	byLanesID := map[string]Observation{}
-	byPane := map[string]Observation{} // panes of no lanes session: adopted ones'
+	byPane := map[string]Observation{} // every pane, by id: adopted sessions'
 	for _, o := range obs {
 		o.DeadTime, o.WindowActivity = utc(o.DeadTime), utc(o.WindowActivity)
+		byPane[o.PaneID] = o // an adopted agent may run in any pane, a lanes session's too
 		if o.LanesID == "" {
-			byPane[o.PaneID] = o
 			continue
 		}
 		if prev, ok := byLanesID[o.LanesID]; ok && prev.PaneID == c.paneOf(o.LanesID) {

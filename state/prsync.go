@@ -40,7 +40,7 @@ const (
 )
 
 // ghFields are the fields one read asks gh for.
-const ghFields = "number,state,isDraft,reviewDecision,statusCheckRollup,mergeable,baseRefName,headRefName,url,updatedAt,isCrossRepository"
+const ghFields = "number,state,isDraft,reviewDecision,statusCheckRollup,mergeable,baseRefName,headRefName,url,updatedAt,closedAt,isCrossRepository"
 
 // GHArgs is the one gh command a read runs.
 var GHArgs = []string{"pr", "list", "--state", "all", "--limit", "100", "--json", ghFields}
@@ -99,6 +99,7 @@ type ghPR struct {
 	HeadRefName    string    `json:"headRefName"`
 	URL            string    `json:"url"`
 	UpdatedAt      time.Time `json:"updatedAt"`
+	ClosedAt       time.Time `json:"closedAt"` // merged or closed; zero while open
 	IsCrossRepo    bool      `json:"isCrossRepository"`
 	Checks         []struct {
 		Type       string `json:"__typename"` // CheckRun or StatusContext
@@ -106,6 +107,15 @@ type ghPR struct {
 		Conclusion string `json:"conclusion"` // CheckRun: SUCCESS, FAILURE, NEUTRAL, SKIPPED, …
 		State      string `json:"state"`      // StatusContext: SUCCESS, PENDING, EXPECTED, FAILURE, ERROR
 	} `json:"statusCheckRollup"`
+}
+
+// changed is when a closed or merged PR ended (a comment since moves
+// updatedAt, not closedAt).
+func (g ghPR) changed() time.Time {
+	if !g.ClosedAt.IsZero() {
+		return g.ClosedAt
+	}
+	return g.UpdatedAt
 }
 
 // fact is the PR as lanes keeps it (docs/design.md §2).
@@ -164,6 +174,14 @@ func (g ghPR) ci() string {
 		return CIPending
 	}
 	return CIPassing
+}
+
+// every is the cadence per repository.
+func (p *PRPoller) every() time.Duration {
+	if p.Every > 0 {
+		return p.Every
+	}
+	return PREvery
 }
 
 // Off is why the poller is off (wrapping ErrGHOff), nil while it runs. It
@@ -236,8 +254,8 @@ func (p *PRPoller) due(recs []*Record, now time.Time, force bool, names map[stri
 	}
 	var jobs []prJob
 	for _, repo := range order {
-		if st := p.repos[repo]; st != nil && (st.busy || !force && now.Before(st.next)) {
-			continue
+		if st := p.repos[repo]; st != nil && (st.busy || !force && now.Before(st.next) && st.next.Sub(now) <= prBackoff+p.every()) {
+			continue // (a next read further out than any wait: the clock stepped back)
 		}
 		if !force && p.inFlight+len(jobs) >= prAtOnce {
 			break
@@ -296,10 +314,7 @@ func (p *PRPoller) launch(ctx context.Context, j prJob, now func() time.Time) {
 		defer p.mu.Unlock()
 		p.inFlight--
 		st.busy, st.err = false, err
-		every := p.Every
-		if every <= 0 {
-			every = PREvery
-		}
+		every := p.every()
 		st.next = at.Add(every)
 		switch {
 		case errors.Is(err, ErrGHOff):
@@ -481,8 +496,8 @@ func (c *cycleTx) setPRs(p *PRPoller, reads []prRead) {
 			for _, g := range rd.prs {
 				f := g.fact()
 				i := slices.IndexFunc(r.PRs, func(o PR) bool { return o.Number == f.Number })
-				if g.HeadRefName != r.Branch || g.IsCrossRepo || i < 0 && g.State != "OPEN" && g.UpdatedAt.Before(r.CreatedAt) {
-					continue
+				if g.IsCrossRepo || i < 0 && (g.HeadRefName != r.Branch || g.State != "OPEN" && g.changed().Before(r.CreatedAt)) {
+					continue // (one it has is followed whatever the branch is now: gh pr merge -d leaves it)
 				}
 				if i >= 0 && samePR(r.PRs[i], f) {
 					continue

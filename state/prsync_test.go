@@ -68,11 +68,17 @@ type prRig struct {
 	clk *clock
 }
 
-func newPRRig(t *testing.T, recs ...*Record) *prRig {
+func newPRRig(t *testing.T, full bool, recs ...*Record) *prRig {
 	t.Helper()
 	gh := recordedGH(t)
 	clk := &clock{t: t0.Add(time.Hour)}
 	col := &Collector{Store: NewStore(filepath.Join(t.TempDir(), "state")), Now: clk.now, PRs: &PRPoller{Run: gh.run}}
+	if full {
+		// Full cycles (the poller starts reads only there) of a server the
+		// sessions are not on, so the read leaves their panes as they are;
+		// their branches are read from the checkouts.
+		col.Panes, col.Socket = &fakePanes{}, "lanes-prtest"
+	}
 	put(t, col.Store, recs...)
 	return &prRig{col: col, gh: gh, clk: clk}
 }
@@ -105,7 +111,7 @@ func TestPRSyncEveryStatus(t *testing.T) {
 	for head := range want {
 		recs = append(recs, prSession(fmt.Sprintf("%08x", len(recs)+1), dir, head))
 	}
-	rig := newPRRig(t, recs...)
+	rig := newPRRig(t, false, recs...)
 	if _, err := rig.col.PRs.Sync(context.Background(), recs, nil, rig.clk.now); err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +138,7 @@ func TestPRSyncMergedAfterKill(t *testing.T) {
 	Terminate(killed, "killed by user", "user", t0.Add(30*time.Minute))
 	old := prSession("0000000b", dir, "s-open")
 	Terminate(old, "killed by user", "user", t0.Add(-48*time.Hour))
-	rig := newPRRig(t, killed, old)
+	rig := newPRRig(t, false, killed, old)
 	if _, err := rig.col.PRs.Sync(context.Background(), []*Record{killed, old}, nil, rig.clk.now); err != nil {
 		t.Fatal(err)
 	}
@@ -151,8 +157,9 @@ func TestPRSyncOneReadPerRepository(t *testing.T) {
 	dir := repo(t)
 	wt := filepath.Join(t.TempDir(), "wt")
 	git(t, dir, "worktree", "add", "-q", "-b", "s-open", wt)
+	git(t, dir, "checkout", "-q", "-b", "s-review")
 	a, b := prSession("0000000c", dir, "s-review"), prSession("0000000d", wt, "s-open")
-	rig := newPRRig(t, a, b)
+	rig := newPRRig(t, true, a, b)
 	rig.cycle(t)
 	rig.col.PRs.wg.Wait()
 	got := rig.cycle(t)
@@ -187,7 +194,7 @@ func TestPRPollerCadenceBackoffOff(t *testing.T) {
 		{"logged out", fmt.Errorf("%w: gh is not logged in", ErrGHOff), 2, 4},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			rig := newPRRig(t, recs...)
+			rig := newPRRig(t, true, recs...)
 			rig.gh.err = c.err
 			for range 600 {
 				rig.clk.advance(time.Second)

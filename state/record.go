@@ -155,6 +155,9 @@ type ActivityFacts struct {
 	// JSON name is the one schema-1 stores were written with.)
 	HooksReport       bool   `json:"hooks_injected"`
 	ProviderSessionID string `json:"provider_session_id,omitempty"`
+	// TurnSession is the agent's session id when a turn last started: the
+	// conversation a restore can resume (one with no prompt cannot be).
+	TurnSession string `json:"turn_session_id,omitempty"`
 
 	// What the session is doing or asking (docs/design.md §2), from the
 	// hooks' payloads: the current or last tool call, a summary of its

@@ -3,7 +3,7 @@ package state
 import (
 	"errors"
 	"fmt"
-	"regexp"
+	"strings"
 	"time"
 )
 
@@ -53,19 +53,47 @@ func Revive(r *Record) error {
 	return nil
 }
 
-var (
-	uuidShape     = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	opencodeShape = regexp.MustCompile(`^ses_[0-9A-Za-z]{10,64}$`)
-)
+// uuidShape is 8-4-4-4-12 hex digits; opencodeShape "ses_" and 10 to 64
+// letters and digits. (Hand-written: this package is linked into the
+// hook, where a regexp compiled at init costs every hook run.)
+func uuidShape(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i, c := range []byte(s) {
+		switch {
+		case i == 8 || i == 13 || i == 18 || i == 23:
+			if c != '-' {
+				return false
+			}
+		case !isDigit(c) && !('a' <= c && c <= 'f') && !('A' <= c && c <= 'F'):
+			return false
+		}
+	}
+	return true
+}
+
+func opencodeShape(s string) bool {
+	rest, ok := strings.CutPrefix(s, "ses_")
+	if !ok || len(rest) < 10 || len(rest) > 64 {
+		return false
+	}
+	for _, c := range []byte(rest) {
+		if !isDigit(c) && !isLower(c) && !('A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
 
 // ResumeID is the agent's own session id to resume r's conversation by, or
 // "" when there is none: no id captured, an id of a shape the agent would
 // not take as an id (Claude reads any other text as a search in a picker,
 // Gemini a number as a list position), or no turn ever started (Claude and
 // Gemini report an id before the first prompt, and resuming a conversation
-// without one fails). history is r's transitions: a turn of an earlier
-// launch counts, since a restored launch resumes the same conversation.
-func ResumeID(r *Record, history []Transition) string {
+// without one fails: the id must be the one a turn last started under, and
+// a restored launch that resumed it reports the same id).
+func ResumeID(r *Record) string {
 	id := r.Activity.ProviderSessionID
 	shape := uuidShape
 	switch r.Agent {
@@ -75,20 +103,8 @@ func ResumeID(r *Record, history []Transition) string {
 	default:
 		return ""
 	}
-	if !shape.MatchString(id) || !hadTurn(r, history) {
+	if !shape(id) || id != r.Activity.TurnSession {
 		return ""
 	}
 	return id
-}
-
-func hadTurn(r *Record, history []Transition) bool {
-	if r.Activity.HookTurns {
-		return true
-	}
-	for _, t := range history {
-		if t.To == ActivityActive {
-			return true
-		}
-	}
-	return false
 }

@@ -35,30 +35,38 @@ func TestRestorableAndRevive(t *testing.T) {
 
 func TestResumeID(t *testing.T) {
 	const uuid = "656a347d-113d-4d69-b757-86cf3e349c34"
-	turn := []Transition{{From: ActivityIdle, To: ActivityActive, Source: "hook"}}
+	const other = "0b7e2c1a-1111-4aaa-8bbb-123456789abc"
 	cases := []struct {
-		name    string
-		agent   Agent
-		id      string
-		turns   bool
-		history []Transition
-		want    string
+		name      string
+		agent     Agent
+		id, turns string // the session id now, and the one a turn last started under
+		want      string
 	}{
-		{"claude after a turn", AgentClaude, uuid, true, nil, uuid},
-		{"claude, turn in an earlier launch", AgentClaude, uuid, false, turn, uuid},
-		{"claude, never a prompt", AgentClaude, uuid, false, nil, ""},
-		{"claude, not a uuid (a picker search)", AgentClaude, "latest", true, nil, ""},
-		{"gemini, a list position", AgentGemini, "3", true, nil, ""},
-		{"codex", AgentCodex, "01a22e86-8374-7662-9408-fc3e348f47f9", true, nil, "01a22e86-8374-7662-9408-fc3e348f47f9"},
-		{"opencode", AgentOpenCode, "ses_dd174b310ffeomNQZBHjkaMLWx", true, nil, "ses_dd174b310ffeomNQZBHjkaMLWx"},
-		{"opencode, a uuid", AgentOpenCode, uuid, true, nil, ""},
-		{"custom", AgentCustom, uuid, true, nil, ""},
-		{"no id", AgentClaude, "", true, nil, ""},
+		{"claude after a turn", AgentClaude, uuid, uuid, uuid},
+		{"claude, never a prompt", AgentClaude, uuid, "", ""},
+		{"claude restarted, no prompt since: a new, empty conversation", AgentClaude, other, uuid, ""},
+		{"claude, not a uuid (a picker search)", AgentClaude, "latest", "latest", ""},
+		{"gemini, a list position", AgentGemini, "3", "3", ""},
+		{"codex", AgentCodex, "01a22e86-8374-7662-9408-fc3e348f47f9", "01a22e86-8374-7662-9408-fc3e348f47f9", "01a22e86-8374-7662-9408-fc3e348f47f9"},
+		{"opencode", AgentOpenCode, "ses_dd174b310ffeomNQZBHjkaMLWx", "ses_dd174b310ffeomNQZBHjkaMLWx", "ses_dd174b310ffeomNQZBHjkaMLWx"},
+		{"opencode, a uuid", AgentOpenCode, uuid, uuid, ""},
+		{"custom", AgentCustom, uuid, uuid, ""},
+		{"no id", AgentClaude, "", "", ""},
 	}
 	for _, c := range cases {
-		r := &Record{Agent: c.agent, Activity: ActivityFacts{ProviderSessionID: c.id, HookTurns: c.turns}}
-		if got := ResumeID(r, c.history); got != c.want {
+		r := &Record{Agent: c.agent, Activity: ActivityFacts{ProviderSessionID: c.id, TurnSession: c.turns}}
+		if got := ResumeID(r); got != c.want {
 			t.Errorf("%s: ResumeID = %q, want %q", c.name, got, c.want)
 		}
+	}
+	// A turn's start names the conversation it belongs to.
+	r := &Record{Agent: AgentClaude, Activity: ActivityFacts{State: ActivityIdle, HooksReport: true}}
+	Apply(r, Event{Kind: KindSessionStart, SessionSource: "startup", ProviderSessionID: uuid, At: t0})
+	if ResumeID(r) != "" {
+		t.Error("resumable before any prompt")
+	}
+	Apply(r, Event{Kind: KindTurnStart, ProviderSessionID: uuid, At: t0.Add(time.Second)})
+	if ResumeID(r) != uuid {
+		t.Errorf("after a prompt: %q", ResumeID(r))
 	}
 }

@@ -316,6 +316,12 @@ func (c *cycleTx) applyLine(fileID string, raw []byte, torn bool) {
 	r.EventsApplied++
 	c.ingested++
 	c.note(r, tr)
+	if r.Adopted && l.Event == "SessionEnd" {
+		// Its conversation is over: the agent exited, or goes on as
+		// another conversation (a /clear, a /resume), which its next hook
+		// adopts as a session of its own.
+		c.note(r, Terminate(r, qualified("its conversation ended", l.Reason), "hook", l.At))
+	}
 }
 
 func (c *cycleTx) drop(r *Record, reason string) {

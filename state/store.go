@@ -19,7 +19,7 @@ import (
 // record codec version (codec.go) is a new schema version, so a build that
 // cannot read the records refuses the store as too new rather than finding
 // every record damaged.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 var (
 	// ErrBusy: another process held the store's lock past the retry budget.
@@ -297,6 +297,7 @@ var migrations = []func(*bolt.Tx) error{
 	func(*bolt.Tx) error { return nil }, // 6 → 7: codec 6 (answered_at), which reads 1 to 5
 	func(*bolt.Tx) error { return nil }, // 7 → 8: codec 7 (git facts), which reads 1 to 6
 	func(*bolt.Tx) error { return nil }, // 8 → 9: codec 8 (adopted), which reads 1 to 7
+	func(*bolt.Tx) error { return nil }, // 9 → 10: codec 9 (turn_session_id), which reads 1 to 8
 }
 
 func migrate(db *bolt.DB) error {

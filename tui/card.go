@@ -242,8 +242,15 @@ func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) strin
 	// The branch and how it stands against its base, where the counts
 	// and a few cells of the branch fit: a finished worktree session is
 	// read by what it did.
-	if left := w - used - width(age) - 2; r.Branch != "" || metaTail(r) != "" {
-		if g := strings.TrimSpace(branchIn(r, left-2)); width(g) <= left-2 && width(g) > 0 {
+	if left := w - used - width(age) - 2; r.Branch != "" || metaTail(r) != "" || r.Adopted {
+		g := strings.TrimSpace(branchIn(r, left-2))
+		if r.Adopted { // lanes did not start it: said first, where it fits
+			g = strings.TrimSuffix("adopted · "+g, " · ")
+			if width(g) > left-2 {
+				g = "adopted"
+			}
+		}
+		if width(g) <= left-2 && width(g) > 0 {
 			marks += "  " + l.muted.s(g)
 			used += 2 + width(g)
 		}

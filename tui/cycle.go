@@ -76,6 +76,7 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 			m.lastErr, m.tmuxDownSince = "", time.Time{}
 		}
 		switch off := msg.res.PRsStopped; {
+		case msg.spoolOnly: // the ingest-only cycles run no poller: they say nothing of it
 		case off != nil && off.Error() != m.prsStopped:
 			m.prsStopped = off.Error()
 			cmds = append(cmds, m.flash(off.Error()+"; PR badges keep their last state, and the board tries again every 5 minutes", true))

@@ -159,6 +159,10 @@ func (m *Model) ask(do *action, sel *item) tea.Cmd {
 	switch {
 	case sel == nil:
 		return m.flash("select a session first", true)
+	case sel.rec.Adopted && (do == killAction || do == restartAction):
+		return m.flash("lanes did not start "+sel.rec.Name+" (adopted), so it does not "+do.verb+" it: stop it in its pane (enter), or d to stop watching it", true)
+	case sel.rec.Adopted && do == removeAction:
+		// Removing an adopted session only stops watching it: allowed live.
 	case !do.live && sel.rec.Live():
 		return m.flash(sel.rec.Name+" is live; kill it (x) before removing it", true)
 	case do.live && !sel.rec.Live():

@@ -51,3 +51,25 @@ func TestAdoptedTag(t *testing.T) {
 		t.Errorf("meta %q", got)
 	}
 }
+
+// An adopted session's idle row says so, and x and r on it refuse at once
+// (no confirm promising what lanes will not do).
+func TestAdoptedIdleRowAndRefusals(t *testing.T) {
+	l := newLook(true, false)
+	r := rec("i1000005", "shop", state.ActivityIdle, time.Minute)
+	r.Adopted, r.Branch = true, "main"
+	it := &item{rec: r, d: state.Derive(r, fixedNow)}
+	if row := ansi.Strip(idleRow(l, it, 60, false, fixedNow, 0)); !strings.Contains(row, "adopted · main") {
+		t.Errorf("idle row %q lacks the adopted tag", row)
+	}
+	m := loaded([]*state.Record{r}, ThemeDark, 120, 30)
+	if selectedName(m) != "shop" {
+		m = press(m, "j") // from the idle stack's head to its row
+	}
+	for _, k := range []string{"x", "r"} {
+		got := press(m, k)
+		if got.mode == modeConfirm || !strings.Contains(ansi.Strip(got.View().Content), "lanes did not start shop") {
+			t.Errorf("%s on an adopted card: mode %d, screen lacks the refusal", k, got.mode)
+		}
+	}
+}
