@@ -156,6 +156,9 @@ func (a *app) step(ctx context.Context, name, dir string, argv []string, env ...
 	cmd.Dir = dir
 	cmd.Env = append(a.environ(), env...)
 	cmd.WaitDelay = time.Second
+	// No controlling terminal: an ssh passphrase or a credential helper
+	// cannot prompt over the board's screen (it fails and says so).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
