@@ -33,7 +33,9 @@ func TestE2EAdoptedSessionAttaches(t *testing.T) {
 	e.waitScreen("shop selected", func(s string) bool { return strings.Contains(s, "▌ ○ shop") && strings.Contains(s, "adopted") })
 	// The hook's wake-up made the card at once; the board's next full
 	// cycle finds the pane to attach to (until then enter says so).
-	attached := func(s string) bool { return strings.Contains(s, "ADOPTED-SCREEN") && !strings.Contains(s, "Ready to merge") }
+	attached := func(s string) bool {
+		return strings.Contains(s, "ADOPTED-SCREEN") && !strings.Contains(s, "Ready to merge")
+	}
 	for end := time.Now().Add(10 * time.Second); !attached(e.screen()) && time.Now().Before(end); {
 		e.keys("Enter")
 		e.waitScreen("enter taken", func(s string) bool { return attached(s) || strings.Contains(s, "no tmux session yet") })
