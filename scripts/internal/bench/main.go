@@ -86,13 +86,14 @@ func main() {
 	fmt.Printf("lanes benchmarks — %s, %d CPUs, %s, %s\n\n", runtime.Version(), runtime.NumCPU(), tmuxVersion(), time.Now().UTC().Format("2006-01-02"))
 	fmt.Println("| figure | budget | measured | |")
 	fmt.Println("|---|---|---|---|")
-	over, broken := 0, 0
+	over := 0
+	var broken []string
 	for _, r := range rows {
 		mark := "ok"
 		if !r.ok {
 			mark, over = "**over**", over+1
 			if r.hard {
-				broken++
+				broken = append(broken, fmt.Sprintf("%s: %s, budget %s", r.figure, r.measured, r.budget))
 			}
 		}
 		fmt.Printf("| %s | %s | %s | %s |\n", r.figure, r.budget, r.measured, mark)
@@ -100,8 +101,8 @@ func main() {
 	if over > 0 {
 		fmt.Printf("\n%d figure(s) over budget\n", over)
 	}
-	if broken > 0 {
-		fmt.Fprintf(os.Stderr, "bench: %d count(s) over budget: that is a regression, not noise\n", broken)
+	if len(broken) > 0 {
+		fmt.Fprintf(os.Stderr, "bench: %d count(s) over budget, a regression, not noise:\n  %s\n", len(broken), strings.Join(broken, "\n  "))
 		w.Close()
 		os.Exit(1)
 	}
