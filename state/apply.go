@@ -31,8 +31,8 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 	if a.State == ActivityExited && e.Kind != KindTurnStart && !startsSession(e) {
 		return nil, DropAfterExit
 	}
-	if a.FirstSignalAt.IsZero() {
-		a.FirstSignalAt = e.At
+	if a.FirstSignalAt.IsZero() && e.Source != "witness" {
+		a.FirstSignalAt = e.At // a hook's: the witness says nothing of the hooks
 	}
 	a.LastEventAt = e.At
 	if e.ProviderSessionID != "" {

@@ -26,8 +26,10 @@ type Markers struct {
 	Failed      []string
 	Interrupted []string
 	// Trust: the question an agent asks before it starts in a folder it
-	// was never told to trust (no hook fires while it shows).
-	Trust []string
+	// was never told to trust; HookReview: the one it asks about hooks it
+	// has not run before (lanes' injected ones). No hook fires while they
+	// show.
+	Trust, HookReview []string
 	// Animates: it redraws at least every second while busy (a spinner, a
 	// timer), so a silent pane means it is not busy.
 	Animates bool
@@ -70,6 +72,15 @@ var agentMarkers = map[Agent]Markers{
 	// demand, which may cause temporary errors." above the prompt (a 500);
 	// an interrupt prints "■ Conversation interrupted - use /feedback …".
 	AgentCodex: {
+		// In a repository it was never told to trust, a few seconds after
+		// its prompt: "Folder access … Trust this folder? … › 1. Trust and
+		// continue  2. Back to Agent Command Center" (testdata/real/
+		// harness/codex/trust).
+		Trust: []string{"Trust and continue", "Folder access"},
+		// Then, without the bypass flag, on hooks it has not run before:
+		// "Hooks need review … › 1. Review hooks  2. Trust all and continue
+		// 3. Continue without trusting (hooks won't run)".
+		HookReview:  []string{"Hooks need review"},
 		Dialog:      []string{"Would you like to run the following command?", "Press enter to confirm or esc to cancel", "enter to submit answer"},
 		Idle:        []string{"? for shortcuts"},
 		Busy:        []string{"esc to interrupt"},
@@ -101,9 +112,24 @@ var agentMarkers = map[Agent]Markers{
 	},
 }
 
-// TrustQuestion is what the card says while an agent asks whether to
-// trust its folder.
-const TrustQuestion = "Trust this folder? (asked before it starts)"
+// What the card says while an agent asks, before it starts, whether to
+// trust its folder, or the hooks it has not run before.
+const (
+	TrustQuestion      = "Trust this folder? (asked before it starts)"
+	HookReviewQuestion = "Review its hooks? (asked before it starts; lanes' hooks report only once trusted)"
+)
+
+// startAsks is the question the screen shows of those an agent asks
+// before it starts, "" when none.
+func (m Markers) startAsks(s Screen) string {
+	switch {
+	case s.any(m.Trust):
+		return TrustQuestion
+	case s.any(m.HookReview):
+		return HookReviewQuestion
+	}
+	return ""
+}
 
 // Ready reports whether s shows the agent's prompt, ready to take text:
 // its idle prompt, and no dialog over it.
@@ -184,6 +210,9 @@ func SeeScreen(r *Record, screen string, at time.Time) *Transition {
 	return tr
 }
 
+// startQuestion: q is one an agent asks before it starts.
+func startQuestion(q string) bool { return q == TrustQuestion || q == HookReviewQuestion }
+
 // Screen is one capture of a pane, as text.
 type Screen string
 
@@ -224,12 +253,17 @@ func witnessDue(r *Record) (time.Time, bool) {
 		return a.Since, true
 	case a.Dialog:
 		return a.WitnessAt.Add(WitnessDialogEvery), true
-	case !a.Dialog && a.FirstSignalAt.IsZero() && len(m.Trust) > 0 && !r.Runtime.PaneStartedAt.IsZero():
+	case !a.Dialog && a.FirstSignalAt.IsZero() && len(m.Trust)+len(m.HookReview) > 0 && !r.Runtime.PaneStartedAt.IsZero():
 		// A launch no event spoke for yet: the agent may be asking
 		// whether to trust its folder, which fires no hook. Looks back
 		// off, from the draw grace after the start, each twice as far
 		// out, until the no-signal grace (4 or 5 looks in all).
+		// (From the last change: a question answered may be followed by
+		// another, as Codex's hook review follows its folder trust.)
 		start := r.Runtime.PaneStartedAt
+		if a.Since.After(start) {
+			start = a.Since
+		}
 		next := start.Add(WitnessDrawGrace)
 		if a.WitnessAt.After(start) {
 			next = a.WitnessAt.Add(max(a.WitnessAt.Sub(start), WitnessDrawGrace))
@@ -303,10 +337,10 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 	a.WitnessAt = at
 	ev := Event{At: at, Source: "witness"}
 	switch {
-	case !a.Dialog && a.FirstSignalAt.IsZero() && s.any(m.Trust):
-		ev.Kind, ev.Dialog, ev.Question, ev.Detail = KindAsk, true, TrustQuestion, "asks to trust its folder"
+	case !a.Dialog && a.FirstSignalAt.IsZero() && m.startAsks(s) != "":
+		ev.Kind, ev.Dialog, ev.Question, ev.Detail = KindAsk, true, m.startAsks(s), "asks before it starts"
 		return ev, true
-	case a.Dialog && (s.any(m.Dialog) || a.Question == TrustQuestion && s.any(m.Trust)):
+	case a.Dialog && (s.any(m.Dialog) || startQuestion(a.Question) && m.startAsks(s) == a.Question):
 		a.DialogGoneAt = time.Time{}
 		if !a.AnsweredAt.IsZero() && at.Sub(a.AnsweredAt) > AnswerLost {
 			a.AnsweredAt = time.Time{} // the answer did not take
@@ -320,8 +354,8 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 	case a.Dialog && (a.DialogGoneAt.IsZero() || a.DialogGoneAt.After(at)):
 		a.DialogGoneAt = at
 	case a.Dialog && at.Sub(a.DialogGoneAt) >= WitnessConfirmGap:
-		if a.Question == TrustQuestion {
-			ev.Kind, ev.Detail = KindTurnEnd, "trust question answered"
+		if startQuestion(a.Question) {
+			ev.Kind, ev.Detail = KindTurnEnd, "question before the start answered"
 			return ev, true
 		}
 		drew := r.Pane.WindowActivity.After(a.DialogGoneAt.Truncate(time.Second))

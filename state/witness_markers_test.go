@@ -34,6 +34,9 @@ func TestMarkersTellTheRecordedScreensApart(t *testing.T) {
 			switch {
 			case (step == "trust") != sc.any(m.Trust):
 				t.Errorf("%s: trust markers %q shown: %v", name, m.Trust, sc.any(m.Trust))
+			case (step == "hooks") != sc.any(m.HookReview):
+				t.Errorf("%s: hook review markers %q shown: %v", name, m.HookReview, sc.any(m.HookReview))
+			case step == "hooks":
 			case step == "trust":
 				// Claude's trust question ends "Enter to confirm · Esc
 				// to cancel", its dialog marker too; either way it is

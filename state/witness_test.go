@@ -390,7 +390,7 @@ func TestSeeScreenInsideTheGraceKeepsTheNextLook(t *testing.T) {
 // Needs you with the question; once trusted, the prompt shows and the card
 // is Idle, not interrupted.
 func TestWitnessTrustQuestionAtStart(t *testing.T) {
-	for _, ag := range []Agent{AgentClaude, AgentGemini} {
+	for _, ag := range []Agent{AgentClaude, AgentGemini, AgentCodex} {
 		t.Run(string(ag), func(t *testing.T) {
 			r := realRecord(ag)
 			r.Pane.PID = 100
@@ -410,6 +410,15 @@ func TestWitnessTrustQuestionAtStart(t *testing.T) {
 			for range 10 { // it stays while it shows
 				if r := w.cycle(time.Second, false); !r.Activity.Dialog {
 					t.Fatalf("trust question still showing, but the dialog ended (activity %s)", r.Activity.State)
+				}
+			}
+			if ag == AgentCodex { // then it asks to review the hooks it has not run
+				f.screens["%1"] = realScreen(t, "harness/codex", "trust", "hooks")
+				took, got = w.until(10*time.Second, true, func(r *Record) bool {
+					return r.Activity.Dialog && r.Activity.Question == HookReviewQuestion
+				})
+				if took < 0 || Derive(got, clk.t).Status != StatusNeedsInput {
+					t.Fatalf("hook review: after %v question %q status %s", took, got.Activity.Question, Derive(got, clk.t).Status)
 				}
 			}
 			f.screens["%1"] = realScreen(t, "harness/"+string(ag), "question", "ready") // trusted: its prompt

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -159,7 +160,13 @@ func (r *run) setUp(cfg config, sc scenario, turns []modelserver.Turn) error {
 	if sc.worktree {
 		args = append(args, "--worktree")
 	}
-	args = append(append(args, "--"), r.a.args...)
+	agentArgs := r.a.args
+	if sc.untrusted {
+		// As a user's first run: Codex asks to review lanes' injected
+		// hooks (the harness otherwise passes its bypass flag).
+		agentArgs = slices.DeleteFunc(slices.Clone(agentArgs), func(a string) bool { return a == "--dangerously-bypass-hook-trust" })
+	}
+	args = append(append(args, "--"), agentArgs...)
 	r.started = time.Now()
 	if sc.adopt {
 		if err := r.startOutside(h); err != nil {

@@ -133,9 +133,12 @@ func (r *run) trustAsked() (bool, error) {
 		if hasAny(r.screen, trust) {
 			return true, nil
 		}
-		// Gemini CLI draws its prompt a moment before the question over it.
-		time.Sleep(time.Second)
-		if s := r.capture(""); hasAny(s, r.a.ready) && !hasAny(s, trust) {
+		// Gemini CLI draws its prompt a moment before the question over
+		// it, Codex a few seconds before: the prompt holds for 6 s.
+		if len(trust) == 0 {
+			return false, nil
+		}
+		if !world.Poll(6*time.Second, 250*time.Millisecond, func() bool { return hasAny(r.capture(""), trust) }) {
 			return false, nil
 		}
 	}
@@ -156,13 +159,28 @@ func (r *run) trustIfAsked() error {
 func (r *run) trusted() error {
 	r.capture("trust")
 	if _, err := r.expect("asks trust → needs_input", 15*time.Second, func(s world.Session) bool {
-		return s.Activity == "waiting_input" && s.Zone == "needs_you"
+		return s.Activity == "waiting_input" && s.Zone == "needs_you" && s.Question != nil && strings.Contains(*s.Question, "Trust this folder")
 	}); err != nil {
 		return err
 	}
 	r.notes = append(r.notes, fmt.Sprintf("Needs you %.1fs after lanes new", time.Since(r.started).Seconds()))
 	if err := r.press("Enter"); err != nil {
 		return err
+	}
+	// Codex then asks to review the hooks it has not run (lanes' injected
+	// ones, without the bypass flag): Needs you again, until "Trust all".
+	if review := lanesMarkers(state.Agent(r.a.name)).HookReview; len(review) > 0 &&
+		world.Poll(10*time.Second, 250*time.Millisecond, func() bool { return hasAny(r.capture(""), review) }) {
+		r.capture("hooks")
+		if _, err := r.expect("asks to review hooks → needs_input", 15*time.Second, func(s world.Session) bool {
+			return s.Activity == "waiting_input" && s.Zone == "needs_you" && s.Question != nil && strings.Contains(*s.Question, "hooks")
+		}); err != nil {
+			return err
+		}
+		r.notes = append(r.notes, fmt.Sprintf("hook review: Needs you %.1fs after lanes new", time.Since(r.started).Seconds()))
+		if err := r.press("Down Enter"); err != nil { // 2. Trust all and continue
+			return err
+		}
 	}
 	if err := r.waitReady(60 * time.Second); err != nil {
 		return err

@@ -189,6 +189,7 @@ type Session struct {
 	Ahead            *int              `json:"ahead"`
 	Changed          *int              `json:"changed"`
 	Adopted          bool              `json:"adopted"`
+	Question         *string           `json:"question"`
 	PaneID           string            `json:"pane_id"`
 	Extra            map[string]string `json:"-"`
 }
