@@ -177,7 +177,7 @@ notifications = true
 		if v != want {
 			t.Errorf("hooks.%s = %s, want %s", h.Event, v, want)
 		}
-		if err := (&tomlScanner{s: v}).skipValue(); err != nil {
+		if _, _, err := parseTopLevelNotify("hooks = " + v); err != nil {
 			t.Errorf("hooks.%s is not TOML: %v", h.Event, err)
 		}
 		if _, ok := state.Translate(state.Line{Agent: "codex", Event: h.Event}); !ok {
@@ -240,6 +240,7 @@ func TestLaunchCodexNotifyChain(t *testing.T) {
 		{"empty array", "notify = []\n", "", true},
 		{"unreadable notify keeps the user's", "notify = \"notify-send\"\n", "", false},
 		{"broken file keeps the user's", "notify = [\"unterminated\n", "", false},
+		{"a file Codex would refuse keeps the user's", "notify = [\"ntfy\"]\nmodel = o3\n", "", false},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -264,7 +265,9 @@ func TestLaunchCodexNotifyChain(t *testing.T) {
 			if has != tc.notify {
 				t.Errorf("notify override present = %v, want %v (note %q)", has, tc.notify, p.Note)
 			}
-			if !tc.notify && !strings.Contains(p.Note, "notify left as configured") {
+			// The note names the file, so the user knows what to fix.
+			config := filepath.Join(home, ".codex", "config.toml")
+			if !tc.notify && (!strings.Contains(p.Note, "notify left as configured") || !strings.Contains(p.Note, config)) {
 				t.Errorf("Note = %q", p.Note)
 			}
 		})

@@ -3,6 +3,7 @@ package agent
 import (
 	"slices"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestParseTopLevelNotify(t *testing.T) {
@@ -25,7 +26,10 @@ func TestParseTopLevelNotify(t *testing.T) {
 		{"table header first", "[tui]\nnotify = [\"x\"]", nil, false, false},
 		{"array of tables first", "[[profiles]]\nnotify = [\"x\"]", nil, false, false},
 		{"multi-line string hides a header", "doc = '''\n[tui]\n'''\nnotify = [\"x\"]", []string{"x"}, true, false},
-		{"dotted key is not notify", "notify.x = [\"a\"]\nnotify = [\"b\"]", []string{"b"}, true, false},
+		{"escape \\e", `notify = ["\e[1m"]`, []string{"\x1b[1m"}, true, false},
+		{"notify is a table", "notify.x = [\"a\"]\n", nil, false, true},
+		{"notify redefined", "notify.x = [\"a\"]\nnotify = [\"b\"]", nil, false, true},
+		{"not TOML after notify", "notify = [\"a\"]\nmodel = o3\n", nil, false, true},
 		{"absent", "model = \"o3\"\n", nil, false, false},
 		{"empty file", "", nil, false, false},
 		{"CRLF", "model = \"o3\"\r\nnotify = [\"a\"]\r\n", []string{"a"}, true, false},
@@ -58,11 +62,19 @@ func TestTOMLStringRoundTrip(t *testing.T) {
 	}
 }
 
-func FuzzParseTopLevelNotify(f *testing.F) {
-	for _, s := range []string{"notify = [\"a\", 'b']", "[x]\nnotify=1", "a = {b=[1,{c='''x'''}]}\nnotify=[\"\"\"\n\"\"\"]", "notify = [\"\\u00e9\"]"} {
+// FuzzTOMLStringRoundTrip: whatever argv lanes writes as a -c notify
+// override, a TOML decoder reads back exactly.
+func FuzzTOMLStringRoundTrip(f *testing.F) {
+	for _, s := range []string{"lanes", `C:\x`, `"q"`, "\x00\x1f\x7f", "é✓", "'"} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, src string) {
-		_, _, _ = parseTopLevelNotify(src) // must not panic or hang
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			t.Skip("TOML strings are UTF-8")
+		}
+		got, found, err := parseTopLevelNotify("notify = " + tomlStringArray([]string{s, "x"}))
+		if err != nil || !found || !slices.Equal(got, []string{s, "x"}) {
+			t.Fatalf("%q: got %q %v %v", s, got, found, err)
+		}
 	})
 }

@@ -84,6 +84,7 @@ func main() {
 		{"13.P1 open and create a PR", drillPRKeys},
 		{"15.O1 orphans and names", drillOrphans},
 		{"15.R1 restore after a reboot", drillRestore},
+		{"17.T1 Codex config.toml read by a TOML decoder", drillCodexConfig},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0
