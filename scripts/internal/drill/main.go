@@ -84,6 +84,7 @@ func main() {
 		{"13.P1 open and create a PR", drillPRKeys},
 		{"15.O1 orphans and names", drillOrphans},
 		{"15.R1 restore after a reboot", drillRestore},
+		{"17.D1 hooks install --dry-run shows hunks", drillDryRunDiff},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0
