@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"lanes/state"
 	"lanes/state/agent"
@@ -48,12 +47,15 @@ func (a *app) cmdHooks(_ context.Context, args []string) int {
 	defer target.Close()
 	path := target.Path
 	if bytes.Equal(before, after) {
+		if *dryRun {
+			fmt.Fprintf(a.stdout, "%s hooks are already installed in %s: nothing would change\n", ag, path)
+			return exitOK
+		}
 		fmt.Fprintf(a.stdout, "%s hooks are already installed in %s\n", ag, path)
 		return exitOK
 	}
 	if *dryRun {
-		fmt.Fprintf(a.stdout, "--- %s\n+++ %s (with lanes hooks)\n", path, path)
-		fmt.Fprint(a.stdout, lineDiff(string(before), string(after)))
+		fmt.Fprint(a.stdout, hookDiff(path, target.Exists(), before, after))
 		return exitOK
 	}
 	if installRace != nil {
@@ -82,51 +84,3 @@ func (a *app) cmdHooks(_ context.Context, args []string) int {
 // writing it: where another user who can write the project dir would swap
 // a directory on the path for a link.
 var installRace func()
-
-// lineDiff is a small unified-style diff (no hunks' context trimming):
-// lines only in a are "-", only in b "+", common ones " ".
-func lineDiff(a, b string) string {
-	x, y := strings.SplitAfter(a, "\n"), strings.SplitAfter(b, "\n")
-	// Longest common subsequence table.
-	lcs := make([][]int, len(x)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(y)+1)
-	}
-	for i := len(x) - 1; i >= 0; i-- {
-		for j := len(y) - 1; j >= 0; j-- {
-			if x[i] == y[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	var out strings.Builder
-	emit := func(prefix, line string) {
-		if line == "" {
-			return
-		}
-		out.WriteString(prefix + strings.TrimSuffix(line, "\n") + "\n")
-	}
-	i, j := 0, 0
-	for i < len(x) && j < len(y) {
-		switch {
-		case x[i] == y[j]:
-			emit(" ", x[i])
-			i, j = i+1, j+1
-		case lcs[i+1][j] >= lcs[i][j+1]:
-			emit("-", x[i])
-			i++
-		default:
-			emit("+", y[j])
-			j++
-		}
-	}
-	for ; i < len(x); i++ {
-		emit("-", x[i])
-	}
-	for ; j < len(y); j++ {
-		emit("+", y[j])
-	}
-	return out.String()
-}

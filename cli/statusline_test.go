@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,18 +16,9 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"lanes/state"
+
+	"github.com/charmbracelet/x/exp/golden"
 )
-
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // slT0 is the fixtures' "now".
 var slT0 = time.Date(2026, 11, 29, 17, 0, 0, 0, time.UTC)
@@ -143,6 +133,10 @@ func slFixture() []*state.Record {
 	}
 }
 
+// TestStatusLineGolden holds each format's output for the fixture to
+// testdata/TestStatusLineGolden/<case>.golden (x/exp/golden, as tui's
+// goldens). Refresh with `go test ./cli -run StatusLine -update` and
+// review the diff.
 func TestStatusLineGolden(t *testing.T) {
 	e := newSLEnv(t, slFixture()...)
 	cases := []struct {
@@ -176,23 +170,7 @@ func TestStatusLineGolden(t *testing.T) {
 				defer delete(e.vars, k)
 			}
 			got, _ := e.run(append([]string{"status-line"}, c.args...)...)
-			path := filepath.Join("testdata", "statusline", c.golden)
-			if updating() {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run `go test ./cli -run StatusLine -update` to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("status-line %s:\ngot  %q\nwant %q", strings.Join(c.args, " "), got, want)
-			}
+			golden.RequireEqual(t, got)
 		})
 	}
 }

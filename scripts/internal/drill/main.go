@@ -85,6 +85,7 @@ func main() {
 		{"15.O1 orphans and names", drillOrphans},
 		{"15.R1 restore after a reboot", drillRestore},
 		{"17.T1 Codex config.toml read by a TOML decoder", drillCodexConfig},
+		{"17.D1 hooks install --dry-run shows hunks", drillDryRunDiff},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0
