@@ -41,7 +41,9 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 		return a.usageErr(fs, "unexpected %q: put agent arguments after --", extra[0])
 	}
 	if err := state.CheckName(name); err != nil {
-		return a.usageErr(fs, "%v", err)
+		// The message says what to do; the flags list would bury it.
+		fmt.Fprintf(a.stderr, "lanes: %v\n", err)
+		return exitUsage
 	}
 	agent := state.Agent(*agentFlag)
 	switch {

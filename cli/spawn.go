@@ -41,7 +41,9 @@ func (a *app) spawnPlan(r *state.Record, args []string) (spawn, error) {
 	if _, err := exec.LookPath(plan.Args[0]); err != nil {
 		return spawn{}, fmt.Errorf("%s not found on PATH: install it, or run a command of your own as a custom agent (`lanes new %s -- CMD`)", plan.Args[0], r.Name)
 	}
-	if plan.Note != "" && plan.Injected {
+	if plan.Note != "" && plan.Injected && r.Activity.FirstSignalAt.IsZero() {
+		// (Said until the session's hooks first report: a restart or a
+		// restore of one whose hooks work needs no telling again.)
 		a.warn("%s", plan.Note)
 	}
 	// Hooks report when injected, or, where injection was not possible,

@@ -298,7 +298,7 @@ func codexLaunch(lanesBin string, userArgs []string, env func(string) string) (P
 	notify := []string{lanesBin, "hook", "codex", "notify"}
 	args = append(args, "-c", "notify="+tomlStringArray(notify))
 	p := Plan{Env: injectedEnv(), Injected: true,
-		Note: "Codex runs injected hooks only once trusted: review them once in Codex's /hooks (the turn-end notify works without it)"}
+		Note: "Codex runs lanes' hooks only once trusted: the first time, it asks at start (the card shows Needs you); choose \"Trust all and continue\" (until then only each turn's end reports)"}
 
 	chain, err := userCodexNotify(env)
 	switch {
