@@ -122,10 +122,6 @@ else from the pane index by $TMUX_PANE, else from --session NAME (manual use;
 targets the session's current launch).
 `
 
-// validPaneID is tmux's %N pane id shape.
-func validPaneID(s string) bool {
-	return len(s) > 1 && s[0] == '%' && strings.Trim(s[1:], "0123456789") == ""
-}
 
 func (a *app) hook(dir string, args []string) error {
 	var ag, event, session, payloadArg string
@@ -262,7 +258,7 @@ var errNotInSession = errors.New("not inside a lanes session ($LANES_SESSION uns
 func (a *app) tmuxHere() (socket, pane string, ok bool) {
 	pane = a.getenv("TMUX_PANE")
 	path, _, _ := strings.Cut(a.getenv("TMUX"), ",")
-	if !validPaneID(pane) || path == "" {
+	if !state.ValidPaneID(pane) || path == "" {
 		return "", "", false
 	}
 	tmpdir := cmp.Or(a.getenv("TMUX_TMPDIR"), "/tmp")

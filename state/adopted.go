@@ -84,7 +84,7 @@ func (c *cycleTx) adopted(l Line) *Record {
 	r := &Record{ID: l.Session, Name: name, Agent: Agent(l.Agent), Dir: l.Adopt.Dir, CreatedAt: l.At, Adopted: true,
 		Runtime:  Runtime{Socket: l.Adopt.Socket, PaneID: l.Adopt.Pane, PaneStartedAt: l.At, Source: "adopt", At: l.At},
 		Activity: ActivityFacts{State: ActivityIdle, Since: l.At, Source: "adopt", HooksReport: true}}
-	if !validPane(r.Runtime.PaneID) {
+	if !ValidPaneID(r.Runtime.PaneID) {
 		r.Runtime.PaneID, r.Runtime.Socket = "", ""
 	}
 	c.records = append(c.records, r)
@@ -93,8 +93,8 @@ func (c *cycleTx) adopted(l Line) *Record {
 	return r
 }
 
-// validPane is tmux's %N pane id shape.
-func validPane(s string) bool {
+// ValidPaneID reports tmux's %N pane id shape.
+func ValidPaneID(s string) bool {
 	if len(s) < 2 || s[0] != '%' {
 		return false
 	}
