@@ -122,7 +122,6 @@ else from the pane index by $TMUX_PANE, else from --session NAME (manual use;
 targets the session's current launch).
 `
 
-
 func (a *app) hook(dir string, args []string) error {
 	var ag, event, session, payloadArg string
 	installed := false
