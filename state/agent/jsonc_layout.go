@@ -107,8 +107,10 @@ func appendItem(c hujson.ValueTrimmed, ind string, l layout, name string, v any)
 		if ws := blankTail(heads[n-1].BeforeExtra); !strings.Contains(ws, "\n") {
 			lead = hujson.Extra(ws) // one line: the items' own separator
 		}
-		if o, ok := c.(*hujson.Object); ok && isBlank(o.Members[n-1].Value.BeforeExtra) {
-			valueLead = bytes.Clone(o.Members[n-1].Value.BeforeExtra)
+		if o, ok := c.(*hujson.Object); ok {
+			if vl := o.Members[n-1].Value.BeforeExtra; isBlank(vl) && !bytes.ContainsRune(vl, '\n') {
+				valueLead = bytes.Clone(vl) // the space after its colon, or none
+			}
 		}
 		trailing = last.AfterExtra != nil
 		if nl := bytes.IndexByte(*closing, '\n'); nl > 0 && !isBlank((*closing)[:nl]) {
