@@ -104,12 +104,17 @@ func appendItem(c hujson.ValueTrimmed, ind string, l layout, name string, v any)
 	}
 	trailing := false
 	if n := len(heads); n > 0 {
-		if ws := blankTail(heads[n-1].BeforeExtra); !strings.Contains(ws, "\n") {
-			lead = hujson.Extra(ws) // one line: the items' own separator
-		}
 		if o, ok := c.(*hujson.Object); ok {
 			if vl := o.Members[n-1].Value.BeforeExtra; isBlank(vl) && !bytes.ContainsRune(vl, '\n') {
 				valueLead = bytes.Clone(vl) // the space after its colon, or none
+			}
+		}
+		if ws := blankTail(heads[n-1].BeforeExtra); !strings.Contains(ws, "\n") {
+			// One line: the items' own separator; after a lone member, the
+			// space after its colon is the best guess at the one after a comma.
+			lead = hujson.Extra(ws)
+			if n == 1 && !multi {
+				lead = valueLead
 			}
 		}
 		trailing = last.AfterExtra != nil

@@ -64,10 +64,11 @@ func TestInstallKeepsComments(t *testing.T) {
 // gives back the file as it was before lanes added them, byte for byte.
 func TestInstallThenRemoveRoundTrips(t *testing.T) {
 	for name, user := range map[string]string{
-		"compact":   `{"model":"opus","env":{"A":"1"}}`,
-		"indented":  "{\n\t\"model\": \"caf\\u00e9\",\n\t\"x\": 1,\n\t\"x\": 2\n}\n",
-		"comments":  "{\n  \"model\": \"opus\", // mine\n  /* env */ \"env\": {},\n}\n",
-		"own hooks": "{\n  \"hooks\": {\n    // mine\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}] // end\n  }\n}\n",
+		"compact":    `{"model":"opus","env":{"A":"1"}}`,
+		"one member": `{"model": "opus"}` + "\n",
+		"indented":   "{\n\t\"model\": \"caf\\u00e9\",\n\t\"x\": 1,\n\t\"x\": 2\n}\n",
+		"comments":   "{\n  \"model\": \"opus\", // mine\n  /* env */ \"env\": {},\n}\n",
+		"own hooks":  "{\n  \"hooks\": {\n    // mine\n    \"Stop\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"say done\"}]}] // end\n  }\n}\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			after := installBytes(t, user)
