@@ -99,14 +99,13 @@ func mustJSON(v any) []byte {
 // JSON readers.
 func mergeHooks(root *hujson.Object, l layout, agent string, specs []hookSpec, handler hookHandler) error {
 	hv := member(root, "hooks")
-	if hv != nil && hv.Value.Kind() == 'n' {
-		hv.Value = &hujson.Object{} // null: no hooks
-	}
-	if hv == nil {
-		if len(specs) == 0 {
-			return nil
-		}
+	switch {
+	case (hv == nil || hv.Value.Kind() == 'n') && len(specs) == 0:
+		return nil // no hooks, and none to add
+	case hv == nil:
 		hv = appendItem(root, "", l, "hooks", struct{}{})
+	case hv.Value.Kind() == 'n':
+		hv.Value = &hujson.Object{} // null: no hooks yet
 	}
 	hooks, ok := hv.Value.(*hujson.Object)
 	if !ok {
