@@ -109,6 +109,9 @@ func TestHooksInstallKeepsADotfileLink(t *testing.T) {
 	if !strings.Contains(readFile(t, target), "hook claude") {
 		t.Fatalf("the link's target was not installed into:\n%s", readFile(t, target))
 	}
+	if got := readFile(t, target); !strings.HasPrefix(got, `{"model": "opus", "hooks": {"SessionStart":[`) || strings.Count(got, "\n") != 1 {
+		t.Errorf("the dotfile's own bytes or its one-line layout were rewritten:\n%s", got)
+	}
 	if !strings.Contains(out, "backup: "+dotfiles+string(filepath.Separator)) {
 		t.Errorf("the backup is not beside the target:\n%s", out)
 	}

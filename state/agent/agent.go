@@ -242,47 +242,29 @@ func injectedEnv(extra ...string) []string {
 // --settings file with the user, project and local settings, hook arrays
 // included, so the user's own hooks keep running.
 func claudeLaunch(lanesBin, dir string, userArgs []string) (Plan, error) {
-	settings := newObject()
-	if err := mergeHooks(settings, "claude", claudeHooks, claudeHandler(lanesBin, false)); err != nil {
+	settings, err := patchHooks(nil, "claude", claudeHooks, claudeHandler(lanesBin, false))
+	if err != nil {
 		return Plan{}, err
 	}
 	file := filepath.Join(dir, "claude-settings.json")
 	return Plan{
 		Args:     append([]string{"claude", "--settings", file}, userArgs...),
 		Env:      injectedEnv(),
-		Files:    map[string][]byte{file: encodeJSON(settings)},
+		Files:    map[string][]byte{file: settings},
 		Injected: true,
 	}, nil
 }
 
-func claudeHandler(lanesBin string, installed bool) func() *object {
-	return func() *object {
-		h := newObject()
-		h.set("type", "command")
-		h.set("command", hookCommand(lanesBin, "claude", installed))
-		h.set("timeout", jsonInt(claudeTimeoutSec))
-		return h
-	}
+func claudeHandler(lanesBin string, installed bool) hookHandler {
+	return hookHandler{Type: "command", Command: hookCommand(lanesBin, "claude", installed), Timeout: claudeTimeoutSec}
 }
 
-func geminiHandler(lanesBin string, installed bool) func() *object {
-	return func() *object {
-		h := newObject()
-		h.set("name", "lanes")
-		h.set("type", "command")
-		h.set("command", hookCommand(lanesBin, "gemini", installed))
-		h.set("timeout", jsonInt(geminiTimeoutMs))
-		return h
-	}
+func geminiHandler(lanesBin string, installed bool) hookHandler {
+	return hookHandler{Name: "lanes", Type: "command", Command: hookCommand(lanesBin, "gemini", installed), Timeout: geminiTimeoutMs}
 }
 
-func codexHandler(lanesBin string, installed bool) func() *object {
-	return func() *object {
-		h := newObject()
-		h.set("type", "command")
-		h.set("command", hookCommand(lanesBin, "codex", installed))
-		return h
-	}
+func codexHandler(lanesBin string, installed bool) hookHandler {
+	return hookHandler{Type: "command", Command: hookCommand(lanesBin, "codex", installed)}
 }
 
 // codexLaunch: `codex -c hooks.EVENT=[…]… -c notify=[…] ARGS…`. The -c

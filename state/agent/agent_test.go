@@ -1,6 +1,7 @@
 package agent
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -8,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/tailscale/hujson"
 
 	"lanes/state"
 )
@@ -42,7 +45,11 @@ type settingsDoc struct {
 func parseSettings(t *testing.T, b []byte) settingsDoc {
 	t.Helper()
 	var d settingsDoc
-	if err := json.Unmarshal(b, &d); err != nil {
+	std, err := hujson.Standardize(bytes.Clone(b)) // JSONC as the agents read it; Standardize writes over its input
+	if err != nil {
+		t.Fatalf("settings do not parse: %v\n%s", err, b)
+	}
+	if err := json.Unmarshal(std, &d); err != nil {
 		t.Fatalf("settings do not parse: %v\n%s", err, b)
 	}
 	return d
@@ -334,13 +341,26 @@ func TestLaunchGeminiDefaults(t *testing.T) {
 			t.Fatalf("%+v %v", p, err)
 		}
 	})
-	t.Run("defaults with comments are not shadowed", func(t *testing.T) {
-		f := writeTemp(t, []byte("{\n  // admin\n  \"ui\": {}\n}\n"))
+	t.Run("defaults with comments keep them", func(t *testing.T) {
+		const admin = "{\n  // admin\n  \"ui\": {}\n}\n"
+		f := writeTemp(t, []byte(admin))
 		p, err := Launch(state.AgentGemini, testBin, t.TempDir(), testSession, []string{"-y"}, envOf(EnvGeminiSystemDefaults, f))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Injected || len(p.Env) != 0 || len(p.Files) != 0 || p.Note == "" || !slices.Equal(p.Args, []string{"gemini", "-y"}) {
+		for _, b := range p.Files {
+			if !p.Injected || !strings.HasPrefix(string(b), "{\n  // admin\n  \"ui\": {},\n  \"hooks\": {") {
+				t.Fatalf("%+v\n%s", p, b)
+			}
+		}
+	})
+	t.Run("defaults that are not JSON are not shadowed", func(t *testing.T) {
+		f := writeTemp(t, []byte("ui = {}\n"))
+		p, err := Launch(state.AgentGemini, testBin, t.TempDir(), testSession, []string{"-y"}, envOf(EnvGeminiSystemDefaults, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Injected || len(p.Env) != 0 || len(p.Files) != 0 || !strings.Contains(p.Note, "not JSON") || !slices.Equal(p.Args, []string{"gemini", "-y"}) {
 			t.Fatalf("%+v", p)
 		}
 	})

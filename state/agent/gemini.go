@@ -37,19 +37,13 @@ func geminiLaunch(lanesBin, dir string, userArgs []string, env func(string) stri
 	if base == "" {
 		base = geminiSystemDefaults(runtime.GOOS)
 	}
-	defaults := newObject()
 	b, err := os.ReadFile(base)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return Plan{Args: args, Note: "Gemini hooks not injected: cannot read system defaults " + base + ": " + err.Error()}, nil
-	default:
-		if defaults, err = decodeObject(b); err != nil {
-			// Never shadow a defaults file lanes cannot reproduce.
-			return Plan{Args: args, Note: "Gemini hooks not injected: system defaults " + base + " is not plain JSON: " + err.Error()}, nil
-		}
 	}
-	if err := mergeHooks(defaults, "gemini", geminiHooks, geminiHandler(lanesBin, false)); err != nil {
+	defaults, err := patchHooks(b, "gemini", geminiHooks, geminiHandler(lanesBin, false))
+	if err != nil {
+		// Never shadow a defaults file lanes cannot reproduce.
 		return Plan{Args: args, Note: "Gemini hooks not injected: system defaults " + base + ": " + err.Error()}, nil
 	}
 	file := filepath.Join(dir, "gemini-system-defaults.json")
@@ -60,7 +54,7 @@ func geminiLaunch(lanesBin, dir string, userArgs []string, env func(string) stri
 	return Plan{
 		Args:     args,
 		Env:      injectedEnv(EnvGeminiSystemDefaults + "=" + file),
-		Files:    map[string][]byte{file: encodeJSON(defaults)},
+		Files:    map[string][]byte{file: defaults},
 		Injected: true,
 	}, nil
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/tailscale/hujson"
+
 	"lanes/state"
 	"lanes/state/fsafe"
 )
@@ -99,15 +101,11 @@ func merge(a state.Agent, lanesBin string, t *fsafe.Target) (before, after []byt
 	return before, after, nil
 }
 
-func mergeFile(before []byte, agent string, specs []hookSpec, handler func() *object) ([]byte, error) {
-	root, err := decodeObject(before)
+func mergeFile(before []byte, agent string, specs []hookSpec, handler hookHandler) ([]byte, error) {
+	after, err := patchHooks(before, agent, specs, handler)
 	if err != nil {
-		return nil, fmt.Errorf("not plain JSON (lanes will not rewrite it; add the hooks by hand or fix the file): %w", err)
-	}
-	if err := mergeHooks(root, agent, specs, handler); err != nil {
 		return nil, err
 	}
-	after := encodeJSONIndent(root, detectIndent(before))
 	if bytes.Equal(bytes.TrimSpace(after), bytes.TrimSpace(before)) {
 		return before, nil // already installed: leave the bytes alone
 	}
@@ -142,9 +140,9 @@ func Installed(a state.Agent, home string) (bool, error) {
 	case state.AgentCodex:
 		specs = codexHooks
 	}
-	root, err := decodeObject(b)
+	root, err := parseObject(b)
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", path, err)
 	}
-	return hasAllHooks(root, string(a), specs), nil
+	return hasAllHooks(root.Value.(*hujson.Object), string(a), specs), nil
 }

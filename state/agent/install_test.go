@@ -220,8 +220,8 @@ func TestInstallOpenCode(t *testing.T) {
 func TestInstallRefuses(t *testing.T) {
 	home := t.TempDir()
 	for _, tc := range []struct{ name, content string }{
-		{"invalid JSON", `{"model": "opus",}`},
-		{"JSON with comments", "{\n  // mine\n  \"model\": \"opus\"\n}\n"},
+		{"invalid JSON", `{"model": "opus",,}`},
+		{"an unclosed comment", "{\n  /* mine\n  \"model\": \"opus\"\n}\n"},
 		{"not an object", `["hooks"]`},
 		{"hooks not an object", `{"hooks": []}`},
 		{"event not an array", `{"hooks": {"Stop": {"command": "x"}}}`},

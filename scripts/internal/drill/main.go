@@ -86,6 +86,7 @@ func main() {
 		{"15.R1 restore after a reboot", drillRestore},
 		{"17.T1 Codex config.toml read by a TOML decoder", drillCodexConfig},
 		{"17.D1 hooks install --dry-run shows hunks", drillDryRunDiff},
+		{"17.J1 hooks install keeps a JSONC settings file byte for byte", drillJSONCSettings},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0
