@@ -10,30 +10,21 @@ import (
 	"lanes/state"
 )
 
-// ghStandIn writes a gh on a PATH of its own that logs its working dir
-// and argv to the returned file, then runs script (sh).
+// ghStandIn is a gh (writeScript) on a PATH of its own that logs its
+// working dir and argv to the returned file, then runs script.
 func ghStandIn(t *testing.T, script string) (path, calls string) {
 	t.Helper()
 	bin := t.TempDir()
 	calls = filepath.Join(bin, "calls")
-	body := "#!/bin/sh\necho \"$PWD $*\" >> " + shellQuote(calls) + "\n" + script + "\n"
-	if err := os.WriteFile(filepath.Join(bin, "gh"), []byte(body), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	writeScript(t, bin, "gh", "echo \"$PWD $*\" >> "+shellQuote(calls)+"\n"+script+"\n")
 	return bin + string(os.PathListSeparator) + os.Getenv("PATH"), calls
 }
 
-// syncRepo is a repository whose checkout is on branch, as a session's dir.
+// syncRepo is a repository (tempRepo) whose checkout is on branch.
 func syncRepo(t *testing.T, branch string) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "shop")
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	git := gitIn(t, dir)
-	git("init", "-q", "-b", "main")
-	git("commit", "-q", "--allow-empty", "-m", "start")
-	git("checkout", "-q", "-b", branch)
+	dir := tempRepo(t, 0)
+	gitOut(t, dir, "checkout", "-q", "-b", branch)
 	return dir
 }
 
