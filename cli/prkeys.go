@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -24,9 +23,6 @@ import (
 // prStepTimeout bounds each process P runs: a push or gh that hangs (a
 // network gone, a prompt nobody sees) ends with a message, not never.
 const prStepTimeout = 60 * time.Second
-
-// errNoGH is gh missing: P runs nothing then.
-var errNoGH = errors.New("gh is not installed; install GitHub CLI and run gh auth login")
 
 // prURLNumber is the number at the end of a PR's URL (…/pull/N).
 var prURLNumber = regexp.MustCompile(`/pull/([0-9]+)/?$`)
@@ -96,7 +92,7 @@ func (a *app) createPR(ctx context.Context, r *state.Record) (string, error) {
 	}
 	gh := a.lookPath("gh")
 	if gh == "" {
-		return "", errNoGH
+		return "", state.ErrNoGH // P runs nothing then
 	}
 	// A detached HEAD's branch is its short hash: nothing to push.
 	head, _ := a.step(ctx, "git symbolic-ref", r.Dir, []string{"git", "symbolic-ref", "--quiet", "--short", "HEAD"})

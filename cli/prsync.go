@@ -69,8 +69,7 @@ func (a *app) cmdPRSync(ctx context.Context, names []string) int {
 		named = append(named, r)
 	}
 	if a.lookPath("gh") == "" {
-		_, err := a.gh()(ctx, "")
-		return a.fail(err) // says gh is not installed, and what to do
+		return a.fail(state.ErrGHMissing)
 	}
 	p := &state.PRPoller{Run: a.gh()}
 	var ids []string

@@ -32,6 +32,12 @@ type GHRun func(ctx context.Context, dir string, args ...string) ([]byte, error)
 // logged in. Nothing else changes; `lanes doctor` says how to turn it on.
 var ErrGHOff = errors.New("PRs from GitHub are off")
 
+// ErrNoGH: gh is not on PATH; ErrGHMissing is the poller off for it.
+var (
+	ErrNoGH      = errors.New("gh is not installed; install GitHub CLI and run gh auth login")
+	ErrGHMissing = fmt.Errorf("%w: %w", ErrGHOff, ErrNoGH)
+)
+
 // ghPR is one entry of gh pr list --json (fields as gh names them).
 type ghPR struct {
 	Number         int       `json:"number"`
@@ -120,14 +126,6 @@ func (g ghPR) ci() string {
 	return CIPassing
 }
 
-func firstBytes(b []byte, n int) string {
-	s := strings.TrimSpace(string(b))
-	if len(s) > n {
-		s = s[:n] + "…"
-	}
-	return s
-}
-
 // RunGH runs the gh on PATH, never prompting.
 func RunGH(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	return GH("gh", os.Environ())(ctx, dir, args...)
@@ -140,7 +138,7 @@ func RunGH(ctx context.Context, dir string, args ...string) ([]byte, error) {
 func GH(bin string, env []string) GHRun {
 	return func(ctx context.Context, dir string, args ...string) ([]byte, error) {
 		if bin == "" {
-			return nil, fmt.Errorf("%w: gh is not installed (install GitHub CLI, then run gh auth login)", ErrGHOff)
+			return nil, ErrGHMissing
 		}
 		return runGH(ctx, bin, env, dir, args...)
 	}
@@ -166,7 +164,7 @@ func runGH(ctx context.Context, bin string, env []string, dir string, args ...st
 	var exit *exec.ExitError
 	switch {
 	case errors.Is(err, exec.ErrNotFound):
-		return nil, fmt.Errorf("%w: gh is not installed (install GitHub CLI, then run gh auth login)", ErrGHOff)
+		return nil, ErrGHMissing
 	case errors.As(err, &exit) && exit.ExitCode() == 4, strings.Contains(said, "gh auth login"):
 		return nil, fmt.Errorf("%w: gh is not logged in (run gh auth login, or set GH_TOKEN)", ErrGHOff)
 	case ctx.Err() != nil:

@@ -276,19 +276,6 @@ func (p *PRPoller) RepoOf(dir string) string {
 	return p.repoOf(dir)
 }
 
-// Repos is how many repositories were read, and how many failed last.
-func (p *PRPoller) Repos() (read, failing int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, st := range p.repos {
-		read++
-		if st.err != nil {
-			failing++
-		}
-	}
-	return read, failing
-}
-
 // take hands over the finished reads.
 func (p *PRPoller) take() []prRead {
 	p.mu.Lock()
@@ -312,7 +299,7 @@ func (p *PRPoller) read(ctx context.Context, dir string) ([]ghPR, error) {
 	}
 	var prs []ghPR
 	if err := json.Unmarshal(out, &prs); err != nil {
-		return nil, fmt.Errorf("gh pr list printed what is not its JSON answer (it starts %q): is the gh on PATH GitHub CLI?", firstBytes(out, 40))
+		return nil, fmt.Errorf("gh pr list printed what is not its JSON answer (it starts %q): is the gh on PATH GitHub CLI?", Summary(string(out), 40))
 	}
 	return prs, nil
 }
