@@ -26,11 +26,7 @@ const hookErrorsCap = 256 << 10
 func hookErrorsLog(stateDir string) string { return filepath.Join(stateDir, "hook-errors.log") }
 
 // The indexes `lanes hook` finds a session by without opening the store:
-// tmux server and pane id → "id launch" (a pane id alone repeats across
-// servers), and name → id.
-func paneIndex(stateDir, socket, paneID string) string {
-	return state.PaneIndex(stateDir, socket, paneID)
-}
+// state.PaneIndex (server and pane id → "id launch"), and name → id.
 func nameIndex(stateDir, name string) string { return filepath.Join(stateDir, "names", name) }
 
 // forgottenMark is where `lanes rm` marks an adopted session forgotten: its
@@ -224,7 +220,7 @@ func (a *app) hookSession(dir, session string) (id, launch string, err error) {
 		return id, a.getenv(agent.EnvLaunch), nil
 	}
 	if socket, pane, ok := a.tmuxHere(); ok && session == "" {
-		if b, err := os.ReadFile(paneIndex(dir, socket, pane)); err == nil {
+		if b, err := os.ReadFile(state.PaneIndex(dir, socket, pane)); err == nil {
 			if f := strings.Fields(string(b)); len(f) == 2 && state.ValidID(f[0]) {
 				return f[0], f[1], nil
 			}

@@ -88,10 +88,9 @@ func (a *app) remove(r *state.Record) error {
 		_ = os.Remove(f)
 	}
 	_ = os.RemoveAll(agent.HookDir(st.Dir, r.ID))
-	for _, path := range []string{paneIndex(st.Dir, r.Runtime.Socket, r.Runtime.PaneID), nameIndex(st.Dir, r.Name)} {
-		if b, err := os.ReadFile(path); err == nil && strings.HasPrefix(string(b), r.ID) {
-			_ = os.Remove(path)
-		}
+	state.DropPaneIndex(st.Dir, r)
+	if b, err := os.ReadFile(nameIndex(st.Dir, r.Name)); err == nil && strings.HasPrefix(string(b), r.ID) {
+		_ = os.Remove(nameIndex(st.Dir, r.Name))
 	}
 	return nil
 }

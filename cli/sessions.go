@@ -284,7 +284,7 @@ func (a *app) writeIndexes(r *state.Record) {
 		_ = fsafe.WriteFile(path, []byte(content), 0o600)
 	}
 	if r.Runtime.PaneID != "" {
-		write(paneIndex(dir, r.Runtime.Socket, r.Runtime.PaneID), r.ID+" "+r.Runtime.Launch+"\n")
+		write(state.PaneIndex(dir, r.Runtime.Socket, r.Runtime.PaneID), r.ID+" "+r.Runtime.Launch+"\n")
 	}
 	write(nameIndex(dir, r.Name), r.ID+"\n")
 }
