@@ -112,10 +112,10 @@ func (a *app) send(ctx context.Context, r *state.Record, text string, force bool
 		}
 		return err
 	}
-	if r.Adopted && r.Runtime.Socket != a.socket {
-		// Only panes of the server lanes reads are checked every cycle: a
-		// %N elsewhere may be anything now (a server restarted).
-		return state.ErrNoPane
+	if r.Adopted {
+		if err := state.AdoptedPane(r, a.socket); err != nil {
+			return err
+		}
 	}
 	tc := a.tmuxFor(r.Runtime.Socket)
 	if !force { // --force answers what the agent shows, prompt or not

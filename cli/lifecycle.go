@@ -133,8 +133,8 @@ func (a *app) confirm(question string, refusal error) error {
 // than tmux's "no sessions".
 func (a *app) attachable(ctx context.Context, r *state.Record) error {
 	if r.Adopted { // found by its pane, in a tmux session of the user's
-		if r.Runtime.PaneID == "" || r.Runtime.SessionID == "" || r.Pane.PID == 0 || r.Runtime.Socket != a.socket {
-			return fmt.Errorf("%s: %w", r.Name, state.ErrNoPane)
+		if err := state.AdoptedPane(r, a.socket); err != nil {
+			return fmt.Errorf("%s: %w", r.Name, err)
 		}
 		return nil
 	}

@@ -44,6 +44,17 @@ func DropPaneIndex(stateDir string, r *Record) {
 // lanes only knows what its hooks say.
 var ErrNoPane = errors.New("it runs in no tmux pane lanes reads (lanes did not start it); lanes only shows what its hooks report")
 
+// AdoptedPane is why lanes may not act on an adopted session's pane (type
+// into it, attach to it), nil when it may: a pane of the server lanes
+// reads (socket), found there by a read (its pid and session). A %N lanes
+// does not read may be anything now (its server restarted).
+func AdoptedPane(r *Record, socket string) error {
+	if r.Runtime.PaneID == "" || r.Runtime.SessionID == "" || r.Pane.PID == 0 || r.Runtime.Socket != socket {
+		return ErrNoPane
+	}
+	return nil
+}
+
 // Adopt is where a session lanes did not start runs, as its hook saw it.
 type Adopt struct {
 	Dir    string `json:"dir,omitempty"`

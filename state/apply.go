@@ -329,8 +329,8 @@ func CanSend(r *Record, force bool) error {
 	switch {
 	case r.Runtime.Terminated:
 		return ErrTerminated
-	case r.Adopted && (r.Runtime.PaneID == "" || r.Pane.PID == 0):
-		return ErrNoPane // (PID: a read found its pane, on the server lanes reads)
+	case r.Adopted && AdoptedPane(r, r.Runtime.Socket) != nil:
+		return ErrNoPane
 	case r.Starting():
 		return ErrStarting
 	case r.Activity.State == ActivityExited || r.Pane.Dead:
