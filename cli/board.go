@@ -81,6 +81,13 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	if err != nil {
 		return a.fail(err)
 	}
+	// The board reads tmux every second for as long as it runs: over one
+	// control-mode client rather than a new tmux client each time.
+	if !state.Off(a.getenv(envControl)) {
+		reader := &tmux.PaneReader{Client: a.tmuxClient()}
+		defer reader.Close()
+		c.Panes = paneSource{c: reader.Client, reader: reader}
+	}
 	// Only the board, the long-lived process, reads ahead, behind and
 	// changed (beside its cycles); ls shows what it stored.
 	c.Git = &state.GitPoller{}
@@ -113,6 +120,10 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	}
 	return exitOK
 }
+
+// envControl=off makes the board start a tmux client for each read, as
+// every other command does, instead of keeping one attached.
+const envControl = "LANES_TMUX_CONTROL"
 
 // envFrom is set by lanes when it execs lanes-board, to the build it is:
 // the board refuses to run for another build, and a lanes that finds it

@@ -33,7 +33,7 @@ func BenchmarkCycle(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			col := &state.Collector{Store: state.NewStore(dir), Panes: paneSource{tc}, Socket: tc.Socket}
+			col := &state.Collector{Store: state.NewStore(dir), Panes: paneSource{c: tc}, Socket: tc.Socket}
 			cpu0 := cpuTime()
 			b.ResetTimer()
 			for b.Loop() {

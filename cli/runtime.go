@@ -13,10 +13,19 @@ import (
 
 // paneSource feeds tmux reads to the collector: state defines what it needs
 // and knows nothing of tmux, so the two meet here.
-type paneSource struct{ c *tmux.Client }
+type paneSource struct {
+	c *tmux.Client
+	// reader, when set (the board), makes the reads over a control-mode
+	// client instead of starting tmux each time.
+	reader *tmux.PaneReader
+}
 
 func (p paneSource) ListPanes(ctx context.Context, reap bool) ([]state.Observation, error) {
-	panes, err := p.c.ListPanes(ctx, reap)
+	read := p.c.ListPanes
+	if p.reader != nil {
+		read = p.reader.ListPanes
+	}
+	panes, err := read(ctx, reap)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +108,7 @@ func (a *app) collector() (*state.Collector, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &state.Collector{Store: st, Panes: paneSource{a.tmuxClient()}, Socket: a.socket, Now: a.now}, nil
+	return &state.Collector{Store: st, Panes: paneSource{c: a.tmuxClient()}, Socket: a.socket, Now: a.now}, nil
 }
 
 // spoolOnly is c without its tmux read: a cycle that applies the spool

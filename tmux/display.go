@@ -14,7 +14,8 @@ import (
 // text: it is escaped as a format ('#'), for strftime ('%': display-message
 // expands both) and as an argv word.
 func (c *Client) Display(ctx context.Context, msg string, d time.Duration) (int, error) {
-	out, err := c.run(ctx, []string{"list-clients", "-F", "#{client_name}"})
+	// A control-mode client (a board's reader) has no status line to show it.
+	out, err := c.run(ctx, []string{"list-clients", "-F", "#{?client_control_mode,,#{client_name}}"})
 	if err != nil {
 		return 0, err
 	}

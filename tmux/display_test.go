@@ -27,7 +27,7 @@ func TestDisplayArgv(t *testing.T) {
 		t.Fatalf("Display = %d, %v; want 2 clients, nil", n, err)
 	}
 	want := [][]string{
-		{"list-clients", "-F", "#{client_name}"},
+		{"list-clients", "-F", "#{?client_control_mode,,#{client_name}}"},
 		{"display-message", "-c", "/dev/pts/3", "-d", "5000", `lanes: c##1 needs you\;`, ";",
 			"display-message", "-c", "/dev/pts/9", "-d", "5000", `lanes: c##1 needs you\;`},
 	}

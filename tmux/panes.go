@@ -82,15 +82,23 @@ type Pane struct {
 // read is chained behind a no-op job (run-shell true) in the same
 // invocation, which makes the server reap first, for about a millisecond.
 func (c *Client) ListPanes(ctx context.Context, reap bool) ([]Pane, error) {
-	list := []string{"list-panes", "-a", "-F", paneFormat}
-	cmds := [][]string{list}
-	if reap {
-		cmds = [][]string{{"run-shell", "true"}, list}
-	}
-	out, err := c.run(ctx, cmds...)
+	out, err := c.run(ctx, listPanesCmds(reap)...)
 	if err != nil {
 		return nil, err
 	}
+	return parseListPanes(out)
+}
+
+// listPanesCmds is the read as tmux commands.
+func listPanesCmds(reap bool) [][]string {
+	list := []string{"list-panes", "-a", "-F", paneFormat}
+	if reap {
+		return [][]string{{"run-shell", "true"}, list}
+	}
+	return [][]string{list}
+}
+
+func parseListPanes(out []byte) ([]Pane, error) {
 	panes, err := parsePanes(out)
 	if err != nil {
 		return nil, fmt.Errorf("tmux list-panes: %w", err)
