@@ -13,8 +13,10 @@ import (
 )
 
 // Ahead, behind and changed (docs/design.md §12): a slow poller the board's
-// collector owns. A cycle picks, inside its transaction, the live sessions
-// in a checkout whose last read is gitEvery old; after the transaction it
+// collector owns. A cycle picks, inside its transaction, the checkouts of
+// live sessions whose last read is gitEvery old (gitQuietEvery while none
+// of their sessions works or has moved since); sessions in one directory
+// share a read. After the transaction it
 // starts their reads beside it, at most gitAtOnce at a time, and returns
 // without waiting; a later cycle applies what they found, to the records
 // that are still there and live. The tmux read stays the cycle's only
@@ -30,9 +32,10 @@ import (
 
 // Git poller limits.
 const (
-	gitEvery   = 10 * time.Second // per session, between reads
-	gitAtOnce  = 4                // git processes at once, all sessions
-	gitTimeout = 5 * time.Second  // one read
+	gitEvery      = 10 * time.Second // per checkout, between reads, while a session in it works
+	gitQuietEvery = time.Minute      // while none does or has moved since the last read
+	gitAtOnce     = 4                // git processes at once, all sessions
+	gitTimeout    = 5 * time.Second  // one read
 )
 
 // GitRun runs git with args in dir and returns its standard output.
@@ -45,10 +48,10 @@ type GitPoller struct {
 	Run GitRun
 
 	mu       sync.Mutex
-	started  map[string]time.Time // id → when its last read started
-	busy     map[string]bool      // ids being read
+	started  map[gitKey]time.Time // when each checkout's last read started
+	busy     map[gitKey]bool      // checkouts being read
 	inFlight int
-	done     map[string]gitRead // finished reads not applied yet
+	done     map[gitKey]gitRead // finished reads not applied yet
 	wg       sync.WaitGroup
 }
 
@@ -59,32 +62,62 @@ type gitRead struct {
 	ab                     bool
 }
 
-// gitJob is one read a cycle chose: the session's dir, branch and base.
-type gitJob struct{ id, dir, branch, base string }
+// gitKey is what a read reads: a directory, its branch and the base the
+// counts are against. Sessions with the same key share one read.
+type gitKey struct{ dir, branch, base string }
 
-// due chooses the reads to start now: live sessions in a checkout (their
-// HEAD file gave a branch), last read gitEvery ago or longer, not being
-// read, as many as the gitAtOnce budget has room for. It changes nothing:
-// a cycle whose transaction fails starts none of them.
+func gitKeyOf(r *Record) gitKey { return gitKey{r.Dir, r.Branch, r.Git.Base} }
+
+// gitJob is one read a cycle chose.
+type gitJob = gitKey
+
+// due chooses the reads to start now: checkouts of live sessions (their
+// HEAD file gave a branch), last read gitEvery ago or longer while one of
+// their sessions works or changed activity since, gitQuietEvery otherwise,
+// not being read, as many as the gitAtOnce budget has room for. It changes
+// nothing: a cycle whose transaction fails starts none of them.
 func (p *GitPoller) due(recs []*Record, now time.Time) []gitJob {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var jobs []gitJob
+	type want struct {
+		last, moved time.Time
+		working     bool
+	}
+	wants := map[gitKey]*want{}
+	var order []gitKey
 	for _, r := range recs {
+		if !r.Live() || r.Dir == "" || r.Branch == "" {
+			continue
+		}
+		k := gitKeyOf(r)
+		w := wants[k]
+		if w == nil {
+			w = &want{last: p.started[k]}
+			wants[k] = w
+			order = append(order, k)
+		}
+		if w.last.Before(r.Git.ReadAt) {
+			w.last = r.Git.ReadAt // a read by an earlier board
+		}
+		if w.moved.Before(r.Activity.Since) {
+			w.moved = r.Activity.Since
+		}
+		w.working = w.working || r.Activity.State == ActivityActive
+	}
+	var jobs []gitJob
+	for _, k := range order {
 		if p.inFlight+len(jobs) >= gitAtOnce {
 			break
 		}
-		if !r.Live() || r.Dir == "" || r.Branch == "" || p.busy[r.ID] {
+		w := wants[k]
+		every := gitQuietEvery
+		if w.working || w.moved.After(w.last) {
+			every = gitEvery
+		}
+		if p.busy[k] || !w.last.IsZero() && now.Sub(w.last) < every && !now.Before(w.last) {
 			continue
 		}
-		last := p.started[r.ID]
-		if last.Before(r.Git.ReadAt) {
-			last = r.Git.ReadAt // a read by an earlier board
-		}
-		if !last.IsZero() && now.Sub(last) < gitEvery && !now.Before(last) {
-			continue
-		}
-		jobs = append(jobs, gitJob{r.ID, r.Dir, r.Branch, r.Git.Base})
+		jobs = append(jobs, k)
 	}
 	return jobs
 }
@@ -98,15 +131,15 @@ func (p *GitPoller) start(ctx context.Context, jobs []gitJob, now func() time.Ti
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.started == nil {
-		p.started, p.busy = map[string]time.Time{}, map[string]bool{}
+		p.started, p.busy = map[gitKey]time.Time{}, map[gitKey]bool{}
 	}
 	at := now()
 	for _, j := range jobs {
-		if p.inFlight >= gitAtOnce || p.busy[j.id] {
+		if p.inFlight >= gitAtOnce || p.busy[j] {
 			continue
 		}
 		p.inFlight++
-		p.started[j.id], p.busy[j.id] = at, true
+		p.started[j], p.busy[j] = at, true
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
@@ -115,12 +148,12 @@ func (p *GitPoller) start(ctx context.Context, jobs []gitJob, now func() time.Ti
 			p.mu.Lock()
 			defer p.mu.Unlock()
 			p.inFlight--
-			delete(p.busy, j.id)
+			delete(p.busy, j)
 			if err == nil {
 				if p.done == nil {
-					p.done = map[string]gitRead{}
+					p.done = map[gitKey]gitRead{}
 				}
-				p.done[j.id] = rd
+				p.done[j] = rd
 			}
 		}()
 	}
@@ -130,7 +163,7 @@ func (p *GitPoller) start(ctx context.Context, jobs []gitJob, now func() time.Ti
 func (p *GitPoller) wait() { p.wg.Wait() }
 
 // take hands over the finished reads.
-func (p *GitPoller) take() map[string]gitRead {
+func (p *GitPoller) take() map[gitKey]gitRead {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	d := p.done
@@ -188,13 +221,16 @@ func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	return out, nil
 }
 
-// setGit takes finished reads into the records still there and live,
+// setGit takes finished reads into the live records they were read for,
 // dirty only when a count changed: ReadAt is stored with the first read
 // and with each change, not with every read (an idle board writes nothing).
-func (c *cycleTx) setGit(reads map[string]gitRead) {
-	for id, rd := range reads {
-		r := c.record(id)
-		if r == nil || !r.Live() {
+func (c *cycleTx) setGit(reads map[gitKey]gitRead) {
+	if len(reads) == 0 {
+		return
+	}
+	for _, r := range c.records {
+		rd, ok := reads[gitKeyOf(r)]
+		if !ok || !r.Live() {
 			continue
 		}
 		g := r.Git
@@ -206,7 +242,7 @@ func (c *cycleTx) setGit(reads map[string]gitRead) {
 		if g.ReadAt.IsZero() || g.Ahead != r.Git.Ahead || g.Behind != r.Git.Behind || g.Changed != r.Git.Changed {
 			g.ReadAt = rd.at
 			r.Git = g
-			c.dirty[id] = true
+			c.dirty[r.ID] = true
 		}
 	}
 }

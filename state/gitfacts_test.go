@@ -36,7 +36,7 @@ func TestCycleReadsAheadAndChanged(t *testing.T) {
 	f.obs = []Observation{alive(a.ID), alive(b.ID), alive(plain.ID)}
 	poll := func() map[string]GitFacts {
 		t.Helper()
-		clk.advance(gitEvery)
+		clk.advance(gitQuietEvery) // the sessions are idle
 		cycle(t, c) // starts the reads
 		c.Git.wait()
 		got := map[string]GitFacts{}
@@ -103,22 +103,33 @@ func (g *countingGit) run(_ context.Context, dir string, _ ...string) ([]byte, e
 	return []byte(g.out), nil
 }
 
-// Ten idle sessions over a minute of one-second cycles: each is read six
-// times (every 10 s), never more than four git processes at once, and a
-// session whose read is in flight is not read again.
+// Twelve sessions over two minutes of one-second cycles: a checkout with
+// a working session is read every 10 s, one whose sessions sit still once
+// a minute, one whose session just finished a turn again within 10 s; two
+// sessions in one directory share each read; never more than four git
+// processes at once, and a checkout whose read is in flight is not read
+// again.
 func TestGitPollerCadenceAndBudget(t *testing.T) {
 	g := &countingGit{per: map[string]int{}, release: make(chan struct{}), out: "# branch.ab +3 -1\n? x\n"}
 	p := &GitPoller{Run: g.run}
 	var recs []*Record
-	for i := range 10 {
-		r := rec(ActivityIdle)
+	for i := range 12 {
+		act := ActivityIdle
+		if i < 5 {
+			act = ActivityActive
+		}
+		r := rec(act)
 		r.ID, r.Dir, r.Branch = fmt.Sprint("id", i), fmt.Sprint("/repo/s", i), "main"
 		recs = append(recs, r)
 	}
+	recs[11].Dir = recs[10].Dir // two sessions, one checkout
 	now := t0
 	clk := func() time.Time { return now }
 	total := 0
-	for range 60 {
+	for s := range 120 {
+		if s == 30 { // s9 ends a turn
+			recs[9].Activity.Since = now
+		}
 		jobs := p.due(recs, now)
 		p.start(context.Background(), jobs, clk)
 		// Nothing is released yet: the budget is full or these are all.
@@ -135,13 +146,20 @@ func TestGitPollerCadenceAndBudget(t *testing.T) {
 	if g.most > gitAtOnce {
 		t.Errorf("%d git processes at once, budget %d", g.most, gitAtOnce)
 	}
-	for dir, n := range g.per {
-		if n != 6 {
-			t.Errorf("%s read %d times in a minute, want 6 (every %v)", dir, n, gitEvery)
+	for i, r := range recs[:11] {
+		want := 2 // at 0 s and 60 s
+		switch {
+		case i < 5:
+			want = 12
+		case i == 9:
+			want = 3 // and once after its turn ended
+		}
+		if n := g.per[r.Dir]; n != want {
+			t.Errorf("%s (%s) read %d times in two minutes, want %d", r.Dir, r.Activity.State, n, want)
 		}
 	}
-	t.Logf("10 idle sessions: %d git processes a minute, at most %d at once", total, g.most)
-	if len(p.take()) != 10 {
+	t.Logf("5 working and 7 idle sessions in 11 checkouts: %d git processes in two minutes, at most %d at once", total, g.most)
+	if len(p.take()) != 11 {
 		t.Errorf("finished reads not all handed over")
 	}
 }
@@ -154,16 +172,17 @@ func TestSetGitAppliesOnlyChanges(t *testing.T) {
 	ended.Runtime.Terminated = true
 	c := &cycleTx{records: []*Record{live, ended}, byID: map[string]*Record{live.ID: live, ended.ID: ended}, dirty: map[string]bool{}}
 	at := t0.Add(time.Minute)
-	c.setGit(map[string]gitRead{live.ID: {at: at, ahead: 2, changed: 1, ab: true}, ended.ID: {at: at, changed: 5}, "gone0001": {at: at}})
+	live.Dir, live.Branch, ended.Dir, ended.Branch = "/repo/a", "main", "/repo/b", "main"
+	c.setGit(map[gitKey]gitRead{gitKeyOf(live): {at: at, ahead: 2, changed: 1, ab: true}, gitKeyOf(ended): {at: at, changed: 5}, {dir: "/gone"}: {at: at}})
 	if !c.dirty[live.ID] || c.dirty[ended.ID] || len(c.dirty) != 1 || live.Git.Ahead != 2 || !live.Git.ReadAt.Equal(at) {
 		t.Fatalf("first read: dirty %v, %+v", c.dirty, live.Git)
 	}
 	c.dirty = map[string]bool{}
-	c.setGit(map[string]gitRead{live.ID: {at: at.Add(gitEvery), ahead: 2, changed: 1, ab: true}})
+	c.setGit(map[gitKey]gitRead{gitKeyOf(live): {at: at.Add(gitEvery), ahead: 2, changed: 1, ab: true}})
 	if len(c.dirty) != 0 || !live.Git.ReadAt.Equal(at) {
 		t.Fatalf("the same counts again: dirty %v, %+v", c.dirty, live.Git)
 	}
-	c.setGit(map[string]gitRead{live.ID: {at: at.Add(2 * gitEvery), changed: 3}})
+	c.setGit(map[gitKey]gitRead{gitKeyOf(live): {at: at.Add(2 * gitEvery), changed: 3}})
 	if !c.dirty[live.ID] || live.Git.Ahead != -1 || live.Git.Behind != -1 || live.Git.Changed != 3 {
 		t.Fatalf("no base git can track: ahead and behind unknown (-1), changed 3: %+v", live.Git)
 	}
