@@ -39,6 +39,7 @@ type Model struct {
 	ctx   context.Context
 	o     Options
 	spool <-chan struct{}
+	pace  *pacer // nil: not run by Run, or Bubble Tea's ticker out of reach
 
 	keys             keyMap
 	help             help.Model

@@ -125,13 +125,6 @@ const (
 	FrameInterval = 500 * time.Millisecond
 	// StatusFor is how long a status-bar message stays.
 	StatusFor = 4 * time.Second
-	// FPS caps the renderer, which wakes this often even when nothing
-	// changed: idle CPU and hook → screen latency pull against each other.
-	// Measured with 100 idle sessions (one core's share, tmux children
-	// included): 20 fps 1.1 %, 15 fps 0.93 % (budget 1 %); with the spool
-	// debounce at 5 ms, 15 fps still puts a hook line on screen in about
-	// 82 ms at p95 (budget 100).
-	FPS = 15
 )
 
 // Run opens the board in the alternate screen and returns when the user
@@ -151,8 +144,13 @@ func Run(ctx context.Context, o Options) error {
 	if watchErr != nil {
 		m.status = statusLine{text: "live updates off (" + watchErr.Error() + "); polling every second", isErr: true}
 	}
-	opts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(FPS)}, o.ProgramOptions...)
-	_, err := tea.NewProgram(m, opts...).Run()
+	m.pace = newPacer()
+	opts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(m.pace.fps())}, o.ProgramOptions...)
+	p := tea.NewProgram(m, opts...)
+	if m.pace != nil {
+		m.pace.prog = p
+	}
+	_, err := p.Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil // interrupted from outside: a normal way to leave
 	}

@@ -36,7 +36,9 @@ func (m *Model) layout() {
 
 // View draws the board. It reads only what Update stored.
 func (m Model) View() tea.View {
-	v := tea.NewView(m.render())
+	content := m.render()
+	m.pace.saw(content)
+	v := tea.NewView(content)
 	v.AltScreen = true
 	v.WindowTitle = "lanes"
 	return v
