@@ -37,7 +37,7 @@ func TestCycleReadsAheadAndChanged(t *testing.T) {
 	poll := func() map[string]GitFacts {
 		t.Helper()
 		clk.advance(gitQuietEvery) // the sessions are idle
-		cycle(t, c) // starts the reads
+		cycle(t, c)                // starts the reads
 		c.Git.wait()
 		got := map[string]GitFacts{}
 		for _, r := range cycle(t, c).Records { // applies them
