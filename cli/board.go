@@ -28,7 +28,10 @@ type Board func(ctx context.Context, o BoardOptions) error
 type BoardOptions struct {
 	Collector *state.Collector
 	// Ingest runs spool-only cycles, for hook lines: no tmux read.
-	Ingest   *state.Collector
+	Ingest *state.Collector
+	// Wake asks for an Ingest cycle: something taken beside the cycles
+	// waits to be applied.
+	Wake     <-chan struct{}
 	Actions  BoardActions
 	Tmux     func(socket string) *tmux.Client
 	StateDir string
@@ -88,6 +91,9 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 		defer reader.Close()
 		c.Panes = paneSource{c: reader.Client, reader: reader}
 	}
+	// The board has a next cycle: the witness's captures run beside its
+	// cycles, not inside them.
+	c.Witness = state.NewWitnessRunner()
 	// Only the board, the long-lived process, reads ahead, behind and
 	// changed (beside its cycles); ls shows what it stored.
 	c.Git = &state.GitPoller{}
@@ -106,6 +112,7 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 		Actions:   BoardActions{a},
 		Tmux:      a.tmuxFor,
 		StateDir:  dir,
+		Wake:      c.Witness.Ready(),
 		Theme:     *themeFlag,
 		NoColor:   a.getenv("NO_COLOR") != "",
 		NoNotify:  state.Off(a.getenv(envNotify)),

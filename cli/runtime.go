@@ -112,9 +112,10 @@ func (a *app) collector() (*state.Collector, error) {
 }
 
 // spoolOnly is c without its tmux read: a cycle that applies the spool
-// alone, for changes lanes itself just wrote there.
+// alone (and what c's witness took beside its cycles), for changes lanes
+// itself just wrote there.
 func spoolOnly(c *state.Collector) *state.Collector {
-	return &state.Collector{Store: c.Store, Socket: c.Socket, Now: c.Now}
+	return &state.Collector{Store: c.Store, Socket: c.Socket, Now: c.Now, Witness: c.Witness}
 }
 
 // cycle runs one collector cycle, warning on stderr when tmux did not answer

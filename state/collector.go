@@ -60,6 +60,9 @@ type Collector struct {
 	// PRs, when set (the board, lanes pr --sync), reads PR facts from
 	// GitHub beside the cycle (prsync.go).
 	PRs *PRPoller
+	// Witness, when set (the board), takes the witness's captures beside
+	// the cycles (witnessrun.go); nil: a cycle takes them itself.
+	Witness *WitnessRunner
 
 	// cache is the records as of store transaction cacheTx. While no other
 	// process writes, a cycle starts from copies of them instead of decoding
@@ -132,6 +135,7 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	reap := false
 	now := c.now()
 	err := c.transact(now, readPanes, &res, func(ct *cycleTx) {
+		ct.witness(c.Witness.take()) // taken beside earlier cycles
 		if readPanes {
 			// The live branch: a file read per session, no process.
 			ct.setBranches(c.heads.branches(ct.records, readStart))
@@ -142,7 +146,11 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 			closing = ct.observe(c.Socket, obs, tmuxErr, rd)
 			reap = ct.reapNext
 			if tmuxErr == nil {
-				captures = ct.witnessDue(c.Socket, now)
+				room, pending := WitnessMaxCaptures, func(string) bool { return false }
+				if c.Witness != nil {
+					room, pending = c.Witness.room()
+				}
+				captures = ct.witnessDue(c.Socket, now, room, pending)
 			}
 		}
 		if c.PRs != nil {
@@ -177,14 +185,15 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	if len(captures) == 0 {
 		return res, nil
 	}
+	if c.Witness != nil {
+		c.Witness.start(ctx, captures, c.Panes, c.now)
+		return res, nil
+	}
 	// The witness's captures, like the tmux read, happen outside the write
 	// transaction; what they prove is applied in a second one, after the
 	// hook lines that arrived meanwhile (a later hook event wins).
 	for i := range captures {
-		cp := &captures[i]
-		cp.at = c.now().UTC().Round(0)
-		text, err := c.Panes.CapturePane(ctx, cp.pane)
-		cp.screen, cp.ok = Screen(text), err == nil
+		take(ctx, &captures[i], c.Panes, c.now)
 	}
 	ingested, dropped := res.Ingested, res.Dropped
 	if err := c.transact(c.now(), false, &res, func(ct *cycleTx) { ct.witness(captures) }); err != nil {

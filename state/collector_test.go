@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 )
@@ -21,14 +22,19 @@ type fakePanes struct {
 	// lists the panes captured, in order.
 	screens   map[string]string
 	captured  []string
-	onCapture func() // runs during each capture
+	onCapture func()     // runs during each capture
+	mu        sync.Mutex // captures run beside the cycle with a WitnessRunner
 }
 
 func (f *fakePanes) CapturePane(_ context.Context, pane string) (string, error) {
+	f.mu.Lock()
 	f.captured = append(f.captured, pane)
+	f.mu.Unlock()
 	if f.onCapture != nil {
 		f.onCapture()
 	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
 	s, ok := f.screens[pane]
 	if !ok {
 		return "", errors.New("can't find pane " + pane)

@@ -285,11 +285,12 @@ func witnessDue(r *Record) (time.Time, bool) {
 }
 
 // witnessDue picks this cycle's captures: the sessions of socket due by
-// now, oldest-due first, at most WitnessMaxCaptures.
-func (c *cycleTx) witnessDue(socket string, now time.Time) []witnessCapture {
+// now and not pending (in flight beside the cycles), oldest-due first, at
+// most room.
+func (c *cycleTx) witnessDue(socket string, now time.Time, room int, pending func(id string) bool) []witnessCapture {
 	var due []witnessCapture
 	for _, r := range c.records {
-		if r.Runtime.Socket != socket {
+		if r.Runtime.Socket != socket || pending(r.ID) {
 			continue
 		}
 		if at, ok := witnessDue(r); ok && !at.After(now) {
@@ -297,7 +298,7 @@ func (c *cycleTx) witnessDue(socket string, now time.Time) []witnessCapture {
 		}
 	}
 	slices.SortFunc(due, func(x, y witnessCapture) int { return cmp.Or(x.due.Compare(y.due), strings.Compare(x.id, y.id)) })
-	return due[:min(len(due), WitnessMaxCaptures)]
+	return due[:max(0, min(len(due), room))]
 }
 
 // witness applies captures taken since witnessDue chose them. A record

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -447,5 +449,55 @@ func TestWitnessLooksAtAFreshLaunchAFewTimes(t *testing.T) {
 	}
 	if n := len(f.captured); n == 0 || n > 7 {
 		t.Fatalf("%d captures of a fresh launch in 5 minutes, want 1 to 7", n)
+	}
+}
+
+// With a runner (the board), the captures run beside the cycles: a cycle
+// returns while its captures are still being taken, no more than
+// WitnessMaxCaptures are in flight across cycles, and a later cycle of any
+// kind (here the hook-only kind the board runs on Ready) applies them.
+func TestWitnessBesideTheCycle(t *testing.T) {
+	col, f, _ := newCollector(t)
+	col.Witness = NewWitnessRunner()
+	f.screens = map[string]string{}
+	release := make(chan struct{})
+	var held atomic.Int32
+	f.onCapture = func() { held.Add(1); <-release }
+	var recs []*Record
+	for i := range 10 {
+		r := rec(ActivityBlocked)
+		r.ID, r.Name, r.Agent = fmt.Sprintf("s%07d", i), fmt.Sprintf("s%d", i), AgentClaude
+		r.Runtime.PaneID, r.Runtime.SessionID, r.Pane.PID = fmt.Sprintf("%%%d", i), fmt.Sprintf("$%d", i), i+1
+		r.Activity.Dialog = true
+		r.Activity.Since = t0.Add(-time.Minute + time.Duration(i)*time.Millisecond)
+		recs = append(recs, r)
+		f.obs = append(f.obs, Observation{LanesID: r.ID, SessionID: r.Runtime.SessionID, PaneID: r.Runtime.PaneID, PID: i + 1, WindowActivity: t0})
+		f.screens[r.Runtime.PaneID] = realScreen(t, "claude", "permission-approve", "dialog")
+	}
+	put(t, col.Store, recs...)
+	cycle(t, col) // returns with its captures held
+	cycle(t, col) // starts none: four are in flight
+	for held.Load() < WitnessMaxCaptures {
+		runtime.Gosched()
+	}
+	if n := held.Load(); n != WitnessMaxCaptures {
+		t.Fatalf("%d captures in flight after two cycles, want %d", n, WitnessMaxCaptures)
+	}
+	close(release)
+	col.Witness.wait()
+	select {
+	case <-col.Witness.Ready():
+	default:
+		t.Fatal("Ready did not signal after the captures were taken")
+	}
+	ingest := &Collector{Store: col.Store, Now: col.Now, Witness: col.Witness}
+	looked := 0
+	for _, r := range cycle(t, ingest).Records {
+		if !r.Activity.WitnessAt.IsZero() {
+			looked++
+		}
+	}
+	if looked != WitnessMaxCaptures {
+		t.Fatalf("%d records carry a capture after the hook-only cycle, want %d", looked, WitnessMaxCaptures)
 	}
 }

@@ -83,6 +83,10 @@ type Options struct {
 	// StateDir is watched for spool writes, so a hook line moves its card
 	// at once instead of at the next tick. Empty: ticks only.
 	StateDir string
+	// Wake, when set, asks for a cycle of Ingest's kind as a spool write
+	// does: the collector has something taken beside its cycles to apply
+	// (the witness's captures).
+	Wake <-chan struct{}
 	// Theme is auto (ask the terminal), dark or light.
 	Theme string
 	// NoColor draws without colour (NO_COLOR): glyphs, labels, bold and
@@ -137,7 +141,7 @@ func Run(ctx context.Context, o Options) error {
 	if o.StateDir != "" {
 		spool, watchErr = state.WatchSpool(ctx, o.StateDir)
 	}
-	m := New(ctx, o, spool)
+	m := New(ctx, o, either(ctx, spool, o.Wake))
 	if m.o.Notify == nil {
 		m.o.Notify = Outside(m.o.Tmux)
 	}
@@ -155,4 +159,33 @@ func Run(ctx context.Context, o Options) error {
 		return nil // interrupted from outside: a normal way to leave
 	}
 	return err
+}
+
+// either signals when a or b does (a nil one never does), coalescing as
+// they do; it closes when a closes (the spool watch ended). It stops with
+// ctx.
+func either(ctx context.Context, a, b <-chan struct{}) <-chan struct{} {
+	if b == nil {
+		return a
+	}
+	out := make(chan struct{}, 1)
+	go func() {
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case _, ok := <-a:
+				if !ok {
+					close(out)
+					return
+				}
+			case <-b:
+			}
+			select {
+			case out <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	return out
 }

@@ -25,6 +25,7 @@ func board(ctx context.Context, o cli.BoardOptions) error {
 		Actions:   o.Actions,
 		Tmux:      o.Tmux,
 		StateDir:  o.StateDir,
+		Wake:      o.Wake,
 		Theme:     o.Theme,
 		NoColor:   o.NoColor,
 		NoNotify:  o.NoNotify,
