@@ -121,7 +121,7 @@ func ValidPaneID(s string) bool {
 // server (it carries no @lanes_id). A pane that is gone, or runs another
 // process than the one first seen there (tmux numbers panes afresh when a
 // server starts again), ends the record as any gone session's.
-func (c *cycleTx) observeAdopted(r *Record, byPane map[string]Observation, readStart time.Time) {
+func (c *cycleTx) observeAdopted(r *Record, byPane map[string]*Observation, readStart time.Time) {
 	o, ok := byPane[r.Runtime.PaneID]
 	if !ok || r.Pane.PID != 0 && o.PID != r.Pane.PID && !o.Dead {
 		c.gone(r, readStart)
@@ -129,5 +129,5 @@ func (c *cycleTx) observeAdopted(r *Record, byPane map[string]Observation, readS
 	}
 	r.Runtime.GoneSeenAt = time.Time{}
 	r.Runtime.SessionID = o.SessionID
-	c.applyPane(r, o, readStart) // never closed by lanes: not its session
+	c.applyPane(r, *o, readStart) // never closed by lanes: not its session
 }

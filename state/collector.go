@@ -295,8 +295,10 @@ func (c *cycleTx) load(cached []*Record, current bool) error {
 	var all []*Record
 	if current {
 		all = make([]*Record, len(cached))
+		slab := make([]Record, len(cached))
 		for i, r := range cached {
-			all[i] = r.Clone()
+			r.cloneInto(&slab[i])
+			all[i] = &slab[i]
 		}
 	} else {
 		var err error

@@ -9,9 +9,10 @@ import (
 // returns the tmux sessions to close after the transaction commits.
 func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, rd read) []string {
 	readStart := rd.start
-	byLanesID := map[string]Observation{}
-	byPane := map[string]Observation{} // every pane, by id: adopted sessions'
-	for _, o := range obs {
+	byLanesID := make(map[string]*Observation, len(obs))
+	byPane := make(map[string]*Observation, len(obs)) // every pane, by id: adopted sessions'
+	for i := range obs {
+		o := &obs[i]
 		o.DeadTime, o.WindowActivity = utc(o.DeadTime), utc(o.WindowActivity)
 		byPane[o.PaneID] = o // an adopted agent may run in any pane, a lanes session's too
 		if o.LanesID == "" {
@@ -80,15 +81,15 @@ func (c *cycleTx) older(rd read, p Pane) bool {
 
 // observeOne applies one answered read to one live record and reports
 // whether its session must be closed.
-func (c *cycleTx) observeOne(r *Record, byLanesID map[string]Observation, readStart time.Time) bool {
+func (c *cycleTx) observeOne(r *Record, byLanesID map[string]*Observation, readStart time.Time) bool {
 	o, ok := byLanesID[r.ID]
 	if !ok {
 		c.gone(r, readStart)
 		return false
 	}
 	r.Runtime.GoneSeenAt = time.Time{}
-	settleRestart(r, o, readStart)
-	return c.applyPane(r, o, readStart)
+	settleRestart(r, *o, readStart)
+	return c.applyPane(r, *o, readStart)
 }
 
 // utc is t as a decoded store value: UTC (zero stays zero), so comparing

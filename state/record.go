@@ -294,7 +294,15 @@ func (r *Record) Exit() (status *int, signal string, ok bool) {
 
 // Clone is a deep copy: nothing it holds is shared with r.
 func (r *Record) Clone() *Record {
-	c := *r
+	var c Record
+	r.cloneInto(&c)
+	return &c
+}
+
+// cloneInto makes c a deep copy of r, so callers can place copies in one
+// allocation (a cycle copies every cached record).
+func (r *Record) cloneInto(c *Record) {
+	*c = *r
 	c.Command = slices.Clone(r.Command)
 	c.PRs = slices.Clone(r.PRs)
 	c.EventsDropped = maps.Clone(r.EventsDropped)
@@ -304,7 +312,6 @@ func (r *Record) Clone() *Record {
 		st := *r.Pane.ExitStatus
 		c.Pane.ExitStatus = &st
 	}
-	return &c
 }
 
 // Recent reports whether the session belongs on the default views: live,

@@ -40,7 +40,7 @@ func NotRespawned(r *Record) {
 // id) from one answered read: a session carrying its @lanes_id is adopted,
 // and after StartWindow without one the record is removed. It reports
 // whether the record now has a session to observe.
-func (c *cycleTx) adopt(r *Record, seen map[string]Observation, readStart time.Time) bool {
+func (c *cycleTx) adopt(r *Record, seen map[string]*Observation, readStart time.Time) bool {
 	o, ok := seen[r.ID]
 	if !ok {
 		if readStart.Sub(r.Runtime.StartingAt) >= StartWindow {
@@ -84,10 +84,10 @@ func (c *cycleTx) remove(r *Record) {
 
 // orphans are the sessions of a read whose @lanes_id no live record has:
 // `lanes doctor` lists them.
-func (c *cycleTx) findOrphans(seen map[string]Observation) {
+func (c *cycleTx) findOrphans(seen map[string]*Observation) {
 	for id, o := range seen {
 		if r := c.byID[id]; r == nil || !r.Live() {
-			c.orphans = append(c.orphans, o)
+			c.orphans = append(c.orphans, *o)
 		}
 	}
 }
