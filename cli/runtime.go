@@ -122,7 +122,7 @@ func spoolOnly(c *state.Collector) *state.Collector {
 // (the records are still printed: docs/design.md §10).
 func (a *app) cycle(ctx context.Context) (state.CycleResult, error) {
 	res, err := a.quietCycle(ctx)
-	if err == nil && res.TmuxErr != nil && a.watching(res.Records) {
+	if err == nil && res.TmuxErr != nil && res.Watching {
 		a.warn("tmux is not answering (%v); showing what the store holds", res.TmuxErr)
 	}
 	return res, err
@@ -136,17 +136,6 @@ func (a *app) quietCycle(ctx context.Context) (state.CycleResult, error) {
 		return state.CycleResult{}, err
 	}
 	return c.Cycle(ctx)
-}
-
-// watching reports whether any live session lives on this invocation's
-// server: with none, a server that is not running is the normal state.
-func (a *app) watching(recs []*state.Record) bool {
-	for _, r := range recs {
-		if r.Live() && r.Runtime.Socket == a.socket {
-			return true
-		}
-	}
-	return false
 }
 
 func (a *app) warn(format string, args ...any) {

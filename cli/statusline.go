@@ -168,7 +168,7 @@ func (a *app) statusRecords(ctx context.Context, deadline time.Time) ([]*state.R
 	defer cancel()
 	budget(2) // the cycle opens the store twice
 	res, err := c.Cycle(ctx)
-	if err == nil && res.TmuxErr != nil && a.watching(res.Records) {
+	if err == nil && res.TmuxErr != nil && res.Watching {
 		err = fmt.Errorf("%w: %w", errTmuxDown, res.TmuxErr)
 	}
 	if errors.Is(err, state.ErrBusy) {

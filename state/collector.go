@@ -95,6 +95,10 @@ type CycleResult struct {
 	// TmuxErr is set when the tmux server did not answer; the records are
 	// still current as far as the store goes.
 	TmuxErr error
+	// Watching: a live session lives on the collector's server. Without
+	// one, a server that is not running is the normal state, and TmuxErr
+	// nothing to tell anyone.
+	Watching bool
 	// Orphans are the read's sessions whose @lanes_id no live record has.
 	Orphans []Observation
 	// PRsStopped is why PR facts from GitHub stopped coming after they
@@ -167,6 +171,7 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	if err != nil {
 		return CycleResult{}, err
 	}
+	res.Watching = slices.ContainsFunc(res.Records, func(r *Record) bool { return r.Live() && r.Runtime.Socket == c.Socket })
 	if readPanes {
 		c.Store.setReapNext(reap)
 	}

@@ -470,3 +470,22 @@ func TestSpoolOnlyCycleIsNoTmuxRead(t *testing.T) {
 		t.Fatal("a spool-only cycle stamped the last tmux read")
 	}
 }
+
+// A cycle says whether a live session lives on its server: a silent server
+// with none there is nothing to warn about.
+func TestCycleSaysWhetherItWatches(t *testing.T) {
+	col, f, _ := newCollector(t)
+	r := rec(ActivityIdle)
+	r.Runtime.Socket = "work"
+	put(t, col.Store, r)
+	f.err = errors.New("no server running")
+	for _, c := range []struct {
+		socket string
+		want   bool
+	}{{"work", true}, {"other", false}} {
+		col.Socket = c.socket
+		if res := cycle(t, col); res.Watching != c.want {
+			t.Errorf("collector on %q: Watching = %v, want %v", c.socket, res.Watching, c.want)
+		}
+	}
+}

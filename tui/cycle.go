@@ -67,7 +67,7 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 		m.recs = msg.res.Records
 		switch {
 		case msg.spoolOnly: // no tmux read: says nothing about tmux
-		case msg.res.TmuxErr != nil && m.watching():
+		case msg.res.TmuxErr != nil && msg.res.Watching:
 			if m.tmuxDownSince.IsZero() {
 				m.tmuxDownSince = msg.now
 			}
@@ -107,12 +107,6 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 	}
 	cmds = append(cmds, m.loadHistory(false))
 	return m, tea.Batch(cmds...)
-}
-
-// watching reports whether any live session has a tmux session; with none,
-// a tmux server that is not running is the normal state, not an error.
-func (m Model) watching() bool {
-	return slices.ContainsFunc(m.recs, func(r *state.Record) bool { return r.Live() && r.Runtime.SessionID != "" })
 }
 
 // rebuild re-sorts the board after new records, a filter or a toggle.

@@ -112,7 +112,7 @@ func TestTmuxNotAnsweringLasts(t *testing.T) {
 	hung := errors.New("tmux list-panes: tmux timed out")
 	m := loaded(fixture(), ThemeDark, 80, 24)
 	at := func(d time.Duration) cycleMsg {
-		return cycleMsg{res: state.CycleResult{Records: fixture(), TmuxErr: hung, At: fixedNow.Add(d)}, now: fixedNow.Add(d)}
+		return cycleMsg{res: state.CycleResult{Records: fixture(), TmuxErr: hung, Watching: true, At: fixedNow.Add(d)}, now: fixedNow.Add(d)}
 	}
 	m = step(m, at(0))
 	m = step(m, clearStatusMsg{seq: m.status.seq}) // the flash is over

@@ -17,7 +17,13 @@ import (
 )
 
 func cycled(m Model, recs []*state.Record, tmuxErr error) Model {
-	return step(m, cycleMsg{res: state.CycleResult{Records: recs, TmuxErr: tmuxErr, At: fixedNow}, now: fixedNow})
+	return step(m, cycleMsg{res: state.CycleResult{Records: recs, TmuxErr: tmuxErr, Watching: watching(recs), At: fixedNow}, now: fixedNow})
+}
+
+// watching is CycleResult.Watching as the collector sets it, for records
+// all on its server.
+func watching(recs []*state.Record) bool {
+	return slices.ContainsFunc(recs, (*state.Record).Live)
 }
 
 func TestEverySessionSitsInDerivesLane(t *testing.T) {
