@@ -88,8 +88,11 @@ func (s *Store) Snapshot() ([]*Record, time.Time, error) {
 	if err != nil || !fi.Mode().IsRegular() {
 		return nil, time.Time{}, fmt.Errorf("%w: not a regular file", ErrNoSnapshot)
 	}
-	b, err := io.ReadAll(f)
-	if err != nil {
+	// One read of the size stat gave (io.ReadAll would grow its buffer
+	// ten times for 200 records); a snapshot rewritten meanwhile fails
+	// its decode or its transaction check below.
+	b := make([]byte, fi.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
 		return nil, time.Time{}, fmt.Errorf("%w: %w", ErrNoSnapshot, err)
 	}
 	recs, txid, err := decodeSnapshot(b)
