@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"lanes/agent"
 	"lanes/state"
-	"lanes/state/agent"
 )
 
 // An agent lanes did not start, in a plain pane of the server lanes reads,

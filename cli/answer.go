@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"lanes/agent"
 	"lanes/state"
-	"lanes/state/agent"
 	"lanes/tmux"
 )
 

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"lanes/agent"
 	"lanes/state"
-	"lanes/state/agent"
 )
 
 // fakeClaude starts session name running a fake Claude Code: it shows the

@@ -12,8 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	"lanes/agent"
 	"lanes/state"
-	"lanes/state/agent"
 	"lanes/tmux"
 )
 

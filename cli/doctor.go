@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"lanes/agent"
 	"lanes/state"
-	"lanes/state/agent"
 	"lanes/state/fsafe"
 )
 

@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"lanes/agent"
 	"lanes/state"
-	"lanes/state/agent"
 	"lanes/state/fsafe"
 )
 

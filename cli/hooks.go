@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"slices"
 
+	"lanes/agent"
 	"lanes/state"
-	"lanes/state/agent"
 )
 
 // cmdHooks installs lanes' hooks into an agent's own config, for sessions

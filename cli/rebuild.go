@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"lanes/agent"
 	"lanes/state"
-	"lanes/state/agent"
 	"lanes/tmux"
 )
 

@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"lanes/agent"
 	"lanes/state"
-	"lanes/state/agent"
 	"lanes/tmux"
 )
 

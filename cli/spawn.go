@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"lanes/agent"
 	"lanes/state"
-	"lanes/state/agent"
 	"lanes/state/fsafe"
 )
 

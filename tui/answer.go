@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"lanes/agent"
 	"lanes/state"
-	"lanes/state/agent"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"lanes/agent"
 	"lanes/state"
-	"lanes/state/agent"
 
 	tea "charm.land/bubbletea/v2"
 )

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"lanes/agent"
 	"lanes/state"
-	"lanes/state/agent"
 	"lanes/tmux"
 
 	tea "charm.land/bubbletea/v2"

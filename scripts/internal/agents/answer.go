@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"strings"
 
+	adapter "lanes/agent"
 	m "lanes/scripts/internal/modelserver"
 	"lanes/state"
-	adapter "lanes/state/agent"
 )
 
 // The answer scenarios drive the permission dialog as approve and reject
 // do, but answer it with `lanes answer NAME yes|no|always`: the agent's
-// keys from its adapter (state/agent), sent only while lanes reads the
+// keys from its adapter (agent), sent only while lanes reads the
 // same dialog (docs/design.md §15). --quick runs Claude's answer_yes
 // (about 15 s): the adapter's keys meet a real agent in CI.
 func init() {

@@ -18,7 +18,7 @@ func dialogScreens(t *testing.T, a state.Agent) []string {
 	t.Helper()
 	var out []string
 	for _, pattern := range []string{"testdata/real/%s/permission-*/dialog.screen", "testdata/real/harness/%s/*/dialog.screen"} {
-		files, _ := filepath.Glob(filepath.Join("..", "..", strings.ReplaceAll(pattern, "%s", string(a))))
+		files, _ := filepath.Glob(filepath.Join("..", strings.ReplaceAll(pattern, "%s", string(a))))
 		for _, f := range files {
 			b, err := os.ReadFile(f)
 			if err != nil {
@@ -168,7 +168,7 @@ func answerStrings(as []Answer) []string {
 // file name — so a dialog about another command is not answered.
 func TestShowsDialogAboutThisInput(t *testing.T) {
 	for _, ag := range []state.Agent{state.AgentClaude, state.AgentCodex, state.AgentGemini, state.AgentOpenCode} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "real", string(ag), "permission-approve", "dialog.screen"))
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "real", string(ag), "permission-approve", "dialog.screen"))
 		if err != nil {
 			t.Fatal(err)
 		}
