@@ -35,15 +35,19 @@ func many(n int) []*state.Record {
 	return recs
 }
 
-// BenchmarkView is one frame of a 200-session board in a 200×50 terminal,
-// every card saying something too long for it (budget: 1 ms). Only the
-// cards that fit are drawn.
+// BenchmarkView is one frame of a board of 200 and of 1,000 sessions in a
+// 200×50 terminal, every card saying something too long for it (budget:
+// 1 ms each). Only the cards that fit are drawn.
 func BenchmarkView(b *testing.B) {
-	m := loaded(many(200), ThemeDark, 200, 50)
-	m = step(m, frameMsg{})
-	b.ReportAllocs()
-	for b.Loop() {
-		_ = m.View()
+	for _, n := range []int{200, 1000} {
+		b.Run(fmt.Sprintf("sessions=%d", n), func(b *testing.B) {
+			m := loaded(many(n), ThemeDark, 200, 50)
+			m = step(m, frameMsg{})
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = m.View()
+			}
+		})
 	}
 }
 
