@@ -484,7 +484,7 @@ func TestWitnessBesideTheCycle(t *testing.T) {
 		t.Fatalf("%d captures in flight after two cycles, want %d", n, WitnessMaxCaptures)
 	}
 	close(release)
-	col.Witness.wait()
+	col.Witness.Wait()
 	select {
 	case <-col.Witness.Ready():
 	default:

@@ -86,8 +86,8 @@ func (w *WitnessRunner) take() []witnessCapture {
 	return d
 }
 
-// wait waits for the captures in flight (tests).
-func (w *WitnessRunner) wait() { w.wg.Wait() }
+// Wait waits for the captures in flight (tests and benchmarks).
+func (w *WitnessRunner) Wait() { w.wg.Wait() }
 
 // take captures cp's pane now.
 func take(ctx context.Context, cp *witnessCapture, panes PaneSource, now func() time.Time) {
