@@ -1,9 +1,9 @@
 package state
 
 import (
-	"crypto/rand"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -259,13 +259,15 @@ func CheckName(s string) error {
 	return fmt.Errorf("invalid session name %q: use 1–40 letters, digits, '-' or '_' (tmux rewrites '.' and ':', and spaces break targets)", s)
 }
 
-// NewID returns a fresh random id of 8 characters from [a-z0-9].
+// NewID returns a fresh random id of 8 characters from [a-z0-9]. It needs
+// to be unique, not secret (the state directory is the user's alone), so
+// it takes the runtime's generator: crypto/rand would bring the whole
+// crypto tree's initialisation into every hook's start-up.
 func NewID() string {
 	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
 	b := make([]byte, 8)
-	_, _ = rand.Read(b)
 	for i := range b {
-		b[i] = alphabet[int(b[i])%len(alphabet)]
+		b[i] = alphabet[rand.IntN(len(alphabet))]
 	}
 	return string(b)
 }

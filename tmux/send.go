@@ -2,9 +2,10 @@ package tmux
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -43,7 +44,9 @@ func (c *Client) SendText(ctx context.Context, paneID, text string) error {
 	case strings.ContainsFunc(text, func(r rune) bool { return unicode.IsControl(r) && r != '\t' && r != '\n' }):
 		return fmt.Errorf("%w: text contains control characters", ErrInvalid)
 	}
-	buf := "lanes-" + rand.Text()
+	// Unique, not secret: the buffer lives only inside this one command
+	// list, which the server runs with nothing in between.
+	buf := "lanes-" + strconv.FormatUint(rand.Uint64(), 36)
 	_, err := c.run(WithInput(ctx, []byte(text)),
 		[]string{"load-buffer", "-b", buf, "-"},
 		leaveModes(paneID),

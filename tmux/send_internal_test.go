@@ -24,7 +24,7 @@ func recorder(calls *[]call, errs map[int]error) Runner {
 	}
 }
 
-var bufferName = regexp.MustCompile(`^lanes-[A-Z2-7]{26}$`)
+var bufferName = regexp.MustCompile(`^lanes-[0-9a-z]{1,13}$`)
 
 func TestSendTextArgv(t *testing.T) {
 	var calls []call
