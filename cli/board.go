@@ -27,8 +27,11 @@ type Board func(ctx context.Context, o BoardOptions) error
 // collector, the session commands, and the user's choices.
 type BoardOptions struct {
 	Collector *state.Collector
-	// Ingest runs spool-only cycles, for hook lines: no tmux read.
-	Ingest *state.Collector
+	// Ingest runs spool-only cycles, for hook lines: no tmux read
+	// (Collector's own Ingest, sharing its cached records).
+	Ingest interface {
+		Cycle(context.Context) (state.CycleResult, error)
+	}
 	// Wake asks for an Ingest cycle: something taken beside the cycles
 	// waits to be applied.
 	Wake     <-chan struct{}
@@ -108,7 +111,7 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	cwd, _ := os.Getwd()
 	err = a.board(ctx, BoardOptions{
 		Collector: c,
-		Ingest:    spoolOnly(c),
+		Ingest:    ingest{c},
 		Actions:   BoardActions{a},
 		Tmux:      a.tmuxFor,
 		StateDir:  dir,

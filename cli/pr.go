@@ -81,7 +81,7 @@ func (a *app) cmdPR(ctx context.Context, args []string) int {
 	c, err := a.collector()
 	var res state.CycleResult
 	if err == nil {
-		res, err = spoolOnly(c).Cycle(ctx)
+		res, err = c.Ingest(ctx)
 	}
 	if err != nil {
 		fmt.Fprintf(a.stderr, "lanes: PR #%d recorded; it applies at the next cycle (%v)\n", p.Number, err)

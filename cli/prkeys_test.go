@@ -66,7 +66,7 @@ func prsAfterSpool(t *testing.T, e *env, name string) []state.PR {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := spoolOnly(c).Cycle(context.Background())
+	res, err := c.Ingest(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,9 +83,8 @@ func (a *app) cmdPRSync(ctx context.Context, names []string) int {
 	if errors.Is(syncErr, state.ErrGHOff) {
 		return a.fail(syncErr)
 	}
-	sc := spoolOnly(c)
-	sc.PRs = p
-	after, err := sc.Cycle(ctx)
+	c.PRs = p
+	after, err := c.Ingest(ctx)
 	if err != nil {
 		return a.fail(err)
 	}

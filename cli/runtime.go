@@ -111,12 +111,11 @@ func (a *app) collector() (*state.Collector, error) {
 	return &state.Collector{Store: st, Panes: paneSource{c: a.tmuxClient()}, Socket: a.socket, Now: a.now}, nil
 }
 
-// spoolOnly is c without its tmux read: a cycle that applies the spool
-// alone (and what c's witness took beside its cycles), for changes lanes
-// itself just wrote there.
-func spoolOnly(c *state.Collector) *state.Collector {
-	return &state.Collector{Store: c.Store, Socket: c.Socket, Now: c.Now, Witness: c.Witness}
-}
+// ingest is c's cycles without the tmux read (state.Collector.Ingest), as
+// the board's Cycler for hook lines.
+type ingest struct{ c *state.Collector }
+
+func (i ingest) Cycle(ctx context.Context) (state.CycleResult, error) { return i.c.Ingest(ctx) }
 
 // cycle runs one collector cycle, warning on stderr when tmux did not answer
 // (the records are still printed: docs/design.md §10).

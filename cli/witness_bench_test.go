@@ -69,7 +69,7 @@ func BenchmarkWitness(b *testing.B) {
 			}
 			col := &state.Collector{Store: st, Panes: paneSource{c: counting}, Socket: tc.Socket,
 				Now: func() time.Time { return now }, Witness: state.NewWitnessRunner()}
-			ingest := spoolOnly(col)
+			ingest := ingest{col}
 			var applied time.Duration
 			cycle := func() int64 {
 				now = now.Add(time.Second) // the board's pace

@@ -115,7 +115,16 @@ func (c *Collector) now() time.Time {
 }
 
 // Cycle runs one collector cycle.
-func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
+func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) { return c.cycle(ctx, true) }
+
+// Ingest runs a cycle without the tmux read: the spool, and what was taken
+// beside earlier cycles (PR facts, the witness's captures), for changes
+// that need nothing from tmux (a hook line, a PR recorded by lanes). It
+// starts from the same cached records as Cycle, so a board whose hook-only
+// cycles commit does not make its next full cycle decode every record.
+func (c *Collector) Ingest(ctx context.Context) (CycleResult, error) { return c.cycle(ctx, false) }
+
+func (c *Collector) cycle(ctx context.Context, readTmux bool) (CycleResult, error) {
 	var obs []Observation
 	var tmuxErr error
 	readStart := c.now().UTC().Round(0) // as the store gives it back: UTC, no monotonic reading
@@ -124,7 +133,7 @@ func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) {
 	}
 	c.seq++
 	rd := read{start: readStart, by: c.id, seq: c.seq}
-	readPanes := c.Panes != nil
+	readPanes := readTmux && c.Panes != nil
 	if readPanes {
 		obs, tmuxErr = c.Panes.ListPanes(ctx, c.Store.reapNext())
 		// The caller's own deadline or cancellation says nothing about the
