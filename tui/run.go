@@ -10,6 +10,7 @@ import (
 	"lanes/tmux"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 )
 
 // Cycler runs one collector cycle; *state.Collector is one.
@@ -149,7 +150,15 @@ func Run(ctx context.Context, o Options) error {
 		m.status = statusLine{text: "live updates off (" + watchErr.Error() + "); polling every second", isErr: true}
 	}
 	m.pace = newPacer()
-	opts := append([]tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(m.pace.fps())}, o.ProgramOptions...)
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(m.pace.fps())}
+	if len(o.ProgramOptions) == 0 {
+		// Lip Gloss detected the terminal's colours at init, for the same
+		// stdout and environment; inside tmux that ran `tmux info`, which
+		// Bubble Tea would run again (at 1,000 sessions on that server, a
+		// tenth of the board's start).
+		opts = append(opts, tea.WithColorProfile(lipgloss.Writer.Profile))
+	}
+	opts = append(opts, o.ProgramOptions...)
 	p := tea.NewProgram(m, opts...)
 	if m.pace != nil {
 		m.pace.prog = p
