@@ -48,9 +48,10 @@ type app struct {
 	readyWait  time.Duration                   // how long send waits for a new agent's prompt
 	tmuxRunner func(socket string) tmux.Runner // tests: in place of exec'ing tmux
 
-	args  []string // as given, for lanes-board
-	board Board    // nil: exec lanes-board
-	build string   // this binary's build (buildOf), set when the board needs it
+	args    []string // as given, for lanes-board
+	signals bool     // Main: long commands end cleanly on SIGINT and SIGTERM
+	board   Board    // nil: exec lanes-board
+	build   string   // this binary's build (buildOf), set when the board needs it
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
@@ -91,34 +92,9 @@ func commands() []command {
 // Main runs lanes with the process's arguments, streams and environment,
 // and returns the exit code. board runs the board; nil execs lanes-board.
 func Main(board Board) int {
-	ctx, args := context.Background(), os.Args[1:]
-	// A signal context costs about a millisecond of start-up (its watcher
-	// takes a thread of its own). hook and status-line, which agents and
-	// tmux run every few seconds, and ls, which scripts poll, are short and
-	// leave nothing half-done when a signal ends them (a spool line is one
-	// write, a store commit is atomic), so they keep the default: SIGINT and
-	// SIGTERM end them at once.
-	if cmd := commandOf(args); cmd != "hook" && cmd != "status-line" && cmd != "ls" {
-		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-		defer stop()
-	}
 	a := newApp(os.Stdin, os.Stdout, os.Stderr, os.Getenv)
-	a.board = board
-	return a.main(ctx, args)
-}
-
-// commandOf is the command word of args, after the global flags.
-func commandOf(args []string) string {
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "--socket" || a == "-socket" || a == "--theme" || a == "-theme":
-			i++ // the flag's value
-		case !strings.HasPrefix(a, "-"):
-			return a
-		}
-	}
-	return ""
+	a.board, a.signals = board, true
+	return a.main(context.Background(), os.Args[1:])
 }
 
 func (a *app) main(ctx context.Context, args []string) int {
@@ -133,16 +109,15 @@ func (a *app) main(ctx context.Context, args []string) int {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&a.socket, "socket", "", "tmux server socket name (tmux -L)")
 	fs.StringVar(&a.theme, "theme", "auto", "board theme: auto, dark or light")
-	help := fs.Bool("help", false, "")
-	fs.BoolVar(help, "h", false, "")
-	if err := fs.Parse(args); err != nil {
+	// The global flags end at the command: its words are its own.
+	switch _, err := parseArgs(fs, args, 0); {
+	case errors.Is(err, flag.ErrHelp):
+		a.usage(a.stdout)
+		return exitOK
+	case err != nil:
 		fmt.Fprintf(a.stderr, "lanes: %v\n\n", err)
 		a.usage(a.stderr)
 		return exitUsage
-	}
-	if *help {
-		a.usage(a.stdout)
-		return exitOK
 	}
 	if a.socket == "" {
 		a.socket = a.getenv("LANES_TMUX_SOCKET")
@@ -152,6 +127,17 @@ func (a *app) main(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	rest := fs.Args()
+	// A signal context costs about a millisecond of start-up (its watcher
+	// takes a thread of its own). status-line, which tmux runs every few
+	// seconds, and ls, which scripts poll, are short and leave nothing
+	// half-done when a signal ends them (a store commit is atomic), so they
+	// keep the default: SIGINT and SIGTERM end them at once. So does the
+	// hook, above.
+	if a.signals && (len(rest) == 0 || rest[0] != "status-line" && rest[0] != "ls" && rest[0] != "hook") {
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+	}
 	if len(rest) == 0 {
 		return a.cmdBoard(ctx, nil)
 	}
@@ -212,79 +198,32 @@ func (a *app) flags(name string) *flag.FlagSet {
 	return fs
 }
 
-// parse parses args; done is true when the command should return code now
-// (help was asked for, or the flags were wrong).
+// parse parses a command's args by parseArgs' rules; done is true when the
+// command should return code now (help was asked for, or the args were
+// wrong).
 func (a *app) parse(fs *flag.FlagSet, args []string) (code int, done bool) {
-	return a.parseN(fs, args, -1)
+	_, code, done = a.parseWith(fs, args, -1)
+	return code, done
 }
 
-// parseN is parse for a command whose positional arguments after the
-// first n are literal text (send's prompt): a word there that starts with
-// '-' is text, not a flag, and a "--" just before it ends the flags
-// without becoming text. n < 0 lets flags appear anywhere.
-func (a *app) parseN(fs *flag.FlagSet, args []string, n int) (code int, done bool) {
+// parseWith is parse with parseArgs' special case, textAfter (send's
+// prompt), and its tail (new's agent argv).
+func (a *app) parseWith(fs *flag.FlagSet, args []string, textAfter int) (tail []string, code int, done bool) {
 	usage := fs.Usage
 	fs.Usage = func() {} // the flag package would print it to stderr on -h too
-	err := fs.Parse(interleave(fs, args, n))
+	tail, err := parseArgs(fs, args, textAfter)
 	fs.Usage = usage
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		fs.SetOutput(a.stdout)
 		fs.Usage()
-		return exitOK, true
+		return nil, exitOK, true
 	case err != nil:
 		fmt.Fprintln(a.stderr)
 		fs.Usage()
-		return exitUsage, true
+		return nil, exitUsage, true
 	}
-	return 0, false
-}
-
-// interleave moves flags after positional arguments to the front, so
-// `lanes send api --force hi` works. Everything after "--", and after the
-// first n positional arguments when n >= 0, stays in place. A flag missing
-// its value goes last, so the flag package reports it rather than taking
-// a positional argument for its value.
-func interleave(fs *flag.FlagSet, args []string, n int) []string {
-	var flags, pos, dangling []string
-	for i := 0; i < len(args); i++ {
-		arg := args[i]
-		if arg == "--" && n >= 0 && len(pos) <= n {
-			pos = append(pos, args[i+1:]...) // "--" ends the flags; it is not text
-			break
-		}
-		if arg == "--" || (n >= 0 && len(pos) > n) {
-			pos = append(pos, args[i:]...)
-			break
-		}
-		if !strings.HasPrefix(arg, "-") || arg == "-" {
-			pos = append(pos, arg)
-			continue
-		}
-		name := strings.TrimLeft(arg, "-")
-		f := fs.Lookup(name)
-		switch {
-		case strings.Contains(name, "=") || f == nil || isBool(f):
-			flags = append(flags, arg)
-		case i+1 < len(args):
-			flags = append(flags, arg, args[i+1])
-			i++
-		default:
-			dangling = append(dangling, arg)
-		}
-	}
-	if len(dangling) > 0 {
-		return append(flags, dangling...) // Parse reports the missing value
-	}
-	if n >= 0 {
-		flags = append(flags, "--") // text that starts with '-' is not a flag
-	}
-	return append(flags, pos...)
-}
-
-func isBool(f *flag.Flag) bool {
-	b, ok := f.Value.(interface{ IsBoolFlag() bool })
-	return ok && b.IsBoolFlag()
+	return tail, 0, false
 }
 
 func upperFirst(s string) string {

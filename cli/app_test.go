@@ -6,21 +6,6 @@ import (
 	"testing"
 )
 
-func TestCommandOf(t *testing.T) {
-	for args, want := range map[string]string{
-		"":                                  "",
-		"hook claude":                       "hook",
-		"--socket s status-line --format j": "status-line",
-		"--socket=s -theme light ls":        "ls",
-		"--theme dark":                      "",
-		"send api status-line":              "send",
-	} {
-		if got := commandOf(strings.Fields(args)); got != want {
-			t.Errorf("commandOf(%q) = %q, want %q", args, got, want)
-		}
-	}
-}
-
 // An app used without main (the board's actions, tests) reaches the
 // sessions' server from $LANES_TMUX_SOCKET, never tmux's default server.
 func TestAppWithoutMainUsesTheSessionsServer(t *testing.T) {

@@ -55,7 +55,7 @@ func (a *app) cmdSend(ctx context.Context, args []string) int {
 		fmt.Fprintln(fs.Output(), "\nTo send text that starts with '-', put -- before it: lanes send NAME -- -x")
 		fmt.Fprintln(fs.Output(), "TEXT - reads the prompt from stdin, which other users cannot see (argv they can).")
 	}
-	if code, done := a.parseN(fs, args, 1); done { // the prompt is text, dashes and all
+	if _, code, done := a.parseWith(fs, args, 1); done { // the prompt is text, dashes and all
 		return code
 	}
 	if fs.NArg() < 2 {

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,15 +91,54 @@ func hookContent(p hookPayload) (toolInput, question, message string) {
 // on a lock and never prints to the agent's terminal. Its own failures go to
 // $STATE/hook-errors.log.
 func (a *app) cmdHook(_ context.Context, args []string) int {
-	if len(args) > 0 && (args[0] == "--help" || args[0] == "-h") {
+	h, err := parseHookArgs(args)
+	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(a.stdout, hookHelp)
 		return exitOK
 	}
 	dir, _ := a.stateDir()
-	if err := a.hook(dir, args); err != nil && dir != "" {
+	if err == nil {
+		err = a.hook(dir, h)
+	}
+	if err != nil && dir != "" {
 		logHookError(dir, a.now(), err)
 	}
 	return exitOK
+}
+
+// hookArgs is `lanes hook`'s command line.
+type hookArgs struct {
+	agent, event, payload string
+	session               string // --session
+	installed             bool   // agent.InstalledFlag: run from the agent's own config
+}
+
+// parseHookArgs reads the hook's command line by parseArgs' rules, with the
+// hook's one special case: a third positional argument or more is Codex's
+// notify payload, the last of them. Nothing is printed: a mistake goes to
+// the hook's log.
+func parseHookArgs(args []string) (hookArgs, error) {
+	var h hookArgs
+	fs := flag.NewFlagSet("lanes hook", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	fs.StringVar(&h.session, "session", "", "")
+	fs.BoolVar(&h.installed, strings.TrimLeft(agent.InstalledFlag, "-"), false, "")
+	if _, err := parseArgs(fs, args, -1); err != nil {
+		return h, fmt.Errorf("lanes hook: %w", err)
+	}
+	pos := fs.Args()
+	if len(pos) == 0 {
+		return h, fmt.Errorf("lanes hook: no AGENT given (want one of %s)", strings.Join(hookAgents, ", "))
+	}
+	h.agent = pos[0]
+	if len(pos) > 1 {
+		h.event = pos[1]
+	}
+	if len(pos) > 2 {
+		h.payload = pos[len(pos)-1]
+	}
+	return h, nil
 }
 
 const hookHelp = `Usage: lanes hook AGENT [EVENT] [--session NAME] [PAYLOAD]
@@ -118,35 +159,10 @@ else from the pane index by $TMUX_PANE, else from --session NAME (manual use;
 targets the session's current launch).
 `
 
-func (a *app) hook(dir string, args []string) error {
-	var ag, event, session, payloadArg string
-	installed := false
-	var pos []string
-	for i := 0; i < len(args); i++ {
-		switch args[i] {
-		case agent.InstalledFlag:
-			installed = true
-		case "--session":
-			if i+1 < len(args) {
-				session = args[i+1]
-				i++
-			}
-		default:
-			pos = append(pos, args[i])
-		}
-	}
-	if len(pos) == 0 {
-		return fmt.Errorf("lanes hook: no AGENT given (want one of %s)", strings.Join(hookAgents, ", "))
-	}
-	ag = pos[0]
+func (a *app) hook(dir string, h hookArgs) error {
+	ag, event, session, payloadArg, installed := h.agent, h.event, h.session, h.payload, h.installed
 	if !slices.Contains(hookAgents, ag) {
 		return fmt.Errorf("lanes hook: unknown agent %q (want one of %s)", ag, strings.Join(hookAgents, ", "))
-	}
-	if len(pos) > 1 {
-		event = pos[1]
-	}
-	if len(pos) > 2 {
-		payloadArg = pos[len(pos)-1]
 	}
 	// Hooks installed in the agent's own config stand down inside sessions
 	// whose hooks lanes injected at launch, so nothing is recorded twice.

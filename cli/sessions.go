@@ -23,22 +23,21 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 	wtFlag := fs.Bool("worktree", false, "start it in a new git worktree of the repository DIR is in, on a new branch ("+EnvWorktreeRoot+" overrides where worktrees go)")
 	branchFlag := fs.String("branch", "", "with --worktree: the new branch (default lanes/NAME)")
 	fromFlag := fs.String("from", "", "with --worktree: the commit or branch it starts from (default: the repository's current branch)")
-	if code, done := a.parse(fs, args); done {
+	// The agent's argv is what follows "--".
+	extra, code, done := a.parseWith(fs, args, -1)
+	if done {
 		return code
 	}
-	rest := fs.Args()
+	names := fs.Args()[:fs.NArg()-len(extra)]
 	switch {
-	case len(rest) == 0:
-		return a.usageErr(fs, "new needs a NAME")
-	case rest[0] == "--" || startsWithCommand(args):
+	case len(names) == 0 && extra != nil:
 		return a.usageErr(fs, "new needs a NAME before --")
+	case len(names) == 0:
+		return a.usageErr(fs, "new needs a NAME")
+	case len(names) > 1:
+		return a.usageErr(fs, "unexpected %q: put agent arguments after --", names[1])
 	}
-	name, extra := rest[0], rest[1:]
-	if len(extra) > 0 && extra[0] == "--" {
-		extra = extra[1:]
-	} else if len(extra) > 0 {
-		return a.usageErr(fs, "unexpected %q: put agent arguments after --", extra[0])
-	}
+	name := names[0]
 	if err := state.CheckName(name); err != nil {
 		// The message says what to do; the flags list would bury it.
 		fmt.Fprintf(a.stderr, "lanes: %v\n", err)
@@ -75,23 +74,6 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 		fmt.Fprintf(a.stdout, "worktree %s on new branch %s (from %s)\n", r.Git.Worktree, r.Branch, r.Git.Base)
 	}
 	return exitOK
-}
-
-// startsWithCommand reports whether "--" comes before any NAME, as in
-// `lanes new -- sh` (the flag package would drop the "--" and take sh for
-// the name).
-func startsWithCommand(args []string) bool {
-	for i := 0; i < len(args); i++ {
-		switch a := args[i]; {
-		case a == "--":
-			return true
-		case slices.Contains([]string{"agent", "dir", "branch", "from"}, strings.TrimLeft(a, "-")):
-			i++ // its value
-		case !strings.HasPrefix(a, "-"):
-			return false
-		}
-	}
-	return false
 }
 
 func agentNames() []string {
