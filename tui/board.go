@@ -13,6 +13,7 @@ import (
 type item struct {
 	rec *state.Record
 	d   state.Derivation
+	urg state.Urgency // its place in the board's order, taken once
 	// say and says are what the card says (state.Says), when the board
 	// shows content.
 	say  state.Say
@@ -131,7 +132,7 @@ func (b *board) set(recs []*state.Record, now time.Time, filter string, all, con
 	b.items = b.items[:0]
 	for _, r := range recs {
 		if recent(r, now, all) && matches(r, filter) {
-			it := item{rec: r, d: state.Derive(r, now)}
+			it := newItem(r, now)
 			if content {
 				it.say, it.says = state.Says(r)
 			}
@@ -166,7 +167,13 @@ func (b *board) set(recs []*state.Record, now time.Time, filter string, all, con
 
 // byUrgency is state.ByUrgency for the board's items: every lane, its
 // idle stack and the sidebar list sessions in this one order.
-func byUrgency(x, y *item) int { return state.ByUrgency(x.rec, x.d, y.rec, y.d) }
+func byUrgency(x, y *item) int { return state.CompareUrgency(x.urg, y.urg) }
+
+// newItem is r as the board shows it at now.
+func newItem(r *state.Record, now time.Time) item {
+	d := state.Derive(r, now)
+	return item{rec: r, d: d, urg: state.UrgencyOf(r, d)}
+}
 
 // setSize fits the board into w×h cells (lane headers included).
 func (b *board) setSize(w, h int) {

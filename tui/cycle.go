@@ -131,8 +131,16 @@ func (m Model) active() bool {
 	animates := func(r *state.Record, d state.Derivation) bool {
 		return r.Live() && theme.ActivitySpec(dotActivity(r, d)).Animates
 	}
-	anim := func(it item) bool { return animates(it.rec, it.d) }
-	return (m.sidebarOn && slices.ContainsFunc(m.sidebar.live, anim)) || slices.ContainsFunc(m.board.items, anim)
+	anim := func(it *item) bool { return animates(it.rec, it.d) }
+	if m.sidebarOn && slices.ContainsFunc(m.sidebar.live, anim) {
+		return true
+	}
+	for i := range m.board.items {
+		if anim(&m.board.items[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // flash shows a status-bar message that clears itself.

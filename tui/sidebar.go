@@ -15,19 +15,23 @@ const sidebarW = 24
 
 // sidebar lists every live session with its raw-activity dot.
 type sidebar struct {
-	live []item // in the board's order (byUrgency)
+	live  []*item // in the board's order (byUrgency), into items
+	items []item
 }
 
 // setRecords keeps the live sessions, whatever the board's filter, each
 // derived once.
 func (s *sidebar) setRecords(recs []*state.Record, now time.Time) {
-	s.live = s.live[:0]
+	s.items, s.live = s.items[:0], s.live[:0]
 	for _, r := range recs {
 		if r.Live() {
-			s.live = append(s.live, item{rec: r, d: state.Derive(r, now)})
+			s.items = append(s.items, newItem(r, now))
 		}
 	}
-	slices.SortFunc(s.live, func(x, y item) int { return byUrgency(&x, &y) })
+	for i := range s.items {
+		s.live = append(s.live, &s.items[i])
+	}
+	slices.SortFunc(s.live, byUrgency) // pointers: an item is too big to move about
 }
 
 // render draws the sidebar in h lines of sidebarW cells; selID is the
@@ -43,7 +47,7 @@ func (s sidebar) render(l *look, h int, selID string, now time.Time, frame int) 
 	}
 	listH := h - 1
 	add(fit(l.name, " Sessions · "+strconv.Itoa(len(s.live)), paint{}, "", w))
-	sel := slices.IndexFunc(s.live, func(x item) bool { return x.rec.ID == selID })
+	sel := slices.IndexFunc(s.live, func(x *item) bool { return x.rec.ID == selID })
 	first := 0
 	if sel >= listH {
 		first = sel - listH + 1
