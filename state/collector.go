@@ -143,7 +143,7 @@ func (c *Collector) cycle(ctx context.Context, readTmux bool) (CycleResult, erro
 	res := CycleResult{TmuxErr: tmuxErr, At: readStart}
 	var closing []string
 	var captures []witnessCapture
-	var gitJobs []gitJob
+	var gitJobs []gitKey
 	var prJobs []prJob
 	reap := false
 	now := c.now()
@@ -207,7 +207,7 @@ func (c *Collector) cycle(ctx context.Context, readTmux bool) (CycleResult, erro
 	// transaction; what they prove is applied in a second one, after the
 	// hook lines that arrived meanwhile (a later hook event wins).
 	for i := range captures {
-		take(ctx, &captures[i], c.Panes, c.now)
+		capture(ctx, &captures[i], c.Panes, c.now)
 	}
 	ingested, dropped := res.Ingested, res.Dropped
 	if err := c.transact(c.now(), false, &res, func(ct *cycleTx) { ct.witness(captures) }); err != nil {

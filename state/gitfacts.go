@@ -68,15 +68,12 @@ type gitKey struct{ dir, branch, base string }
 
 func gitKeyOf(r *Record) gitKey { return gitKey{r.Dir, r.Branch, r.Git.Base} }
 
-// gitJob is one read a cycle chose.
-type gitJob = gitKey
-
 // due chooses the reads to start now: checkouts of live sessions (their
 // HEAD file gave a branch), last read gitEvery ago or longer while one of
 // their sessions works or changed activity since, gitQuietEvery otherwise,
 // not being read, as many as the gitAtOnce budget has room for. It changes
 // nothing: a cycle whose transaction fails starts none of them.
-func (p *GitPoller) due(recs []*Record, now time.Time) []gitJob {
+func (p *GitPoller) due(recs []*Record, now time.Time) []gitKey {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	type want struct {
@@ -104,7 +101,7 @@ func (p *GitPoller) due(recs []*Record, now time.Time) []gitJob {
 		}
 		w.working = w.working || r.Activity.State == ActivityActive
 	}
-	var jobs []gitJob
+	var jobs []gitKey
 	for _, k := range order {
 		if p.inFlight+len(jobs) >= gitAtOnce {
 			break
@@ -124,7 +121,7 @@ func (p *GitPoller) due(recs []*Record, now time.Time) []gitJob {
 
 // start runs the chosen reads in the background, within the gitAtOnce
 // budget; a later cycle's take collects what they found.
-func (p *GitPoller) start(ctx context.Context, jobs []gitJob, now func() time.Time) {
+func (p *GitPoller) start(ctx context.Context, jobs []gitKey, now func() time.Time) {
 	if len(jobs) == 0 {
 		return
 	}
@@ -172,7 +169,7 @@ func (p *GitPoller) take() map[gitKey]gitRead {
 }
 
 // read runs one git status for j.
-func (p *GitPoller) read(ctx context.Context, j gitJob) (gitRead, error) {
+func (p *GitPoller) read(ctx context.Context, j gitKey) (gitRead, error) {
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
 	args := []string{"--no-optional-locks"}

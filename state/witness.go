@@ -232,6 +232,7 @@ func (s Screen) last(words []string) int {
 // record said when it was chosen (a hook event since wins), and the result.
 type witnessCapture struct {
 	id, pane string
+	launch   string // the run it looked at: a restart since makes it another's
 	basis    ActivityFacts
 	due      time.Time
 	at       time.Time
@@ -294,7 +295,7 @@ func (c *cycleTx) witnessDue(socket string, now time.Time, room int, pending fun
 			continue
 		}
 		if at, ok := witnessDue(r); ok && !at.After(now) {
-			due = append(due, witnessCapture{id: r.ID, pane: r.Runtime.PaneID, basis: r.Activity, due: at})
+			due = append(due, witnessCapture{id: r.ID, pane: r.Runtime.PaneID, launch: r.Runtime.Launch, basis: r.Activity, due: at})
 		}
 	}
 	slices.SortFunc(due, func(x, y witnessCapture) int { return cmp.Or(x.due.Compare(y.due), strings.Compare(x.id, y.id)) })
@@ -307,7 +308,8 @@ func (c *cycleTx) witnessDue(socket string, now time.Time, room int, pending fun
 func (c *cycleTx) witness(caps []witnessCapture) {
 	for _, cp := range caps {
 		r := c.record(cp.id)
-		if r == nil || !cp.ok || !r.Live() || !sameBasis(r.Activity, cp.basis) {
+		if r == nil || !cp.ok || !r.Live() || !sameBasis(r.Activity, cp.basis) ||
+			r.Runtime.Launch != cp.launch || r.Runtime.PaneID != cp.pane {
 			continue
 		}
 		c.dirty[r.ID] = true

@@ -61,7 +61,7 @@ func (w *WitnessRunner) start(ctx context.Context, caps []witnessCapture, panes 
 		w.wg.Add(1)
 		go func() {
 			defer w.wg.Done()
-			take(ctx, &cp, panes, now)
+			capture(ctx, &cp, panes, now)
 			w.mu.Lock()
 			delete(w.inFlight, cp.id)
 			w.done = append(w.done, cp)
@@ -89,8 +89,8 @@ func (w *WitnessRunner) take() []witnessCapture {
 // Wait waits for the captures in flight (tests and benchmarks).
 func (w *WitnessRunner) Wait() { w.wg.Wait() }
 
-// take captures cp's pane now.
-func take(ctx context.Context, cp *witnessCapture, panes PaneSource, now func() time.Time) {
+// capture takes cp's pane now.
+func capture(ctx context.Context, cp *witnessCapture, panes PaneSource, now func() time.Time) {
 	cp.at = now().UTC().Round(0)
 	text, err := panes.CapturePane(ctx, cp.pane)
 	cp.screen, cp.ok = Screen(text), err == nil

@@ -222,6 +222,7 @@ func (m *Model) notify(now time.Time) tea.Cmd {
 	if len(recs) == 0 {
 		return nil
 	}
+	m.pace.kick() // the bell and OSC are written on a tick, view or no view
 	return notifyCmd(m.ctx, noticeFor(recs, now, !m.o.NoContent), m.o.Notify)
 }
 

@@ -14,8 +14,9 @@ import (
 // machine each wakeup costs about a tenth of a millisecond: 15 ticks a
 // second were half the idle board's CPU, and still kept a hook line up to
 // 67 ms from the screen. The pacer runs the ticks fast for a moment after
-// the view changed and slow otherwise: a change is on screen within
-// paceFast, and an idle board wakes about once a second.
+// the view changed (or output was queued) and at paceSlow otherwise: a
+// change is on screen within paceFast, and an idle board's renderer wakes
+// once a second.
 const (
 	// FPS is the renderer's own rate; the pacer takes over its ticker as
 	// soon as the program runs.
@@ -23,6 +24,12 @@ const (
 	paceFast = 8 * time.Millisecond  // tick period right after a change
 	paceHold = 40 * time.Millisecond // how long ticks stay fast after it
 	paceSlow = time.Second           // tick period while nothing changes
+	// paceRestate: how often an unchanged view sets the slow period again,
+	// which Bubble Tea replaces with its own rate when it restarts its
+	// renderer (after an attach). Rarely, since setting it restarts the
+	// period: a board renders twice a second, and setting it each time
+	// would keep the slow tick from ever coming.
+	paceRestate = 3 * time.Second
 	// paceFallbackFPS is the program's rate when the pacer cannot reach
 	// the renderer's ticker (a Bubble Tea whose insides moved): fixed, as
 	// before the pacer, trading idle CPU for a frame of latency.
@@ -32,19 +39,22 @@ const (
 // pacer drives the renderer's ticker. Its methods are safe on nil (tests
 // and goldens render without a program).
 type pacer struct {
-	mu     sync.Mutex
-	prog   *tea.Program
-	ticker *time.Ticker
-	last   string
-	fast   bool
-	hold   *time.Timer
+	mu       sync.Mutex
+	prog     *tea.Program
+	last     string
+	fast     bool
+	fastTill time.Time // a change or kick keeps the ticks fast until then
+	restated time.Time // when the slow period was last set
+	hold     *time.Timer
 }
+
+var tickerType = reflect.TypeFor[*time.Ticker]()
 
 // newPacer returns a pacer for the program about to be made, or nil when
 // Bubble Tea keeps no ticker the pacer can reach; then the program keeps
 // the fallback rate. Its program is set once made, before it runs.
 func newPacer() *pacer {
-	if _, ok := reflect.TypeFor[tea.Program]().FieldByName("ticker"); !ok {
+	if f, ok := reflect.TypeFor[tea.Program]().FieldByName("ticker"); !ok || f.Type != tickerType {
 		return nil
 	}
 	return &pacer{}
@@ -59,51 +69,77 @@ func (pc *pacer) fps() int {
 	return FPS
 }
 
-// programTicker is p's renderer ticker, nil until the renderer started or
-// when Bubble Tea keeps it elsewhere. It reads an unexported field, on the
-// program's own goroutine (View is called there), where Run set it.
-func programTicker(p *tea.Program) *time.Ticker {
-	f := reflect.ValueOf(p).Elem().FieldByName("ticker")
-	if !f.IsValid() || f.Type() != reflect.TypeFor[*time.Ticker]() {
-		return nil
-	}
+// ticker is the program's renderer ticker, nil until the renderer started.
+// It reads an unexported field (newPacer checked its type), each time: a
+// Bubble Tea that made a new ticker on a restart would otherwise be left
+// at its own rate. Called from View, on the program's goroutine, where Run
+// sets the field.
+func (pc *pacer) ticker() *time.Ticker {
+	f := reflect.ValueOf(pc.prog).Elem().FieldByName("ticker")
 	return *(**time.Ticker)(unsafe.Pointer(f.UnsafeAddr()))
 }
 
 // saw is told every view the model renders: a changed one makes the ticks
-// fast for paceHold, an unchanged one outside that window keeps them slow
-// (also after Bubble Tea restarted its renderer at its own rate, as it does
-// when the terminal comes back from an attach).
+// fast for paceHold; an unchanged one outside that window states the slow
+// period again now and then (Bubble Tea restarts its renderer at its own
+// rate when the terminal comes back from an attach).
 func (pc *pacer) saw(content string) {
 	if pc == nil {
 		return
 	}
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
-	if pc.ticker == nil {
-		if pc.ticker = programTicker(pc.prog); pc.ticker == nil {
-			return
-		}
-		pc.hold = time.AfterFunc(time.Hour, pc.settle)
-		pc.hold.Stop()
+	t := pc.ticker()
+	if t == nil {
+		return
 	}
+	now := time.Now()
 	switch {
 	case content != pc.last:
 		pc.last = content
-		if !pc.fast {
-			pc.fast = true
-			pc.ticker.Reset(paceFast)
-		}
-		pc.hold.Reset(paceHold)
-	case !pc.fast:
-		pc.ticker.Reset(paceSlow)
+		pc.speedUp(t, now)
+	case !pc.fast && now.Sub(pc.restated) >= paceRestate:
+		pc.restated = now
+		t.Reset(paceSlow)
 	}
 }
 
-// settle slows the ticks once paceHold passed without a change.
+// kick makes the ticks fast for a moment without a new view: output queued
+// for the terminal (a notification) is written on a tick.
+func (pc *pacer) kick() {
+	if pc == nil || pc.prog == nil {
+		return
+	}
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if t := pc.ticker(); t != nil {
+		pc.speedUp(t, time.Now())
+	}
+}
+
+func (pc *pacer) speedUp(t *time.Ticker, now time.Time) {
+	if !pc.fast {
+		pc.fast = true
+		t.Reset(paceFast)
+	}
+	pc.fastTill = now.Add(paceHold)
+	if pc.hold == nil {
+		pc.hold = time.AfterFunc(paceHold, pc.settle)
+	} else {
+		pc.hold.Reset(paceHold)
+	}
+}
+
+// settle slows the ticks once paceHold passed without a change; one that
+// came while it waited for the lock keeps them fast.
 func (pc *pacer) settle() {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
+	if wait := time.Until(pc.fastTill); wait > 0 {
+		pc.hold.Reset(wait)
+		return
+	}
 	pc.fast = false
-	pc.ticker.Reset(paceSlow)
+	pc.restated = time.Now()
+	pc.ticker().Reset(paceSlow)
 }

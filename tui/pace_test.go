@@ -87,7 +87,7 @@ func TestPacerDrivesTheRenderer(t *testing.T) {
 	}()
 	waitUntil(t, 5*time.Second, "the first frame", func() bool { return out.hasAfter(0, "count 0") })
 	pc.mu.Lock()
-	found := pc.ticker != nil
+	found := pc.ticker() != nil
 	pc.mu.Unlock()
 	if !found {
 		t.Fatal("the pacer did not find the running program's ticker")
@@ -101,6 +101,12 @@ func TestPacerDrivesTheRenderer(t *testing.T) {
 		waitUntil(t, 5*time.Second, "count "+want, func() bool { return out.hasAfter(from, want) })
 		waitUntil(t, 5*time.Second, "the ticks to slow down", func() bool { return !pc.isFast() })
 	}
+	// Output queued without a new view (a notification) makes them fast too.
+	pc.kick()
+	if !pc.isFast() {
+		t.Error("kick left the ticks slow")
+	}
+	waitUntil(t, 5*time.Second, "the ticks to slow down after the kick", func() bool { return !pc.isFast() })
 }
 
 func (pc *pacer) isFast() bool {

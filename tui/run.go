@@ -185,10 +185,16 @@ func either(ctx context.Context, a, b <-chan struct{}) <-chan struct{} {
 				return
 			case _, ok := <-a:
 				if !ok {
+					// The spool watch ended: what b wakes for is then
+					// applied by the next full cycle, a second later.
 					close(out)
 					return
 				}
-			case <-b:
+			case _, ok := <-b:
+				if !ok {
+					b = nil
+					continue
+				}
 			}
 			select {
 			case out <- struct{}{}:
