@@ -19,23 +19,27 @@ import (
 // for as long as a board runs, so a read costs the server one command
 // instead of a client process started, set up and torn down each time.
 //
-// It attaches to a session lanes made, with flags that keep it out of the
-// way: ignore-size (windows are never sized for it), no-output (the server
-// sends it no pane output) and -E (the session's environment is not
-// updated from the board's). It is still a client: tmux list-clients shows
-// it, and the session it is on reads as attached. Only commands whose
-// output lanes formats itself go through it; a pane's own text (a capture)
-// never does, since a line in it could mimic the end of a reply.
+// It attaches with flags that keep it out of the way: ignore-size (windows
+// are never sized for it), no-output (the server sends it no pane output)
+// and -E (the session's environment is not updated from the board's). It
+// is still a client: tmux list-clients shows it, the session it is on
+// reads as attached, gets its focus (a focus-in, with focus-events on) and
+// its activity time, and untargeted commands run from outside tmux find
+// it. PaneReader therefore attaches it to a session of its own, never to
+// an agent's. Only commands whose output lanes formats itself go through
+// it; a pane's own text (a capture) never does, since a line in it could
+// mimic the end of a reply.
 type Control struct {
-	session string
-	cmd     *exec.Cmd
-	stdin   io.WriteCloser
-	stderr  bytes.Buffer // written by exec's copier until Wait returns
-	replies chan reply
-	done    chan struct{} // closed once the client has exited and been waited for
-	closing chan struct{} // closed by Close: no reply is waited for after it
-	close   sync.Once
-	mu      sync.Mutex // one command line in flight
+	session   string // as asked for
+	sessionID string // "$N" as tmux first named it: read's goroutine only
+	cmd       *exec.Cmd
+	stdin     io.WriteCloser
+	stderr    bytes.Buffer // written by exec's copier until Wait returns
+	replies   chan reply
+	done      chan struct{} // closed once the client has exited and been waited for
+	closing   chan struct{} // closed by Close: no reply is waited for after it
+	close     sync.Once
+	mu        sync.Mutex // one command line in flight
 }
 
 // reply is one %begin … %end (or %error) block of a control client's
@@ -54,13 +58,11 @@ var ErrControlGone = errors.New("tmux control client gone")
 // client, and send it no pane output.
 const controlFlags = "ignore-size,no-output"
 
-// StartControl attaches a control-mode client to session (a "$N" id). ctx
-// bounds the start alone; the client lives until Close, or until the
-// server or the session ends.
+// StartControl attaches a control-mode client to session (an id or a
+// name, made exact). ctx bounds the start alone; the client lives until
+// Close, or until the server or the session ends.
 func (c *Client) StartControl(ctx context.Context, session string) (*Control, error) {
-	if !isID(session, '$') {
-		return nil, fmt.Errorf("tmux attach-session: %w: %q is not a session id", ErrInvalid, session)
-	}
+	session = SessionTarget(session)
 	args := append(append([]string{"-u"}, socketArgs(c.Socket)...), c.configArgs()...)
 	args = append(args, "-C", "attach-session", "-E", "-f", controlFlags, "-t", session)
 	k := &Control{session: session, replies: make(chan reply, 4), done: make(chan struct{}), closing: make(chan struct{})}
@@ -201,8 +203,14 @@ func (k *Control) read(r io.Reader) {
 			switch {
 			case len(f) == 4 && f[0] == "%begin":
 				in, num, ours, buf = true, f[2], f[3] == "1", nil
-			case len(f) >= 2 && f[0] == "%session-changed" && f[1] != k.session:
-				k.Close()
+			case len(f) >= 2 && f[0] == "%session-changed":
+				// The first names the session it attached to; any later
+				// one, a move.
+				if k.sessionID == "" {
+					k.sessionID = f[1]
+				} else if f[1] != k.sessionID {
+					k.Close()
+				}
 			}
 			continue
 		}
@@ -274,15 +282,27 @@ func joinCmds(cmds [][]string) []string {
 
 // PaneReader makes ListPanes reads over a Control client while one is
 // attached, and by starting a tmux client otherwise. After a read that
-// found a live session lanes made, it attaches a control client to it for
-// the reads that follow. Whatever carries it, a read is one command line,
-// run by the server at once: one consistent view of every pane.
+// found a live session lanes made, it makes ReaderSession (if it is not
+// there yet) and attaches a control client to it for the reads that
+// follow; Close detaches it and ends ReaderSession when no other board's
+// client is on it. Whatever carries it, a read is one command line, run by
+// the server at once: one consistent view of every pane.
 type PaneReader struct {
 	Client *Client
 	mu     sync.Mutex
 	ctl    *Control
 	next   time.Time // no control client is started before
 }
+
+// ReaderSession is the session a board's control client attaches to: one
+// pane that only sleeps, marked with readerMark as its @lanes_id, which no
+// record has and every read leaves out. What attaching does (focus, the
+// newest client, an attached and active session) falls on it, never on an
+// agent's pane. Its name cannot be a lanes session's (lanes-NAME).
+const ReaderSession = "_lanes_reader"
+
+// readerMark is ReaderSession's @lanes_id.
+const readerMark = "~reader"
 
 // controlRetry spaces attempts to attach a control client, so a session
 // that keeps ending under it costs a start every few seconds at most.
@@ -304,23 +324,35 @@ func (r *PaneReader) ListPanes(ctx context.Context, reap bool) ([]Pane, error) {
 		}
 	}
 	panes, err := r.Client.ListPanes(ctx, reap)
-	if err != nil || time.Now().Before(r.next) {
+	if err != nil || time.Now().Before(r.next) || !slices.ContainsFunc(panes, func(p Pane) bool { return p.LanesID != "" }) {
 		return panes, err
 	}
-	if i := slices.IndexFunc(panes, func(p Pane) bool { return p.LanesID != "" && !p.Dead }); i >= 0 {
-		// Failing to attach costs nothing but the next reads' clients.
-		r.next = time.Now().Add(controlRetry)
-		r.ctl, _ = r.Client.StartControl(ctx, panes[i].SessionID)
+	// Failing to attach costs nothing but the next reads' clients.
+	r.next = time.Now().Add(controlRetry)
+	_, err = r.Client.NewSession(ctx, NewSessionOpts{Name: ReaderSession, Command: []string{"sleep", "2147483647"},
+		LanesID: readerMark, Width: 20, Height: 2})
+	if err == nil || errors.Is(err, ErrDuplicate) {
+		r.ctl, _ = r.Client.StartControl(ctx, ReaderSession)
 	}
 	return panes, nil
 }
 
-// Close detaches the control client, if one is attached.
+// Close detaches the control client, if one is attached, and ends
+// ReaderSession once no client is left on it (another board's may be).
 func (r *PaneReader) Close() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.ctl != nil {
-		r.ctl.Close()
-		r.ctl = nil
+	if r.ctl == nil {
+		return
 	}
+	r.ctl.Close()
+	select {
+	case <-r.ctl.Done():
+	case <-time.After(2 * time.Second):
+	}
+	r.ctl = nil
+	target := SessionTarget(ReaderSession)
+	ctx, cancel := context.WithTimeout(context.Background(), DefaultTimeout)
+	defer cancel()
+	_, _ = r.Client.run(ctx, []string{"if-shell", "-F", "-t", target, "#{==:#{session_attached},0}", "kill-session -t " + target})
 }

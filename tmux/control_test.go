@@ -55,15 +55,16 @@ func TestControlReadsAsAClientDoes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	out, err := k.Run(t.Context(), []string{"run-shell", "true"}, []string{"list-panes", "-a", "-F", "#{@lanes_id}\x1f#{session_name}"})
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if got := string(out); got != "id-a\x1fa\nid-b\x1fb;x\n\x1ftheirs\n" {
+		t.Errorf("control output = %q", got)
+	}
 	r := &tmux.PaneReader{Client: c}
-	for _, reap := range []bool{false, true} {
-		out, err := k.Run(t.Context(), []string{"run-shell", "true"}, []string{"list-panes", "-a", "-F", "#{@lanes_id}\x1f#{session_name}"})
-		if err != nil {
-			t.Fatalf("Run: %v", err)
-		}
-		if got := string(out); got != "id-a\x1fa\nid-b\x1fb;x\n\x1ftheirs\n" {
-			t.Errorf("control output = %q", got)
-		}
+	defer r.Close()
+	for _, reap := range []bool{false, true, false} {
 		got, err := r.ListPanes(t.Context(), reap)
 		if err != nil || !slices.Equal(got, want) {
 			t.Errorf("PaneReader.ListPanes(reap %v) = %v, %v; want %v", reap, got, err, want)
@@ -86,8 +87,9 @@ func TestControlReadsAsAClientDoes(t *testing.T) {
 }
 
 // The reader attaches after a read that found a live session of lanes',
-// takes the exec path again when that session ends under it, and leaves
-// no client behind when closed.
+// to a session of its own (never an agent's, never a user's), which no
+// read shows; reads go on when that session ends under it; Close leaves
+// no client and no reader session behind.
 func TestPaneReaderFollowsTheServer(t *testing.T) {
 	t.Parallel()
 	c := tmuxtest.Server(t)
@@ -101,32 +103,51 @@ func TestPaneReaderFollowsTheServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := clients(t, c); len(got) != 0 {
-		t.Fatalf("attached %q to a session lanes did not make", got)
+		t.Fatalf("attached %q with no session of lanes' to watch", got)
 	}
-	// Two sessions of lanes': the client goes on the first live one.
 	a := newSession(t, c, tmux.NewSessionOpts{Name: "a", Command: []string{"sleep", "600"}, LanesID: "id-a"})
-	newSession(t, c, tmux.NewSessionOpts{Name: "b", Command: []string{"sleep", "600"}, LanesID: "id-b"})
-	if _, err := r.ListPanes(t.Context(), false); err != nil {
+	panes, err := r.ListPanes(t.Context(), false)
+	if err != nil || len(panes) != 2 {
+		t.Fatalf("first read = %d panes, %v", len(panes), err)
+	}
+	sessions, err := raw(t, c, "list-sessions", "-F", "#{session_name} #{session_id}")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got := clients(t, c); !slices.Equal(got, []string{"1 " + a.SessionID}) {
-		t.Fatalf("clients = %q, want a control client on %s", got, a.SessionID)
+	var reader string
+	for line := range strings.Lines(sessions) {
+		if name, id, _ := strings.Cut(strings.TrimSpace(line), " "); name == tmux.ReaderSession {
+			reader = id
+		}
 	}
-	// Its session ends (whatever detach-on-destroy says): reads go on.
-	if _, err := raw(t, c, "set-option", "-t", a.SessionID, "detach-on-destroy", "off"); err != nil {
+	if reader == "" {
+		t.Fatalf("no reader session among %q", sessions)
+	}
+	if got := clients(t, c); !slices.Equal(got, []string{"1 " + reader}) {
+		t.Fatalf("clients = %q, want a control client on %s (not %s)", got, reader, a.SessionID)
+	}
+	panes, err = r.ListPanes(t.Context(), false)
+	if err != nil || len(panes) != 2 || slices.ContainsFunc(panes, func(p tmux.Pane) bool { return p.SessionID == reader }) {
+		t.Fatalf("read over the control client = %+v, %v; want the two sessions' panes, not the reader's", panes, err)
+	}
+	// Its session ends, whatever detach-on-destroy says: reads go on.
+	if _, err := raw(t, c, "set-option", "-t", reader, "detach-on-destroy", "off"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := raw(t, c, "kill-session", "-t", a.SessionID); err != nil {
+	if _, err := raw(t, c, "kill-session", "-t", reader); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, 5*time.Second, "the control client to leave", func() bool {
-		got := clients(t, c)
-		return !slices.ContainsFunc(got, func(s string) bool { return strings.HasPrefix(s, "1 ") })
+		return !slices.ContainsFunc(clients(t, c), func(s string) bool { return strings.HasPrefix(s, "1 ") })
 	})
-	panes, err := r.ListPanes(t.Context(), false)
-	if err != nil || len(panes) != 2 {
+	if panes, err := r.ListPanes(t.Context(), false); err != nil || len(panes) != 2 {
 		t.Fatalf("read after its session ended = %d panes, %v", len(panes), err)
 	}
 	r.Close()
-	waitFor(t, 5*time.Second, "no client left", func() bool { return len(clients(t, c)) == 0 })
+	if got := clients(t, c); len(got) != 0 {
+		t.Errorf("clients left after Close: %q", got)
+	}
+	if _, err := raw(t, c, "has-session", "-t", "="+tmux.ReaderSession); !errors.Is(err, tmux.ErrNoSession) {
+		t.Errorf("reader session after Close: %v, want gone", err)
+	}
 }

@@ -124,6 +124,9 @@ func parsePanes(out []byte) ([]Pane, error) {
 			errs = append(errs, fmt.Errorf("line %d: %w", n+1, err))
 			continue
 		}
+		if p.LanesID == readerMark {
+			continue // a board's reading post, not a session
+		}
 		panes = append(panes, p)
 	}
 	if len(panes) == 0 && len(errs) > 0 {
