@@ -275,7 +275,12 @@ func benchCycle(name string, m map[string]float64) {
 	case "100":
 		budget, ok = "≤ 15 ms", ms <= 15
 	case "1000":
+		// The budget is the board's cycle, which runs every second; a
+		// command's one cycle is inside its own figure (ls --json).
 		budget, ok = "≤ 25 ms", ms <= 25
+		if way == "exec" {
+			budget, ok = "— (a command's: see ls --json)", true
+		}
 	}
 	add(fmt.Sprintf("collector cycle, %s sessions, %s (wall, CPU)", n, how), budget, fmt.Sprintf("%.2f ms, CPU %.2f ms", ms, m["cpu-ms/op"]), ok)
 }
