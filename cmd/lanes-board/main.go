@@ -17,7 +17,7 @@ func main() { os.Exit(cli.Main(board)) }
 func board(ctx context.Context, o cli.BoardOptions) error {
 	// The board waits on tmux, the spool and the terminal; its work fits one
 	// core. One P keeps the runtime from spinning idle threads awake between
-	// frames: with 100 idle sessions this is a quarter of its idle CPU.
+	// frames (the idle-CPU rows of scripts/bench measure the board so).
 	runtime.GOMAXPROCS(1)
 	return tui.Run(ctx, tui.Options{
 		Collector: o.Collector,
