@@ -81,9 +81,13 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 			continue
 		}
 		said, err := a.restore(ctx, r, res.Records)
-		// One shape for every line: what, which (by id: names repeat), why.
+		// One shape for every line: what, which (by id: names repeat), why
+		// (without the name again).
 		why := func() string {
-			return strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(err.Error(), r.Name), ":"))
+			if se := (*state.SessionError)(nil); errors.As(err, &se) && se.Name == r.Name {
+				return se.Reason.Error()
+			}
+			return err.Error()
 		}
 		switch {
 		case errors.Is(err, state.ErrNotRestorable), errors.Is(err, errRunning), errors.Is(err, state.ErrStarting):
@@ -136,7 +140,7 @@ func (a *app) planRestore(ctx context.Context, r *state.Record, all []*state.Rec
 	if r.Runtime.Terminated {
 		for _, o := range all {
 			if o.Live() && o.Name == r.Name {
-				return restoring{}, fmt.Errorf("%s: %w: live session %s has its name now", r.Name, state.ErrNotRestorable, o.ID)
+				return restoring{}, &state.SessionError{Name: r.Name, Reason: fmt.Errorf("%w: live session %s has its name now", state.ErrNotRestorable, o.ID)}
 			}
 		}
 	}
@@ -144,18 +148,21 @@ func (a *app) planRestore(ctx context.Context, r *state.Record, all []*state.Rec
 		return restoring{}, err
 	}
 	pane, err := findPane(ctx, a.tmuxFor(r.Runtime.Socket), r.ID)
+	not := func(verb bool, format string, args ...any) (restoring, error) {
+		return restoring{}, &state.SessionError{Name: r.Name, Reason: fmt.Errorf(format, args...), Verb: verb}
+	}
 	switch {
 	case isDown(err) && !errors.Is(err, tmux.ErrNoServer):
-		return restoring{}, fmt.Errorf("%s: tmux is not answering (%v); restore it once tmux does", r.Name, err)
+		return not(false, "tmux is not answering (%v); restore it once tmux does", err)
 	case err != nil && !errors.Is(err, tmux.ErrNoServer):
-		return restoring{}, fmt.Errorf("%s: reading its tmux server: %w", r.Name, err)
+		return not(false, "reading its tmux server: %w", err)
 	case pane.PaneID != "" && pane.Dead:
-		return restoring{}, fmt.Errorf("%s %w no more: its agent exited but its tmux session is there; `lanes restart %s`", r.Name, errRunning, r.Name)
+		return not(true, "%w no more: its agent exited but its tmux session is there; `lanes restart %s`", errRunning, r.Name)
 	case pane.PaneID != "":
-		return restoring{}, fmt.Errorf("%s %w; `lanes attach %s`", r.Name, errRunning, r.Name)
+		return not(true, "%w; `lanes attach %s`", errRunning, r.Name)
 	}
 	if fi, err := os.Stat(r.Dir); err != nil || !fi.IsDir() {
-		return restoring{}, fmt.Errorf("%s: %w: its directory %s is gone", r.Name, state.ErrNotRestorable, r.Dir)
+		return not(false, "%w: its directory %s is gone", state.ErrNotRestorable, r.Dir)
 	}
 	id := state.ResumeID(r)
 	return restoring{args: append(agentArgs(r), agent.ResumeArgs(r.Agent, id)...), resumeID: id}, nil

@@ -216,3 +216,26 @@ func TestRestoreAllSkipsAStart(t *testing.T) {
 		t.Fatalf("restore --all said %q", out)
 	}
 }
+
+// restore --all names a session once, in front, and prints its reason
+// whole: a reason that does not start with the name keeps every letter
+// even when the name begins it ("sl", whose command slxyzzy-wait is gone).
+func TestRestoreAllKeepsTheReasonWhole(t *testing.T) {
+	bin := t.TempDir()
+	cmd := filepath.Join(bin, "slxyzzy-wait")
+	if err := os.WriteFile(cmd, []byte("#!/bin/sh\nexec sleep 3600\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	e := newEnv(t)
+	e.must("new", "sl", "--dir", t.TempDir(), "--", "slxyzzy-wait")
+	id := e.record("sl").ID
+	e.reboot()
+	if err := os.Remove(cmd); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := e.run("restore", "--all")
+	if want := "failed sl (" + id + "): slxyzzy-wait not found on PATH"; code == exitOK || !strings.Contains(out, want) {
+		t.Fatalf("restore --all: exit %d, said\n%s%s\nwithout %q", code, out, errs, want)
+	}
+}

@@ -377,7 +377,7 @@ func TestInstalledHooksCount(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
-		return r.HookCapable()
+		return r.Activity.HooksReport
 	}
 	e.must("new", "bare", "--agent", "opencode")
 	if capable("bare") {

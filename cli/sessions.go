@@ -343,7 +343,7 @@ func notStarted(r *state.Record) error {
 	if !r.Starting() {
 		return nil
 	}
-	return fmt.Errorf("%s: %w; try again in a moment, or `lanes kill %s`", r.Name, state.ErrStarting, r.Name)
+	return &state.SessionError{Name: r.Name, Reason: fmt.Errorf("%w; try again in a moment, or `lanes kill %s`", state.ErrStarting, r.Name)}
 }
 
 // update loads, changes and stores one record in one transaction.

@@ -104,7 +104,10 @@ func (c *cycleTx) adopted(l Line) *Record {
 	return r
 }
 
-// ValidPaneID reports tmux's %N pane id shape.
+// ValidPaneID reports tmux's %N pane id shape: state's check of a pane id
+// that comes from outside tmux (a hook's $TMUX_PANE, a spool line). The
+// same shape as tmux.isID, which the tmux client checks what tmux says
+// with; state may not import tmux (docs/design.md §1), so it has its own.
 func ValidPaneID(s string) bool {
 	if len(s) < 2 || s[0] != '%' {
 		return false

@@ -97,7 +97,7 @@ func deriveIdle(r *Record, now time.Time) Derivation {
 	if anyMerged(r.PRs) {
 		return Derivation{Status: StatusMerged, Zone: ZoneReadyToMerge, Since: prChanged(r, StatusMerged)}
 	}
-	if r.HookCapable() && r.Activity.FirstSignalAt.IsZero() &&
+	if r.Activity.HooksReport && r.Activity.FirstSignalAt.IsZero() &&
 		!r.Runtime.PaneStartedAt.IsZero() && now.Sub(r.Runtime.PaneStartedAt) > NoSignalGrace {
 		return Derivation{Status: StatusNoSignal, Zone: ZoneNeedsYou}
 	}

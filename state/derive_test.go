@@ -182,6 +182,17 @@ func TestPRStatus(t *testing.T) {
 			t.Errorf("PRStatus(%+v) = %s %v, want %s %v", c.p, got, open, c.want, c.open)
 		}
 	}
+	// A PR's own status, as ls --json prints it: an open one's, merged, or
+	// none for a closed one.
+	for _, c := range []struct {
+		p    PR
+		want Status
+		ok   bool
+	}{{prFailing, StatusCIFailed, true}, {prMerged, StatusMerged, true}, {prClosed, "", false}} {
+		if got, ok := PROwnStatus(c.p); got != c.want || ok != c.ok {
+			t.Errorf("PROwnStatus(%+v) = %s %v, want %s %v", c.p, got, ok, c.want, c.ok)
+		}
+	}
 }
 
 func TestRank(t *testing.T) {

@@ -202,7 +202,7 @@ func (c *cycleTx) cleanExit(r *Record, readStart time.Time) bool {
 // their first hook signal (docs/design.md §4).
 func (c *cycleTx) paneActivity(r *Record, readStart time.Time) {
 	a := &r.Activity
-	if r.HookCapable() || !a.FirstSignalAt.IsZero() || a.State == ActivityExited {
+	if a.HooksReport || !a.FirstSignalAt.IsZero() || a.State == ActivityExited {
 		return
 	}
 	// tmux sets window_activity at creation, which may fall in a later

@@ -151,8 +151,10 @@ type ActivityFacts struct {
 	// notify, sent mid-turn too) then ends nothing.
 	HookTurns bool `json:"hook_turns,omitempty"`
 	// HooksReport: the agent's hooks report to lanes, injected at launch or
-	// installed in its own config, so its silence means something. (The
-	// JSON name is the one schema-1 stores were written with.)
+	// installed in its own config (docs/design.md §6), so its silence means
+	// something: the one name of this fact ("hook-capable" in the design).
+	// The JSON name is the one schema-1 stores were written with, read by
+	// their migration (TestStoredSchema1Opens): it stays.
 	HooksReport       bool   `json:"hooks_injected"`
 	ProviderSessionID string `json:"provider_session_id,omitempty"`
 	// TurnSession is the agent's session id when a turn last started: the
@@ -281,10 +283,6 @@ func (a ActivityFacts) Known() Activity { return ParseActivity(string(a.State)) 
 
 // Live reports whether the session has not been terminated.
 func (r *Record) Live() bool { return !r.Runtime.Terminated }
-
-// HookCapable reports whether the agent's hooks were injected or installed
-// (docs/design.md §6), so its silence means something.
-func (r *Record) HookCapable() bool { return r.Activity.HooksReport }
 
 // Exit describes the pane's exit as (status, signal); both nil-able.
 func (r *Record) Exit() (status *int, signal string, ok bool) {

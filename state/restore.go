@@ -22,22 +22,44 @@ var ErrNotRestorable = errors.New("not restorable")
 // --all` still brings a session back; `lanes restore NAME` has no limit.
 const RestoreWindow = 24 * time.Hour
 
+// SessionError is why something was not done to one session: its name,
+// then the reason ("api: not restorable: ..."). A line that names the
+// session already (`lanes restore --all`'s) prints Reason alone.
+type SessionError struct {
+	Name   string
+	Reason error
+	// Verb: the reason reads on from the name ("api is running"), with no
+	// colon between.
+	Verb bool
+}
+
+func (e *SessionError) Error() string {
+	if e.Verb {
+		return e.Name + " " + e.Reason.Error()
+	}
+	return e.Name + ": " + e.Reason.Error()
+}
+
+func (e *SessionError) Unwrap() error { return e.Reason }
+
 // Restorable is nil when r's record allows a restore: a live session (its
 // tmux session may be missing: the caller asks tmux), or one terminated
 // because its tmux session was gone. Anything else says why not.
 func Restorable(r *Record) error {
+	var why error
 	switch {
 	case r.Adopted:
-		return fmt.Errorf("%s: %w: lanes did not start it (adopted), so it has no command of lanes' to run", r.Name, ErrNotRestorable)
+		why = fmt.Errorf("%w: lanes did not start it (adopted), so it has no command of lanes' to run", ErrNotRestorable)
 	case r.CommandLost():
-		return fmt.Errorf("%s: %w: its command was lost in a damaged store; start a new session", r.Name, ErrNotRestorable)
+		why = fmt.Errorf("%w: its command was lost in a damaged store; start a new session", ErrNotRestorable)
 	case !r.Runtime.Terminated, r.Runtime.TerminatedReason == ReasonGone:
 		return nil
 	case r.Runtime.TerminatedReason == ReasonCleanExit:
-		return fmt.Errorf("%s: %w: its agent exited cleanly, so there is nothing to bring back; `lanes new %s` starts a new one", r.Name, ErrNotRestorable, r.Name)
+		why = fmt.Errorf("%w: its agent exited cleanly, so there is nothing to bring back; `lanes new %s` starts a new one", ErrNotRestorable, r.Name)
 	default:
-		return fmt.Errorf("%s: %w: it ended with %q, not with its tmux session gone", r.Name, ErrNotRestorable, r.Runtime.TerminatedReason)
+		why = fmt.Errorf("%w: it ended with %q, not with its tmux session gone", ErrNotRestorable, r.Runtime.TerminatedReason)
 	}
+	return &SessionError{Name: r.Name, Reason: why}
 }
 
 // Revive makes a session terminated because its tmux session was gone live

@@ -48,7 +48,8 @@ func TestStoredSchema1Opens(t *testing.T) {
 		if api.Name != "api" || api.Agent != AgentClaude || len(api.Command) != 3 || !api.CreatedAt.Equal(created) ||
 			api.Runtime.PaneID != "%7" || api.Runtime.Launch != "L1a2b3c4" || api.Pane.PID != 4242 ||
 			api.Activity.State != ActivityIdle || api.Activity.ProviderSessionID != "656a347d-113d-4d69-b757-86cf3e349c34" ||
-			len(api.PRs) != 1 || api.PRs[0].Number != 12 || api.PRs[0].Review != ReviewPending || api.EventsApplied != 41 {
+			len(api.PRs) != 1 || api.PRs[0].Number != 12 || api.PRs[0].Review != ReviewPending || api.EventsApplied != 41 ||
+			!api.Activity.HooksReport { // stored as "hooks_injected"
 			t.Errorf("api read back as %+v", api)
 		}
 		if !old.Runtime.Terminated || old.Runtime.TerminatedReason != "killed by user" || old.Agent != AgentCodex {

@@ -270,7 +270,7 @@ func witnessDue(r *Record) (time.Time, bool) {
 			next = a.WitnessAt.Add(max(a.WitnessAt.Sub(start), WitnessDrawGrace))
 		}
 		return next, next.Sub(start) <= NoSignalGrace
-	case a.State == ActivityActive && r.HookCapable() && m.Animates && !r.Pane.WindowActivity.IsZero():
+	case a.State == ActivityActive && a.HooksReport && m.Animates && !r.Pane.WindowActivity.IsZero():
 		// window_activity counts whole seconds: output may have come up to
 		// the end of that second.
 		quiet := r.Pane.WindowActivity.Add(time.Second)

@@ -242,7 +242,8 @@ func SessionTarget(idOrName string) string {
 }
 
 // isID reports whether s is prefix followed by one or more digits, the
-// shape of tmux's session ($), window (@) and pane (%) ids.
+// shape of tmux's session ($), window (@) and pane (%) ids. (state has its
+// own ValidPaneID for ids from hooks: it may not import tmux.)
 func isID(s string, prefix byte) bool {
 	if len(s) < 2 || s[0] != prefix {
 		return false
