@@ -345,14 +345,14 @@ func (r *PaneReader) Close() {
 	if r.ctl == nil {
 		return
 	}
-	r.ctl.Close()
-	select {
-	case <-r.ctl.Done():
-	case <-time.After(2 * time.Second):
-	}
-	r.ctl = nil
+	// Asked of the server through the client itself, while it is still
+	// attached: the session goes if this client is the only one on it.
+	// (Asked after the client left, the server may not have counted it out
+	// yet.)
 	target := SessionTarget(ReaderSession)
 	ctx, cancel := context.WithTimeout(context.Background(), DefaultTimeout)
 	defer cancel()
-	_, _ = r.Client.run(ctx, []string{"if-shell", "-F", "-t", target, "#{==:#{session_attached},0}", "kill-session -t " + target})
+	_, _ = r.ctl.Run(ctx, []string{"if-shell", "-F", "-t", target, "#{==:#{session_attached},1}", "kill-session -t " + target})
+	r.ctl.Close()
+	r.ctl = nil
 }
