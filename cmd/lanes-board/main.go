@@ -8,7 +8,7 @@ import (
 	"os"
 	"runtime"
 
-	"lanes/cli"
+	"lanes/internal/cli"
 	"lanes/tui"
 )
 

@@ -7,7 +7,7 @@ import (
 	"os"
 	"runtime/debug"
 
-	"lanes/cli"
+	"lanes/internal/cli"
 )
 
 // shortLivedHeap: every command here runs for milliseconds and exits, so

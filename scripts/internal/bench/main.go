@@ -80,7 +80,7 @@ func main() {
 	} else {
 		view += "/^sessions=200$"
 	}
-	goBench("collector cycle", "./cli", "^BenchmarkCycle$", "15x", []string{"LANES_BENCH_SESSIONS=" + counts}, benchCycle)
+	goBench("collector cycle", "./internal/cli", "^BenchmarkCycle$", "15x", []string{"LANES_BENCH_SESSIONS=" + counts}, benchCycle)
 	benchWitness()
 	goBench("worktree HEAD reads", "./state", "^BenchmarkBranches100$", "", nil, benchBranches)
 	goBench("board View()", "./tui", view, "", nil, benchView)
@@ -290,7 +290,7 @@ func benchCycle(name string, m map[string]float64) {
 // they add to the cycle's wall time.
 func benchWitness() {
 	got := map[string]map[string]float64{}
-	goBench("witness", "./cli", "^BenchmarkWitness$", "30x", nil, func(name string, m map[string]float64) {
+	goBench("witness", "./internal/cli", "^BenchmarkWitness$", "30x", nil, func(name string, m map[string]float64) {
 		got[name[strings.LastIndexByte(name, '=')+1:]] = m
 	})
 	none, all := got["0"], got["50"]

@@ -23,7 +23,7 @@ func fakeClaude(t *testing.T, e *env, name string) (received string) {
 	t.Helper()
 	dir := t.TempDir()
 	received = filepath.Join(dir, "received")
-	screen, err := filepath.Abs(filepath.Join("..", "testdata", "real", "claude", "permission-approve", "dialog.screen"))
+	screen, err := filepath.Abs(filepath.Join("..", "..", "testdata", "real", "claude", "permission-approve", "dialog.screen"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func TestAnswerWatchesTheDialogGo(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	dir := t.TempDir()
-	screen, err := filepath.Abs(filepath.Join("..", "testdata", "real", "claude", "permission-approve", "dialog.screen"))
+	screen, err := filepath.Abs(filepath.Join("..", "..", "testdata", "real", "claude", "permission-approve", "dialog.screen"))
 	if err != nil {
 		t.Fatal(err)
 	}

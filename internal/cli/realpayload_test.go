@@ -22,7 +22,7 @@ type realPayload struct {
 // readRealPayloads reads testdata/real/DIR/payloads.jsonl.
 func readRealPayloads(t *testing.T, dir string) []realPayload {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "testdata", "real", dir, "payloads.jsonl"))
+	f, err := os.Open(filepath.Join("..", "..", "testdata", "real", dir, "payloads.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}

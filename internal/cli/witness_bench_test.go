@@ -24,7 +24,7 @@ import (
 // compares the two wall times (budget: ≤ 4 captures, ≤ +20 %).
 func BenchmarkWitness(b *testing.B) {
 	const n = 50
-	screen, err := os.ReadFile(filepath.Join("..", "testdata", "real", "claude", "permission-approve", "dialog.screen"))
+	screen, err := os.ReadFile(filepath.Join("..", "..", "testdata", "real", "claude", "permission-approve", "dialog.screen"))
 	if err != nil {
 		b.Fatal(err)
 	}

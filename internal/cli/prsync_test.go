@@ -34,7 +34,7 @@ func syncRepo(t *testing.T, branch string) string {
 // changes.
 func TestPRSync(t *testing.T) {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
-	fixture, err := filepath.Abs(filepath.Join("..", "testdata", "gh", "prs.json"))
+	fixture, err := filepath.Abs(filepath.Join("..", "..", "testdata", "gh", "prs.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func TestWitnessRealPaneApprove(t *testing.T) {
 	tc := tmuxtest.Server(t)
 	dir := t.TempDir()
 	for _, step := range []string{"dialog", "running"} {
-		b, err := os.ReadFile(filepath.Join("..", "testdata", "real", "claude", "permission-approve", step+".screen"))
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "real", "claude", "permission-approve", step+".screen"))
 		if err != nil {
 			t.Fatal(err)
 		}
