@@ -12,6 +12,7 @@ import (
 
 	"github.com/tailscale/hujson"
 
+	"lanes/internal/testenv"
 	"lanes/state"
 )
 
@@ -129,7 +130,7 @@ func TestLaunchClaude(t *testing.T) {
 func TestHookCommandQuoting(t *testing.T) {
 	sh, err := exec.LookPath("sh")
 	if err != nil {
-		t.Skip("no sh")
+		testenv.Skip(t, "no sh")
 	}
 	for _, bin := range []string{
 		"/usr/local/bin/lanes",

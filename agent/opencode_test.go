@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/testenv"
 	"lanes/state"
 )
 
@@ -56,7 +57,7 @@ await ev("session.deleted", { info: { id: S } });
 func TestOpenCodePluginRuns(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node not installed")
+		testenv.Skip(t, "node not installed")
 	}
 	want := []string{
 		`lanes.start`,

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/testenv"
 	"lanes/tmux"
 	"lanes/tmux/tmuxtest"
 )
@@ -52,7 +53,7 @@ func lanesBinary(t *testing.T) string {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		t.Skip("go toolchain not on PATH")
+		testenv.Skip(t, "go toolchain not on PATH")
 	}
 	buildOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "lanes-e2e-")
@@ -77,10 +78,7 @@ func lanesBinary(t *testing.T) string {
 // with extra KEY=VALUE settings (a later one wins).
 func startBoard(t *testing.T, w, h int, extra ...string) *e2e {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("end-to-end test")
-	}
-	srv := tmuxtest.Server(t)
+	srv := tmuxtest.Server(t) // the tmux tier
 	e := &e2e{t: t, srv: srv, bin: lanesBinary(t), stateDir: t.TempDir()}
 	e.env = []string{
 		"LANES_STATE_DIR=" + e.stateDir, "HOME=" + t.TempDir(), "LANES_TMUX_SOCKET=" + srv.Socket,

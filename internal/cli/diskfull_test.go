@@ -2,6 +2,7 @@ package cli
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/testenv"
 	"lanes/state"
 )
 
@@ -21,7 +23,7 @@ func fullDisk(t *testing.T, dir string) (free func()) {
 		t.Fatal(err)
 	}
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=256k,mode=0700", "tmpfs", dir).CombinedOutput(); err != nil {
-		t.Skipf("a full disk needs a tmpfs mount, which is not allowed here: %v %s", err, out)
+		testenv.Skip(t, fmt.Sprintf("a full disk needs a tmpfs mount, which is not allowed here: %v %s", err, out))
 	}
 	t.Cleanup(func() { _ = exec.Command("umount", dir).Run() })
 	filler := filepath.Join(dir, "filler")

@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"lanes/internal/testenv"
 )
 
 // slowTmux puts a tmux stand-in first on a PATH: it runs the real tmux,
@@ -17,7 +19,7 @@ func slowTmux(t *testing.T) (path, mark string) {
 	t.Helper()
 	real, err := exec.LookPath("tmux")
 	if err != nil {
-		t.Skip("tmux not on PATH")
+		testenv.Skip(t, "tmux not on PATH")
 	}
 	dir := t.TempDir()
 	mark = filepath.Join(dir, "made")

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/testenv"
 	"lanes/state"
 )
 
@@ -121,7 +122,7 @@ func TestHooksInstallKeepsADotfileLink(t *testing.T) {
 // refused; the file it points to is left alone.
 func TestHooksInstallRefusesAForeignLink(t *testing.T) {
 	if os.Geteuid() != 0 {
-		t.Skip("needs root to chown to nobody; fsafe's tests cover the rule with an injected uid")
+		testenv.Skip(t, "needs root to chown to nobody; fsafe's tests cover the rule with an injected uid")
 	}
 	for _, foreign := range []string{"link", "target"} {
 		t.Run(foreign, func(t *testing.T) {
@@ -210,7 +211,7 @@ func TestStateDirWritableByOthersIsRefused(t *testing.T) {
 // refused with who owns it and what to do.
 func TestStateDirOwnedByAnotherUserIsRefused(t *testing.T) {
 	if os.Geteuid() != 0 {
-		t.Skip("needs root to chown to nobody; state's tests cover the rule with an injected uid")
+		testenv.Skip(t, "needs root to chown to nobody; state's tests cover the rule with an injected uid")
 	}
 	e := offlineEnv(t)
 	if err := os.MkdirAll(e.state, 0o700); err != nil {

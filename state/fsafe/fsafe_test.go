@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"lanes/internal/testenv"
 )
 
 func write(t *testing.T, path, body string) {
@@ -212,7 +214,7 @@ func TestOpenTarget(t *testing.T) {
 // write, and through no link in one (they could repoint it).
 func TestOpenTargetAsRootRefusesWhatOthersCanChange(t *testing.T) {
 	if os.Geteuid() != 0 {
-		t.Skip("the rules are root's")
+		testenv.Skip(t, "the rules are root's")
 	}
 	d := filepath.Join(t.TempDir(), "project")
 	write(t, filepath.Join(d, ".claude", "settings.json"), "{}")

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/testenv"
 	"lanes/tmux"
 )
 
@@ -27,12 +28,13 @@ const Timeout = 10 * time.Second
 // Server returns a Client for a private tmux server and registers its
 // kill-server (and socket removal) with t.Cleanup. Nothing is started yet:
 // tmux starts the server on the first session created, so a test that
-// creates none sees ErrNoServer. It skips the test when tmux is not on
-// PATH.
+// creates none sees ErrNoServer. It skips the test in the fast tier (go
+// test -short), and when tmux is not on PATH (testenv.Skip: not in CI).
 func Server(t testing.TB) *tmux.Client {
 	t.Helper()
+	testenv.TmuxTier(t)
 	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux not on PATH")
+		testenv.Skip(t, "tmux not on PATH")
 	}
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
