@@ -139,7 +139,7 @@ func encodeRecord(r *Record) []byte {
 }
 
 func decodeRecord(b []byte) (*Record, error) {
-	d := decoder{b: b}
+	d := decoder{b: b, whole: string(b), size: len(b)}
 	v := d.uint()
 	if d.err == nil && (v < 1 || v > codecVersion) {
 		return nil, fmt.Errorf("%w: record encoding %d, this build reads 1 to %d; upgrade lanes", ErrSchemaTooNew, v, codecVersion)
@@ -325,6 +325,12 @@ func (e *encoder) time(t time.Time) {
 type decoder struct {
 	b   []byte
 	err error
+	// whole is the record's bytes as one string (one allocation), which
+	// every string field is cut from: a record has a dozen of them, and a
+	// cycle, ls or the status line decode hundreds of records. size is
+	// len(whole), for the offset of what is left in b.
+	whole string
+	size  int
 }
 
 func (d *decoder) uint() uint64 {
@@ -374,7 +380,8 @@ func (d *decoder) str() string {
 	if d.err != nil {
 		return ""
 	}
-	s := string(d.b[:n])
+	off := d.size - len(d.b)
+	s := d.whole[off : off+n]
 	d.b = d.b[n:]
 	return s
 }
