@@ -105,7 +105,7 @@ func TestByUrgency(t *testing.T) {
 		mk("exited", ActivityExited, 30*time.Minute, nil),
 		mk("waits", ActivityWaitingInput, 20*time.Minute, nil), // a script's prompt, no dialog
 	}
-	slices.SortFunc(recs, func(x, y *Record) int { return ByUrgency(x, Derive(x, now), y, Derive(y, now)) })
+	slices.SortFunc(recs, func(x, y *Record) int { dx, dy := DeriveAt(x, now), DeriveAt(y, now); return dx.Compare(&dy) })
 	var got []string
 	for _, r := range recs {
 		got = append(got, r.Name)
@@ -152,7 +152,7 @@ func TestByUrgencyDoneLast(t *testing.T) {
 	Terminate(old, "killed", "user", t0.Add(time.Minute))
 	Terminate(recent, "killed", "user", t0.Add(2*time.Minute))
 	recs := []*Record{old, idle, recent}
-	slices.SortFunc(recs, func(x, y *Record) int { return ByUrgency(x, Derive(x, now), y, Derive(y, now)) })
+	slices.SortFunc(recs, func(x, y *Record) int { dx, dy := DeriveAt(x, now), DeriveAt(y, now); return dx.Compare(&dy) })
 	if recs[0] != idle || recs[1] != recent || recs[2] != old {
 		t.Fatalf("order %s %s %s, want live, then the latest ended", recs[0].ID, recs[1].ID, recs[2].ID)
 	}

@@ -238,36 +238,41 @@ func anyMerged(prs []PR) bool {
 	return slices.ContainsFunc(prs, func(p PR) bool { return p.State == PRStateMerged })
 }
 
-// ByUrgency orders sessions within a lane, the sidebar and `lanes ls`
+// Derived is a record as every surface shows it at a moment: its
+// derivation and its place in the order of urgency, each taken once (the
+// board, the sidebar, ls and the status line all list sessions so, and a
+// board sorts a thousand of them every second).
+type Derived struct {
+	Rec *Record
+	D   Derivation
+	U   Urgency
+}
+
+// DeriveAt is r's Derived at now.
+func DeriveAt(r *Record, now time.Time) Derived {
+	d := Derive(r, now)
+	return Derived{Rec: r, D: d, U: Urgency{rank: urgency(r, d), wait: d.Since, done: d.Zone == ZoneDone, name: r.Name, id: r.ID}}
+}
+
+// Compare orders sessions within a lane, the sidebar and `lanes ls`
 // (docs/design.md §8): a dialog before everything else, then Rank, then
 // the longest wait (the oldest badge) first; name and id settle a tie.
 // Done waits on nobody: the latest ended comes first there.
-func ByUrgency(x *Record, dx Derivation, y *Record, dy Derivation) int {
-	return CompareUrgency(UrgencyOf(x, dx), UrgencyOf(y, dy))
+func (x *Derived) Compare(y *Derived) int {
+	a, b := x.U, y.U
+	wait := a.wait.Compare(b.wait)
+	if a.done && b.done {
+		wait = -wait
+	}
+	return cmp.Or(cmp.Compare(a.rank, b.rank), wait, strings.Compare(a.name, b.name), strings.Compare(a.id, b.id))
 }
 
-// Urgency is what ByUrgency orders a session by, taken once per session:
-// a board sorts a thousand of them every second, and a sort compares each
-// about ten times.
+// Urgency is what Compare orders a session by.
 type Urgency struct {
 	rank     int
 	wait     time.Time
 	done     bool
 	name, id string
-}
-
-// UrgencyOf is r's Urgency, with d its derivation.
-func UrgencyOf(r *Record, d Derivation) Urgency {
-	return Urgency{rank: urgency(r, d), wait: d.Since, done: d.Zone == ZoneDone, name: r.Name, id: r.ID}
-}
-
-// CompareUrgency is ByUrgency's order of two sessions' Urgency.
-func CompareUrgency(x, y Urgency) int {
-	wait := x.wait.Compare(y.wait)
-	if x.done && y.done {
-		wait = -wait
-	}
-	return cmp.Or(cmp.Compare(x.rank, y.rank), wait, strings.Compare(x.name, y.name), strings.Compare(x.id, y.id))
 }
 
 func urgency(r *Record, d Derivation) int {

@@ -37,9 +37,9 @@ func (m *Model) answerKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
 	case sel == nil:
 		why = errors.New("select a session first")
 	default:
-		why = agent.Answerable(sel.rec)
+		why = agent.Answerable(sel.Rec)
 		if why == nil {
-			_, why = agent.KeysFor(sel.rec.Agent, ans)
+			_, why = agent.KeysFor(sel.Rec.Agent, ans)
 		}
 	}
 	switch {
@@ -48,7 +48,7 @@ func (m *Model) answerKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
 	case why != nil && sel == nil:
 		return m.flash(why.Error(), true), true
 	case why != nil:
-		return m.flash("can't answer "+sel.rec.Name+": "+why.Error(), true), true
+		return m.flash("can't answer "+sel.Rec.Name+": "+why.Error(), true), true
 	}
 	if cmd := m.refuseStale("answer"); cmd != nil {
 		return cmd, true
@@ -57,7 +57,7 @@ func (m *Model) answerKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
 		tool := "the tool"
 		if !m.o.NoContent {
 			// %: the texts below are formats with the session's name.
-			tool = strings.ReplaceAll(state.ToolLine(sel.rec.Activity.Tool, sel.rec.Activity.ToolInput), "%", "%%")
+			tool = strings.ReplaceAll(state.ToolLine(sel.Rec.Activity.Tool, sel.Rec.Activity.ToolInput), "%", "%%")
 		}
 		m.confirm = newConfirm(pending{do: &action{verb: "always allow",
 			question: "Always allow " + tool + " in %s?",
@@ -67,12 +67,12 @@ func (m *Model) answerKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
 			run: func(a Actions, ctx context.Context, r *state.Record) error {
 				_, err := a.Answer(ctx, r, agent.Always)
 				return err
-			}}, rec: *sel.rec})
+			}}, rec: *sel.Rec})
 		m.mode = modeConfirm
 		return nil, true
 	}
-	m.notifier.actedOn(sel.rec.ID, m.o.Now())
-	return answerCmd(m.ctx, m.o.Actions, *sel.rec, ans), true
+	m.notifier.actedOn(sel.Rec.ID, m.o.Now())
+	return answerCmd(m.ctx, m.o.Actions, *sel.Rec, ans), true
 }
 
 // answerCmd answers on a copy of the record as the card showed it, so the
@@ -113,9 +113,9 @@ func (m *Model) setAnswerLines() {
 // permission dialog.
 func (m Model) answerHelp() (string, bool) {
 	sel := m.board.selected()
-	if m.mode != modeBoard || sel == nil || agent.Answerable(sel.rec) != nil {
+	if m.mode != modeBoard || sel == nil || agent.Answerable(sel.Rec) != nil {
 		return "", false
 	}
-	line, ok := m.answerLine[sel.rec.Agent]
+	line, ok := m.answerLine[sel.Rec.Agent]
 	return line, ok
 }

@@ -55,7 +55,7 @@ func BenchmarkView(b *testing.B) {
 func BenchmarkViewPreview(b *testing.B) {
 	m := loaded(many(200), ThemeDark, 200, 50)
 	m = press(m, "p")
-	m = step(m, previewMsg{id: m.board.selected().rec.ID, name: "x", out: []byte("\x1b[32mok\x1b[0m line\nmore output here\n")})
+	m = step(m, previewMsg{id: m.board.selected().Rec.ID, name: "x", out: []byte("\x1b[32mok\x1b[0m line\nmore output here\n")})
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = m.View()

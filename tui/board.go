@@ -11,9 +11,7 @@ import (
 // item is one session as the board shows it: its record and what Derive
 // says about it. Records are never changed once received.
 type item struct {
-	rec *state.Record
-	d   state.Derivation
-	urg state.Urgency // its place in the board's order, taken once
+	state.Derived
 	// say and says are what the card says (state.Says), when the board
 	// shows content.
 	say  state.Say
@@ -58,7 +56,7 @@ func (r row) selectable() bool {
 func (r row) key() string {
 	switch r.kind {
 	case rowCard, rowIdle:
-		return r.it.rec.ID
+		return r.it.Rec.ID
 	case rowIdleHead:
 		return idleHeadKey
 	}
@@ -144,15 +142,15 @@ func (b *board) set(recs []*state.Record, now time.Time, filter string, all, con
 	}
 	for i := range b.items {
 		it := &b.items[i]
-		li := it.d.Zone.Order()
+		li := it.D.Zone.Order()
 		if li >= len(b.lanes) {
 			li = state.ZoneNeedsYou.Order() // an unknown zone asks for a look
 		}
 		l := &b.lanes[li]
 		// The idle stack and the merged-but-live part are Derive's own
 		// statuses in these zones, set apart.
-		if it.d.IdleStack() ||
-			(l.zone == state.ZoneReadyToMerge && it.d.Status == state.StatusMerged) {
+		if it.D.IdleStack() ||
+			(l.zone == state.ZoneReadyToMerge && it.D.Status == state.StatusMerged) {
 			l.extra = append(l.extra, it)
 		} else {
 			l.cards = append(l.cards, it)
@@ -165,15 +163,12 @@ func (b *board) set(recs []*state.Record, now time.Time, filter string, all, con
 	b.relayout()
 }
 
-// byUrgency is state.ByUrgency for the board's items: every lane, its
+// byUrgency is state.Derived.Compare for the board's items: every lane, its
 // idle stack and the sidebar list sessions in this one order.
-func byUrgency(x, y *item) int { return state.CompareUrgency(x.urg, y.urg) }
+func byUrgency(x, y *item) int { return x.Compare(&y.Derived) }
 
 // newItem is r as the board shows it at now.
-func newItem(r *state.Record, now time.Time) item {
-	d := state.Derive(r, now)
-	return item{rec: r, d: d, urg: state.UrgencyOf(r, d)}
-}
+func newItem(r *state.Record, now time.Time) item { return item{Derived: state.DeriveAt(r, now)} }
 
 // setSize fits the board into w×h cells (lane headers included).
 func (b *board) setSize(w, h int) {

@@ -100,13 +100,13 @@ func plainSeg(p paint, text string, room int) seg {
 // colour: merged green, terminated graphite. The selected card has a thick
 // frame.
 func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [cardH]string {
-	r := it.rec
+	r := it.Rec
 	cw := w - 4
 	kind, name := frameLive, l.name
 	switch {
 	case sel:
 		kind = frameSelected
-	case r.Runtime.Terminated && it.d.Status == state.StatusMerged:
+	case r.Runtime.Terminated && it.D.Status == state.StatusMerged:
 		kind = frameMerged
 	case r.Runtime.Terminated:
 		kind = frameTerminated
@@ -121,10 +121,10 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 	fp := l.frame[kind]
 
 	// Line 1: dot, name, age.
-	age := theme.Age(now, it.d.Since)
+	age := theme.Age(now, it.D.Since)
 	var lead seg
 	if r.Live() {
-		lead = seg{l.dotFor(dotActivity(r, it.d), frame) + " ", 2}
+		lead = seg{l.dotFor(dotActivity(r, it.D), frame) + " ", 2}
 	}
 	ageW := width(age)
 	var mute seg
@@ -135,9 +135,9 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 	line1 := lead.s + nm.s + mute.s + strings.Repeat(" ", max(cw-lead.w-nm.w-mute.w-ageW, 1)) + l.muted.s(age)
 
 	// Line 2: the badge, then the marks, or the reason a session ended.
-	line2, w2 := l.badgeFor(it.d.Status, state.Detail(r, it.d), cw)
+	line2, w2 := l.badgeFor(it.D.Status, state.Detail(r, it.D), cw)
 	var carry []seg
-	for _, m := range it.d.Marks {
+	for _, m := range it.D.Marks {
 		ms, mw := l.markFor(m)
 		if len(carry) == 0 && w2+1+mw <= cw {
 			line2, w2 = line2+" "+ms, w2+1+mw
@@ -197,7 +197,7 @@ func sayLine(l *look, it *item, room int) (string, int) {
 	}
 	g := l.sayGlyph[it.say]
 	text := it.says
-	switch a := &it.rec.Activity; {
+	switch a := &it.Rec.Activity; {
 	case it.say == state.SayPermission && width(text)+6 <= room-2:
 		text = "Allow " + text // where the tool's input loses nothing by it
 	case (it.say == state.SayTool || it.say == state.SayPermission) && isPath(a.ToolInput) && width(text) > room-2:
@@ -215,12 +215,12 @@ func sayLine(l *look, it *item, room int) (string, int) {
 // idleRow is one compact entry of the idle stack: dot, name, marks,
 // branch and counts, what it said last, age.
 func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) string {
-	r := it.rec
+	r := it.Rec
 	lead, name := "  ", l.text
 	if sel {
 		lead, name = l.selMark.s("▌")+" ", l.name
 	}
-	age := theme.Age(now, it.d.Since)
+	age := theme.Age(now, it.D.Since)
 	room := w - 2 - 2 - width(age) - 1 // lead, dot, age, right margin
 	nameW := width(r.Name)
 	var marks string
@@ -228,7 +228,7 @@ func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) strin
 	if r.Muted {
 		marks, mw = " "+l.role[theme.Muted.Role].s(theme.Muted.Glyph), 2
 	}
-	for _, m := range it.d.Marks {
+	for _, m := range it.D.Marks {
 		sp := theme.MarkSpec(m)
 		text := sp.Glyph + " " + sp.Short
 		if nameW+mw+1+width(text) > room-1 {
@@ -263,7 +263,7 @@ func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) strin
 			used += 2 + sw
 		}
 	}
-	return lead + l.dotFor(dotActivity(r, it.d), frame) + " " + nm.s + marks +
+	return lead + l.dotFor(dotActivity(r, it.D), frame) + " " + nm.s + marks +
 		strings.Repeat(" ", max(w-used-width(age)-1, 1)) + l.muted.s(age) + " "
 }
 

@@ -98,11 +98,11 @@ func TestContentNeverWidensACard(t *testing.T) {
 			c := renderCard(l, &it, w, false, fixedNow, 0)
 			for i, line := range c {
 				if got := ansi.StringWidth(line); got != w {
-					t.Fatalf("%s at %d cells: line %d is %d wide: %q", it.rec.Name, w, i, got, ansi.Strip(line))
+					t.Fatalf("%s at %d cells: line %d is %d wide: %q", it.Rec.Name, w, i, got, ansi.Strip(line))
 				}
 			}
 			if got := ansi.StringWidth(idleRow(l, &it, w, false, fixedNow, 0)); got != w && w >= 20 {
-				t.Fatalf("%s's idle row at %d cells is %d wide", it.rec.Name, w, got)
+				t.Fatalf("%s's idle row at %d cells is %d wide", it.Rec.Name, w, got)
 			}
 		}
 	}
@@ -139,7 +139,7 @@ func TestIdleRowShortMessageAndMute(t *testing.T) {
 	l := newLook(true, false)
 	r := rec("i1000001", "real2", state.ActivityIdle, time.Minute)
 	r.Activity.LastMessage, r.Muted = "ok2", true
-	it := &item{rec: r, d: state.Derive(r, fixedNow)}
+	it := &item{Derived: state.DeriveAt(r, fixedNow)}
 	it.say, it.says = state.Says(r)
 	row := ansi.Strip(idleRow(l, it, 22, false, fixedNow, 0))
 	if !strings.Contains(row, "“ok2”") || !strings.Contains(row, theme.Muted.Glyph) || width(row) != 22 {
@@ -160,7 +160,7 @@ func TestIdleRowBranchAndCounts(t *testing.T) {
 	r := rec("i1000002", "wt", state.ActivityIdle, time.Minute)
 	r.Branch = "feature/from-agent"
 	r.Git = state.GitFacts{Ahead: 1, Behind: 0, Changed: 2, ReadAt: fixedNow}
-	it := &item{rec: r, d: state.Derive(r, fixedNow)}
+	it := &item{Derived: state.DeriveAt(r, fixedNow)}
 	for _, tc := range []struct {
 		w    int
 		want string

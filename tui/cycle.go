@@ -131,7 +131,7 @@ func (m Model) active() bool {
 	animates := func(r *state.Record, d state.Derivation) bool {
 		return r.Live() && theme.ActivitySpec(dotActivity(r, d)).Animates
 	}
-	anim := func(it *item) bool { return animates(it.rec, it.d) }
+	anim := func(it *item) bool { return animates(it.Rec, it.D) }
 	if m.sidebarOn && slices.ContainsFunc(m.sidebar.live, anim) {
 		return true
 	}
@@ -168,7 +168,7 @@ func (m *Model) capture() tea.Cmd {
 		m.preview.clear("", "select a session to see its pane")
 		return nil
 	}
-	r := sel.rec
+	r := sel.Rec
 	if r.Runtime.Terminated || r.Runtime.PaneID == "" {
 		m.preview.clear(r.Name, "no pane: the session has ended")
 		return nil
@@ -188,13 +188,13 @@ func (m *Model) loadHistory(force bool) tea.Cmd {
 		m.hist = history{}
 		return nil
 	}
-	at := sel.rec.Activity.Since
-	if !force && sel.rec.ID == m.hist.id && at.Equal(m.hist.at) {
+	at := sel.Rec.Activity.Since
+	if !force && sel.Rec.ID == m.hist.id && at.Equal(m.hist.at) {
 		return nil
 	}
-	if sel.rec.ID != m.hist.id {
+	if sel.Rec.ID != m.hist.id {
 		m.hist = history{}
 	}
-	m.hist.id, m.hist.name, m.hist.at = sel.rec.ID, sel.rec.Name, at
-	return historyCmd(m.ctx, m.o.Actions, sel.rec.ID, at)
+	m.hist.id, m.hist.name, m.hist.at = sel.Rec.ID, sel.Rec.Name, at
+	return historyCmd(m.ctx, m.o.Actions, sel.Rec.ID, at)
 }

@@ -33,7 +33,7 @@ func (m *Model) openDiff(sel *item) tea.Cmd {
 	if sel == nil {
 		return m.flash("select a session first", true)
 	}
-	r := *sel.rec
+	r := *sel.Rec
 	m.diff = diffView{id: r.ID, name: r.Name, loading: true}
 	m.mode = modeDiff
 	ctx, a := m.ctx, m.o.Actions
@@ -81,7 +81,7 @@ func (m Model) onDiffKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.diff.off = len(m.diff.lines)
 	case "R":
 		if r := m.recordOf(m.diff.id); r != nil {
-			return m, m.openDiff(&item{rec: r})
+			return m, m.openDiff(&item{Derived: state.Derived{Rec: r}})
 		}
 	case "esc", "q", "D":
 		m.mode = modeBoard

@@ -97,7 +97,7 @@ func (f *flow) final() Model {
 // selectedName is the name on the thick-framed card or the marked row.
 func selectedName(m Model) string {
 	if sel := m.board.selected(); sel != nil {
-		return sel.rec.Name
+		return sel.Rec.Name
 	}
 	return ""
 }

@@ -65,7 +65,7 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	sel := m.board.selected()
 	before := ""
 	if sel != nil {
-		before = sel.rec.ID
+		before = sel.Rec.ID
 	}
 	if cmd, ok := m.answerKey(k, sel); ok {
 		return m, cmd
@@ -142,7 +142,7 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	after := ""
 	if sel := m.board.selected(); sel != nil {
-		after = sel.rec.ID
+		after = sel.Rec.ID
 	}
 	if after != before {
 		return m, tea.Batch(m.capture(), m.loadHistory(false))
@@ -159,24 +159,24 @@ func (m *Model) ask(do *action, sel *item) tea.Cmd {
 	switch {
 	case sel == nil:
 		return m.flash("select a session first", true)
-	case sel.rec.Adopted && (do == killAction || do == restartAction):
-		return m.flash("lanes did not start "+sel.rec.Name+" (adopted), so it does not "+do.verb+" it: stop it in its pane (enter), or d to stop watching it", true)
-	case sel.rec.Adopted && do == removeAction:
+	case sel.Rec.Adopted && (do == killAction || do == restartAction):
+		return m.flash("lanes did not start "+sel.Rec.Name+" (adopted), so it does not "+do.verb+" it: stop it in its pane (enter), or d to stop watching it", true)
+	case sel.Rec.Adopted && do == removeAction:
 		// Removing an adopted session only stops watching it: allowed live.
-	case !do.live && sel.rec.Live():
-		return m.flash(sel.rec.Name+" is live; kill it (x) before removing it", true)
-	case do.live && !sel.rec.Live():
-		return m.flash(sel.rec.Name+" is terminated; "+do.verb+" needs a live session", true)
+	case !do.live && sel.Rec.Live():
+		return m.flash(sel.Rec.Name+" is live; kill it (x) before removing it", true)
+	case do.live && !sel.Rec.Live():
+		return m.flash(sel.Rec.Name+" is terminated; "+do.verb+" needs a live session", true)
 	}
-	if do == killAction && slices.Contains(sel.d.Marks, state.MarkUnreachable) {
+	if do == killAction && slices.Contains(sel.D.Marks, state.MarkUnreachable) {
 		do = killDownAction
 	}
-	if wt := sel.rec.Git.Worktree; do == removeAction && wt != "" {
+	if wt := sel.Rec.Git.Worktree; do == removeAction && wt != "" {
 		keep := *removeAction
-		keep.detail += " Its worktree stays at " + wt + " (lanes rm " + sel.rec.Name + " --worktree removes it when clean)."
+		keep.detail += " Its worktree stays at " + wt + " (lanes rm " + sel.Rec.Name + " --worktree removes it when clean)."
 		do = &keep
 	}
-	m.confirm = newConfirm(pending{do: do, rec: *sel.rec})
+	m.confirm = newConfirm(pending{do: do, rec: *sel.Rec})
 	m.mode = modeConfirm
 	return nil
 }
@@ -189,10 +189,10 @@ func (m *Model) openSend(sel *item) tea.Cmd {
 	if sel == nil {
 		return m.flash("select a session first", true)
 	}
-	if err := state.CanSend(sel.rec, false); err != nil {
-		return m.flash("can't send to "+sel.rec.Name+": "+err.Error(), true)
+	if err := state.CanSend(sel.Rec, false); err != nil {
+		return m.flash("can't send to "+sel.Rec.Name+": "+err.Error(), true)
 	}
-	m.send = newSendDialog(m.look, *sel.rec)
+	m.send = newSendDialog(m.look, *sel.Rec)
 	m.mode = modeSend
 	return nil
 }
@@ -202,10 +202,10 @@ func (m *Model) attach(sel *item) tea.Cmd {
 	switch {
 	case sel == nil:
 		return m.flash("select a session first", true)
-	case !sel.rec.Live():
-		return m.flash(sel.rec.Name+": "+state.ErrTerminated.Error()+"; nothing to attach to", true)
-	case sel.rec.Runtime.SessionID == "":
-		return m.flash(sel.rec.Name+" has no tmux session yet", true)
+	case !sel.Rec.Live():
+		return m.flash(sel.Rec.Name+": "+state.ErrTerminated.Error()+"; nothing to attach to", true)
+	case sel.Rec.Runtime.SessionID == "":
+		return m.flash(sel.Rec.Name+" has no tmux session yet", true)
 	}
-	return attachCmd(m.ctx, m.o.Tmux(sel.rec.Runtime.Socket), m.o.TmuxEnv, sel.rec)
+	return attachCmd(m.ctx, m.o.Tmux(sel.Rec.Runtime.Socket), m.o.TmuxEnv, sel.Rec)
 }

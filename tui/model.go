@@ -180,7 +180,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		switch {
 		case !m.showPrev || sel == nil:
 			return m, nil
-		case sel.rec.ID != msg.id:
+		case sel.Rec.ID != msg.id:
 			return m, m.capture() // the selection moved while capturing
 		}
 		m.preview.setContent(msg.name, msg.out, msg.err)

@@ -32,8 +32,8 @@ func TestEverySessionSitsInDerivesLane(t *testing.T) {
 	for _, ln := range m.board.lanes {
 		for _, it := range append(slices.Clone(ln.cards), ln.extra...) {
 			seen++
-			if d := state.Derive(it.rec, fixedNow); d.Zone != ln.zone {
-				t.Errorf("%s is in %s, Derive says %s", it.rec.Name, ln.zone, d.Zone)
+			if d := state.Derive(it.Rec, fixedNow); d.Zone != ln.zone {
+				t.Errorf("%s is in %s, Derive says %s", it.Rec.Name, ln.zone, d.Zone)
 			}
 		}
 	}
@@ -42,7 +42,7 @@ func TestEverySessionSitsInDerivesLane(t *testing.T) {
 	}
 	statuses := map[state.Status]bool{}
 	for _, it := range m.board.items {
-		statuses[it.d.Status] = true
+		statuses[it.D.Status] = true
 	}
 	for _, s := range state.Statuses {
 		if !statuses[s] {
@@ -54,7 +54,7 @@ func TestEverySessionSitsInDerivesLane(t *testing.T) {
 func TestDoneShowsLastDayUnlessAll(t *testing.T) {
 	m := loaded(fixture(), ThemeDark, 160, 48)
 	has := func(m Model, name string) bool {
-		return slices.ContainsFunc(m.board.items, func(it item) bool { return it.rec.Name == name })
+		return slices.ContainsFunc(m.board.items, func(it item) bool { return it.Rec.Name == name })
 	}
 	if has(m, "ancient") {
 		t.Error("a session terminated 3 days ago is on the board by default")

@@ -44,7 +44,7 @@ func TestMutedCardKeepsItsWidth(t *testing.T) {
 	m := loaded(fixture(), ThemeDark, 160, 48)
 	r := rec("a1000009", "a-very-long-session-name-to-cut", state.ActivityActive, time.Minute)
 	r.Muted = true
-	it := &item{rec: r, d: state.Derive(r, fixedNow)}
+	it := &item{Derived: state.DeriveAt(r, fixedNow)}
 	for w := 12; w <= 60; w++ {
 		c := renderCard(m.look, it, w, false, fixedNow, 0)
 		for i, line := range c {

@@ -233,7 +233,7 @@ func (m *Model) mute(sel *item) tea.Cmd {
 	if sel == nil {
 		return m.flash("select a session first", true)
 	}
-	r, on := *sel.rec, !sel.rec.Muted
+	r, on := *sel.Rec, !sel.Rec.Muted
 	m.notifier.actedOn(r.ID, m.o.Now())
 	ctx, a := m.ctx, m.o.Actions
 	return func() tea.Msg {

@@ -34,14 +34,14 @@ func TestLaneOrderIsUrgency(t *testing.T) {
 	m := loaded(urgencyFixture(), ThemeDark, 200, 50)
 	var lane []string
 	for _, it := range m.board.lanes[state.ZoneNeedsYou.Order()].cards {
-		lane = append(lane, it.rec.Name)
+		lane = append(lane, it.Rec.Name)
 	}
 	if !slices.Equal(lane, want) {
 		t.Errorf("Needs you lists %q, want %q", lane, want)
 	}
 	var side []string
 	for _, x := range m.sidebar.live {
-		side = append(side, x.rec.Name)
+		side = append(side, x.Rec.Name)
 	}
 	if !slices.Equal(side, want) {
 		t.Errorf("the sidebar lists %q, want %q", side, want)
@@ -62,7 +62,7 @@ func TestIdleStackOrderIsUrgency(t *testing.T) {
 	m := loaded(recs, ThemeDark, 200, 50)
 	var got []string
 	for _, it := range m.board.lanes[state.ZoneWorking.Order()].extra {
-		got = append(got, it.rec.Name)
+		got = append(got, it.Rec.Name)
 	}
 	if want := []string{"b-old", "a-recent"}; !slices.Equal(got, want) {
 		t.Errorf("the idle stack lists %q, want %q", got, want)

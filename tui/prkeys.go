@@ -15,7 +15,7 @@ func (m *Model) openPR(sel *item) tea.Cmd {
 	if sel == nil {
 		return m.flash("select a session first", true)
 	}
-	r := *sel.rec
+	r := *sel.Rec
 	a, ctx := m.o.Actions, m.ctx
 	return func() tea.Msg {
 		said, err := a.OpenPR(ctx, &r)
@@ -35,7 +35,7 @@ func (m *Model) askCreatePR(sel *item) tea.Cmd {
 	if sel == nil {
 		return m.flash("select a session first", true)
 	}
-	r := sel.rec
+	r := sel.Rec
 	if p, ok := state.BadgePR(r.PRs); ok {
 		if _, open := state.PRStatus(p); open {
 			return m.flash(fmt.Sprintf("%s already has PR #%d (o opens it)", r.Name, p.Number), true)

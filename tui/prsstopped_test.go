@@ -58,7 +58,7 @@ func TestAdoptedIdleRowAndRefusals(t *testing.T) {
 	l := newLook(true, false)
 	r := rec("i1000005", "shop", state.ActivityIdle, time.Minute)
 	r.Adopted, r.Branch = true, "main"
-	it := &item{rec: r, d: state.Derive(r, fixedNow)}
+	it := &item{Derived: state.DeriveAt(r, fixedNow)}
 	if row := ansi.Strip(idleRow(l, it, 60, false, fixedNow, 0)); !strings.Contains(row, "adopted · main") {
 		t.Errorf("idle row %q lacks the adopted tag", row)
 	}

@@ -25,7 +25,7 @@ func (m *Model) askRestore(sel *item) tea.Cmd {
 	if sel == nil {
 		return m.flash("select a session first", true)
 	}
-	r := *sel.rec
+	r := *sel.Rec
 	a, ctx := m.o.Actions, m.ctx
 	return func() tea.Msg {
 		argv, err := a.RestorePlan(ctx, &r)

@@ -47,14 +47,14 @@ func (s sidebar) render(l *look, h int, selID string, now time.Time, frame int) 
 	}
 	listH := h - 1
 	add(fit(l.name, " Sessions · "+strconv.Itoa(len(s.live)), paint{}, "", w))
-	sel := slices.IndexFunc(s.live, func(x *item) bool { return x.rec.ID == selID })
+	sel := slices.IndexFunc(s.live, func(x *item) bool { return x.Rec.ID == selID })
 	first := 0
 	if sel >= listH {
 		first = sel - listH + 1
 	}
 	for i := first; i < len(s.live) && i < first+listH; i++ {
-		r := s.live[i].rec
-		a := dotActivity(r, s.live[i].d)
+		r := s.live[i].Rec
+		a := dotActivity(r, s.live[i].D)
 		lead, name := "  ", l.text
 		if i == sel {
 			lead, name = l.selMark.s("▌")+" ", l.name

@@ -150,7 +150,7 @@ func TestActionsRefusedOnAStaleBoard(t *testing.T) {
 	m = cycled(m, fixture(), nil)
 	m = press(m, "s", "h", "i")
 	m = failed(m, damaged, fixedNow)
-	m = step(m, submitSendMsg{rec: *m.board.selected().rec, text: "hi"})
+	m = step(m, submitSendMsg{rec: *m.board.selected().Rec, text: "hi"})
 	if !strings.Contains(m.status.text, "send refused: "+repairNote) {
 		t.Errorf("a send submitted on a damaged store: status %q, want the refusal", m.status.text)
 	}

@@ -88,7 +88,7 @@ func (m Model) body(h int) []string {
 	if m.sidebarOn {
 		selID := ""
 		if sel := m.board.selected(); sel != nil {
-			selID = sel.rec.ID
+			selID = sel.Rec.ID
 		}
 		side := m.sidebar.render(m.look, h, selID, m.now, m.frame)
 		for i := range body {

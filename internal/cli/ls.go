@@ -56,43 +56,37 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tAGENT\tSTATUS\tZONE\tAGE\tID")
 	for _, v := range views {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", v.rec.Name, v.rec.Agent, statusLabel(v),
-			theme.ZoneSpec(v.d.Zone).Short, theme.Age(now, v.d.Since), v.rec.ID)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", v.Rec.Name, v.Rec.Agent, statusLabel(v),
+			theme.ZoneSpec(v.D.Zone).Short, theme.Age(now, v.D.Since), v.Rec.ID)
 	}
 	tw.Flush()
 	return exitOK
 }
 
-// view is a record with its derivation, as every surface shows it.
-type view struct {
-	rec *state.Record
-	d   state.Derivation
-}
-
 // listViews derives every record and sorts it as the board's sidebar does,
-// most urgent first (state.ByUrgency); by default sessions terminated more
+// most urgent first (state.Derived.Compare); by default sessions terminated more
 // than 24 h ago are left out.
-func listViews(recs []*state.Record, now time.Time, all bool) []view {
-	var out []view
+func listViews(recs []*state.Record, now time.Time, all bool) []state.Derived {
+	var out []state.Derived
 	for _, r := range recs {
 		if !all && !r.Recent(now) {
 			continue
 		}
-		out = append(out, view{rec: r, d: state.Derive(r, now)})
+		out = append(out, state.DeriveAt(r, now))
 	}
-	slices.SortFunc(out, func(x, y view) int { return state.ByUrgency(x.rec, x.d, y.rec, y.d) })
+	slices.SortFunc(out, func(x, y state.Derived) int { return x.Compare(&y) })
 	return out
 }
 
 // statusText is the status in words, "exited (3)" for an exited agent.
-func statusText(v view) string {
-	return cmp.Or(state.Detail(v.rec, v.d), theme.StatusSpec(v.d.Status).Short)
+func statusText(v state.Derived) string {
+	return cmp.Or(state.Detail(v.Rec, v.D), theme.StatusSpec(v.D.Status).Short)
 }
 
 // statusLabel is the status with its glyph, exit detail and marks.
-func statusLabel(v view) string {
-	s := theme.StatusSpec(v.d.Status).Glyph + " " + statusText(v)
-	for _, m := range v.d.Marks {
+func statusLabel(v state.Derived) string {
+	s := theme.StatusSpec(v.D.Status).Glyph + " " + statusText(v)
+	for _, m := range v.D.Marks {
 		s += " · " + theme.MarkSpec(m).Short
 	}
 	return s
@@ -167,14 +161,14 @@ type toolJSON struct {
 	Input string `json:"input"`
 }
 
-func toJSON(v view, content bool) sessionJSON {
-	r := v.rec
+func toJSON(v state.Derived, content bool) sessionJSON {
+	r := v.Rec
 	j := sessionJSON{
 		ID: r.ID, Name: r.Name, Agent: r.Agent,
 		Activity: r.Activity.Known(), Dialog: r.Activity.Dialog,
-		Status: v.d.Status, Zone: v.d.Zone, Marks: v.d.Marks,
+		Status: v.D.Status, Zone: v.D.Zone, Marks: v.D.Marks,
 		IsTerminated: r.Runtime.Terminated,
-		Since:        rfc3339(v.d.Since),
+		Since:        rfc3339(v.D.Since),
 		Launch:       r.Runtime.Launch, TmuxSession: r.Runtime.TmuxSession,
 		Dir: r.Dir, Branch: r.Branch,
 		PRs:           []prJSON{},

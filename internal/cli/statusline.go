@@ -216,10 +216,10 @@ func (sl statusLine) render(recs []*state.Record, now time.Time) string {
 
 // renderSessions shows one session, or the one that stands for a group.
 func (sl statusLine) renderSessions(recs []*state.Record, now time.Time) string {
-	var views []view
+	var views []state.Derived
 	for _, name := range sl.sessions {
 		if r := resolveForStatus(recs, name); r != nil {
-			views = append(views, view{rec: r, d: state.Derive(r, now)})
+			views = append(views, state.DeriveAt(r, now))
 		}
 	}
 	if len(views) == 0 {
@@ -230,11 +230,11 @@ func (sl statusLine) renderSessions(recs []*state.Record, now time.Time) string 
 	}
 	ds := make([]state.Derivation, len(views))
 	for i, v := range views {
-		ds[i] = v.d
+		ds[i] = v.D
 	}
 	v := views[rollup(ds)]
 	if sl.format == "json" {
-		marks := v.d.Marks
+		marks := v.D.Marks
 		if marks == nil {
 			marks = []state.Mark{}
 		}
@@ -244,20 +244,20 @@ func (sl statusLine) renderSessions(recs []*state.Record, now time.Time) string 
 			Status   state.Status   `json:"status"`
 			Zone     state.Zone     `json:"zone"`
 			Marks    []state.Mark   `json:"marks"`
-		}{v.rec.Name, v.rec.Activity.Known(), v.d.Status, v.d.Zone, marks})
+		}{v.Rec.Name, v.Rec.Activity.Known(), v.D.Status, v.D.Zone, marks})
 		return string(b)
 	}
-	dot := theme.ActivitySpec(v.rec.Activity.Known())
-	if v.rec.Runtime.Terminated {
-		dot = theme.StatusSpec(v.d.Status) // its last activity no longer means anything
+	dot := theme.ActivitySpec(v.Rec.Activity.Known())
+	if v.Rec.Runtime.Terminated {
+		dot = theme.StatusSpec(v.D.Status) // its last activity no longer means anything
 	}
-	status := theme.StatusSpec(v.d.Status)
+	status := theme.StatusSpec(v.D.Status)
 	var parts []string
 	if len(sl.sessions) > 1 {
-		parts = append(parts, sl.paint(-1, v.rec.Name))
+		parts = append(parts, sl.paint(-1, v.Rec.Name))
 	}
 	parts = append(parts, sl.paint(dot.Role, dot.Glyph), sl.paint(status.Role, statusText(v)))
-	for _, m := range v.d.Marks {
+	for _, m := range v.D.Marks {
 		ms := theme.MarkSpec(m)
 		parts = append(parts, "·", sl.paint(ms.Role, ms.Short))
 	}
@@ -347,15 +347,15 @@ type tally struct {
 	idleStack int
 }
 
-func tallyOf(views []view) tally {
+func tallyOf(views []state.Derived) tally {
 	t := tally{zones: map[state.Zone]int{}, statuses: map[state.Status]int{}}
 	for _, v := range views {
-		t.zones[v.d.Zone]++
-		t.statuses[v.d.Status]++
-		if v.d.IdleStack() {
+		t.zones[v.D.Zone]++
+		t.statuses[v.D.Status]++
+		if v.D.IdleStack() {
 			t.idleStack++
 		}
-		if v.rec.Live() {
+		if v.Rec.Live() {
 			t.live++
 		}
 	}
