@@ -133,9 +133,11 @@ func (a *app) main(ctx context.Context, args []string) int {
 	// half-done when a signal ends them (a store commit is atomic), so they
 	// keep the default: SIGINT and SIGTERM end them at once. So does the
 	// hook, above.
+	// SIGHUP too: a terminal closing under the board (its tmux pane killed)
+	// ends it as a quit does, so it ends its reader session.
 	if a.signals && (len(rest) == 0 || rest[0] != "status-line" && rest[0] != "ls" && rest[0] != "hook") {
 		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 		defer stop()
 	}
 	if len(rest) == 0 {
