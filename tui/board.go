@@ -87,8 +87,12 @@ func (l *lane) count() int {
 // board is the lanes area: which session sits in which lane, the
 // selection, and what each lane has scrolled to.
 type board struct {
-	items []item
-	lanes []lane
+	// total and totalIdle count every session on the board by lane (the
+	// idle stack apart), whatever the filter shows: the title's counts.
+	total     []int
+	totalIdle int
+	items     []item
+	lanes     []lane
 
 	lane, row int    // the selection: lane index, row index
 	selKey    string // the selected row's key, kept across rebuilds
@@ -128,9 +132,23 @@ func matches(r *state.Record, filter string) bool {
 // the agents do (off for LANES_CONTENT=off).
 func (b *board) set(recs []*state.Record, now time.Time, filter string, all, content bool) {
 	b.items = b.items[:0]
+	b.total = make([]int, len(b.lanes))
+	b.totalIdle = 0
 	for _, r := range recs {
-		if recent(r, now, all) && matches(r, filter) {
-			it := newItem(r, now)
+		if !recent(r, now, all) {
+			continue
+		}
+		it := newItem(r, now)
+		// The title's counts are the whole board's, whatever the filter
+		// shows: it is where one looks for "does anything need me".
+		if it.D.IdleStack() {
+			b.totalIdle++
+		} else if li := it.D.Zone.Order(); li < len(b.total) {
+			b.total[li]++
+		} else {
+			b.total[state.ZoneNeedsYou.Order()]++
+		}
+		if matches(r, filter) {
 			if content {
 				it.say, it.says = state.Says(r)
 			}
@@ -381,9 +399,8 @@ func (b *board) onIdleHead() bool { return b.selKey == idleHeadKey }
 
 // counts is each zone's header count, in zone order, and the idle stack's.
 func (b *board) counts() (zones []int, idle int) {
-	zones = make([]int, len(b.lanes))
-	for i := range b.lanes {
-		zones[i] = b.lanes[i].count()
+	if b.total == nil {
+		return make([]int, len(b.lanes)), 0
 	}
-	return zones, len(b.lanes[0].extra)
+	return b.total, b.totalIdle
 }
