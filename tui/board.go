@@ -141,12 +141,10 @@ func (b *board) set(recs []*state.Record, now time.Time, filter string, all, con
 		it := newItem(r, now)
 		// The title's counts are the whole board's, whatever the filter
 		// shows: it is where one looks for "does anything need me".
-		if it.D.IdleStack() {
+		if li, extra := b.place(&it); extra && b.lanes[li].zone == state.ZoneWorking {
 			b.totalIdle++
-		} else if li := it.D.Zone.Order(); li < len(b.total) {
-			b.total[li]++
 		} else {
-			b.total[state.ZoneNeedsYou.Order()]++
+			b.total[li]++
 		}
 		if matches(r, filter) {
 			if content {
@@ -160,15 +158,8 @@ func (b *board) set(recs []*state.Record, now time.Time, filter string, all, con
 	}
 	for i := range b.items {
 		it := &b.items[i]
-		li := it.D.Zone.Order()
-		if li >= len(b.lanes) {
-			li = state.ZoneNeedsYou.Order() // an unknown zone asks for a look
-		}
-		l := &b.lanes[li]
-		// The idle stack and the merged-but-live part are Derive's own
-		// statuses in these zones, set apart.
-		if it.D.IdleStack() ||
-			(l.zone == state.ZoneReadyToMerge && it.D.Status == state.StatusMerged) {
+		li, extra := b.place(it)
+		if l := &b.lanes[li]; extra {
 			l.extra = append(l.extra, it)
 		} else {
 			l.cards = append(l.cards, it)
@@ -179,6 +170,18 @@ func (b *board) set(recs []*state.Record, now time.Time, filter string, all, con
 		slices.SortFunc(b.lanes[i].extra, byUrgency)
 	}
 	b.relayout()
+}
+
+// place is the lane it goes in, and whether in the lane's second part:
+// the idle stack of Working, the merged-but-live part of Ready to merge
+// (Derive's own statuses in these zones, set apart).
+func (b *board) place(it *item) (lane int, extra bool) {
+	lane = it.D.Zone.Order()
+	if lane >= len(b.lanes) {
+		lane = state.ZoneNeedsYou.Order() // an unknown zone asks for a look
+	}
+	zone := b.lanes[lane].zone
+	return lane, it.D.IdleStack() || zone == state.ZoneReadyToMerge && it.D.Status == state.StatusMerged
 }
 
 // byUrgency is state.Derived.Compare for the board's items: every lane, its
