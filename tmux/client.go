@@ -195,15 +195,7 @@ func (c *Client) configArgs() []string {
 // they run back to back in the server with nothing in between. Every
 // argument is escaped so that user text can never become a separator.
 func (c *Client) run(ctx context.Context, cmds ...[]string) ([]byte, error) {
-	var argv []string
-	for i, cmd := range cmds {
-		if i > 0 {
-			argv = append(argv, ";")
-		}
-		for _, a := range cmd {
-			argv = append(argv, escapeArg(a))
-		}
-	}
+	argv := joinCmds(cmds, escapeArg)
 	run := c.Run
 	if run == nil {
 		run = ExecRunner(c.Socket, DefaultTimeout, c.configArgs()...)

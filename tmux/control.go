@@ -30,7 +30,6 @@ import (
 // it; a pane's own text (a capture) never does, since a line in it could
 // mimic the end of a reply.
 type Control struct {
-	session   string // as asked for
 	sessionID string // "$N" as tmux first named it: read's goroutine only
 	cmd       *exec.Cmd
 	stdin     io.WriteCloser
@@ -65,7 +64,7 @@ func (c *Client) StartControl(ctx context.Context, session string) (*Control, er
 	session = SessionTarget(session)
 	args := append(append([]string{"-u"}, socketArgs(c.Socket)...), c.configArgs()...)
 	args = append(args, "-C", "attach-session", "-E", "-f", controlFlags, "-t", session)
-	k := &Control{session: session, replies: make(chan reply, 4), done: make(chan struct{}), closing: make(chan struct{})}
+	k := &Control{replies: make(chan reply, 4), done: make(chan struct{}), closing: make(chan struct{})}
 	k.cmd = exec.Command("tmux", args...)
 	// A board inside tmux must not look like a nested attach, and the
 	// client has no terminal of its own.
@@ -107,9 +106,6 @@ func (c *Client) StartControl(ctx context.Context, session string) (*Control, er
 	}
 }
 
-// Session is the session the client attached to.
-func (k *Control) Session() string { return k.session }
-
 // Done is closed when the client has stopped answering for good.
 func (k *Control) Done() <-chan struct{} { return k.done }
 
@@ -134,7 +130,7 @@ func (k *Control) Close() {
 // client (a reply half read would answer the next command): the caller
 // reads another way, and starts a new client when it wants one.
 func (k *Control) Run(ctx context.Context, cmds ...[]string) ([]byte, error) {
-	name := commandName(joinCmds(cmds))
+	name := commandName(joinCmds(cmds, func(w string) string { return w }))
 	line, err := controlLine(cmds)
 	if err != nil {
 		return nil, fmt.Errorf("tmux %s: %w", name, err)
@@ -268,14 +264,17 @@ func controlLine(cmds [][]string) (string, error) {
 	return b.String(), nil
 }
 
-// joinCmds is cmds as one argv with ";" between commands, for naming.
-func joinCmds(cmds [][]string) []string {
+// joinCmds is cmds as one argv, ";" between commands, each word through
+// word.
+func joinCmds(cmds [][]string, word func(string) string) []string {
 	var argv []string
 	for i, cmd := range cmds {
 		if i > 0 {
 			argv = append(argv, ";")
 		}
-		argv = append(argv, cmd...)
+		for _, a := range cmd {
+			argv = append(argv, word(a))
+		}
 	}
 	return argv
 }
