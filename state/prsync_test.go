@@ -16,14 +16,13 @@ import (
 // ghAnswer replays testdata/gh/prs.json, counting the reads and the most
 // in flight at once.
 type ghAnswer struct {
-	mu            sync.Mutex
-	body          []byte
-	err           error
-	calls, now    int
-	most          int
-	dirs          []string
-	hang          bool
-	before, after func()
+	mu         sync.Mutex
+	body       []byte
+	err        error
+	calls, now int
+	most       int
+	dirs       []string
+	hang       bool
 }
 
 func (g *ghAnswer) run(ctx context.Context, dir string, args ...string) ([]byte, error) {

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -167,8 +166,6 @@ func mustJSON(v any) json.RawMessage {
 	b, _ := json.Marshal(v)
 	return b
 }
-
-func has(list []string, s string) bool { return slices.Contains(list, s) }
 
 // privateTemp points TMPDIR (where each world and its state dir are made)
 // at <user cache>/lanes/agents-runs, whose parents no other user can write.

@@ -26,7 +26,6 @@ type run struct {
 	name  string // lanes session name
 	pane  string
 	quick bool
-	rec   string // fixture dir with --record
 
 	mu      sync.Mutex
 	samples []sample
