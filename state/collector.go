@@ -256,7 +256,8 @@ func (c *Collector) transact(now time.Time, read bool, res *CycleResult, body fu
 // snapshot keeps the snapshot (snapshot.go) as current as the store, after
 // the cycle's transaction and before its lock is released: written when the
 // cycle committed, restamped when it changed nothing and the snapshot is
-// of the store's transaction txid. A cycle without a tmux read (the board's
+// of the store's transaction txid with the same tally at the new time
+// (else written anew). A cycle without a tmux read (the board's
 // hook-only cycles) writes its records stamped with the last read's time,
 // never its own: readers take a young snapshot as a recent read of tmux. A
 // snapshot that cannot be written is removed rather than left behind.
@@ -277,7 +278,7 @@ func (c *Collector) snapshot(err error, read bool, recs []*Record, txid uint64, 
 		}
 		at = last
 	case unchanged:
-		if tx, ok := c.Store.snapshotTx(); ok && tx == txid && c.Store.touchSnapshot(at) {
+		if c.Store.keepSnapshot(recs, txid, at) {
 			return
 		}
 	}

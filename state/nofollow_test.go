@@ -10,10 +10,10 @@ import (
 
 // A snapshot planted as a link is not restamped through it, and an absent
 // one is not created by a restamp.
-func TestTouchSnapshotFollowsNoLink(t *testing.T) {
+func TestKeepSnapshotFollowsNoLink(t *testing.T) {
 	s := NewStore(t.TempDir())
 	at := time.Date(2025, 5, 1, 10, 0, 0, 0, time.UTC)
-	if s.touchSnapshot(at) {
+	if s.keepSnapshot(nil, 0, at) {
 		t.Fatal("restamped a snapshot that does not exist")
 	}
 	if _, err := os.Lstat(s.snapshotPath()); err == nil {
@@ -28,7 +28,7 @@ func TestTouchSnapshotFollowsNoLink(t *testing.T) {
 	if err := os.Symlink(victim, s.snapshotPath()); err != nil {
 		t.Fatal(err)
 	}
-	if s.touchSnapshot(at) {
+	if s.keepSnapshot(nil, 0, at) {
 		t.Error("restamped a link as a snapshot")
 	}
 	if fi, err := os.Stat(victim); err != nil || !fi.ModTime().Equal(old) {

@@ -1,9 +1,11 @@
 package state
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -49,6 +51,71 @@ func TestSnapshotIsTheLastCycle(t *testing.T) {
 			if filepath.Ext(e.Name()) != "" && e.Name() != "lanes.db" && e.Name() != "last-cycle" {
 				t.Errorf("left behind: %s", e.Name())
 			}
+		}
+	}
+}
+
+// TestSnapshotTallyFollowsTheClock: the snapshot's tally is its records'
+// tally at its stamp, also after a cycle that changed no record but whose
+// time changed a derivation (here a session that never sent a hook passes
+// its grace and needs its human).
+func TestSnapshotTallyFollowsTheClock(t *testing.T) {
+	c, f, clk := newCollector(t)
+	s := c.Store
+	r := rec(ActivityIdle)
+	r.Activity.FirstSignalAt = time.Time{}
+	f.obs = []Observation{{LanesID: r.ID, SessionID: "$1", PaneID: "%1", PID: 10}}
+	put(t, s, r)
+	if _, _, err := s.SnapshotTally(); err == nil {
+		t.Fatal("a tally before any cycle")
+	}
+	check := func(when string, zone Zone, status Status) {
+		t.Helper()
+		if _, err := c.Cycle(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		got, at, err := s.SnapshotTally()
+		if err != nil || !at.Equal(clk.t) {
+			t.Fatalf("%s: tally at %v, %v; want at %v", when, at, err, clk.t)
+		}
+		recs, _, err := s.Snapshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := TallyAt(recs, clk.t); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: stored tally %+v, the records' own %+v", when, got, want)
+		}
+		if got.Zones[zone] != 1 || got.Statuses[status] != 1 || got.Live != 1 {
+			t.Fatalf("%s: tally %+v, want one live %s in %s", when, got, status, zone)
+		}
+	}
+	check("first cycle", ZoneWorking, StatusIdle)
+	clk.advance(time.Second)
+	check("a cycle that changed nothing", ZoneWorking, StatusIdle)
+	clk.advance(NoSignalGrace)
+	check("past the no-signal grace", ZoneNeedsYou, StatusNoSignal)
+}
+
+// A tally survives its encoding, silent servers included, and a cut one is
+// refused.
+func TestTallyRoundTrip(t *testing.T) {
+	in := Tally{
+		Zones:    map[Zone]int{ZoneWorking: 3, ZoneDone: 1},
+		Statuses: map[Status]int{StatusIdle: 2, StatusWorking: 1, StatusTerminated: 1},
+		Live:     3, IdleStack: 2,
+		Silent: map[string]time.Time{"default": t0, "other": t0.Add(time.Minute)},
+	}
+	b := encodeTally(in)
+	out, err := decodeTally(b)
+	if err != nil || !reflect.DeepEqual(in, out) {
+		t.Fatalf("round trip: %+v, %v", out, err)
+	}
+	if !bytes.Equal(b, encodeTally(out)) {
+		t.Fatal("one tally, two encodings")
+	}
+	for n := range len(b) {
+		if _, err := decodeTally(b[:n]); err == nil {
+			t.Fatalf("a tally cut to %d of %d bytes decoded", n, len(b))
 		}
 	}
 }

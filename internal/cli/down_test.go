@@ -54,14 +54,19 @@ func TestCommandsWhileTmuxIsDown(t *testing.T) {
 }
 
 // The "tmux is not answering" of a reused cycle names the server, not
-// whichever session happened to be first.
+// whichever session happened to be first, from the cycle's records and
+// from its tally alike.
 func TestReachableNamesTheServer(t *testing.T) {
 	a := newApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{}, func(string) string { return "" })
 	a.socket = "trial-4242"
-	r := &state.Record{ID: "abcd1234", Name: "sh1", Runtime: state.Runtime{Socket: "trial-4242", UnreachableSince: time.Now()}}
-	_, err := a.reachable([]*state.Record{r})
-	if err == nil || !strings.Contains(err.Error(), "tmux server -L trial-4242") || strings.Contains(err.Error(), "sh1") {
-		t.Errorf("reachable = %v", err)
+	since := time.Date(2026, 11, 30, 10, 0, 0, 0, time.UTC)
+	recs := []*state.Record{{ID: "abcd1234", Name: "sh1", Runtime: state.Runtime{Socket: "trial-4242", UnreachableSince: since}}}
+	tally := state.TallyAt(recs, since)
+	for what, d := range map[string]statusData{"records": {recs: recs}, "tally": {tally: &tally}} {
+		_, err := a.reachable(d)
+		if err == nil || !strings.Contains(err.Error(), "tmux server -L trial-4242") || !strings.Contains(err.Error(), "2026-11-30T10:00:00Z") || strings.Contains(err.Error(), "sh1") {
+			t.Errorf("reachable from the %s = %v", what, err)
+		}
 	}
 }
 

@@ -26,14 +26,44 @@ func (a *app) snapshot(maxAge time.Duration) ([]*state.Record, bool) {
 	return recs, true
 }
 
-// reachable returns recs of a cycle run elsewhere, unless that cycle found
-// this server silent.
-func (a *app) reachable(recs []*state.Record) ([]*state.Record, error) {
-	for _, r := range recs {
-		if r.Live() && r.Runtime.Socket == a.socket && !r.Runtime.UnreachableSince.IsZero() {
-			server, _ := serverName(a.socket)
-			return nil, fmt.Errorf("%w (%s, since %s)", errTmuxDown, server, rfc3339(r.Runtime.UnreachableSince))
-		}
+// snapshotTally is the tally of the last cycle, when it is younger than
+// maxAge and its records are still the store's.
+func (a *app) snapshotTally(maxAge time.Duration) (state.Tally, bool) {
+	st, err := a.store()
+	if err != nil {
+		return state.Tally{}, false
 	}
-	return recs, nil
+	t, at, err := st.SnapshotTally()
+	if age := a.now().Sub(at); err != nil || age < 0 || age >= maxAge {
+		return state.Tally{}, false
+	}
+	return t, true
+}
+
+// statusData is what a status line is rendered from: the records of a
+// cycle, or, for the counts alone, the tally a recent cycle stored.
+type statusData struct {
+	recs  []*state.Record
+	tally *state.Tally
+}
+
+func (d statusData) tallyAt(now time.Time) state.Tally {
+	if d.tally != nil {
+		return *d.tally
+	}
+	return state.TallyAt(d.recs, now)
+}
+
+// reachable is d, from a cycle run elsewhere, unless that cycle found this
+// server silent.
+func (a *app) reachable(d statusData) (statusData, error) {
+	since := state.SilentSince(d.recs, a.socket)
+	if d.tally != nil {
+		since = d.tally.Silent[a.socket]
+	}
+	if !since.IsZero() {
+		server, _ := serverName(a.socket)
+		return statusData{}, fmt.Errorf("%w (%s, since %s)", errTmuxDown, server, rfc3339(since))
+	}
+	return d, nil
 }

@@ -105,10 +105,10 @@ func (a *app) cmdStatusLine(ctx context.Context, args []string) int {
 	}
 	sl := statusLine{format: *format, dark: *themeName != "light", color: a.getenv("NO_COLOR") == "", sessions: sessions}
 
-	recs, err := a.statusRecords(ctx, time.Now().Add(statusBudget))
+	data, err := a.statusData(ctx, time.Now().Add(statusBudget), len(sl.sessions) == 0)
 	var out string
 	if err == nil {
-		out = sl.render(recs, a.now())
+		out = sl.render(data, a.now())
 		a.saveLastGood(sl.key(), out)
 	} else {
 		fmt.Fprintf(a.stderr, "lanes: status-line: %v (see `lanes doctor`)\n", err)
@@ -123,13 +123,14 @@ func (a *app) cmdStatusLine(ctx context.Context, args []string) int {
 	return exitOK
 }
 
-// statusRecords returns the records as of a cycle less than statusReuse
-// old, running one when there is none. Every store lock wait and the tmux
-// read end by deadline, so a held lock costs a bounded wait, not a hang.
-func (a *app) statusRecords(ctx context.Context, deadline time.Time) ([]*state.Record, error) {
+// statusData returns the records as of a cycle less than statusReuse old,
+// running one when there is none; for the counts alone (countsOnly) that
+// cycle's stored tally does. Every store lock wait and the tmux read end by
+// deadline, so a held lock costs a bounded wait, not a hang.
+func (a *app) statusData(ctx context.Context, deadline time.Time, countsOnly bool) (statusData, error) {
 	c, err := a.collector()
 	if err != nil {
-		return nil, err
+		return statusData{}, err
 	}
 	st := c.Store
 	// bbolt waits up to LockTimeout per open; each open gets at most half
@@ -138,24 +139,34 @@ func (a *app) statusRecords(ctx context.Context, deadline time.Time) ([]*state.R
 	budget := func(opens int) {
 		st.LockTimeout = min(max(time.Until(deadline)/time.Duration(opens), time.Millisecond), statusBudget/2)
 	}
+	// A cycle's counts, when they are all that is asked: its tally.
+	fromSnapshot := func(maxAge time.Duration) (statusData, bool) {
+		if countsOnly {
+			if t, ok := a.snapshotTally(maxAge); ok {
+				return statusData{tally: &t}, true
+			}
+		}
+		recs, ok := a.snapshot(maxAge)
+		return statusData{recs: recs}, ok
+	}
 	last := st.LastCycle()
 	if age := a.now().Sub(last); !last.IsZero() && age >= 0 && age < statusReuse {
 		// The recent cycle's records: from its snapshot, with no lock to
 		// wait on, else from the store.
-		recs, ok := a.snapshot(statusReuse)
+		data, ok := fromSnapshot(statusReuse)
 		if !ok {
 			budget(1)
 			if err := st.View(func(tx *state.Tx) error {
 				var err error
-				recs, err = tx.All()
+				data.recs, err = tx.All()
 				return err
 			}); err != nil {
-				if recs, ok = a.snapshot(snapshotMaxAge); !ok || !errors.Is(err, state.ErrBusy) {
-					return nil, err
+				if data, ok = fromSnapshot(snapshotMaxAge); !ok || !errors.Is(err, state.ErrBusy) {
+					return statusData{}, err
 				}
 			}
 		}
-		return a.reachable(recs)
+		return a.reachable(data)
 	}
 	tmuxBy := deadline
 	if floor := time.Now().Add(statusTmuxFloor); floor.After(tmuxBy) {
@@ -173,37 +184,37 @@ func (a *app) statusRecords(ctx context.Context, deadline time.Time) ([]*state.R
 		// old, stand in, unless it found the server silent. Only a busy
 		// store: a tmux read cut short by our budget is reported as a
 		// server not answering.
-		if recs, ok := a.snapshot(snapshotMaxAge); ok {
-			return a.reachable(recs)
+		if data, ok := fromSnapshot(snapshotMaxAge); ok {
+			return a.reachable(data)
 		}
 	}
 	if err != nil {
-		return nil, err
+		return statusData{}, err
 	}
-	return res.Records, nil
+	return statusData{recs: res.Records}, nil
 }
 
-// render is the line for recs at now; "" when there is nothing to show.
-func (sl statusLine) render(recs []*state.Record, now time.Time) string {
+// render is the line for data at now; "" when there is nothing to show.
+func (sl statusLine) render(data statusData, now time.Time) string {
 	if len(sl.sessions) > 0 {
-		return sl.renderSessions(recs, now)
+		return sl.renderSessions(data.recs, now)
 	}
-	t := tallyOf(listViews(recs, now, false))
+	t := data.tallyAt(now)
 	if sl.format == "json" {
-		return t.json()
+		return tallyJSON(t)
 	}
-	if t.live == 0 {
+	if t.Live == 0 {
 		return ""
 	}
 	segments := []struct {
 		spec theme.Spec
 		n    int
 	}{
-		{theme.StatusSpec(state.StatusWorking), t.statuses[state.StatusWorking]},
-		{theme.StatusSpec(state.StatusIdle), t.idleStack},
-		{theme.ZoneSpec(state.ZoneNeedsYou), t.zones[state.ZoneNeedsYou]},
-		{theme.ZoneSpec(state.ZoneInReview), t.zones[state.ZoneInReview]},
-		{theme.ZoneSpec(state.ZoneReadyToMerge), t.zones[state.ZoneReadyToMerge]},
+		{theme.StatusSpec(state.StatusWorking), t.Statuses[state.StatusWorking]},
+		{theme.StatusSpec(state.StatusIdle), t.IdleStack},
+		{theme.ZoneSpec(state.ZoneNeedsYou), t.Zones[state.ZoneNeedsYou]},
+		{theme.ZoneSpec(state.ZoneInReview), t.Zones[state.ZoneInReview]},
+		{theme.ZoneSpec(state.ZoneReadyToMerge), t.Zones[state.ZoneReadyToMerge]},
 	}
 	var parts []string
 	for _, s := range segments {
@@ -337,36 +348,12 @@ func (sl statusLine) key() string {
 	return fmt.Sprintf("%s/dark=%t/color=%t/%s", sl.format, sl.dark, sl.color, strings.Join(sl.sessions, ","))
 }
 
-// tally counts sessions for the summary.
-type tally struct {
-	zones    map[state.Zone]int
-	statuses map[state.Status]int
-	live     int
-	// idleStack counts the idle cards of the Working lane, what ○ shows
-	// beside ●: each live session is in one count of the line.
-	idleStack int
-}
-
-func tallyOf(views []state.Derived) tally {
-	t := tally{zones: map[state.Zone]int{}, statuses: map[state.Status]int{}}
-	for _, v := range views {
-		t.zones[v.D.Zone]++
-		t.statuses[v.D.Status]++
-		if v.D.IdleStack() {
-			t.idleStack++
-		}
-		if v.Rec.Live() {
-			t.live++
-		}
-	}
-	return t
-}
-
-// json is the docs/design.md §10 shape, keys in board and legend order; every
-// zone and status is present, zeros included, so scripts need no defaults.
-func (t tally) json() string {
+// tallyJSON is the docs/design.md §10 shape, keys in board and legend
+// order; every zone and status is present, zeros included, so scripts need
+// no defaults.
+func tallyJSON(t state.Tally) string {
 	return fmt.Sprintf(`{"zones":%s,"statuses":%s,"live":%d}`,
-		jsonCounts(state.Zones, t.zones), jsonCounts(state.Statuses, t.statuses), t.live)
+		jsonCounts(state.Zones, t.Zones), jsonCounts(state.Statuses, t.Statuses), t.Live)
 }
 
 func jsonCounts[K ~string](keys []K, n map[K]int) string {
