@@ -107,8 +107,9 @@ var agentMarkers = map[Agent]Markers{
 		// trust the files in this folder?" over "● 1. Trust folder (NAME)",
 		// "2. Trust parent folder", "3. Don't trust", before any hook
 		// (testdata/real/harness/gemini/trust).
-		Trust:    []string{"Do you trust the files in this folder?"},
-		Animates: true,
+		Trust:       []string{"Do you trust the files in this folder?"},
+		Interrupted: []string{"Request cancelled."},
+		Animates:    true,
 	},
 }
 
@@ -363,11 +364,16 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 		}
 		drew := r.Pane.WindowActivity.After(a.DialogGoneAt.Truncate(time.Second))
 		how := "dialog answered"
-		if !a.AnsweredAt.IsZero() {
+		switch {
+		case !a.AnsweredAt.IsZero():
 			// The key lanes sent made the agent redraw, whatever the
 			// answer (Gemini prints "Request cancelled."): only its busy
 			// indicator says the tool runs.
 			how, drew = "dialog answered from lanes", false
+		case s.any(m.Interrupted):
+			// The draw may be the agent saying it stopped (a human's Esc
+			// on Gemini's dialog): again only the busy indicator counts.
+			drew = false
 		}
 		if drew || s.any(m.Busy) {
 			ev.Kind, ev.Detail = KindAnswered, how+", pane busy"

@@ -109,33 +109,38 @@ func TestWitnessApproveIsWorking(t *testing.T) {
 }
 
 // Rejecting a real dialog with Esc fires no hook; the witness sees it gone
-// and the pane still: Idle, and send is allowed; marked Interrupted where
-// the agent says so (Claude Code's "Interrupted · What should Claude do
-// instead?", Codex's "■ Conversation interrupted"), not on Gemini's
-// "Request cancelled.".
+// and the pane still: Idle, and send is allowed; marked Interrupted, as the
+// agent says (Claude Code's "Interrupted · What should Claude do
+// instead?", Codex's "■ Conversation interrupted", Gemini's "Request
+// cancelled.", whose drawing is not the tool running).
 func TestWitnessEscIsIdle(t *testing.T) {
 	for _, c := range []struct {
 		agent Agent
 		lines int // through the dialog's event
 	}{{AgentClaude, 3}, {AgentCodex, 3}, {AgentGemini, 5}} {
 		ag := c.agent
-		t.Run(string(ag), func(t *testing.T) {
-			w := newWitnessRig(t, ag, "permission-reject", c.lines)
-			w.show(ag, "permission-reject", "dialog", true)
-			w.cycle(time.Second, false)
-			w.show(ag, "permission-reject", "rejected", true) // Esc redraws once, then nothing
-			took, r := w.until(8*time.Second, false, func(r *Record) bool { return r.Activity.State == ActivityIdle })
-			if took < 0 || took > 5*time.Second {
-				t.Fatalf("rejected: after %v activity %s, want idle within 5 s", took, r.Activity.State)
-			}
-			if err := CanSend(r, false); err != nil || r.Activity.Dialog {
-				t.Fatalf("rejected: send %v, dialog %v", err, r.Activity.Dialog)
-			}
-			if d := Derive(r, w.clk.t); d.Status != StatusIdle || slices.Contains(d.Marks, MarkInterrupted) != (ag != AgentGemini) {
-				t.Fatalf("rejected: status %s marks %v", d.Status, d.Marks)
-			}
-			t.Logf("%s Esc → idle in %v", ag, took)
-		})
+		// Esc redraws once, then nothing; or the pane draws on after it
+		// (Gemini's did in a real run: its composer), which is not the
+		// tool running.
+		for _, drawsOn := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/draws-on=%t", ag, drawsOn), func(t *testing.T) {
+				w := newWitnessRig(t, ag, "permission-reject", c.lines)
+				w.show(ag, "permission-reject", "dialog", true)
+				w.cycle(time.Second, false)
+				w.show(ag, "permission-reject", "rejected", true)
+				took, r := w.until(8*time.Second, drawsOn, func(r *Record) bool { return !r.Activity.Dialog })
+				if took < 0 || took > 5*time.Second || r.Activity.State != ActivityIdle {
+					t.Fatalf("rejected: after %v activity %s, want idle within 5 s", took, r.Activity.State)
+				}
+				if err := CanSend(r, false); err != nil || r.Activity.Dialog {
+					t.Fatalf("rejected: send %v, dialog %v", err, r.Activity.Dialog)
+				}
+				if d := Derive(r, w.clk.t); d.Status != StatusIdle || !slices.Contains(d.Marks, MarkInterrupted) {
+					t.Fatalf("rejected: status %s marks %v", d.Status, d.Marks)
+				}
+				t.Logf("%s Esc → idle in %v", ag, took)
+			})
+		}
 	}
 }
 
