@@ -32,107 +32,17 @@ func encodeRecord(r *Record) []byte {
 	e.str(r.Dir)
 	e.str(r.Branch)
 	e.time(r.CreatedAt)
-
-	rt := &r.Runtime
-	e.str(rt.Socket)
-	e.str(rt.TmuxSession)
-	e.str(rt.SessionID)
-	e.str(rt.PaneID)
-	e.str(rt.Launch)
-	e.time(rt.PaneStartedAt)
-	e.bool(rt.Terminated)
-	e.str(rt.TerminatedReason)
-	e.time(rt.TerminatedAt)
-	e.time(rt.UnreachableSince)
-	e.time(rt.GoneSeenAt)
-	e.time(rt.StartingAt)
-	e.str(rt.Source)
-	e.time(rt.At)
-
-	p := &r.Pane
-	e.int(int64(p.PID))
-	e.bool(p.Dead)
-	e.bool(p.ExitStatus != nil)
-	if p.ExitStatus != nil {
-		e.int(int64(*p.ExitStatus))
-	}
-	e.str(p.ExitSignal)
-	e.time(p.DeadTime)
-	e.time(p.DeadSeenAt)
-	e.int(int64(p.Confirmations))
-	e.time(p.ConfirmedAt)
-	e.int(int64(p.NoTimeReads))
-	e.time(p.WindowActivity)
-	e.time(p.ObservedAt)
-
-	a := &r.Activity
-	e.str(string(a.State))
-	e.time(a.Since)
-	e.str(a.Source)
-	e.time(a.FirstSignalAt)
-	e.time(a.LastEventAt)
-	e.strs(a.ToolsInFlight)
-	e.int(int64(a.AnonTools))
-	e.strs(a.Subagents)
-	e.bool(a.PendingStop)
-	e.str(string(a.Outcome))
-	e.str(a.AskingTool)
-	e.bool(a.AskingAll)
-	e.bool(a.HooksReport)
-	e.str(a.ProviderSessionID)
-
-	e.uint(uint64(len(r.PRs)))
-	for i := range r.PRs {
-		pr := &r.PRs[i]
-		e.int(int64(pr.Number))
-		e.str(pr.URL)
-		e.str(pr.State)
-		e.str(pr.Review)
-		e.str(pr.CI)
-		e.str(pr.Mergeable)
-		e.str(pr.Base)
-		e.str(pr.Head)
-		e.time(pr.StateChangedAt)
-		e.str(pr.Source)
-		e.time(pr.At)
-	}
-
+	e.runtime(&r.Runtime)
+	e.pane(&r.Pane)
+	e.activity(&r.Activity)
+	e.prs(r.PRs)
 	e.int(int64(r.EventsApplied))
 	e.uint(uint64(len(r.EventsDropped)))
 	for _, k := range slices.Sorted(maps.Keys(r.EventsDropped)) {
 		e.str(k)
 		e.int(int64(r.EventsDropped[k]))
 	}
-
-	e.str(rt.PrevLaunch)
-	e.int(int64(rt.PrevPID))
-	e.time(p.ActivityBase)
-	e.str(p.ObservedBy)
-	e.int(int64(p.ObservedSeq))
-
-	e.bool(a.Dialog)
-	e.time(a.WitnessAt)
-	e.time(a.DialogGoneAt)
-
-	e.bool(a.HookTurns)
-
-	e.str(a.Tool)
-	e.str(a.ToolInput)
-	e.str(a.Question)
-	e.str(a.LastMessage)
-	e.time(a.DialogAt)
-	e.bool(r.Muted)
-	e.time(a.AnsweredAt)
-
-	g := &r.Git
-	e.str(g.Worktree)
-	e.str(g.Base)
-	e.int(int64(g.Ahead))
-	e.int(int64(g.Behind))
-	e.int(int64(g.Changed))
-	e.time(g.ReadAt)
-	e.bool(r.Adopted)
-	e.str(r.Activity.TurnSession)
+	e.since1(r)
 	return e.b
 }
 
@@ -150,8 +60,48 @@ func decodeRecord(b []byte) (*Record, error) {
 	r.Dir = d.str()
 	r.Branch = d.str()
 	r.CreatedAt = d.time()
+	d.runtime(&r.Runtime)
+	d.pane(&r.Pane)
+	d.activity(&r.Activity)
+	r.PRs = d.prs()
+	r.EventsApplied = int(d.int())
+	if n := d.count(); n > 0 {
+		r.EventsDropped = make(map[string]int, n)
+		for range n {
+			k := d.str()
+			r.EventsDropped[k] = int(d.int())
+		}
+	}
+	d.since1(r, v)
+	if d.err == nil && len(d.b) > 0 {
+		d.err = fmt.Errorf("%d bytes left over", len(d.b))
+	}
+	if d.err != nil {
+		return nil, d.err
+	}
+	return r, nil
+}
 
-	rt := &r.Runtime
+// The first layout's parts, each encoder beside its decoder.
+
+func (e *encoder) runtime(rt *Runtime) {
+	e.str(rt.Socket)
+	e.str(rt.TmuxSession)
+	e.str(rt.SessionID)
+	e.str(rt.PaneID)
+	e.str(rt.Launch)
+	e.time(rt.PaneStartedAt)
+	e.bool(rt.Terminated)
+	e.str(rt.TerminatedReason)
+	e.time(rt.TerminatedAt)
+	e.time(rt.UnreachableSince)
+	e.time(rt.GoneSeenAt)
+	e.time(rt.StartingAt)
+	e.str(rt.Source)
+	e.time(rt.At)
+}
+
+func (d *decoder) runtime(rt *Runtime) {
 	rt.Socket = d.str()
 	rt.TmuxSession = d.str()
 	rt.SessionID = d.str()
@@ -166,8 +116,26 @@ func decodeRecord(b []byte) (*Record, error) {
 	rt.StartingAt = d.time()
 	rt.Source = d.str()
 	rt.At = d.time()
+}
 
-	p := &r.Pane
+func (e *encoder) pane(p *Pane) {
+	e.int(int64(p.PID))
+	e.bool(p.Dead)
+	e.bool(p.ExitStatus != nil)
+	if p.ExitStatus != nil {
+		e.int(int64(*p.ExitStatus))
+	}
+	e.str(p.ExitSignal)
+	e.time(p.DeadTime)
+	e.time(p.DeadSeenAt)
+	e.int(int64(p.Confirmations))
+	e.time(p.ConfirmedAt)
+	e.int(int64(p.NoTimeReads))
+	e.time(p.WindowActivity)
+	e.time(p.ObservedAt)
+}
+
+func (d *decoder) pane(p *Pane) {
 	p.PID = int(d.int())
 	p.Dead = d.bool()
 	if d.bool() {
@@ -182,8 +150,26 @@ func decodeRecord(b []byte) (*Record, error) {
 	p.NoTimeReads = int(d.int())
 	p.WindowActivity = d.time()
 	p.ObservedAt = d.time()
+}
 
-	a := &r.Activity
+func (e *encoder) activity(a *ActivityFacts) {
+	e.str(string(a.State))
+	e.time(a.Since)
+	e.str(a.Source)
+	e.time(a.FirstSignalAt)
+	e.time(a.LastEventAt)
+	e.strs(a.ToolsInFlight)
+	e.int(int64(a.AnonTools))
+	e.strs(a.Subagents)
+	e.bool(a.PendingStop)
+	e.str(string(a.Outcome))
+	e.str(a.AskingTool)
+	e.bool(a.AskingAll)
+	e.bool(a.HooksReport)
+	e.str(a.ProviderSessionID)
+}
+
+func (d *decoder) activity(a *ActivityFacts) {
 	a.State = Activity(d.str())
 	a.Since = d.time()
 	a.Source = d.str()
@@ -198,34 +184,83 @@ func decodeRecord(b []byte) (*Record, error) {
 	a.AskingAll = d.bool()
 	a.HooksReport = d.bool()
 	a.ProviderSessionID = d.str()
+}
 
-	if n := d.countOf(minPRBytes); n > 0 {
-		r.PRs = make([]PR, n)
-		for i := range r.PRs {
-			pr := &r.PRs[i]
-			pr.Number = int(d.int())
-			pr.URL = d.str()
-			pr.State = d.str()
-			pr.Review = d.str()
-			pr.CI = d.str()
-			pr.Mergeable = d.str()
-			pr.Base = d.str()
-			pr.Head = d.str()
-			pr.StateChangedAt = d.time()
-			pr.Source = d.str()
-			pr.At = d.time()
-		}
+func (e *encoder) prs(prs []PR) {
+	e.uint(uint64(len(prs)))
+	for i := range prs {
+		pr := &prs[i]
+		e.int(int64(pr.Number))
+		e.str(pr.URL)
+		e.str(pr.State)
+		e.str(pr.Review)
+		e.str(pr.CI)
+		e.str(pr.Mergeable)
+		e.str(pr.Base)
+		e.str(pr.Head)
+		e.time(pr.StateChangedAt)
+		e.str(pr.Source)
+		e.time(pr.At)
 	}
+}
 
-	r.EventsApplied = int(d.int())
-	if n := d.count(); n > 0 {
-		r.EventsDropped = make(map[string]int, n)
-		for range n {
-			k := d.str()
-			r.EventsDropped[k] = int(d.int())
-		}
+func (d *decoder) prs() []PR {
+	n := d.countOf(minPRBytes)
+	if n == 0 {
+		return nil
 	}
+	prs := make([]PR, n)
+	for i := range prs {
+		pr := &prs[i]
+		pr.Number = int(d.int())
+		pr.URL = d.str()
+		pr.State = d.str()
+		pr.Review = d.str()
+		pr.CI = d.str()
+		pr.Mergeable = d.str()
+		pr.Base = d.str()
+		pr.Head = d.str()
+		pr.StateChangedAt = d.time()
+		pr.Source = d.str()
+		pr.At = d.time()
+	}
+	return prs
+}
 
+// since1 writes the fields versions 2 to codecVersion appended, in the
+// order they came.
+func (e *encoder) since1(r *Record) {
+	rt, p, a, g := &r.Runtime, &r.Pane, &r.Activity, &r.Git
+	e.str(rt.PrevLaunch) // 2
+	e.int(int64(rt.PrevPID))
+	e.time(p.ActivityBase)
+	e.str(p.ObservedBy)
+	e.int(int64(p.ObservedSeq))
+	e.bool(a.Dialog) // 3
+	e.time(a.WitnessAt)
+	e.time(a.DialogGoneAt)
+	e.bool(a.HookTurns) // 4
+	e.str(a.Tool)       // 5
+	e.str(a.ToolInput)
+	e.str(a.Question)
+	e.str(a.LastMessage)
+	e.time(a.DialogAt)
+	e.bool(r.Muted)
+	e.time(a.AnsweredAt) // 6
+	e.str(g.Worktree)    // 7
+	e.str(g.Base)
+	e.int(int64(g.Ahead))
+	e.int(int64(g.Behind))
+	e.int(int64(g.Changed))
+	e.time(g.ReadAt)
+	e.bool(r.Adopted)    // 8
+	e.str(a.TurnSession) // 9
+}
+
+// since1 reads what a record of version v has of those fields; the rest
+// stay zero, but for the dialog fact, which older records imply.
+func (d *decoder) since1(r *Record, v uint64) {
+	rt, p, a, g := &r.Runtime, &r.Pane, &r.Activity, &r.Git
 	if v >= 2 {
 		rt.PrevLaunch = d.str()
 		rt.PrevPID = int(d.int())
@@ -259,7 +294,6 @@ func decodeRecord(b []byte) (*Record, error) {
 		a.AnsweredAt = d.time()
 	}
 	if v >= 7 {
-		g := &r.Git
 		g.Worktree = d.str()
 		g.Base = d.str()
 		g.Ahead = int(d.int())
@@ -271,13 +305,6 @@ func decodeRecord(b []byte) (*Record, error) {
 		r.Adopted = d.bool()
 	}
 	if v >= 9 {
-		r.Activity.TurnSession = d.str()
+		a.TurnSession = d.str()
 	}
-	if d.err == nil && len(d.b) > 0 {
-		d.err = fmt.Errorf("%d bytes left over", len(d.b))
-	}
-	if d.err != nil {
-		return nil, d.err
-	}
-	return r, nil
 }

@@ -175,28 +175,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.frame++
 		return m, frameCmd()
 	case previewMsg:
-		m.capturing = false
-		sel := m.board.selected()
-		switch {
-		case !m.showPrev || sel == nil:
-			return m, nil
-		case sel.Rec.ID != msg.id:
-			return m, m.capture() // the selection moved while capturing
-		}
-		m.preview.setContent(msg.name, msg.out, msg.err)
-		return m, nil
+		return m.onPreview(msg)
 	case diffMsg:
 		m.diff.set(msg)
 		return m, nil
 	case historyMsg:
-		// Only the answer to the latest request: an older one arriving late
-		// must not replace newer history.
-		if msg.id == m.hist.id && msg.at.Equal(m.hist.at) {
-			m.hist.trs, m.hist.err = msg.trs, ""
-			if msg.err != nil {
-				m.hist.err = msg.err.Error()
-			}
-		}
+		m.onHistory(msg)
 		return m, nil
 	case restorePlanMsg:
 		return m, m.restorePlanned(msg)
@@ -206,16 +190,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, tea.Batch(m.flash(msg.text, false), m.cycle(full))
 	case createdMsg:
-		switch {
-		case msg.err != nil && m.mode == modeNew: // shown where it was typed
-			m.newDlg.busy, m.newDlg.err = false, msg.err.Error()
-			return m, nil
-		case msg.err != nil:
-			return m, m.flash("new "+msg.name+": "+msg.err.Error(), true)
-		}
-		m.mode = modeBoard
-		m.pendingName = msg.name // selected when its card appears
-		return m, tea.Batch(m.flash("started "+msg.name, false), m.cycle(full))
+		return m.onCreated(msg)
 	case clearStatusMsg:
 		if msg.seq == m.status.seq {
 			m.status.text = ""
@@ -228,16 +203,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.o.Agent = msg.agent // the next dialog starts where this one ended
 		return m, createCmd(m.ctx, m.o.Actions, msg)
 	case confirmedMsg:
-		m.mode = modeBoard
-		if cmd := m.refuseStale(msg.act.do.verb); cmd != nil {
-			return m, cmd
-		}
-		m.notifier.actedOn(msg.act.rec.ID, m.o.Now())
-		doing := msg.act.do.verb + " " + msg.act.rec.Name + "…"
-		if msg.act.do.doing != "" {
-			doing = msg.act.do.doing
-		}
-		return m, tea.Batch(m.flash(doing, false), actionCmd(m.ctx, m.o.Actions, msg.act))
+		return m.onConfirmed(msg)
 	case submitSendMsg:
 		m.mode = modeBoard
 		if cmd := m.refuseStale("send"); cmd != nil {
@@ -249,6 +215,63 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.onKey(msg)
 	}
 	return m.toDialog(msg)
+}
+
+// onPreview shows a capture of the selected pane, unless the selection
+// moved while it was taken (then it takes another).
+func (m Model) onPreview(msg previewMsg) (tea.Model, tea.Cmd) {
+	m.capturing = false
+	sel := m.board.selected()
+	switch {
+	case !m.showPrev || sel == nil:
+		return m, nil
+	case sel.Rec.ID != msg.id:
+		return m, m.capture()
+	}
+	m.preview.setContent(msg.name, msg.out, msg.err)
+	return m, nil
+}
+
+// onHistory takes only the answer to the latest request: an older one
+// arriving late must not replace newer history.
+func (m *Model) onHistory(msg historyMsg) {
+	if msg.id != m.hist.id || !msg.at.Equal(m.hist.at) {
+		return
+	}
+	m.hist.trs, m.hist.err = msg.trs, ""
+	if msg.err != nil {
+		m.hist.err = msg.err.Error()
+	}
+}
+
+// onCreated ends the new-session dialog with its session started, or shows
+// why not where it was typed (or in the status line, the dialog gone).
+func (m Model) onCreated(msg createdMsg) (tea.Model, tea.Cmd) {
+	switch {
+	case msg.err != nil && m.mode == modeNew:
+		m.newDlg.busy, m.newDlg.err = false, msg.err.Error()
+		return m, nil
+	case msg.err != nil:
+		return m, m.flash("new "+msg.name+": "+msg.err.Error(), true)
+	}
+	m.mode = modeBoard
+	m.pendingName = msg.name // selected when its card appears
+	return m, tea.Batch(m.flash("started "+msg.name, false), m.cycle(full))
+}
+
+// onConfirmed runs the action a confirm dialog said yes to, unless the
+// board cannot read the store now (refuseStale).
+func (m Model) onConfirmed(msg confirmedMsg) (tea.Model, tea.Cmd) {
+	m.mode = modeBoard
+	if cmd := m.refuseStale(msg.act.do.verb); cmd != nil {
+		return m, cmd
+	}
+	m.notifier.actedOn(msg.act.rec.ID, m.o.Now())
+	doing := msg.act.do.verb + " " + msg.act.rec.Name + "…"
+	if msg.act.do.doing != "" {
+		doing = msg.act.do.doing
+	}
+	return m, tea.Batch(m.flash(doing, false), actionCmd(m.ctx, m.o.Actions, msg.act))
 }
 
 // toDialog hands other messages (cursor blinks, pastes) to the open input.

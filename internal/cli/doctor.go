@@ -143,7 +143,13 @@ func (a *app) doctorState(dir string, add addFunc) {
 	add(schema == state.SchemaVersion, "", "store %s: schema %d, %d KiB, %d session(s), every page readable", st.Path(), schema, size/1024, len(recs))
 
 	a.doctorOtherServers(recs, add)
+	doctorSpool(st, add)
+	doctorDropped(dir, recs, counters, add)
+	doctorHookErrors(dir, add)
+}
 
+// doctorSpool says what hook lines wait for the next cycle.
+func doctorSpool(st *state.Store, add addFunc) {
 	backlog, err := st.Backlog()
 	if err != nil {
 		add(false, "", "spool: %v", err)
@@ -160,7 +166,11 @@ func (a *app) doctorState(dir string, add addFunc) {
 	} else {
 		add(true, "", "spool: nothing waiting")
 	}
+}
 
+// doctorDropped counts the spool lines cycles dropped, by reason: the
+// records' own counts and the store's; only malformed ones are a problem.
+func doctorDropped(dir string, recs []*state.Record, counters map[string]int, add addFunc) {
 	dropped := map[string]int{}
 	for _, r := range recs {
 		for k, n := range r.EventsDropped {
@@ -172,19 +182,23 @@ func (a *app) doctorState(dir string, add addFunc) {
 	}
 	if len(dropped) == 0 {
 		add(true, "", "no dropped or malformed spool lines")
-	} else {
-		keys := make([]string, 0, len(dropped))
-		for k := range dropped {
-			keys = append(keys, fmt.Sprintf("%s %d", k, dropped[k]))
-		}
-		sort.Strings(keys)
-		// Stale-launch and after-exit drops are fencing doing its job.
-		malformed := dropped[state.DropBadJSON] + dropped[state.DropBadVersion] + dropped[state.DropTooLong] +
-			dropped[state.DropBadUTF8] + dropped[state.CounterBadSpoolFile]
-		add(malformed == 0, "look at the spool lines in "+state.SpoolDir(dir)+"; a hook from another lanes version may be writing them",
-			"dropped spool lines by reason: %s", strings.Join(keys, ", "))
+		return
 	}
+	keys := make([]string, 0, len(dropped))
+	for k := range dropped {
+		keys = append(keys, fmt.Sprintf("%s %d", k, dropped[k]))
+	}
+	sort.Strings(keys)
+	// Stale-launch and after-exit drops are fencing doing its job.
+	malformed := dropped[state.DropBadJSON] + dropped[state.DropBadVersion] + dropped[state.DropTooLong] +
+		dropped[state.DropBadUTF8] + dropped[state.CounterBadSpoolFile]
+	add(malformed == 0, "look at the spool lines in "+state.SpoolDir(dir)+"; a hook from another lanes version may be writing them",
+		"dropped spool lines by reason: %s", strings.Join(keys, ", "))
+}
 
+// doctorHookErrors reports the errors hooks logged instead of failing
+// their agent.
+func doctorHookErrors(dir string, add addFunc) {
 	log := hookErrorsLog(dir)
 	if b, err := os.ReadFile(log); err == nil && len(b) > 0 {
 		lines := bytes.Split(bytes.TrimSpace(b), []byte("\n"))
