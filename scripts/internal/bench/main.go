@@ -97,6 +97,7 @@ func main() {
 	grow(w, 200)
 	benchStatusLine(w, rounds)
 	b.rss(200, 14)
+	b.floorRSS()
 	b.latency(200, 50*time.Millisecond)
 	benchNotify(w)
 	if !*quick {

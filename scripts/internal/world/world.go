@@ -58,7 +58,7 @@ func New(repo string) (*World, error) {
 		return w, err
 	}
 	build := exec.Command("go", "build", "-o", filepath.Dir(w.Bin)+string(filepath.Separator),
-		"./cmd/lanes", "./cmd/lanes-board", "./scripts/internal/tmuxread")
+		"./cmd/lanes", "./cmd/lanes-board", "./scripts/internal/tmuxread", "./scripts/internal/btfloor")
 	build.Dir, build.Stderr = repo, os.Stderr
 	if err := build.Run(); err != nil {
 		return w, fmt.Errorf("building lanes: %w", err)
