@@ -127,15 +127,27 @@ func (h *heads) branch(dir string, now time.Time) (string, bool) {
 }
 
 // branches reads the branch of every live session in recs with a
-// directory: id → branch, for the ones in a checkout.
+// directory: id → branch, for the ones in a checkout. A directory is
+// looked at once however many sessions share it (1,000 sessions in one
+// repository made 1,000 stats of one HEAD file a second).
 func (h *heads) branches(recs []*Record, now time.Time) map[string]string {
 	out := map[string]string{}
+	type answer struct {
+		branch string
+		ok     bool
+	}
+	byDir := map[string]answer{}
 	for _, r := range recs {
 		if !r.Live() || r.Dir == "" {
 			continue
 		}
-		if b, ok := h.branch(r.Dir, now); ok {
-			out[r.ID] = b
+		a, seen := byDir[r.Dir]
+		if !seen {
+			a.branch, a.ok = h.branch(r.Dir, now)
+			byDir[r.Dir] = a
+		}
+		if a.ok {
+			out[r.ID] = a.branch
 		}
 	}
 	return out

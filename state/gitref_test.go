@@ -122,3 +122,21 @@ func BenchmarkBranches100(b *testing.B) {
 		c.setBranches(h.branches(recs, t0))
 	}
 }
+
+// BenchmarkBranchesOneCheckout: 1,000 sessions started in one repository
+// (no worktrees), as scripts/bench's board rows run them.
+func BenchmarkBranchesOneCheckout(b *testing.B) {
+	dir := repo(b)
+	var recs []*Record
+	for range 1000 {
+		r := rec(ActivityIdle)
+		r.ID, r.Dir = NewID(), dir
+		recs = append(recs, r)
+	}
+	var h heads
+	h.branches(recs, t0)
+	c := &cycleTx{records: recs, dirty: map[string]bool{}}
+	for b.Loop() {
+		c.setBranches(h.branches(recs, t0))
+	}
+}
