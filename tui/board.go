@@ -130,15 +130,16 @@ func matches(r *state.Record, filter string) bool {
 
 // set sorts recs into lanes by Derive's zone; content: the cards say what
 // the agents do (off for LANES_CONTENT=off).
-func (b *board) set(recs []*state.Record, now time.Time, filter string, all, content bool) {
+func (b *board) set(ds []state.Derived, now time.Time, filter string, all, content bool) {
 	b.items = b.items[:0]
 	b.total = make([]int, len(b.lanes))
 	b.totalIdle = 0
-	for _, r := range recs {
+	for _, d := range ds {
+		r := d.Rec
 		if !recent(r, now, all) {
 			continue
 		}
-		it := newItem(r, now)
+		it := item{Derived: d}
 		// The title's counts are the whole board's, whatever the filter
 		// shows: it is where one looks for "does anything need me".
 		if li, extra := b.place(&it); extra && b.lanes[li].zone == state.ZoneWorking {
@@ -188,8 +189,14 @@ func (b *board) place(it *item) (lane int, extra bool) {
 // idle stack and the sidebar list sessions in this one order.
 func byUrgency(x, y *item) int { return x.Compare(&y.Derived) }
 
-// newItem is r as the board shows it at now.
-func newItem(r *state.Record, now time.Time) item { return item{Derived: state.DeriveAt(r, now)} }
+// deriveAll appends recs derived at now to dst: the board derives each
+// record once a cycle, for its lanes, its sidebar and its notifications.
+func deriveAll(dst []state.Derived, recs []*state.Record, now time.Time) []state.Derived {
+	for _, r := range recs {
+		dst = append(dst, state.DeriveAt(r, now))
+	}
+	return dst
+}
 
 // setSize fits the board into w×h cells (lane headers included).
 func (b *board) setSize(w, h int) {

@@ -92,7 +92,7 @@ func TestContentNeverWidensACard(t *testing.T) {
 	l := newLook(true, false)
 	var b board
 	b = newBoard()
-	b.set(contentFixture(), fixedNow, "", false, true)
+	b.set(deriveAll(nil, contentFixture(), fixedNow), fixedNow, "", false, true)
 	for _, it := range b.items {
 		for w := minDrawW; w <= 90; w++ {
 			c := renderCard(l, &it, w, false, fixedNow, 0)
@@ -146,7 +146,7 @@ func TestIdleRowShortMessageAndMute(t *testing.T) {
 		t.Errorf("idle row %q (%d cells), want the message whole and the mute in 22 cells", row, width(row))
 	}
 	var s sidebar
-	s.setRecords([]*state.Record{r}, fixedNow)
+	s.setRecords(deriveAll(nil, []*state.Record{r}, fixedNow))
 	if side := ansi.Strip(strings.Join(s.render(l, 4, "", fixedNow, 0), "\n")); !strings.Contains(side, "real2 "+theme.Muted.Glyph) {
 		t.Errorf("sidebar:\n%s\nwant the mute beside the name", side)
 	}

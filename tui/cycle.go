@@ -118,8 +118,9 @@ func (m *Model) rebuild() {
 	}); i >= 0 {
 		m.board.selKey, m.pendingName = m.recs[i].ID, ""
 	}
-	m.board.set(m.recs, m.now, m.filter, m.showAll, !m.o.NoContent)
-	m.sidebar.setRecords(m.recs, m.now)
+	m.derived = deriveAll(m.derived[:0], m.recs, m.now)
+	m.board.set(m.derived, m.now, m.filter, m.showAll, !m.o.NoContent)
+	m.sidebar.setRecords(m.derived)
 }
 
 // active reports whether an animated dot (theme says which: only active

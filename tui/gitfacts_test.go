@@ -54,7 +54,7 @@ func TestMetaShowsAheadBehindChanged(t *testing.T) {
 func TestGitFactsNeverWidenACard(t *testing.T) {
 	l := newLook(true, false)
 	b := newBoard()
-	b.set([]*state.Record{gitRec(123, 45, 6789)}, fixedNow, "", false, true)
+	b.set(deriveAll(nil, []*state.Record{gitRec(123, 45, 6789)}, fixedNow), fixedNow, "", false, true)
 	for _, it := range b.items {
 		for w := minDrawW; w <= 90; w++ {
 			for i, line := range renderCard(l, &it, w, false, fixedNow, 0) {

@@ -51,8 +51,11 @@ type Model struct {
 	sidebarOn       bool
 	boardW          int
 
-	now      time.Time
-	recs     []*state.Record
+	now  time.Time
+	recs []*state.Record
+	// derived is recs derived at now, once a cycle (rebuild): the board,
+	// the sidebar and the notifier all read it.
+	derived  []state.Derived
 	board    board
 	sidebar  sidebar
 	hist     history

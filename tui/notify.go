@@ -65,12 +65,12 @@ func (n *notifier) actedOn(id string, now time.Time) {
 // ActedQuiet, or its activity's source is the user), nor more than once
 // per NotifyEvery per session: such an entry is told when that is over, if
 // the session is still in Needs you.
-func (n *notifier) entered(recs []*state.Record, now time.Time, off bool) []*state.Record {
+func (n *notifier) entered(ds []state.Derived, now time.Time, off bool) []*state.Record {
 	first := n.zones == nil
-	zones := make(map[string]state.Zone, len(recs))
+	zones := make(map[string]state.Zone, len(ds))
 	var out []*state.Record
-	for _, r := range recs {
-		z := state.Derive(r, now).Zone
+	for _, d := range ds {
+		r, z := d.Rec, d.D.Zone
 		zones[r.ID] = z
 		prev, seen := n.zones[r.ID]
 		held := n.held[r.ID]
@@ -218,7 +218,7 @@ func Outside(tmuxFor func(socket string) *tmux.Client) func(context.Context, Not
 // notify tells the user about the sessions of this cycle's records that
 // entered Needs you.
 func (m *Model) notify(now time.Time) tea.Cmd {
-	recs := m.notifier.entered(m.recs, now, m.o.NoNotify)
+	recs := m.notifier.entered(m.derived, now, m.o.NoNotify)
 	if len(recs) == 0 {
 		return nil
 	}

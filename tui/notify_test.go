@@ -33,7 +33,8 @@ func newNotifyBoard(t *testing.T, o Options) *notifyBoard {
 // cycle gives the board the records at now and returns what it wrote to
 // the terminal for them ("" when it notified nothing).
 func (b *notifyBoard) cycle(now time.Time, recs ...*state.Record) string {
-	b.m.recs = recs
+	b.m.recs, b.m.now = recs, now // as onCycle does
+	b.m.rebuild()
 	return rawOf(b.m.notify(now))
 }
 

@@ -21,11 +21,11 @@ type sidebar struct {
 
 // setRecords keeps the live sessions, whatever the board's filter, each
 // derived once.
-func (s *sidebar) setRecords(recs []*state.Record, now time.Time) {
+func (s *sidebar) setRecords(ds []state.Derived) {
 	s.items, s.live = s.items[:0], s.live[:0]
-	for _, r := range recs {
-		if r.Live() {
-			s.items = append(s.items, newItem(r, now))
+	for _, d := range ds {
+		if d.Rec.Live() {
+			s.items = append(s.items, item{Derived: d})
 		}
 	}
 	for i := range s.items {
