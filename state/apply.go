@@ -18,19 +18,10 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 		}
 		return nil, ""
 	}
-	if r.Runtime.Terminated {
-		return nil, DropTerminated
-	}
-	if e.Launch != "" && e.Launch != r.Runtime.Launch && e.Launch != r.Runtime.PrevLaunch {
-		return nil, DropStaleLaunch
-	}
-	if e.Launch != "" && e.Launch == r.Runtime.Launch && r.Runtime.PrevLaunch != "" {
-		Respawned(r) // the new agent speaks: the respawn happened
+	if drop := admit(r, e); drop != "" {
+		return nil, drop
 	}
 	a := &r.Activity
-	if a.State == ActivityExited && e.Kind != KindTurnStart && !startsSession(e) {
-		return nil, DropAfterExit
-	}
 	if a.FirstSignalAt.IsZero() && e.Source != "witness" {
 		a.FirstSignalAt = e.At // a hook's: the witness says nothing of the hooks
 	}
@@ -38,7 +29,44 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 	if e.ProviderSessionID != "" {
 		a.ProviderSessionID = e.ProviderSessionID
 	}
+	next, ok := a.next(e)
+	if !ok {
+		return nil, ""
+	}
+	detail := e.Detail
+	if next == ActivityBlocked || next == ActivityWaitingInput {
+		// The history says what was asked, not only which event asked.
+		if what := cmp.Or(a.Question, ToolLine(a.Tool, a.ToolInput)); what != "" {
+			detail += DetailSep + what
+		}
+	}
+	return a.move(next, e.At, e.Source, detail), ""
+}
 
+// admit is why r takes no event e, "" when it takes it: a terminated
+// session, a launch that is neither the current one nor the one it
+// replaced, an agent that exited (but for what starts it again). An event
+// of the new launch settles a respawn in flight, taken or not.
+func admit(r *Record, e Event) string {
+	switch {
+	case r.Runtime.Terminated:
+		return DropTerminated
+	case e.Launch != "" && e.Launch != r.Runtime.Launch && e.Launch != r.Runtime.PrevLaunch:
+		return DropStaleLaunch
+	}
+	if e.Launch != "" && e.Launch == r.Runtime.Launch && r.Runtime.PrevLaunch != "" {
+		Respawned(r) // the new agent speaks: the respawn happened
+	}
+	if r.Activity.State == ActivityExited && e.Kind != KindTurnStart && !startsSession(e) {
+		return DropAfterExit
+	}
+	return ""
+}
+
+// next applies e's facts to a and returns the activity it moves to; false
+// when e is a soft turn end that a dialog or hook-reported turns overrule
+// (nothing changes then).
+func (a *ActivityFacts) next(e Event) (Activity, bool) {
 	from := a.State
 	next := from
 	asking := a.State == ActivityWaitingInput || a.State == ActivityBlocked
@@ -56,7 +84,7 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 		next = ActivityActive
 	case KindTurnEnd:
 		if e.SoftEnd && (a.Dialog || a.HookTurns) {
-			return nil, ""
+			return from, false
 		}
 		a.clearCalls()
 		a.Outcome = e.Outcome
@@ -98,21 +126,7 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 			}
 		}
 	case KindAsk, KindBlock:
-		if e.Kind == KindAsk && e.ToolUseID != "" {
-			a.startCall(e.ToolUseID) // the question is itself a call in flight
-		}
-		a.setAsking(e.ToolUseID)
-		next = ActivityBlocked
-		if e.Kind == KindAsk {
-			next = ActivityWaitingInput
-		}
-		// A dialog opens, or another call's dialog replaces it: DialogAt
-		// names it (an answer from lanes is meant for one dialog). A
-		// second event of the same dialog keeps its time.
-		if another := a.noteTool(e); e.Dialog && (!a.Dialog || another) {
-			a.DialogAt, a.AnsweredAt = e.At, time.Time{}
-		}
-		a.Dialog, a.DialogGoneAt = e.Dialog, time.Time{}
+		next = a.ask(e)
 	case KindAnswered:
 		if a.Dialog {
 			a.AskingTool, a.AskingAll = "", false
@@ -134,14 +148,27 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 		a.clearTurn()
 		next = ActivityExited
 	}
-	detail := e.Detail
-	if next == ActivityBlocked || next == ActivityWaitingInput {
-		// The history says what was asked, not only which event asked.
-		if what := cmp.Or(a.Question, ToolLine(a.Tool, a.ToolInput)); what != "" {
-			detail += DetailSep + what
-		}
+	return next, true
+}
+
+// ask records a question or a block and returns the activity it puts the
+// agent in.
+func (a *ActivityFacts) ask(e Event) Activity {
+	if e.Kind == KindAsk && e.ToolUseID != "" {
+		a.startCall(e.ToolUseID) // the question is itself a call in flight
 	}
-	return a.move(next, e.At, e.Source, detail), ""
+	a.setAsking(e.ToolUseID)
+	// A dialog opens, or another call's dialog replaces it: DialogAt
+	// names it (an answer from lanes is meant for one dialog). A second
+	// event of the same dialog keeps its time.
+	if another := a.noteTool(e); e.Dialog && (!a.Dialog || another) {
+		a.DialogAt, a.AnsweredAt = e.At, time.Time{}
+	}
+	a.Dialog, a.DialogGoneAt = e.Dialog, time.Time{}
+	if e.Kind == KindAsk {
+		return ActivityWaitingInput
+	}
+	return ActivityBlocked
 }
 
 // startsSession: SessionStart from startup or resume is a start; clear and
