@@ -66,7 +66,7 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 		m.trouble, m.readAt = nil, msg.now
 		m.recs = msg.res.Records
 		switch {
-		case msg.spoolOnly: // no tmux read: says nothing about tmux
+		case msg.ingest: // no tmux read: says nothing about tmux
 		case msg.res.TmuxErr != nil && msg.res.Watching:
 			if m.tmuxDownSince.IsZero() {
 				m.tmuxDownSince = msg.now
@@ -76,7 +76,7 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 			m.lastErr, m.tmuxDownSince = "", time.Time{}
 		}
 		switch off := msg.res.PRsStopped; {
-		case msg.spoolOnly: // the ingest-only cycles run no poller: they say nothing of it
+		case msg.ingest: // the ingest-only cycles run no poller: they say nothing of it
 		case off != nil && off.Error() != m.prsStopped:
 			m.prsStopped = off.Error()
 			cmds = append(cmds, m.flash(off.Error()+"; PR badges keep their last state, and the board tries again every 5 minutes", true))
@@ -85,7 +85,7 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 		}
 		m.rebuild()
 		cmds = append(cmds, m.notify(msg.now))
-		if !msg.spoolOnly {
+		if !msg.ingest {
 			m.pendingName = "" // found by now, or filtered out of sight
 		}
 	}
@@ -97,7 +97,7 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 			m.againSpool = false
 			cmds = append(cmds, m.cycle(spoolOnly))
 		}
-		if !msg.spoolOnly {
+		if !msg.ingest {
 			cmds = append(cmds, tickCmd(m.tickGen))
 		}
 	}

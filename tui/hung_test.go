@@ -123,7 +123,7 @@ func TestTmuxNotAnsweringLasts(t *testing.T) {
 	}
 	checkFrame(t, m.View().Content, 80, 24)
 	// A hook-only cycle reads no tmux: it says nothing either way.
-	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture(), At: fixedNow}, now: fixedNow.Add(13 * time.Second), spoolOnly: true})
+	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture(), At: fixedNow}, now: fixedNow.Add(13 * time.Second), ingest: true})
 	if v := plainView(m); !strings.Contains(v[0], tmuxNote) {
 		t.Fatalf("a spool-only cycle ended the note: %q", v[0])
 	}

@@ -16,12 +16,12 @@ import (
 // they carry.
 type (
 	// cycleMsg is one collector cycle's result, and the time it ended;
-	// spoolOnly: it ingested the spool without reading tmux.
+	// ingest: it ingested the spool without reading tmux.
 	cycleMsg struct {
-		res       state.CycleResult
-		err       error
-		now       time.Time
-		spoolOnly bool
+		res    state.CycleResult
+		err    error
+		now    time.Time
+		ingest bool
 	}
 	// tickMsg asks for the next polling cycle; a stale gen is ignored.
 	tickMsg struct{ gen int }
@@ -113,10 +113,10 @@ var (
 		done:   "removed %s", live: false, run: Actions.Remove}
 )
 
-func cycleCmd(ctx context.Context, c Cycler, now func() time.Time, spoolOnly bool) tea.Cmd {
+func cycleCmd(ctx context.Context, c Cycler, now func() time.Time, ingest bool) tea.Cmd {
 	return func() tea.Msg {
 		res, err := c.Cycle(ctx)
-		return cycleMsg{res: res, err: err, now: now(), spoolOnly: spoolOnly}
+		return cycleMsg{res: res, err: err, now: now(), ingest: ingest}
 	}
 }
 

@@ -136,7 +136,7 @@ func TestOneCycleInFlight(t *testing.T) {
 	if !m.againFull {
 		t.Fatal("a tick during a spool cycle was not queued")
 	}
-	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture()}, now: fixedNow, spoolOnly: true})
+	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture()}, now: fixedNow, ingest: true})
 	if !m.cycling || m.againFull {
 		t.Fatal("the queued full cycle did not start after the spool cycle")
 	}
@@ -157,7 +157,7 @@ func TestSpoolOnlyCycleSaysNothingAboutTmux(t *testing.T) {
 	m := loaded(fixture(), ThemeDark, 160, 48)
 	m = cycled(m, fixture(), errors.New("tmux: no server running"))
 	seq := m.status.seq
-	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture()}, now: fixedNow, spoolOnly: true})
+	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture()}, now: fixedNow, ingest: true})
 	if m = cycled(m, fixture(), errors.New("tmux: no server running")); m.status.seq != seq {
 		t.Error("a spool-only cycle in between made the same tmux error flash again")
 	}
