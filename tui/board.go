@@ -369,6 +369,44 @@ func (b *board) move(dx, dy int) {
 	b.scroll()
 }
 
+// jump moves the selection n selectable rows down its lane (up when n is
+// negative), stopping at the lane's first or last.
+func (b *board) jump(n int) {
+	if b.selKey == "" || n == 0 {
+		return
+	}
+	rows, step := b.lanes[b.lane].rows, 1
+	if n < 0 {
+		step, n = -1, -n
+	}
+	for i := b.row + step; n > 0 && i >= 0 && i < len(rows); i += step {
+		if rows[i].selectable() {
+			b.row, n = i, n-1
+		}
+	}
+	b.selKey = rows[b.row].key()
+	b.scroll()
+}
+
+// page is how many selectable rows of the selected lane fit on screen at
+// once (at least one): what PgUp and PgDn move by.
+func (b *board) page() int {
+	if b.selKey == "" {
+		return 1
+	}
+	l := &b.lanes[b.lane]
+	n, h := 0, 0
+	for _, r := range l.rows[l.off:] {
+		if h += r.height(); h > b.bodyH {
+			break
+		}
+		if r.selectable() {
+			n++
+		}
+	}
+	return max(n, 1)
+}
+
 // screenY is where row ri of lane li starts on screen (relative to the body).
 func (b *board) screenY(li, ri int) int {
 	l := &b.lanes[li]

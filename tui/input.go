@@ -81,6 +81,14 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.board.move(-1, 0)
 	case key.Matches(k, m.keys.Right):
 		m.board.move(1, 0)
+	case key.Matches(k, m.keys.Top):
+		m.board.jump(-len(m.board.lanes[m.board.lane].rows))
+	case key.Matches(k, m.keys.Bottom):
+		m.board.jump(len(m.board.lanes[m.board.lane].rows))
+	case key.Matches(k, m.keys.PageUp):
+		m.board.jump(-m.board.page())
+	case key.Matches(k, m.keys.PageDown):
+		m.board.jump(m.board.page())
 	case key.Matches(k, m.keys.Idle):
 		m.board.toggleIdle()
 	case key.Matches(k, m.keys.Attach):

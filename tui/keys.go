@@ -6,6 +6,8 @@ import "charm.land/bubbles/v2/key"
 // (dialogs show their own keys while they have focus).
 type keyMap struct {
 	Up, Down, Left, Right key.Binding
+	Top, Bottom           key.Binding
+	PageUp, PageDown      key.Binding
 	Attach                key.Binding
 	New, Kill, Restart    key.Binding
 	Send, Remove          key.Binding
@@ -28,6 +30,10 @@ func newKeyMap() keyMap {
 		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		Left:        key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "lane left")),
 		Right:       key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "lane right")),
+		Top:         key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "lane's first")),
+		Bottom:      key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "lane's last")),
+		PageUp:      key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
+		PageDown:    key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
 		Attach:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "attach")),
 		New:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new")),
 		Kill:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "kill")),
@@ -63,7 +69,9 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		// y, n, a: on a card in a permission dialog (its key line shows them).
-		{k.Up, k.Down, k.Left, k.Right, k.Attach,
+		// The moves two to a line: the column fits 80×24 with them all.
+		{helpBinding("↑↓/jk", "up, down"), helpBinding("←→/hl", "lane left, right"),
+			helpBinding("g/G", "lane's first, last"), helpBinding("pgup", "page up; pgdn down"), k.Attach,
 			helpBinding("y", "allow (dialog card)"), helpBinding("n", "deny (dialog card)"), helpBinding("a", "always (dialog card)")},
 		{k.New, k.Send, k.Restart, k.Restore, k.Kill, k.Remove, k.Mute, k.OpenPR, k.CreatePR},
 		// Three columns: a fourth does not fit 80 columns.

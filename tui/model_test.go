@@ -472,3 +472,48 @@ func TestNewSessionIsSelected(t *testing.T) {
 		t.Errorf("still waiting for %q", m.pendingName)
 	}
 }
+
+// g and G go to a lane's first and last session, PgDn and PgUp a screen
+// of them at a time, never past either end.
+func TestJumpKeys(t *testing.T) {
+	m := loaded(many(120), ThemeDark, 160, 40)
+	lane := m.board.lane
+	rows := m.board.lanes[lane].rows
+	var selectable []int
+	for i, r := range rows {
+		if r.selectable() {
+			selectable = append(selectable, i)
+		}
+	}
+	if len(selectable) < 10 {
+		t.Fatalf("lane %d has %d selectable rows; the test wants a long lane", lane, len(selectable))
+	}
+	first, last := selectable[0], selectable[len(selectable)-1]
+	at := func(what string, want int) {
+		t.Helper()
+		if m.board.lane != lane || m.board.row != want {
+			t.Fatalf("after %s: lane %d row %d, want lane %d row %d", what, m.board.lane, m.board.row, lane, want)
+		}
+		if got := m.board.selKey; got != rows[want].key() {
+			t.Fatalf("after %s: selected %q, want %q", what, got, rows[want].key())
+		}
+	}
+	m = press(m, "G")
+	at("G", last)
+	m = press(m, "g")
+	at("g", first)
+	page := m.board.page()
+	if page < 2 || page >= len(selectable) {
+		t.Fatalf("a page is %d of %d rows", page, len(selectable))
+	}
+	m = press(m, "pgdown")
+	at("pgdown", selectable[page])
+	m = press(m, "pgup")
+	at("pgup", first)
+	m = press(m, "pgup")
+	at("pgup at the top", first)
+	for range len(selectable) {
+		m = press(m, "pgdown")
+	}
+	at("pgdown to the end", last)
+}
