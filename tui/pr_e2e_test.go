@@ -25,9 +25,20 @@ func ghAnswer(number int, head, state, review, mergeable, conclusion string) str
 func TestE2EPRsFromGitHub(t *testing.T) {
 	bin := t.TempDir()
 	answer := filepath.Join(bin, "answer.json")
-	if err := os.WriteFile(answer, []byte("[]"), 0o600); err != nil {
-		t.Fatal(err)
+	// The answer changes under a gh that may be reading it: whole, by a
+	// rename (rewritten in place, a read between the truncation and the
+	// write found it empty, a failed read, and the poller waited 5 min).
+	setAnswer := func(s string) {
+		t.Helper()
+		tmp := answer + ".new"
+		if err := os.WriteFile(tmp, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, answer); err != nil {
+			t.Fatal(err)
+		}
 	}
+	setAnswer("[]")
 	gh := "#!/bin/sh\ncat '" + answer + "'\n"
 	if err := os.WriteFile(filepath.Join(bin, "gh"), []byte(gh), 0o700); err != nil {
 		t.Fatal(err)
@@ -52,9 +63,7 @@ func TestE2EPRsFromGitHub(t *testing.T) {
 		{ghAnswer(42, "fix-cart", "OPEN", "APPROVED", "MERGEABLE", "SUCCESS"), "Ready to merge", "⇡ Mergeable"},
 		{ghAnswer(42, "fix-cart", "OPEN", "APPROVED", "CONFLICTING", "SUCCESS"), "Needs you", "≠ Conflicts"},
 	} {
-		if err := os.WriteFile(answer, []byte(step.answer), 0o600); err != nil {
-			t.Fatal(err)
-		}
+		setAnswer(step.answer)
 		start := time.Now()
 		// The poller reads every 5 s: the card moves within one read
 		// and a cycle; 20 s leaves room for a loaded machine.
@@ -65,9 +74,7 @@ func TestE2EPRsFromGitHub(t *testing.T) {
 	}
 	e.lanes("kill", "shop")
 	e.waitLane("shop", "Done")
-	if err := os.WriteFile(answer, []byte(ghAnswer(42, "fix-cart", "MERGED", "APPROVED", "UNKNOWN", "SUCCESS")), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	setAnswer(ghAnswer(42, "fix-cart", "MERGED", "APPROVED", "UNKNOWN", "SUCCESS"))
 	e.waitScreenWithin(20*time.Second, "shop merged after its kill", func(s string) bool { return laneOf(s, "shop") == "Done" && strings.Contains(s, "★ Merged") })
 	if out := e.lanes("ls", "--json", "--all"); !strings.Contains(out, `"status": "merged"`) && !strings.Contains(out, `"status":"merged"`) {
 		t.Errorf("ls --json after the merge:\n%s", out)
