@@ -73,22 +73,7 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	switch {
 	case key.Matches(k, m.keys.Quit):
 		return m, tea.Quit
-	case key.Matches(k, m.keys.Up):
-		m.board.move(0, -1)
-	case key.Matches(k, m.keys.Down):
-		m.board.move(0, 1)
-	case key.Matches(k, m.keys.Left):
-		m.board.move(-1, 0)
-	case key.Matches(k, m.keys.Right):
-		m.board.move(1, 0)
-	case key.Matches(k, m.keys.Top):
-		m.board.jump(-len(m.board.lanes[m.board.lane].rows))
-	case key.Matches(k, m.keys.Bottom):
-		m.board.jump(len(m.board.lanes[m.board.lane].rows))
-	case key.Matches(k, m.keys.PageUp):
-		m.board.jump(-m.board.page())
-	case key.Matches(k, m.keys.PageDown):
-		m.board.jump(m.board.page())
+	case m.moveKey(k):
 	case key.Matches(k, m.keys.Idle):
 		m.board.toggleIdle()
 	case key.Matches(k, m.keys.Attach):
@@ -156,6 +141,32 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.capture(), m.loadHistory(false))
 	}
 	return m, nil
+}
+
+// moveKey moves the selection for a move key and reports whether k was one.
+func (m *Model) moveKey(k tea.KeyPressMsg) bool {
+	b := &m.board
+	switch {
+	case key.Matches(k, m.keys.Up):
+		b.move(0, -1)
+	case key.Matches(k, m.keys.Down):
+		b.move(0, 1)
+	case key.Matches(k, m.keys.Left):
+		b.move(-1, 0)
+	case key.Matches(k, m.keys.Right):
+		b.move(1, 0)
+	case key.Matches(k, m.keys.Top):
+		b.jump(-len(b.lanes[b.lane].rows))
+	case key.Matches(k, m.keys.Bottom):
+		b.jump(len(b.lanes[b.lane].rows))
+	case key.Matches(k, m.keys.PageUp):
+		b.jump(-b.page())
+	case key.Matches(k, m.keys.PageDown):
+		b.jump(b.page())
+	default:
+		return false
+	}
+	return true
 }
 
 // ask opens the confirmation of a kill, restart or remove, or says why the
