@@ -18,10 +18,11 @@ type Cycler interface {
 	Cycle(ctx context.Context) (state.CycleResult, error)
 }
 
-// Actions are the session commands the board offers. the cli package implements
-// them with the same code as `lanes new`, `kill`, `restart`, `rm` and
-// `send`, so the board and the command line can never disagree. Each runs
-// in a tea.Cmd, off the event loop, on a copy of the record.
+// Actions are the session commands the board offers. The session service
+// (internal/session) implements them, the same code `lanes new`, `kill`,
+// `restart`, `rm` and `send` run, so the board and the command line can
+// never disagree. Each runs in a tea.Cmd, off the event loop, on a copy of
+// the record.
 type Actions interface {
 	// Create starts a session; args go to the agent, or are the command
 	// itself for a custom one. With worktree, it starts in a new git

@@ -2,18 +2,12 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"lanes/agent"
-	"lanes/state"
-	"lanes/tmux"
+	"lanes/internal/session"
 )
-
-// ErrDialogGone: the dialog the user answered is no longer the one the
-// agent shows (answered in the pane, or another one opened).
-var ErrDialogGone = errors.New("the dialog is gone")
 
 func (a *app) cmdAnswer(ctx context.Context, args []string) int {
 	fs := a.flags("answer")
@@ -51,163 +45,15 @@ func (a *app) cmdAnswer(ctx context.Context, args []string) int {
 		}
 		switch {
 		case !r.Activity.Dialog:
-			return a.fail(fmt.Errorf("%s: %w: it shows no dialog now; nothing was sent", r.Name, ErrDialogGone))
+			return a.fail(fmt.Errorf("%s: %w: it shows no dialog now; nothing was sent", r.Name, session.ErrDialogGone))
 		case !opened.Equal(at):
-			return a.fail(fmt.Errorf("%s: %w: the dialog it shows opened at %s; nothing was sent", r.Name, ErrDialogGone, rfc3339Nano(r.Activity.DialogAt)))
+			return a.fail(fmt.Errorf("%s: %w: the dialog it shows opened at %s; nothing was sent", r.Name, session.ErrDialogGone, rfc3339Nano(r.Activity.DialogAt)))
 		}
 	}
-	said, err := a.answer(ctx, r, ans)
+	said, err := a.svc().Answer(ctx, r, ans)
 	if err != nil {
 		return a.fail(fmt.Errorf("%s: %w", r.Name, err))
 	}
 	fmt.Fprintln(a.stdout, said)
 	return exitOK
-}
-
-// answer presses the keys that answer the permission dialog seen shows,
-// and says what was answered ("approved Bash: npm test in api"). seen is
-// the record as the user saw it: the keys go only if the record read
-// fresh now, after a cycle, still shows that same dialog (the same asking
-// tool call, opened at the same time), so a stale board or a dialog
-// answered meanwhile in the pane never gets a key meant for another.
-func (a *app) answer(ctx context.Context, seen *state.Record, ans agent.Answer) (string, error) {
-	if err := agent.Answerable(seen); err != nil {
-		return "", err
-	}
-	keys, err := agent.KeysFor(seen.Agent, ans)
-	if err != nil {
-		return "", err
-	}
-	res, err := a.quietCycle(ctx)
-	if err != nil {
-		return "", fmt.Errorf("reading the session before answering: %w; nothing was sent", err)
-	}
-	cur, err := state.Resolve(res.Records, seen.ID)
-	if err != nil {
-		return "", err
-	}
-	if err := agent.Answerable(cur); err != nil {
-		if errors.Is(err, agent.ErrNoDialog) {
-			return "", fmt.Errorf("%w (answered meanwhile?); nothing was sent", ErrDialogGone)
-		}
-		return "", err
-	}
-	if c, s := cur.Activity, seen.Activity; c.AskingTool != s.AskingTool || !c.DialogAt.Equal(s.DialogAt) ||
-		c.Tool != s.Tool || c.ToolInput != s.ToolInput || c.Question != s.Question {
-		return "", fmt.Errorf("%w: it changed, and now asks about %s; nothing was sent — look again before answering",
-			ErrDialogGone, toolOf(cur, a.content()))
-	}
-	// One answer per dialog, claimed before any key: a double tap (or a
-	// second lanes answer) finds it taken, even while the first is
-	// sending.
-	sent := a.now()
-	if err := a.update(cur.ID, func(r *state.Record, _ *state.Tx) error {
-		switch ra := r.Activity; {
-		case !ra.Dialog || !ra.DialogAt.Equal(cur.Activity.DialogAt):
-			return fmt.Errorf("%w (answered meanwhile?)", ErrDialogGone)
-		case !ra.AnsweredAt.IsZero():
-			return agent.ErrAnswered
-		}
-		state.AnsweredFromLanes(r, sent)
-		return nil
-	}); err != nil {
-		return "", fmt.Errorf("%w; nothing was sent", err)
-	}
-	unclaim := func() {
-		_ = a.update(cur.ID, func(r *state.Record, _ *state.Tx) error {
-			if r.Activity.AnsweredAt.Equal(sent) {
-				r.Activity.AnsweredAt = time.Time{}
-			}
-			return nil
-		})
-	}
-	// The record can lag the screen by a few seconds (a dialog answered
-	// in the pane says so through no hook): the keys go only while the
-	// pane shows this dialog, with the option they pick.
-	tc := a.tmuxFor(cur.Runtime.Socket)
-	screen, err := tc.CaptureText(ctx, cur.Runtime.PaneID)
-	if err != nil {
-		unclaim()
-		return "", fmt.Errorf("reading its pane before answering: %w; nothing was sent", err)
-	}
-	if !agent.ShowsDialog(cur.Agent, ans, cur.Activity.ToolInput, string(screen)) {
-		unclaim()
-		return "", fmt.Errorf("%w: its pane no longer shows this dialog with %q; nothing was sent", ErrDialogGone, agent.Words(cur.Agent)[ans])
-	}
-	err = tc.SendKeys(ctx, cur.Runtime.PaneID, keys...)
-	switch {
-	case errors.Is(err, tmux.ErrNoSession), errors.Is(err, tmux.ErrNoServer):
-		unclaim()
-		return "", fmt.Errorf("its pane is gone (the session ended); nothing was sent")
-	case err != nil:
-		// The keys may have gone: the claim stays, so no retry doubles them.
-		return "", fmt.Errorf("%w; look at the pane (lanes attach %s) before answering again", err, cur.Name)
-	}
-	// The history says what was answered; the card follows the screen at
-	// once: lanes' own look counts as the witness's (§11). A store that
-	// does not take it only makes the card slower to follow.
-	after, at, gone := a.watchAnswer(ctx, tc, cur, ans)
-	_ = a.update(cur.ID, func(r *state.Record, tx *state.Tx) error {
-		if !r.Activity.AnsweredAt.Equal(sent) {
-			return nil // another dialog since, or none
-		}
-		said := state.Transition{At: sent, From: r.Activity.State, To: r.Activity.State, Source: "user",
-			Detail: answered[ans] + " from lanes" + state.DetailSep + toolOf(cur, true)}
-		if err := tx.AppendHistory(r.ID, said); err != nil {
-			return err
-		}
-		if !gone {
-			return nil
-		}
-		if tr := state.SeeScreen(r, after, at); tr != nil {
-			return tx.AppendHistory(r.ID, *tr)
-		}
-		return nil
-	})
-	return fmt.Sprintf("%s %s in %s", answered[ans], toolOf(cur, a.content()), cur.Name), nil
-}
-
-// content reports whether the command's output may say what agents do
-// (LANES_CONTENT).
-func (a *app) content() bool { return !state.Off(a.getenv(state.EnvContent)) }
-
-// answerLook bounds how long answer watches the pane for the dialog to go.
-const answerLook = time.Second
-
-// watchAnswer captures r's pane until the option just answered is gone
-// from it (gone: the screen and when it was taken), for at most
-// answerLook: an agent redraws within a few hundred milliseconds.
-func (a *app) watchAnswer(ctx context.Context, tc *tmux.Client, r *state.Record, ans agent.Answer) (screen string, at time.Time, gone bool) {
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for end := time.Now().Add(answerLook); time.Now().Before(end); {
-		select {
-		case <-ctx.Done():
-			return "", time.Time{}, false
-		case <-tick.C:
-		}
-		b, err := tc.CaptureText(ctx, r.Runtime.PaneID)
-		if err != nil {
-			return "", time.Time{}, false
-		}
-		if !agent.ShowsDialog(r.Agent, ans, "", string(b)) {
-			return string(b), a.now(), true
-		}
-	}
-	return "", time.Time{}, false
-}
-
-// answered is what the confirmation says was done.
-var answered = map[agent.Answer]string{agent.Yes: "approved", agent.No: "denied", agent.Always: "always allowed"}
-
-// toolOf is the tool call a dialog asks about, as the card shows it
-// (without content: only that it is a tool).
-func toolOf(r *state.Record, content bool) string {
-	if !content {
-		return "the tool"
-	}
-	if s := state.ToolLine(r.Activity.Tool, r.Activity.ToolInput); s != "" {
-		return s
-	}
-	return "a tool"
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"lanes/agent"
+	"lanes/internal/session"
 	"lanes/state"
 )
 
@@ -42,7 +43,7 @@ func (e *env) newAs(name string, ag state.Agent, argv ...string) {
 	e.t.Helper()
 	e.must(append([]string{"new", name, "--"}, argv...)...)
 	r := e.record(name)
-	if err := e.app().update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+	if err := e.app().svc().Update(r.ID, func(cur *state.Record, _ *state.Tx) error {
 		cur.Agent = ag
 		return nil
 	}); err != nil {
@@ -97,7 +98,7 @@ func TestAnswerSendsKeysOnlyToTheDialogSeen(t *testing.T) {
 	}
 	refused := func(what string, r *state.Record, ans agent.Answer, want error) {
 		t.Helper()
-		if said, err := e.app().answer(context.Background(), r, ans); !errors.Is(err, want) {
+		if said, err := e.app().svc().Answer(context.Background(), r, ans); !errors.Is(err, want) {
 			t.Errorf("%s: answer = %q, %v; want %v", what, said, err, want)
 		}
 	}
@@ -108,7 +109,7 @@ func TestAnswerSendsKeysOnlyToTheDialogSeen(t *testing.T) {
 	} {
 		other := seen.Clone()
 		edit(&other.Activity)
-		refused(what, other, agent.Yes, ErrDialogGone)
+		refused(what, other, agent.Yes, session.ErrDialogGone)
 	}
 	if _, errs, code := e.run("answer", "api", "yes", "--dialog", "2026-01-02T03:04:05Z"); code != exitError || !strings.Contains(errs, "dialog is gone") {
 		t.Errorf("answer --dialog of another time: exit %d %q", code, errs)
@@ -126,7 +127,7 @@ func TestAnswerSendsKeysOnlyToTheDialogSeen(t *testing.T) {
 
 	// The tool ran; the next call asks again: a new dialog, a new answer.
 	hooks("claude", "permission-approve", "PostToolUse", "PreToolUse", "PermissionRequest")
-	if said, err := e.app().answer(context.Background(), e.record("api"), agent.No); err != nil || said != "denied Bash: touch approved.txt && sleep 12 in api" {
+	if said, err := e.app().svc().Answer(context.Background(), e.record("api"), agent.No); err != nil || said != "denied Bash: touch approved.txt && sleep 12 in api" {
 		t.Errorf("answer no = %q, %v", said, err)
 	}
 	hooks("claude", "permission-approve", "PostToolUse", "PreToolUse", "PermissionRequest")
@@ -135,7 +136,7 @@ func TestAnswerSendsKeysOnlyToTheDialogSeen(t *testing.T) {
 
 	// The tool ran and the turn ended: the dialog is gone.
 	hooks("claude", "permission-approve", "PostToolUse", "Stop")
-	refused("the dialog answered meanwhile", seen, agent.Yes, ErrDialogGone)
+	refused("the dialog answered meanwhile", seen, agent.Yes, session.ErrDialogGone)
 	if _, errs, code := e.run("answer", "api", "yes"); code != exitError || !strings.Contains(errs, "shows no permission dialog") {
 		t.Errorf("answer with no dialog: exit %d %q", code, errs)
 	}
@@ -223,7 +224,7 @@ func TestAnswerRefusals(t *testing.T) {
 		{"always on opencode", dialog(state.AgentOpenCode, nil), agent.Always, agent.ErrNoAlways, exitError},
 	} {
 		a := e.app()
-		said, err := a.answer(context.Background(), c.r, c.ans)
+		said, err := a.svc().Answer(context.Background(), c.r, c.ans)
 		if !errors.Is(err, c.want) {
 			t.Errorf("%s: answer = %q, %v; want %v", c.what, said, err, c.want)
 			continue
@@ -261,7 +262,7 @@ func TestAnswerTwiceAtOnceSendsOneKey(t *testing.T) {
 	errs := make(chan error, 2)
 	for _, ans := range []agent.Answer{agent.Yes, agent.No} {
 		go func() {
-			_, err := e.app().answer(context.Background(), seen.Clone(), ans)
+			_, err := e.app().svc().Answer(context.Background(), seen.Clone(), ans)
 			errs <- err
 		}()
 	}
@@ -348,7 +349,7 @@ func TestAnswerInTheHistory(t *testing.T) {
 		t.Errorf("with content off, answer said %q", out)
 	}
 	r := e.record("api")
-	trs, err := (BoardActions{e.app()}).History(context.Background(), r.ID, 10)
+	trs, err := e.app().svc().History(context.Background(), r.ID, 10)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ type app struct {
 	theme  string // --theme
 
 	hung       hungServers                     // tmux servers that just timed out
-	readyWait  time.Duration                   // how long send waits for a new agent's prompt
+	readyWait  time.Duration                   // how long send waits for a new agent's prompt (0: session.DefaultReadyWait)
 	tmuxRunner func(socket string) tmux.Runner // tests: in place of exec'ing tmux
 
 	args    []string // as given, for lanes-board
@@ -58,7 +58,7 @@ func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) strin
 	// The sessions' server is $LANES_TMUX_SOCKET until main reads --socket:
 	// an app used without main (the board's actions, tests) must never
 	// reach another server than the user chose.
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, now: time.Now, readyWait: readyWait,
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, getenv: getenv, now: time.Now,
 		socket: getenv("LANES_TMUX_SOCKET")}
 }
 

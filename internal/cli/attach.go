@@ -7,9 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
-	"lanes/agent"
 	"lanes/state"
 	"lanes/tmux"
 )
@@ -76,7 +74,7 @@ func (a *app) cmdSend(ctx context.Context, args []string) int {
 	if err != nil {
 		return a.fail(err)
 	}
-	if err := a.send(ctx, r, text, *force); err != nil {
+	if err := a.svc().Send(ctx, r, text, *force); err != nil {
 		return a.fail(fmt.Errorf("%s: %w", r.Name, err))
 	}
 	return exitOK
@@ -102,70 +100,4 @@ func (a *app) readPrompt() (string, error) {
 		return "", fmt.Errorf("the prompt on stdin is over %d MiB; nothing was sent", maxPrompt>>20)
 	}
 	return strings.TrimSuffix(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n"), nil
-}
-
-// send types text into a live agent's pane, then Enter.
-func (a *app) send(ctx context.Context, r *state.Record, text string, force bool) error {
-	if err := state.CanSend(r, force); err != nil {
-		if errors.Is(err, state.ErrStarting) {
-			return fmt.Errorf("%w; try again in a moment, or `lanes kill %s`", err, r.Name)
-		}
-		return err
-	}
-	if r.Adopted {
-		if err := state.AdoptedPane(r, a.socket); err != nil {
-			return err
-		}
-	}
-	tc := a.tmuxFor(r.Runtime.Socket)
-	if !force { // --force answers what the agent shows, prompt or not
-		if err := a.awaitPrompt(ctx, tc, r); err != nil {
-			return err
-		}
-	}
-	err := tc.SendText(ctx, r.Runtime.PaneID, agent.Prompt(r.Agent, text))
-	switch {
-	case err == nil, errors.Is(err, tmux.ErrInvalid), errors.Is(err, tmux.ErrNoSession), errors.Is(err, tmux.ErrNoServer):
-		return err // nothing to look at: the text was refused, or the pane is gone
-	}
-	// A timeout leaves it open what the pane holds now.
-	return fmt.Errorf("%w; look at the pane (lanes attach %s) before sending again", err, r.Name)
-}
-
-// How long after its start an agent may still be drawing its first
-// screen, and how long send waits for its prompt to show.
-const (
-	startingUp = 30 * time.Second
-	readyWait  = 20 * time.Second
-)
-
-// awaitPrompt waits, in an idle session started less than startingUp ago,
-// until the agent's screen shows its idle prompt (its witness markers,
-// docs/design.md §11). An agent still starting drops what is typed: the
-// real Gemini CLI lost a prompt sent 2 s after its start, and send said it
-// was sent. An agent with no markers, an older session, or one already
-// working (it takes a prompt typed meanwhile) is not read.
-func (a *app) awaitPrompt(ctx context.Context, tc *tmux.Client, r *state.Record) error {
-	m, ok := state.MarkersOf(r.Agent)
-	if !ok || r.Activity.State != state.ActivityIdle || a.now().Sub(r.Runtime.PaneStartedAt) >= startingUp {
-		return nil
-	}
-	deadline := time.Now().Add(a.readyWait)
-	for {
-		screen, err := tc.CaptureText(ctx, r.Runtime.PaneID)
-		switch {
-		case err == nil && m.Ready(state.Screen(screen)):
-			return nil
-		case errors.Is(err, tmux.ErrNoSession), errors.Is(err, tmux.ErrNoServer):
-			return err // the pane is gone: nothing to wait for
-		case time.Now().After(deadline):
-			return fmt.Errorf("the agent has just started and its prompt did not show within %s, so it may not take the text; nothing was sent — look at the pane (lanes attach %s)",
-				a.readyWait, r.Name)
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("waiting for %s's prompt: %w; nothing was sent", r.Name, ctx.Err())
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
 }

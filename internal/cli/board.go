@@ -8,11 +8,10 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"strings"
 	"syscall"
 	"time"
 
-	"lanes/agent"
+	"lanes/internal/session"
 	"lanes/state"
 	"lanes/tmux"
 )
@@ -35,7 +34,7 @@ type BoardOptions struct {
 	// Wake asks for an Ingest cycle: something taken beside the cycles
 	// waits to be applied.
 	Wake     <-chan struct{}
-	Actions  BoardActions
+	Actions  *session.Service
 	Tmux     func(socket string) *tmux.Client
 	StateDir string
 	Theme    string // auto, dark or light
@@ -92,7 +91,7 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	if !state.Off(a.getenv(envControl)) {
 		reader := &tmux.PaneReader{Client: a.tmuxClient()}
 		defer reader.Close()
-		c.Panes = paneSource{c: reader.Client, reader: reader}
+		c.Panes = session.Panes{Client: reader.Client, Reader: reader}
 	}
 	// The board has a next cycle: the witness's captures run beside its
 	// cycles, not inside them.
@@ -112,7 +111,7 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	err = a.board(ctx, BoardOptions{
 		Collector: c,
 		Ingest:    ingest{c},
-		Actions:   BoardActions{a},
+		Actions:   a.svc(),
 		Tmux:      a.tmuxFor,
 		StateDir:  dir,
 		Wake:      c.Witness.Ready(),
@@ -209,7 +208,7 @@ func findBoard() (string, error) {
 		return "", err
 	}
 	path := filepath.Join(filepath.Dir(self), boardName)
-	if isExecutable(path) {
+	if session.IsExecutable(path) {
 		return path, nil
 	}
 	if path, err := exec.LookPath(boardName); err == nil {
@@ -229,98 +228,6 @@ func executable() (string, error) {
 		self = resolved
 	}
 	return self, nil
-}
-
-func isExecutable(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
-}
-
-// BoardActions gives the board the same session commands as the command
-// line, so the two can never disagree.
-type BoardActions struct{ a *app }
-
-// Create is `lanes new`: it starts a session, with args for the agent (or
-// as the command itself, for a custom one); with worktree, `lanes new
-// --worktree` (branch lanes/NAME from the repository's current branch).
-func (b BoardActions) Create(ctx context.Context, name string, agent state.Agent, dir string, args []string, worktree bool) (*state.Record, error) {
-	if err := state.CheckName(name); err != nil {
-		return nil, err
-	}
-	if rest, ok := strings.CutPrefix(dir, "~"); ok && (rest == "" || rest[0] == '/') {
-		dir = filepath.Join(b.a.getenv("HOME"), rest)
-	}
-	dir, err := b.a.workDir("directory", dir)
-	if err != nil {
-		return nil, err
-	}
-	var wt *worktreePlan
-	if worktree {
-		if wt, err = b.a.planWorktree(ctx, name, dir, "", ""); err != nil {
-			return nil, err
-		}
-	}
-	return b.a.create(ctx, name, agent, dir, args, wt)
-}
-
-// Kill is `lanes kill`, and with anyway `lanes kill --yes`: the board's
-// confirm said tmux was not answering, so a server that still does not
-// answer does not stop it. r becomes the record as stored.
-func (b BoardActions) Kill(ctx context.Context, r *state.Record, anyway bool) error {
-	return b.a.kill(ctx, r, anyway)
-}
-
-// Restart is `lanes restart`.
-func (b BoardActions) Restart(ctx context.Context, r *state.Record) error {
-	_, err := b.a.restart(ctx, r, agentArgs(r))
-	return err
-}
-
-// Remove is `lanes rm`.
-func (b BoardActions) Remove(_ context.Context, r *state.Record) error { return b.a.remove(r) }
-
-// Send is `lanes send`, with its refusals.
-func (b BoardActions) Send(ctx context.Context, r *state.Record, text string, force bool) error {
-	return b.a.send(ctx, r, text, force)
-}
-
-// Answer is `lanes answer`: r is the record as the card showed it, whose
-// dialog the answer is meant for; it says what was answered.
-func (b BoardActions) Answer(ctx context.Context, r *state.Record, answer agent.Answer) (string, error) {
-	return b.a.answer(ctx, r, answer)
-}
-
-// Diff is what the session's checkout changed against its base.
-func (b BoardActions) Diff(ctx context.Context, r *state.Record) ([]byte, error) {
-	return b.a.diff(ctx, r)
-}
-
-// Mute stores whether the user wants to be told when the session enters
-// Needs you (on: not). r becomes the record as stored.
-func (b BoardActions) Mute(_ context.Context, r *state.Record, on bool) error {
-	err := b.a.update(r.ID, func(cur *state.Record, _ *state.Tx) error {
-		cur.Muted = on
-		*r = *cur
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("storing the mute of %s: %w", r.Name, err)
-	}
-	return nil
-}
-
-// History is up to n of the session's latest transitions, oldest first.
-func (b BoardActions) History(_ context.Context, id string, n int) ([]state.Transition, error) {
-	st, err := b.a.store()
-	if err != nil {
-		return nil, err
-	}
-	var h []state.Transition
-	err = st.View(func(tx *state.Tx) error {
-		h, err = tx.History(id, n)
-		return err
-	})
-	return h, err
 }
 
 // firstInstalled is the first agent on PATH, for the board's new-session

@@ -63,7 +63,7 @@ func TestDiffAgainstTheBase(t *testing.T) {
 	write("NOTES.md", "to do\n")
 	a := e.app()
 	r := &state.Record{Name: "api", Dir: dir}
-	out, err := BoardActions{a}.Diff(t.Context(), r)
+	out, err := a.svc().Diff(t.Context(), r)
 	if err != nil || !strings.Contains(string(out), "against HEAD") || !strings.Contains(string(out), "+func Old() {}") || strings.Contains(string(out), "+func New") ||
 		!strings.Contains(string(out), " NOTES.md (untracked)") {
 		t.Fatalf("no base: %v\n%s", err, out)
@@ -78,14 +78,14 @@ func TestDiffAgainstTheBase(t *testing.T) {
 	git("commit", "-q", "-m", "main moves on")
 	git("checkout", "-q", "lanes/api")
 	git("stash", "pop", "-q")
-	out, err = BoardActions{a}.Diff(t.Context(), r)
+	out, err = a.svc().Diff(t.Context(), r)
 	if strings.Contains(string(out), "other.go") {
 		t.Fatalf("the base's own commit shows in the diff:\n%s", out)
 	}
 	if err != nil || !strings.Contains(string(out), "app.go | 3 ++") || !strings.Contains(string(out), "+func New() {}") {
 		t.Fatalf("against main: %v\n%s", err, out)
 	}
-	if _, err := (BoardActions{a}).Diff(t.Context(), &state.Record{Name: "tmp", Dir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "not run in a git checkout") {
+	if _, err := a.svc().Diff(t.Context(), &state.Record{Name: "tmp", Dir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "not run in a git checkout") {
 		t.Fatalf("outside a checkout: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/session"
 	"lanes/state"
 	"lanes/tmux"
 	"lanes/tmux/tmuxtest"
@@ -32,10 +33,10 @@ func BenchmarkCycle(b *testing.B) {
 			dir := benchSessionsOn(b, tc, n, "sleep 3600", state.AgentCustom)
 			for _, way := range []string{"exec", "control"} {
 				b.Run(way, func(b *testing.B) {
-					src := paneSource{c: tc}
+					src := session.Panes{Client: tc}
 					if way == "control" {
-						src.reader = &tmux.PaneReader{Client: tc}
-						defer src.reader.Close()
+						src.Reader = &tmux.PaneReader{Client: tc}
+						defer src.Reader.Close()
 					}
 					col := &state.Collector{Store: state.NewStore(dir), Panes: src, Socket: tc.Socket}
 					cycle := func() {
@@ -88,7 +89,7 @@ func benchSessionsOn(b *testing.B, tc *tmux.Client, n int, run string, agent sta
 	cwd := b.TempDir()
 	for i := range n {
 		a.stdout, a.stderr = discard{}, discard{}
-		if _, err := a.create(context.Background(), fmt.Sprintf("s%d", i), agent, cwd, []string{"sh", "-c", run}, nil); err != nil {
+		if _, err := a.svc().Start(context.Background(), fmt.Sprintf("s%d", i), agent, cwd, []string{"sh", "-c", run}, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"lanes/internal/session"
 	"lanes/state"
 	"lanes/tmux"
 )
@@ -28,7 +29,7 @@ func (a *app) doctorTmux(ctx context.Context, res state.CycleResult, cycleErr er
 	if cycleErr != nil {
 		_, readErr = tc.ListPanes(ctx, false)
 	}
-	server, ls := serverName(a.socket)
+	server, ls := session.ServerName(a.socket)
 	var waiting []string
 	for _, r := range res.Records {
 		if r.Live() && r.Runtime.Socket == a.socket {
@@ -53,15 +54,6 @@ func (a *app) doctorTmux(ctx context.Context, res state.CycleResult, cycleErr er
 	}
 }
 
-// serverName names this invocation's tmux server in doctor's lines, and
-// the command that lists its sessions.
-func serverName(socket string) (name, ls string) {
-	if socket == "" {
-		return "tmux's default server", "tmux ls"
-	}
-	return "tmux server -L " + socket, "tmux -L " + socket + " ls"
-}
-
 // doctorOtherServers: live sessions on other servers than this
 // invocation's, shown unknown since the last read of theirs failed (this
 // doctor read only its own server).
@@ -73,7 +65,7 @@ func (a *app) doctorOtherServers(recs []*state.Record, add addFunc) {
 		}
 	}
 	for socket, names := range waiting {
-		server, ls := serverName(socket)
+		server, ls := session.ServerName(socket)
 		add(false, fmt.Sprintf("check it with `%s`, or run `lanes --socket %s doctor`", ls, socket),
 			"%d live session(s) wait on %s, which did not answer: %s", len(names), server, strings.Join(names, ", "))
 	}
@@ -86,13 +78,26 @@ func (a *app) doctorOtherServers(recs []*state.Record, add addFunc) {
 func (a *app) doctorOrphans(ctx context.Context, tc *tmux.Client, obs []state.Observation, add addFunc) {
 	slices.SortFunc(obs, func(x, y state.Observation) int { return strings.Compare(x.SessionID, y.SessionID) })
 	for _, o := range a.orphanSessions(ctx, tc, obs, add) {
-		add(false, strings.Join(o.fix(), "\n         "), "tmux: %s", o.what())
+		add(false, strings.Join(o.Fix(), "\n         "), "tmux: %s", o.What())
 	}
 }
 
-func tmuxSocketArgs(socket string) []string {
-	if socket == "" {
-		return nil
+// orphanSessions reads each of the cycle's orphans that belongs to this
+// state dir (a session whose environment names another state dir is that
+// lanes', docs/design.md §2), and says of the others whose they are.
+func (a *app) orphanSessions(ctx context.Context, tc *tmux.Client, obs []state.Observation, add addFunc) []session.Orphan {
+	ours, _ := a.stateDir()
+	var out []session.Orphan
+	for _, ob := range obs {
+		if dir, foreign := session.ForeignStateDir(ctx, tc, ob.SessionID, ours); foreign {
+			name, err := tc.SessionName(ctx, ob.SessionID)
+			if err != nil {
+				name = ob.SessionID
+			}
+			add(true, "", "tmux: %s (%s) belongs to state dir %s (not an orphan)", name, ob.SessionID, dir)
+			continue
+		}
+		out = append(out, a.svc().ReadOrphan(ctx, tc, ob.SessionID, ob.LanesID))
 	}
-	return []string{"-L", socket}
+	return out
 }

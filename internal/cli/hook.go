@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"lanes/agent"
+	"lanes/internal/session"
 	"lanes/state"
 	"lanes/state/fsafe"
 )
@@ -26,14 +27,6 @@ const hookErrorsCap = 256 << 10
 
 // hookErrorsLog is where `lanes hook` writes its own failures.
 func hookErrorsLog(stateDir string) string { return filepath.Join(stateDir, "hook-errors.log") }
-
-// The indexes `lanes hook` finds a session by without opening the store:
-// state.PaneIndex (server and pane id → "id launch"), and name → id.
-func nameIndex(stateDir, name string) string { return filepath.Join(stateDir, "names", name) }
-
-// forgottenMark is where `lanes rm` marks an adopted session forgotten: its
-// hooks then write nothing.
-func forgottenMark(stateDir, id string) string { return filepath.Join(stateDir, "forgotten", id) }
 
 // hookAgents are the AGENT values `lanes hook` accepts.
 var hookAgents = []string{"claude", "codex", "gemini", "opencode", "generic"}
@@ -160,7 +153,7 @@ targets the session's current launch).
 `
 
 func (a *app) hook(dir string, h hookArgs) error {
-	ag, event, session, payloadArg, installed := h.agent, h.event, h.session, h.payload, h.installed
+	ag, event, named, payloadArg, installed := h.agent, h.event, h.session, h.payload, h.installed
 	if !slices.Contains(hookAgents, ag) {
 		return fmt.Errorf("lanes hook: unknown agent %q (want one of %s)", ag, strings.Join(hookAgents, ", "))
 	}
@@ -200,13 +193,13 @@ func (a *app) hook(dir string, h hookArgs) error {
 	if dir == "" {
 		return nil // no usable state dir: write nowhere (not even the working dir)
 	}
-	id, launch, err := a.hookSession(dir, session)
+	id, launch, err := a.hookSession(dir, named)
 	var adopt *state.Adopt
 	if errors.Is(err, errNotInSession) && p.SessionID != "" && ag != "generic" {
 		// An agent lanes did not start, whose installed hooks report it:
 		// a session of its own, keyed by its own session id (§13).
 		id, adopt, err = state.AdoptedID(ag, p.SessionID), a.adoptHere(p), nil
-		if _, gone := os.Stat(forgottenMark(dir, id)); gone == nil {
+		if _, gone := os.Stat(session.ForgottenMark(dir, id)); gone == nil {
 			return nil // `lanes rm` forgot it
 		}
 	}
@@ -229,13 +222,13 @@ func (a *app) hook(dir string, h hookArgs) error {
 }
 
 // hookSession finds the session: the environment lanes passed at spawn, else
-// the pane index by $TMUX_PANE, else --session (id or name index). No tmux
-// call and no store.
-func (a *app) hookSession(dir, session string) (id, launch string, err error) {
-	if id := a.getenv(agent.EnvSession); id != "" && session == "" {
+// the pane index by $TMUX_PANE, else --session (nameOrID: an id, or a name
+// by its index). No tmux call and no store.
+func (a *app) hookSession(dir, nameOrID string) (id, launch string, err error) {
+	if id := a.getenv(agent.EnvSession); id != "" && nameOrID == "" {
 		return id, a.getenv(agent.EnvLaunch), nil
 	}
-	if socket, pane, ok := a.tmuxHere(); ok && session == "" {
+	if socket, pane, ok := a.tmuxHere(); ok && nameOrID == "" {
 		if b, err := os.ReadFile(state.PaneIndex(dir, socket, pane)); err == nil {
 			if f := strings.Fields(string(b)); len(f) == 2 && state.ValidID(f[0]) {
 				return f[0], f[1], nil
@@ -243,20 +236,20 @@ func (a *app) hookSession(dir, session string) (id, launch string, err error) {
 		}
 	}
 	switch {
-	case session == "":
+	case nameOrID == "":
 		return "", "", errNotInSession
-	case state.ValidName(session):
+	case state.ValidName(nameOrID):
 		// A name first, then an id (docs/design.md §2): a name may look like one.
-		b, err := os.ReadFile(nameIndex(dir, session))
+		b, err := os.ReadFile(session.NameIndex(dir, nameOrID))
 		switch id := strings.TrimSpace(string(b)); {
 		case err == nil && state.ValidID(id):
 			return id, "", nil
-		case state.ValidID(session):
-			return session, "", nil
+		case state.ValidID(nameOrID):
+			return nameOrID, "", nil
 		}
-		return "", "", fmt.Errorf("no session named %q in %s", session, dir)
+		return "", "", fmt.Errorf("no session named %q in %s", nameOrID, dir)
 	}
-	return "", "", fmt.Errorf("invalid --session %q", session)
+	return "", "", fmt.Errorf("invalid --session %q", nameOrID)
 }
 
 // errNotInSession: no lanes session is named by the environment, and no

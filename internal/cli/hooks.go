@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"lanes/agent"
+	"lanes/internal/session"
 	"lanes/state"
 )
 
@@ -36,7 +37,7 @@ func (a *app) cmdHooks(_ context.Context, args []string) int {
 	}
 	projectDir := ""
 	if *project != "" {
-		if projectDir, err = a.workDir("--project", *project); err != nil {
+		if projectDir, err = session.WorkDir("--project", *project); err != nil {
 			return a.fail(err)
 		}
 	}

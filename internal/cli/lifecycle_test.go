@@ -22,7 +22,7 @@ func TestKillFindsAnUnconfirmedSession(t *testing.T) {
 	if _, err := e.tc.NewSession(ctx, tmux.NewSessionOpts{Name: "lanes-ghost", Command: []string{"sleep", "600"}, LanesID: r.ID}); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.kill(ctx, r, false); err != nil {
+	if err := a.svc().Kill(ctx, r, false); err != nil {
 		t.Fatal(err)
 	}
 	if ok, err := e.tc.HasSession(ctx, "lanes-ghost"); ok || err != nil {

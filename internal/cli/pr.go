@@ -73,7 +73,7 @@ func (a *app) cmdPR(ctx context.Context, args []string) int {
 			*dst = fs.Lookup(name).Value.String()
 		}
 	}
-	line, err := a.recordPR(r, p)
+	line, err := a.svc().RecordPR(r, p)
 	if err != nil {
 		return a.fail(err)
 	}

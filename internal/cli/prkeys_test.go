@@ -86,7 +86,7 @@ func TestCreatePR(t *testing.T) {
 	if r.Branch != "feat" {
 		t.Fatalf("branch %q, want feat", r.Branch)
 	}
-	said, err := BoardActions{e.app()}.CreatePR(context.Background(), r)
+	said, err := e.app().svc().CreatePR(context.Background(), r)
 	if err != nil || said != "PR created: https://github.com/o/r/pull/42" {
 		t.Fatalf("CreatePR = %q, %v", said, err)
 	}
@@ -100,7 +100,7 @@ func TestCreatePR(t *testing.T) {
 	if len(prs) != 1 || prs[0].Number != 42 || prs[0].State != state.PRStateOpen || prs[0].URL != "https://github.com/o/r/pull/42" || prs[0].Head != "feat" {
 		t.Errorf("PRs %+v, want #42 open on feat with its URL", prs)
 	}
-	if _, err := (BoardActions{e.app()}).CreatePR(context.Background(), e.record("api")); err == nil || !strings.Contains(err.Error(), "api already has PR #42 (o opens it)") {
+	if _, err := e.app().svc().CreatePR(context.Background(), e.record("api")); err == nil || !strings.Contains(err.Error(), "api already has PR #42 (o opens it)") {
 		t.Errorf("a second P: %v, want a refusal naming #42", err)
 	}
 }
@@ -109,7 +109,7 @@ func TestCreatePR(t *testing.T) {
 func TestCreatePRGHFails(t *testing.T) {
 	t.Parallel()
 	e, _, _, _ := prRepo(t, "echo 'GraphQL: No commits between main and feat (createPullRequest)' >&2\nexit 1\n")
-	_, err := BoardActions{e.app()}.CreatePR(context.Background(), e.record("api"))
+	_, err := e.app().svc().CreatePR(context.Background(), e.record("api"))
 	if err == nil || !strings.Contains(err.Error(), "gh pr create failed: GraphQL: No commits between main and feat") {
 		t.Fatalf("CreatePR error %v, want gh's message", err)
 	}
@@ -133,7 +133,7 @@ func TestCreatePRNoGH(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.vars["PATH"] = only
-	_, err = BoardActions{e.app()}.CreatePR(context.Background(), r)
+	_, err = e.app().svc().CreatePR(context.Background(), r)
 	if err == nil || err.Error() != "gh is not installed; install GitHub CLI and run gh auth login" {
 		t.Fatalf("CreatePR error %v, want gh is not installed", err)
 	}
@@ -157,7 +157,7 @@ func TestOpenPR(t *testing.T) {
 		{Number: 9, State: state.PRStateOpen, CI: state.CIFailing, URL: "https://github.com/o/r/pull/9"},
 		{Number: 11, State: state.PRStateOpen, Review: state.ReviewApproved, URL: "https://github.com/o/r/pull/11"},
 	}}
-	said, err := BoardActions{a}.OpenPR(context.Background(), r)
+	said, err := a.svc().OpenPR(context.Background(), r)
 	if err != nil || said != "opened PR #9 with browser" {
 		t.Fatalf("OpenPR = %q, %v", said, err)
 	}
@@ -165,11 +165,11 @@ func TestOpenPR(t *testing.T) {
 		t.Errorf("browser argv %q, want only the failing PR's URL", got)
 	}
 	vars["BROWSER"] = ""
-	if said, err := (BoardActions{a}).OpenPR(context.Background(), r); err != nil || said != "no browser ($BROWSER unset, no xdg-open): PR #9 https://github.com/o/r/pull/9" {
+	if said, err := a.svc().OpenPR(context.Background(), r); err != nil || said != "no browser ($BROWSER unset, no xdg-open): PR #9 https://github.com/o/r/pull/9" {
 		t.Errorf("no browser: %q, %v", said, err)
 	}
 	r.PRs = []state.PR{{Number: 3, State: state.PRStateOpen}}
-	if _, err := (BoardActions{a}).OpenPR(context.Background(), r); err == nil || !strings.Contains(err.Error(), "api has no PR with a URL; lanes pr api") {
+	if _, err := a.svc().OpenPR(context.Background(), r); err == nil || !strings.Contains(err.Error(), "api has no PR with a URL; lanes pr api") {
 		t.Errorf("no URL: %v", err)
 	}
 }

@@ -34,15 +34,11 @@ func (a *app) prPoller() (*state.PRPoller, error) {
 	return &state.PRPoller{Run: a.gh(), Every: every}, nil
 }
 
-// ghEnvKeys are what gh reads of this invocation's environment: where its
-// login is kept, or a token.
-var ghEnvKeys = []string{"HOME", "PATH", "XDG_CONFIG_HOME", "GH_CONFIG_DIR", "GH_TOKEN", "GITHUB_TOKEN", "GH_HOST", "GH_ENTERPRISE_TOKEN"}
-
 // gh runs the gh on this invocation's PATH with its environment, looked
 // up at each run: one installed while the board runs is found.
 func (a *app) gh() state.GHRun {
 	return func(ctx context.Context, dir string, args ...string) ([]byte, error) {
-		return state.GH(a.lookPath("gh"), a.environ())(ctx, dir, args...)
+		return state.GH(a.svc().LookPath("gh"), a.svc().Environ())(ctx, dir, args...)
 	}
 }
 
@@ -68,7 +64,7 @@ func (a *app) cmdPRSync(ctx context.Context, names []string) int {
 		}
 		named = append(named, r)
 	}
-	if a.lookPath("gh") == "" {
+	if a.svc().LookPath("gh") == "" {
 		return a.fail(state.ErrGHMissing)
 	}
 	p := &state.PRPoller{Run: a.gh()}
@@ -128,7 +124,7 @@ func (a *app) doctorPRs(ctx context.Context, add addFunc) {
 		add(true, "", "PRs from GitHub: off ($%s=%s); unset it to turn them on", envPREvery, a.getenv(envPREvery))
 		return
 	}
-	bin := a.lookPath("gh")
+	bin := a.svc().LookPath("gh")
 	if bin == "" {
 		add(true, "", "PRs from GitHub: off — gh is not installed; to turn them on, install GitHub CLI (https://cli.github.com) and run `gh auth login`; the board tries again every 5 minutes")
 		return

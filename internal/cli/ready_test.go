@@ -22,7 +22,7 @@ func TestSendWaitsForAJustStartedAgentsPrompt(t *testing.T) {
 	agent := `stty raw -echo; sleep 1.5; timeout --foreground 0.3 cat > /dev/null; printf '? for shortcuts'; exec cat > "$0"`
 	r := fakePane(t, e, state.AgentClaude, []string{"sh", "-c", agent, out})
 	a := newApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{}, e.getenv)
-	if err := a.send(context.Background(), r, "hello", false); err != nil {
+	if err := a.svc().Send(context.Background(), r, "hello", false); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
@@ -43,7 +43,7 @@ func TestSendToAnAgentThatNeverShowsItsPrompt(t *testing.T) {
 	r := fakePane(t, e, state.AgentClaude, []string{"sleep", "600"})
 	a := newApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{}, e.getenv)
 	a.readyWait = 500 * time.Millisecond
-	err := a.send(context.Background(), r, "hello", false)
+	err := a.svc().Send(context.Background(), r, "hello", false)
 	if err == nil || !strings.Contains(err.Error(), "nothing was sent") {
 		t.Fatalf("send to an agent with no prompt on screen: %v", err)
 	}

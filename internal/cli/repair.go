@@ -18,7 +18,7 @@ func (a *app) doctorRepair(ctx context.Context) bool {
 		fmt.Fprintf(a.stdout, "repair: %v\n", err)
 		return false
 	}
-	rep, err := st.Repair(a.now(), a.repairTraces(ctx, st.Dir))
+	rep, err := st.Repair(a.now(), a.svc().RepairTraces(ctx, st.Dir))
 	if err != nil {
 		fmt.Fprintf(a.stdout, "repair: %v\n", err)
 		return false

@@ -4,34 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 
-	"lanes/agent"
+	"lanes/internal/session"
 	"lanes/state"
-	"lanes/tmux"
 )
-
-// restoring is how `lanes restore` brings a session back: its agent's
-// arguments with the resume arguments appended, and the id resumed ("" for
-// a fresh start).
-type restoring struct {
-	args     []string
-	resumeID string
-}
-
-// shows is the agent's command as restore runs it, without the flags lanes
-// injects, for the board's confirm.
-func (p restoring) shows(r *state.Record) []string {
-	if r.Agent == state.AgentCustom {
-		return p.args
-	}
-	return append([]string{string(r.Agent)}, p.args...)
-}
-
-// errRunning: the session's tmux session is there; nothing to restore.
-var errRunning = errors.New("is running")
 
 func (a *app) cmdRestore(ctx context.Context, args []string) int {
 	fs := a.flags("restore")
@@ -61,7 +39,7 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 		if err != nil {
 			return a.fail(err)
 		}
-		said, err := a.restore(ctx, r, res.Records)
+		said, err := a.svc().RestoreAmong(ctx, r, res.Records)
 		if err != nil {
 			return a.fail(err)
 		}
@@ -80,7 +58,7 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 			adopted++ // lanes did not start them: one line for all, below
 			continue
 		}
-		said, err := a.restore(ctx, r, res.Records)
+		said, err := a.svc().RestoreAmong(ctx, r, res.Records)
 		// One shape for every line: what, which (by id: names repeat), why
 		// (without the name again).
 		why := func() string {
@@ -90,7 +68,7 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 			return err.Error()
 		}
 		switch {
-		case errors.Is(err, state.ErrNotRestorable), errors.Is(err, errRunning), errors.Is(err, state.ErrStarting):
+		case errors.Is(err, state.ErrNotRestorable), errors.Is(err, session.ErrRunning), errors.Is(err, state.ErrStarting):
 			fmt.Fprintf(a.stdout, "skipped %s (%s): %s\n", r.Name, r.ID, why())
 		case err != nil:
 			fmt.Fprintf(a.stdout, "failed %s (%s): %s\n", r.Name, r.ID, why())
@@ -103,67 +81,4 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 		fmt.Fprintf(a.stdout, "skipped %d adopted session(s): lanes did not start them, so it does not start them again\n", adopted)
 	}
 	return code
-}
-
-// restore starts r again (see cmdRestore) and says how; all is every
-// record, to refuse a name a live session has taken since.
-func (a *app) restore(ctx context.Context, r *state.Record, all []*state.Record) (string, error) {
-	plan, err := a.planRestore(ctx, r, all)
-	if err != nil {
-		return "", err
-	}
-	if r.Runtime.Terminated {
-		if err := a.update(r.ID, func(cur *state.Record, _ *state.Tx) error {
-			if err := state.Revive(cur); err != nil {
-				return err
-			}
-			*r = *cur
-			return nil
-		}); err != nil {
-			return "", fmt.Errorf("restoring %s: %w", r.Name, err)
-		}
-	}
-	if _, err := a.restart(ctx, r, plan.args); err != nil {
-		return "", err
-	}
-	if plan.resumeID == "" {
-		return fmt.Sprintf("restored %s (%s): no conversation to resume; started afresh", r.Name, r.ID), nil
-	}
-	return fmt.Sprintf("restored %s (%s): resumed %s conversation %s", r.Name, r.ID, r.Agent, plan.resumeID), nil
-}
-
-// planRestore is how r would be restored, or why it is not.
-func (a *app) planRestore(ctx context.Context, r *state.Record, all []*state.Record) (restoring, error) {
-	if err := state.Restorable(r); err != nil {
-		return restoring{}, err
-	}
-	if r.Runtime.Terminated {
-		for _, o := range all {
-			if o.Live() && o.Name == r.Name {
-				return restoring{}, &state.SessionError{Name: r.Name, Reason: fmt.Errorf("%w: live session %s has its name now", state.ErrNotRestorable, o.ID)}
-			}
-		}
-	}
-	if err := notStarted(r); err != nil {
-		return restoring{}, err
-	}
-	pane, err := findPane(ctx, a.tmuxFor(r.Runtime.Socket), r.ID)
-	not := func(verb bool, format string, args ...any) (restoring, error) {
-		return restoring{}, &state.SessionError{Name: r.Name, Reason: fmt.Errorf(format, args...), Verb: verb}
-	}
-	switch {
-	case isDown(err) && !errors.Is(err, tmux.ErrNoServer):
-		return not(false, "tmux is not answering (%v); restore it once tmux does", err)
-	case err != nil && !errors.Is(err, tmux.ErrNoServer):
-		return not(false, "reading its tmux server: %w", err)
-	case pane.PaneID != "" && pane.Dead:
-		return not(true, "%w no more: its agent exited but its tmux session is there; `lanes restart %s`", errRunning, r.Name)
-	case pane.PaneID != "":
-		return not(true, "%w; `lanes attach %s`", errRunning, r.Name)
-	}
-	if fi, err := os.Stat(r.Dir); err != nil || !fi.IsDir() {
-		return not(false, "%w: its directory %s is gone", state.ErrNotRestorable, r.Dir)
-	}
-	id := state.ResumeID(r)
-	return restoring{args: append(agentArgs(r), agent.ResumeArgs(r.Agent, id)...), resumeID: id}, nil
 }

@@ -7,46 +7,10 @@ import (
 	"sync"
 	"time"
 
+	"lanes/internal/session"
 	"lanes/state"
 	"lanes/tmux"
 )
-
-// paneSource feeds tmux reads to the collector: state defines what it needs
-// and knows nothing of tmux, so the two meet here.
-type paneSource struct {
-	c *tmux.Client
-	// reader, when set (the board), makes the reads over a control-mode
-	// client instead of starting tmux each time.
-	reader *tmux.PaneReader
-}
-
-func (p paneSource) ListPanes(ctx context.Context, reap bool) ([]state.Observation, error) {
-	read := p.c.ListPanes
-	if p.reader != nil {
-		read = p.reader.ListPanes
-	}
-	panes, err := read(ctx, reap)
-	if err != nil {
-		return nil, err
-	}
-	obs := make([]state.Observation, len(panes))
-	for i, pn := range panes {
-		obs[i] = state.Observation{
-			LanesID: pn.LanesID, SessionID: pn.SessionID, PaneID: pn.PaneID, PID: pn.PID, Dead: pn.Dead, DeadStatus: pn.DeadStatus,
-			DeadSignal: pn.DeadSignal, DeadTime: pn.DeadTime, WindowActivity: pn.WindowActivity,
-		}
-	}
-	return obs, nil
-}
-
-func (p paneSource) KillSession(ctx context.Context, sessionID string) error {
-	return p.c.KillSession(ctx, sessionID)
-}
-
-func (p paneSource) CapturePane(ctx context.Context, paneID string) (string, error) {
-	b, err := p.c.CaptureText(ctx, paneID)
-	return string(b), err
-}
 
 // tmuxClient is the client for this invocation's server.
 func (a *app) tmuxClient() *tmux.Client { return a.tmuxFor(a.socket) }
@@ -103,13 +67,7 @@ func (h *hungServers) still(socket string, now time.Time) bool {
 }
 
 // collector wires a collector for this invocation's server and store.
-func (a *app) collector() (*state.Collector, error) {
-	st, err := a.store()
-	if err != nil {
-		return nil, err
-	}
-	return &state.Collector{Store: st, Panes: paneSource{c: a.tmuxClient()}, Socket: a.socket, Now: a.now}, nil
-}
+func (a *app) collector() (*state.Collector, error) { return a.svc().Collector() }
 
 // ingest is c's cycles without the tmux read (state.Collector.Ingest), as
 // the board's Cycler for hook lines.
@@ -129,14 +87,18 @@ func (a *app) cycle(ctx context.Context) (state.CycleResult, error) {
 
 // quietCycle is a cycle for a command that acts rather than prints what
 // the store holds: what tmux's silence means for it, it says itself.
-func (a *app) quietCycle(ctx context.Context) (state.CycleResult, error) {
-	c, err := a.collector()
-	if err != nil {
-		return state.CycleResult{}, err
+func (a *app) quietCycle(ctx context.Context) (state.CycleResult, error) { return a.svc().Cycle(ctx) }
+
+// svc is the session service of this invocation, as its fields are now
+// (main sets the socket, tests the clock and tmux's runner, after newApp).
+func (a *app) svc() *session.Service {
+	return &session.Service{
+		Store: a.store, Tmux: a.tmuxFor, Socket: a.socket, Now: a.now, Getenv: a.getenv,
+		Warn: a.warn, HookBinary: hookBinary, ReadyWait: a.readyWait,
 	}
-	return c.Cycle(ctx)
 }
 
+// warn says on stderr what went wrong without stopping the command.
 func (a *app) warn(format string, args ...any) {
 	a.stderr.Write([]byte("lanes: warning: " + fmt.Sprintf(format, args...) + "\n"))
 }

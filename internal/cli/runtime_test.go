@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/session"
 	"lanes/state"
 	"lanes/tmux"
 	"lanes/tmux/tmuxtest"
@@ -342,7 +343,7 @@ func TestOneTmuxReadPerCycle(t *testing.T) {
 			calls.Add(1)
 			return e.tc.Run(ctx, args...)
 		}}
-		col := &state.Collector{Store: state.NewStore(e.state), Panes: paneSource{c: counting}, Socket: e.tc.Socket}
+		col := &state.Collector{Store: state.NewStore(e.state), Panes: session.Panes{Client: counting}, Socket: e.tc.Socket}
 		for range 3 {
 			calls.Store(0)
 			res, err := col.Cycle(ctx)

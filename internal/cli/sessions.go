@@ -5,22 +5,18 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
+	"lanes/internal/session"
 	"lanes/state"
-	"lanes/state/fsafe"
-	"lanes/tmux"
 )
 
 func (a *app) cmdNew(ctx context.Context, args []string) int {
 	fs := a.flags("new")
 	agentFlag := fs.String("agent", "", "agent to run: claude, codex, gemini, opencode or shell (default claude; -- CMD alone runs a custom command)")
 	dirFlag := fs.String("dir", "", "working directory (default: the current directory)")
-	wtFlag := fs.Bool("worktree", false, "start it in a new git worktree of the repository DIR is in, on a new branch ("+EnvWorktreeRoot+" overrides where worktrees go)")
+	wtFlag := fs.Bool("worktree", false, "start it in a new git worktree of the repository DIR is in, on a new branch ("+session.EnvWorktreeRoot+" overrides where worktrees go)")
 	branchFlag := fs.String("branch", "", "with --worktree: the new branch (default lanes/NAME)")
 	fromFlag := fs.String("from", "", "with --worktree: the commit or branch it starts from (default: the repository's current branch)")
 	// The agent's argv is what follows "--".
@@ -55,17 +51,17 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 	if !*wtFlag && (*branchFlag != "" || *fromFlag != "") {
 		return a.usageErr(fs, "--branch and --from go with --worktree")
 	}
-	dir, err := a.workDir("--dir", *dirFlag)
+	dir, err := session.WorkDir("--dir", *dirFlag)
 	if err != nil {
 		return a.fail(err)
 	}
-	var wt *worktreePlan
+	var wt *session.WorktreePlan
 	if *wtFlag {
-		if wt, err = a.planWorktree(ctx, name, dir, *branchFlag, *fromFlag); err != nil {
+		if wt, err = a.svc().PlanWorktree(ctx, name, dir, *branchFlag, *fromFlag); err != nil {
 			return a.fail(err)
 		}
 	}
-	r, err := a.create(ctx, name, agent, dir, extra, wt)
+	r, err := a.svc().Start(ctx, name, agent, dir, extra, wt)
 	if err != nil {
 		return a.fail(err)
 	}
@@ -82,193 +78,6 @@ func agentNames() []string {
 		out[i] = string(ag)
 	}
 	return out
-}
-
-// workDir is dir (given as what, "--dir" say) made absolute, or the
-// current directory when dir is empty; it must be a directory.
-func (a *app) workDir(what, dir string) (string, error) {
-	if dir == "" {
-		return os.Getwd()
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return "", fmt.Errorf("%s %s: %w", what, dir, err)
-	}
-	if !fi.IsDir() {
-		return "", fmt.Errorf("%s %s is not a directory", what, dir)
-	}
-	return abs, nil
-}
-
-// create starts a session: the record first (so the agent's first hooks find
-// it), then one tmux invocation; any failure removes both. With wt, the
-// worktree is made first and the session starts in it; a failure removes it
-// too.
-func (a *app) create(ctx context.Context, name string, agent state.Agent, dir string, args []string, wt *worktreePlan) (*state.Record, error) {
-	st, err := a.store()
-	if err != nil {
-		return nil, err
-	}
-	tc := a.tmuxClient()
-	tmuxName := state.TmuxSessionName(name)
-	id, err := a.freshID(st, name)
-	if err != nil {
-		return nil, err
-	}
-	if wt != nil {
-		dir = wt.path
-	}
-	r := &state.Record{
-		ID: id, Name: name, Agent: agent, Dir: dir,
-		CreatedAt: a.now().UTC(),
-		Runtime: state.Runtime{Socket: a.socket, TmuxSession: tmuxName, Launch: state.NewID(),
-			Source: "user", At: a.now().UTC()},
-	}
-	spawn, err := a.spawnPlan(r, args)
-	if err != nil {
-		return nil, err
-	}
-	r.Command = spawn.command
-	if wt != nil {
-		if err := wt.add(ctx, a); err != nil {
-			spawn.cleanup()
-			return nil, err
-		}
-		r.Git = wt.facts()
-		dir = wt.startDir() // now that the worktree is there
-		r.Dir = dir
-		prev := spawn.cleanup
-		spawn.cleanup = func() { prev(); wt.undo(ctx, a) }
-	}
-	r.Branch = state.GitBranch(dir)
-	r.Activity = state.ActivityFacts{State: state.ActivityIdle, Since: r.CreatedAt, Source: "user", HooksReport: spawn.hooks}
-	r.Runtime.StartingAt = a.now().UTC()
-	// The name is checked in the transaction that takes it, so two lanes new
-	// of one name cannot both pass.
-	if err := st.Update(func(tx *state.Tx) error {
-		all, err := tx.All()
-		if err != nil {
-			return err
-		}
-		if err := state.NameTaken(all, name); err != nil {
-			return err
-		}
-		if slices.ContainsFunc(all, func(o *state.Record) bool { return o.Name == r.ID || o.ID == r.ID }) {
-			return fmt.Errorf("session id %s was taken meanwhile; run lanes new again", r.ID)
-		}
-		return tx.Put(r)
-	}); err != nil {
-		spawn.cleanup()
-		return nil, err
-	}
-	undo := func() {
-		// Should this fail too (store busy), the collector removes the
-		// record once StartWindow has passed without its session.
-		_ = st.Update(func(tx *state.Tx) error { return tx.Delete(r.ID) })
-		spawn.cleanup()
-	}
-	started := a.now().UTC()
-	info, err := tc.NewSession(ctx, tmux.NewSessionOpts{
-		Name: tmuxName, Dir: dir, Env: spawn.env, Command: spawn.argv, LanesID: r.ID,
-	})
-	switch {
-	case errors.Is(err, tmux.ErrDuplicate):
-		undo()
-		if id, _ := tc.SessionLanesID(ctx, tmuxName); id != "" {
-			o := a.readOrphan(ctx, tc, tmuxName, id)
-			return nil, fmt.Errorf("the name is taken in tmux: %s\n%s\nthen run lanes new %s again, or pick another name (`lanes doctor` lists every such session)", o.what(), strings.Join(o.fix(), "\n"), name)
-		}
-		return nil, fmt.Errorf("tmux already has a session named %s (not started by lanes); pick another name", tmuxName)
-	case ctx.Err() != nil && dropHalfMade(ctx, tc, tmuxName, r.ID):
-		// Interrupted (Ctrl-C, SIGTERM) while tmux made it: what it made
-		// is ended, and the record goes with it.
-		undo()
-		return nil, fmt.Errorf("creating tmux session %s: %w; nothing of it is left (run lanes new %s again)", tmuxName, ctx.Err(), name)
-	case ctx.Err() != nil:
-		// Interrupted, and tmux does not answer: the user asked to stop,
-		// so no record stays to make a session tmux makes late a live
-		// one; such a session is an orphan, which doctor names.
-		undo()
-		return nil, fmt.Errorf("creating tmux session %s: %w; tmux did not answer, so it may still make the session: `lanes doctor` then lists it with the command to end it", tmuxName, ctx.Err())
-	case uncertain(ctx, err):
-		// tmux may create the session all the same: the record stays
-		// starting, and the collector adopts it or removes it.
-		return nil, fmt.Errorf("creating tmux session %s: %w; it may still start — `lanes ls` shows it, or drops it within %s",
-			tmuxName, err, state.StartWindow)
-	case err != nil:
-		undo()
-		return nil, fmt.Errorf("creating tmux session %s: %w", tmuxName, err)
-	}
-	err = st.Update(func(tx *state.Tx) error {
-		cur, err := tx.Get(r.ID)
-		if err != nil {
-			return err
-		}
-		if cur.Runtime.Terminated {
-			return fmt.Errorf("%s: %w while it started", name, state.ErrTerminated)
-		}
-		cur.Runtime.SessionID, cur.Runtime.PaneID = info.SessionID, info.PaneID
-		cur.Runtime.PaneStartedAt, cur.Activity.Since = started, started
-		cur.Runtime.StartingAt = time.Time{}
-		if cur.Pane.PID == 0 {
-			cur.Pane.PID = info.PanePID
-		}
-		r = cur
-		return tx.Put(cur)
-	})
-	switch {
-	case errors.Is(err, state.ErrNoSession) || errors.Is(err, state.ErrTerminated):
-		// Killed (or given up on) while tmux was creating it: what was
-		// asked last wins.
-		_ = tc.KillSession(context.WithoutCancel(ctx), info.SessionID)
-		return nil, fmt.Errorf("%w; its tmux session was closed", err)
-	case err != nil:
-		// The session runs and carries the record's @lanes_id: the next
-		// cycle adopts it.
-		a.warn("recording %s's tmux session: %v; the next cycle (`lanes ls`) picks it up", name, err)
-		r.Runtime.SessionID, r.Runtime.PaneID = info.SessionID, info.PaneID
-	}
-	a.writeIndexes(r)
-	return r, nil
-}
-
-// freshID is an id no record has as its id or name. It is chosen before
-// the transaction that stores the record, since the agent's launch plan
-// (its hooks' files) needs it first. A name taken already is said here,
-// before anything (a worktree, say) is made; the transaction that stores
-// the record checks again.
-func (a *app) freshID(st *state.Store, name string) (string, error) {
-	var id string
-	err := st.View(func(tx *state.Tx) error {
-		all, err := tx.All()
-		if err != nil {
-			return err
-		}
-		id = state.FreshID(all)
-		return state.NameTaken(all, name)
-	})
-	return id, err
-}
-
-// writeIndexes records the pane and name indexes `lanes hook` falls back to
-// without opening the store.
-func (a *app) writeIndexes(r *state.Record) {
-	dir, err := a.stateDir()
-	if err != nil {
-		return
-	}
-	write := func(path, content string) {
-		_ = os.MkdirAll(filepath.Dir(path), 0o700)
-		_ = fsafe.WriteFile(path, []byte(content), 0o600)
-	}
-	if r.Runtime.PaneID != "" {
-		write(state.PaneIndex(dir, r.Runtime.Socket, r.Runtime.PaneID), r.ID+" "+r.Runtime.Launch+"\n")
-	}
-	write(nameIndex(dir, r.Name), r.ID+"\n")
 }
 
 // resolve finds a session by name or id after a collector cycle, so what the
@@ -314,10 +123,10 @@ func (a *app) cmdKill(ctx context.Context, args []string) int {
 	if done {
 		return code
 	}
-	err := a.kill(ctx, r, *yes)
-	if errors.Is(err, errTmuxDown) {
+	err := a.svc().Kill(ctx, r, *yes)
+	if errors.Is(err, session.ErrTmuxDown) {
 		if err = a.confirm(fmt.Sprintf("%v\nMark %s terminated anyway?", err, r.Name), err); err == nil {
-			err = a.kill(ctx, r, true)
+			err = a.svc().Kill(ctx, r, true)
 		}
 	}
 	if err != nil {
@@ -335,38 +144,4 @@ func (a *app) cmdKill(ctx context.Context, args []string) int {
 	}
 	fmt.Fprintf(a.stdout, "killed %s (%s); its record is kept — `lanes rm %s` removes it\n", r.Name, r.ID, r.ID)
 	return exitOK
-}
-
-// notStarted refuses to act on the pane of a session tmux has not shown
-// yet (an interrupted `lanes new`): there is none to act on.
-func notStarted(r *state.Record) error {
-	if !r.Starting() {
-		return nil
-	}
-	return &state.SessionError{Name: r.Name, Reason: fmt.Errorf("%w; try again in a moment, or `lanes kill %s`", state.ErrStarting, r.Name)}
-}
-
-// update loads, changes and stores one record in one transaction.
-func (a *app) update(id string, fn func(*state.Record, *state.Tx) error) error {
-	st, err := a.store()
-	if err != nil {
-		return err
-	}
-	return st.Update(func(tx *state.Tx) error {
-		cur, err := tx.Get(id)
-		if err != nil {
-			return err
-		}
-		if err := fn(cur, tx); err != nil {
-			return err
-		}
-		return tx.Put(cur)
-	})
-}
-
-func appendHistory(tx *state.Tx, id string, tr *state.Transition) error {
-	if tr == nil {
-		return nil
-	}
-	return tx.AppendHistory(id, *tr)
 }

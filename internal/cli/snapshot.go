@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"lanes/internal/session"
 	"lanes/state"
 )
 
@@ -62,8 +63,8 @@ func (a *app) reachable(d statusData) (statusData, error) {
 		since = d.tally.Silent[a.socket]
 	}
 	if !since.IsZero() {
-		server, _ := serverName(a.socket)
-		return statusData{}, fmt.Errorf("%w (%s, since %s)", errTmuxDown, server, rfc3339(since))
+		server, _ := session.ServerName(a.socket)
+		return statusData{}, fmt.Errorf("%w (%s, since %s)", session.ErrTmuxDown, server, rfc3339(since))
 	}
 	return d, nil
 }

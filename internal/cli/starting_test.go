@@ -62,10 +62,10 @@ func TestStartingSessionRefusals(t *testing.T) {
 	if s := e.ls()["zz"]; !s.IsTerminated {
 		t.Fatalf("kill of a starting session: %+v", s)
 	}
-	// Restart on a board path (BoardActions) refuses the same way.
+	// Restart on the board's path (the session service) refuses the same way.
 	r := putStarting(t, e, "yy")
 	a := newApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{}, e.getenv)
-	if err := (BoardActions{a}).Restart(context.Background(), r); err == nil {
+	if err := a.svc().Restart(context.Background(), r); err == nil {
 		t.Fatal("board restart of a starting session succeeded")
 	}
 	if _, ok := e.ls()["yy"]; !ok {

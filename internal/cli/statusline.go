@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"lanes/internal/session"
 	"lanes/state"
 	"lanes/theme"
 )
@@ -34,11 +35,6 @@ const (
 	markerNoSession = "lanes:?"
 	lastGoodFile    = "status-line.last"
 )
-
-// errTmuxDown: the tmux server holding live sessions did not answer, so
-// whether their agents still run is not known (killing or removing one
-// then needs a confirm).
-var errTmuxDown = errors.New("tmux is not answering")
 
 const statusLineHelp = `
 Without --session: counts of working (●), idle (○), needs you (◆), in review
@@ -177,7 +173,7 @@ func (a *app) statusData(ctx context.Context, deadline time.Time, countsOnly boo
 	budget(2) // the cycle opens the store twice
 	res, err := c.Cycle(ctx)
 	if err == nil && res.TmuxErr != nil && res.Watching {
-		err = fmt.Errorf("%w: %w", errTmuxDown, res.TmuxErr)
+		err = fmt.Errorf("%w: %w", session.ErrTmuxDown, res.TmuxErr)
 	}
 	if errors.Is(err, state.ErrBusy) {
 		// A lock held by another cycle: that cycle's records, if under 2 s
@@ -328,7 +324,7 @@ func (sl statusLine) marker(err error) string {
 		reason = "store schema too new"
 	case errors.Is(err, state.ErrDamaged):
 		reason = "store damaged"
-	case errors.Is(err, errTmuxDown):
+	case errors.Is(err, session.ErrTmuxDown):
 		reason = "tmux not answering"
 	}
 	return errorJSON(strings.Join(sl.sessions, ","), reason)

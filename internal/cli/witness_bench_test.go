@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/session"
 	"lanes/state"
 	"lanes/tmux"
 	"lanes/tmux/tmuxtest"
@@ -67,7 +68,7 @@ func BenchmarkWitness(b *testing.B) {
 			}); err != nil {
 				b.Fatal(err)
 			}
-			col := &state.Collector{Store: st, Panes: paneSource{c: counting}, Socket: tc.Socket,
+			col := &state.Collector{Store: st, Panes: session.Panes{Client: counting}, Socket: tc.Socket,
 				Now: func() time.Time { return now }, Witness: state.NewWitnessRunner()}
 			ingest := ingest{col}
 			var applied time.Duration

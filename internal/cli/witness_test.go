@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/session"
 	"lanes/state"
 	"lanes/tmux/tmuxtest"
 )
@@ -53,7 +54,7 @@ func TestWitnessRealPaneApprove(t *testing.T) {
 	if err := st.Update(func(tx *state.Tx) error { return tx.Put(r) }); err != nil {
 		t.Fatal(err)
 	}
-	col := &state.Collector{Store: st, Panes: paneSource{c: tc}, Socket: tc.Socket}
+	col := &state.Collector{Store: st, Panes: session.Panes{Client: tc}, Socket: tc.Socket}
 	activity := func() state.ActivityFacts {
 		res, err := col.Cycle(ctx)
 		if err != nil || res.TmuxErr != nil || len(res.Records) != 1 {

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"lanes/internal/session"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -123,7 +124,7 @@ func TestNewWorktreeBranchFromRoot(t *testing.T) {
 	first := gitOut(t, repo, "rev-parse", "HEAD")
 	gitOut(t, repo, "commit", "-q", "--allow-empty", "-m", "second")
 	root := filepath.Join(t.TempDir(), "trees")
-	e.vars[EnvWorktreeRoot] = root
+	e.vars[session.EnvWorktreeRoot] = root
 	e.must("new", "ui", "--worktree", "--branch", "feat/x", "--from", first, "--dir", repo, "--", "sleep", "600")
 	want := filepath.Join(root, "proj", "ui")
 	if s := e.ls()["ui"]; s.Dir != want || s.Branch != "feat/x" {
@@ -284,7 +285,7 @@ func TestBoardCreateWorktree(t *testing.T) {
 	e := gitEnv(t)
 	repo := tempRepo(t, 1)
 	a := e.app()
-	r, err := BoardActions{a}.Create(context.Background(), "web", "custom", repo, []string{"sleep", "600"}, true)
+	r, err := a.svc().Create(context.Background(), "web", "custom", repo, []string{"sleep", "600"}, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +314,7 @@ func TestNewWorktreeSubdirAndRelativeRoot(t *testing.T) {
 	if want := filepath.Join(filepath.Dir(repo), "proj.lanes", "api", "pkg", "api"); e.ls()["api"].Dir != want {
 		t.Errorf("dir %q, want the package in the worktree %q", e.ls()["api"].Dir, want)
 	}
-	e.vars[EnvWorktreeRoot] = "trees"
+	e.vars[session.EnvWorktreeRoot] = "trees"
 	if _, errs, code := e.run("new", "web", "--worktree", "--dir", repo, "--", "sleep", "600"); code == 0 || !strings.Contains(errs, "must be an absolute path") {
 		t.Errorf("relative root: exit %d %q", code, errs)
 	}

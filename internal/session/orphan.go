@@ -1,42 +1,41 @@
-package cli
+package session
 
 import (
 	"context"
 	"fmt"
 	"strings"
 
-	"lanes/state"
 	"lanes/tmux"
 )
 
-// orphan is a tmux session carrying an @lanes_id that no live record of
+// Orphan is a tmux session carrying an @lanes_id that no live record of
 // this state dir has: an interrupted `lanes new` whose session tmux made
 // late, or a store that lost records (docs/design.md §13).
-type orphan struct {
+type Orphan struct {
 	name, sessionID, lanesID string
 	command, dir             string // what its pane runs, and where; "" when tmux did not say
 	socket                   string
 	lost                     bool // lanes' indexes here name it: `lanes doctor --repair` takes it over
 }
 
-// readOrphan reads what doctor and `lanes new` say of the orphan session
+// ReadOrphan reads what doctor and `lanes new` say of the orphan session
 // target (its id or exact name) carrying lanesID.
-func (a *app) readOrphan(ctx context.Context, tc *tmux.Client, target, lanesID string) orphan {
-	o := orphan{name: target, sessionID: target, lanesID: lanesID, socket: a.socket}
+func (s *Service) ReadOrphan(ctx context.Context, tc *tmux.Client, target, lanesID string) Orphan {
+	o := Orphan{name: target, sessionID: target, lanesID: lanesID, socket: s.Socket}
 	if name, err := tc.SessionName(ctx, target); err == nil && name != "" {
 		o.name = name
 	}
 	o.command, o.dir, _ = tc.SessionPane(ctx, target)
-	if dir, _ := a.stateDir(); dir != "" {
-		tr := a.repairTraces(ctx, dir)
+	if dir, _ := s.stateDir(); dir != "" {
+		tr := s.RepairTraces(ctx, dir)
 		o.lost = tr.Names[lanesID] != "" || tr.Launches[lanesID] != ""
 	}
 	return o
 }
 
-// what says what the session is.
-func (o orphan) what() string {
-	server, _ := serverName(o.socket)
+// What says what the session is.
+func (o Orphan) What() string {
+	server, _ := ServerName(o.socket)
 	s := o.name + " (@lanes_id " + o.lanesID
 	if o.sessionID != o.name {
 		s = fmt.Sprintf("%s (%s, @lanes_id %s", o.name, o.sessionID, o.lanesID)
@@ -54,11 +53,11 @@ func (o orphan) what() string {
 	return s + " carries a lanes id this state dir has no live session of (an orphan: an interrupted `lanes new`, or a lost record); lanes does not watch it"
 }
 
-// fix is the commands to act on it, one a line: kill it, or take it
+// Fix is the commands to act on it, one a line: kill it, or take it
 // over. Only a session lanes' indexes name can be taken over as a lanes
 // session (repair rebuilds its record); any other can be kept as a plain
 // tmux session lanes ignores.
-func (o orphan) fix() []string {
+func (o Orphan) Fix() []string {
 	tmuxCmd := strings.Join(append(append([]string{"tmux"}, tmuxSocketArgs(o.socket)...), ""), " ")
 	target := "'=" + o.name + "'" // quoted: zsh expands a word starting with '='
 	// set-option takes a pane-shaped target: a bare =NAME finds no session.
@@ -69,24 +68,4 @@ func (o orphan) fix() []string {
 		return []string{"lanes doctor --repair (it takes it over: it rebuilds the record from tmux and lanes' indexes)"}
 	}
 	return []string{kill, "to keep it as a plain tmux session lanes ignores: " + tmuxCmd + "set-option -t " + paneTarget + " -u @lanes_id"}
-}
-
-// orphanSessions reads each of the cycle's orphans that belongs to this
-// state dir (a session whose environment names another state dir is that
-// lanes', docs/design.md §2), and says of the others whose they are.
-func (a *app) orphanSessions(ctx context.Context, tc *tmux.Client, obs []state.Observation, add addFunc) []orphan {
-	ours, _ := a.stateDir()
-	var out []orphan
-	for _, ob := range obs {
-		if dir, foreign := foreignStateDir(ctx, tc, ob.SessionID, ours); foreign {
-			name, err := tc.SessionName(ctx, ob.SessionID)
-			if err != nil {
-				name = ob.SessionID
-			}
-			add(true, "", "tmux: %s (%s) belongs to state dir %s (not an orphan)", name, ob.SessionID, dir)
-			continue
-		}
-		out = append(out, a.readOrphan(ctx, tc, ob.SessionID, ob.LanesID))
-	}
-	return out
 }

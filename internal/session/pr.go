@@ -1,4 +1,4 @@
-package cli
+package session
 
 import (
 	"bytes"
@@ -30,11 +30,7 @@ var prURLNumber = regexp.MustCompile(`/pull/([0-9]+)/?$`)
 // OpenPR opens the URL of the PR r's card speaks for: with $BROWSER (one
 // program), else xdg-open, started apart from the board and never waited
 // for; with neither it says the URL, to copy.
-func (b BoardActions) OpenPR(_ context.Context, r *state.Record) (string, error) {
-	return b.a.openPR(r)
-}
-
-func (a *app) openPR(r *state.Record) (string, error) {
+func (s *Service) OpenPR(_ context.Context, r *state.Record) (string, error) {
 	var withURL []state.PR
 	for _, p := range r.PRs {
 		if p.URL != "" {
@@ -45,18 +41,18 @@ func (a *app) openPR(r *state.Record) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%s has no PR with a URL; lanes pr %s --number N --url U, or the GitHub poller, gives one", r.Name, r.Name)
 	}
-	browser := a.getenv("BROWSER")
+	browser := s.getenv("BROWSER")
 	if browser != "" && !strings.Contains(browser, "/") {
-		browser = a.lookPath(browser)
+		browser = s.LookPath(browser)
 	}
 	if browser == "" {
-		browser = a.lookPath("xdg-open")
+		browser = s.LookPath("xdg-open")
 	}
 	if browser == "" {
 		return fmt.Sprintf("no browser ($BROWSER unset, no xdg-open): PR #%d %s", p.Number, p.URL), nil
 	}
 	cmd := exec.Command(browser, p.URL)
-	cmd.Env = a.environ()
+	cmd.Env = s.Environ()
 	// Its own session: no key the board gets reaches it, and it cannot
 	// read or draw on the board's terminal (stdin, stdout and stderr are
 	// /dev/null when left nil).
@@ -71,11 +67,7 @@ func (a *app) openPR(r *state.Record) (string, error) {
 // CreatePR pushes r's branch to origin and runs gh pr create --fill for it
 // in r's directory (state.PRCreate, the words the board's confirm showed),
 // then records the PR gh made through the spool, as `lanes pr` does.
-func (b BoardActions) CreatePR(ctx context.Context, r *state.Record) (string, error) {
-	return b.a.createPR(ctx, r)
-}
-
-func (a *app) createPR(ctx context.Context, r *state.Record) (string, error) {
+func (s *Service) CreatePR(ctx context.Context, r *state.Record) (string, error) {
 	if p, ok := state.BadgePR(r.PRs); ok {
 		if _, open := state.PRStatus(p); open {
 			return "", fmt.Errorf("%s already has PR #%d (o opens it)", r.Name, p.Number)
@@ -90,20 +82,20 @@ func (a *app) createPR(ctx context.Context, r *state.Record) (string, error) {
 	if g := r.Git; !g.ReadAt.IsZero() && g.Ahead == 0 && g.Base != "" {
 		return "", fmt.Errorf("%s's branch %s has no commit ahead of %s: nothing to propose yet", r.Name, r.Branch, g.Base)
 	}
-	gh := a.lookPath("gh")
+	gh := s.LookPath("gh")
 	if gh == "" {
 		return "", state.ErrNoGH // P runs nothing then
 	}
 	// A detached HEAD's branch is its short hash: nothing to push.
-	head, _ := a.step(ctx, "git symbolic-ref", r.Dir, []string{"git", "symbolic-ref", "--quiet", "--short", "HEAD"})
+	head, _ := s.step(ctx, "git symbolic-ref", r.Dir, []string{"git", "symbolic-ref", "--quiet", "--short", "HEAD"})
 	if strings.TrimSpace(head) != r.Branch {
 		return "", fmt.Errorf("%s is not on branch %s now (a detached HEAD, or switched): check out the branch, or push and run gh pr create yourself", r.Dir, r.Branch)
 	}
 	push, create := state.PRCreate(r.Branch)
-	if _, err := a.step(ctx, "git push", r.Dir, push, "GIT_TERMINAL_PROMPT=0"); err != nil {
+	if _, err := s.step(ctx, "git push", r.Dir, push, "GIT_TERMINAL_PROMPT=0"); err != nil {
 		return "", fmt.Errorf("%w; fix that, then press P again", err)
 	}
-	out, err := a.step(ctx, "gh pr create", r.Dir, append([]string{gh}, create[1:]...),
+	out, err := s.step(ctx, "gh pr create", r.Dir, append([]string{gh}, create[1:]...),
 		state.GHEnv...)
 	if err != nil {
 		return "", fmt.Errorf("the branch is pushed, but %w; fix that, then press P again", err)
@@ -116,20 +108,20 @@ func (a *app) createPR(ctx context.Context, r *state.Record) (string, error) {
 	n, _ := strconv.Atoi(m[1])
 	p := state.PR{Number: n, URL: url, State: state.PRStateOpen, Review: state.ReviewNone, CI: state.CINone,
 		Mergeable: state.MergeableUnknown, Head: r.Branch}
-	if _, err := a.recordPR(r, p); err != nil {
+	if _, err := s.RecordPR(r, p); err != nil {
 		return "", fmt.Errorf("PR created (%s), but %w", url, err)
 	}
 	return "PR created: " + url, nil
 }
 
-// recordPR appends the PR's facts to the session's spool, the path `lanes
+// RecordPR appends the PR's facts to the session's spool, the path `lanes
 // pr` and hooks write through; the next cycle applies them.
-func (a *app) recordPR(r *state.Record, p state.PR) (state.Line, error) {
-	dir, err := a.stateDir()
+func (s *Service) RecordPR(r *state.Record, p state.PR) (state.Line, error) {
+	dir, err := s.stateDir()
 	if err != nil {
 		return state.Line{}, err
 	}
-	line := state.Line{V: state.LineVersion, At: a.now().UTC(), Session: r.ID, Agent: "lanes", Event: "pr", PR: &p}
+	line := state.Line{V: state.LineVersion, At: s.now().UTC(), Session: r.ID, Agent: "lanes", Event: "pr", PR: &p}
 	if err := state.AppendLine(dir, line); err != nil {
 		return line, fmt.Errorf("recording PR #%d: %w", p.Number, err)
 	}
@@ -139,18 +131,18 @@ func (a *app) recordPR(r *state.Record, p state.PR) (state.Line, error) {
 // step runs argv (never a shell) in dir, with env added to this
 // invocation's, stdin from /dev/null, for at most prStepTimeout. Its
 // error says the command (name) and the line of its output that says why.
-func (a *app) step(ctx context.Context, name, dir string, argv []string, env ...string) (string, error) {
+func (s *Service) step(ctx context.Context, name, dir string, argv []string, env ...string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, prStepTimeout)
 	defer cancel()
 	bin := argv[0]
 	if !strings.Contains(bin, "/") {
-		if bin = a.lookPath(bin); bin == "" {
+		if bin = s.LookPath(bin); bin == "" {
 			return "", fmt.Errorf("%s needs %s, and there is none on PATH", name, argv[0])
 		}
 	}
 	cmd := exec.CommandContext(ctx, bin, argv[1:]...)
 	cmd.Dir = dir
-	cmd.Env = append(a.environ(), env...)
+	cmd.Env = append(s.Environ(), env...)
 	cmd.WaitDelay = time.Second
 	// No controlling terminal: an ssh passphrase or a credential helper
 	// cannot prompt over the board's screen (it fails and says so).
@@ -194,13 +186,17 @@ func lastLine(s string) string {
 	return strings.TrimSpace(lines[len(lines)-1])
 }
 
-// environ is the process's environment with this invocation's values of
+// ghEnvKeys are what gh reads of this invocation's environment: where its
+// login is kept, or a token.
+var ghEnvKeys = []string{"HOME", "PATH", "XDG_CONFIG_HOME", "GH_CONFIG_DIR", "GH_TOKEN", "GITHUB_TOKEN", "GH_HOST", "GH_ENTERPRISE_TOKEN"}
+
+// Environ is the process's environment with this invocation's values of
 // what git and gh read (tests give a private PATH and git configuration
 // this way).
-func (a *app) environ() []string {
+func (s *Service) Environ() []string {
 	env := os.Environ()
 	for _, k := range append(slices.Clip(gitEnvKeys), ghEnvKeys...) {
-		if v := a.getenv(k); v != "" {
+		if v := s.getenv(k); v != "" {
 			env = append(env, k+"="+v)
 		}
 	}

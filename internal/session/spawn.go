@@ -1,12 +1,10 @@
-package cli
+package session
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 
 	"lanes/agent"
 	"lanes/state"
@@ -25,16 +23,18 @@ type spawn struct {
 // spawnPlan resolves the agent's command and the environment lanes passes to
 // the pane with -e: a tmux server gives new panes its own environment, not
 // the caller's, so the session, launch and absolute state dir travel this way.
-func (a *app) spawnPlan(r *state.Record, args []string) (spawn, error) {
-	dir, err := a.stateDir()
+func (s *Service) spawnPlan(r *state.Record, args []string) (spawn, error) {
+	dir, err := s.stateDir()
 	if err != nil {
 		return spawn{}, err
 	}
-	self, err := hookBinary(dir)
-	if err != nil {
-		return spawn{}, err
+	var self string
+	if s.HookBinary != nil {
+		if self, err = s.HookBinary(dir); err != nil {
+			return spawn{}, err
+		}
 	}
-	plan, err := agent.Launch(r.Agent, self, dir, r.ID, args, a.getenv)
+	plan, err := agent.Launch(r.Agent, self, dir, r.ID, args, s.getenv)
 	if err != nil {
 		return spawn{}, err
 	}
@@ -44,15 +44,15 @@ func (a *app) spawnPlan(r *state.Record, args []string) (spawn, error) {
 	if plan.Note != "" && plan.Injected && r.Activity.FirstSignalAt.IsZero() {
 		// (Said until the session's hooks first report: a restart or a
 		// restore of one whose hooks work needs no telling again.)
-		a.warn("%s", plan.Note)
+		s.warn("%s", plan.Note)
 	}
 	// Hooks report when injected, or, where injection was not possible,
 	// when the user installed them in the agent's own config.
 	reports := plan.Injected
 	if !reports {
-		reports, _ = agent.Installed(r.Agent, a.getenv("HOME"))
+		reports, _ = agent.Installed(r.Agent, s.getenv("HOME"))
 		if !reports && plan.Note != "" && r.Agent != state.AgentShell && r.Agent != state.AgentCustom {
-			a.warn("%s; until then its card follows pane output only", plan.Note)
+			s.warn("%s; until then its card follows pane output only", plan.Note)
 		}
 	}
 	sp := spawn{argv: plan.Args, hooks: reports, cleanup: func() {}}
@@ -67,7 +67,7 @@ func (a *app) spawnPlan(r *state.Record, args []string) (spawn, error) {
 	}, plan.Env...)
 	// Content off where lanes starts the agent stays off in its hooks: a
 	// tmux server gives new sessions its own environment, not ours.
-	if state.Off(a.getenv(state.EnvContent)) {
+	if state.Off(s.getenv(state.EnvContent)) {
 		sp.env = append(sp.env, state.EnvContent+"=off")
 	}
 	for path, body := range plan.Files {
@@ -84,47 +84,8 @@ func (a *app) spawnPlan(r *state.Record, args []string) (spawn, error) {
 	return sp, nil
 }
 
-// hookBinary is the absolute path hooks run lanes by: the lanes binary
-// next to lanes-board when the board asks, since hooks are on the agents'
-// critical path and lanes starts faster. A binary from `go run` lives in a
-// build cache directory that is deleted when it exits, while the sessions
-// it starts live on, so such a binary is copied to $STATE/bin first.
-func hookBinary(stateDir string) (string, error) {
-	self, err := executable()
-	if err != nil {
-		return "", fmt.Errorf("finding the lanes binary for hooks: %w", err)
-	}
-	return hookBinaryFor(self, stateDir)
-}
-
-func hookBinaryFor(self, stateDir string) (string, error) {
-	if filepath.Base(self) == boardName {
-		if lean := filepath.Join(filepath.Dir(self), "lanes"); isExecutable(lean) {
-			return lean, nil
-		}
-	}
-	if !strings.Contains(self, string(filepath.Separator)+"go-build") {
-		return self, nil
-	}
-	body, err := os.ReadFile(self)
-	if err != nil {
-		return "", err
-	}
-	stable := filepath.Join(stateDir, "bin", "lanes")
-	if old, err := os.ReadFile(stable); err == nil && bytes.Equal(old, body) {
-		return stable, nil
-	}
-	if err := os.MkdirAll(filepath.Dir(stable), 0o700); err != nil {
-		return "", err
-	}
-	if err := fsafe.WriteFile(stable, body, 0o700); err != nil {
-		return "", fmt.Errorf("copying lanes for hooks: %w", err)
-	}
-	return stable, nil
-}
-
-// agentArgs recovers the user's own arguments from a record's command, for a
-// restart.
+// agentArgs recovers the user's own arguments from a record's command,
+// for a restart.
 func agentArgs(r *state.Record) []string {
 	if r.Agent == state.AgentCustom {
 		return r.Command

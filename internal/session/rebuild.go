@@ -1,4 +1,4 @@
-package cli
+package session
 
 import (
 	"context"
@@ -14,11 +14,11 @@ import (
 	"lanes/tmux"
 )
 
-// repairTraces gathers what shows of sessions outside the store, for a
+// RepairTraces gathers what shows of sessions outside the store, for a
 // repair to rebuild the records it cannot read (docs/design.md §7): the
 // hook's name and pane indexes, the hook dirs, and the lanes sessions tmux
 // runs (read only once the store is found damaged).
-func (a *app) repairTraces(ctx context.Context, stateDir string) state.Traces {
+func (s *Service) RepairTraces(ctx context.Context, stateDir string) state.Traces {
 	tr := state.Traces{Names: map[string]string{}, Launches: map[string]string{}, Agents: map[string]state.Agent{}}
 	index := func(sub string, each func(file, id, rest string)) {
 		entries, _ := os.ReadDir(filepath.Join(stateDir, sub))
@@ -39,8 +39,8 @@ func (a *app) repairTraces(ctx context.Context, stateDir string) state.Traces {
 	}
 	tr.Live = func(sockets []string) []state.LiveSession {
 		var out []state.LiveSession
-		for _, socket := range slices.Compact(slices.Sorted(slices.Values(append(sockets, a.socket)))) {
-			out = append(out, a.liveSessions(ctx, socket, stateDir)...)
+		for _, socket := range slices.Compact(slices.Sorted(slices.Values(append(sockets, s.Socket)))) {
+			out = append(out, s.liveSessions(ctx, socket, stateDir)...)
 		}
 		return out
 	}
@@ -56,8 +56,8 @@ var startFields = []string{"@lanes_id", "session_name", "session_id", "pane_id",
 // @lanes_id and belong to stateDir (their LANES_STATE_DIR is it, or
 // unset): their first pane, as a rebuilt record needs it. A server that
 // does not answer has none.
-func (a *app) liveSessions(ctx context.Context, socket, stateDir string) []state.LiveSession {
-	tc := a.tmuxFor(socket)
+func (s *Service) liveSessions(ctx context.Context, socket, stateDir string) []state.LiveSession {
+	tc := s.Tmux(socket)
 	format := "#{" + strings.Join(startFields, "}\x1f#{") + "}"
 	out, err := tc.Run(ctx, "list-panes", "-a", "-F", format)
 	if err != nil {
@@ -71,7 +71,7 @@ func (a *app) liveSessions(ctx context.Context, socket, stateDir string) []state
 			continue
 		}
 		seen[f[0]] = true
-		if _, foreign := foreignStateDir(ctx, tc, f[2], stateDir); foreign {
+		if _, foreign := ForeignStateDir(ctx, tc, f[2], stateDir); foreign {
 			continue
 		}
 		launch, _, _ := tc.SessionEnv(ctx, f[2], agent.EnvLaunch)
@@ -107,10 +107,10 @@ func (a *app) liveSessions(ctx context.Context, socket, stateDir string) []state
 	return found
 }
 
-// foreignStateDir is the state dir a tmux session was started for (its
+// ForeignStateDir is the state dir a tmux session was started for (its
 // LANES_STATE_DIR), and whether that is another than ours: such a session
 // is another lanes' to watch, neither ours nor an orphan.
-func foreignStateDir(ctx context.Context, tc *tmux.Client, sessionID, ours string) (string, bool) {
+func ForeignStateDir(ctx context.Context, tc *tmux.Client, sessionID, ours string) (string, bool) {
 	dir, set, _ := tc.SessionEnv(ctx, sessionID, "LANES_STATE_DIR")
 	return dir, set && ours != "" && filepath.Clean(dir) != filepath.Clean(ours)
 }

@@ -1,4 +1,4 @@
-package cli
+package session
 
 import (
 	"bytes"
@@ -26,19 +26,19 @@ const EnvWorktreeRoot = "LANES_WORKTREE_ROOT"
 var errNoGit = errors.New("--worktree needs git, and there is none on PATH; install git")
 
 // gitEnvKeys are the variables of this invocation git sees as they are
-// (the app's environment, not only the process's: tests give git a
+// (the service's Getenv, not only the process's: tests give git a
 // private configuration this way).
 var gitEnvKeys = []string{"HOME", "PATH", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_NOSYSTEM"}
 
 // git runs git in dir with argv (never a shell) and returns its output
 // without the final newline; an error carries what git said.
-func (a *app) git(ctx context.Context, dir string, args ...string) (string, error) {
-	bin := a.gitBinary()
+func (s *Service) git(ctx context.Context, dir string, args ...string) (string, error) {
+	bin := s.LookPath("git")
 	if bin == "" {
 		return "", errNoGit
 	}
 	cmd := exec.CommandContext(ctx, bin, append([]string{"-C", dir}, args...)...)
-	cmd.Env = a.environ()
+	cmd.Env = s.Environ()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -51,22 +51,19 @@ func (a *app) git(ctx context.Context, dir string, args ...string) (string, erro
 	return strings.TrimSuffix(stdout.String(), "\n"), nil
 }
 
-// gitBinary is git on this invocation's PATH, "" when there is none.
-func (a *app) gitBinary() string { return a.lookPath("git") }
-
-// lookPath is name on this invocation's PATH, "" when there is none.
-func (a *app) lookPath(name string) string {
-	for _, d := range filepath.SplitList(a.getenv("PATH")) {
-		if p := filepath.Join(d, name); d != "" && isExecutable(p) {
+// LookPath is name on this invocation's PATH, "" when there is none.
+func (s *Service) LookPath(name string) string {
+	for _, d := range filepath.SplitList(s.getenv("PATH")) {
+		if p := filepath.Join(d, name); d != "" && IsExecutable(p) {
 			return p
 		}
 	}
 	return ""
 }
 
-// worktreePlan is a worktree `lanes new --worktree` is about to make,
+// WorktreePlan is a worktree `lanes new --worktree` is about to make,
 // checked before anything is made.
-type worktreePlan struct {
+type WorktreePlan struct {
 	repo   string // the main checkout's top directory
 	path   string // where the worktree goes
 	branch string // the new branch
@@ -81,7 +78,7 @@ type worktreePlan struct {
 
 // startDir is where the agent starts: the same place in the worktree as
 // --dir named in the repository, where the worktree has it.
-func (p *worktreePlan) startDir() string {
+func (p *WorktreePlan) startDir() string {
 	if p.sub != "" {
 		if d := filepath.Join(p.path, p.sub); isDir(d) {
 			return d
@@ -90,19 +87,25 @@ func (p *worktreePlan) startDir() string {
 	return p.path
 }
 
+// IsExecutable reports whether path is a regular file someone may run.
+func IsExecutable(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
+}
+
 func isDir(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && fi.IsDir()
 }
 
-// planWorktree checks everything `git worktree add` needs for session
+// PlanWorktree checks everything `git worktree add` needs for session
 // name in the repository dir is in, making nothing: git present, dir in a
 // main checkout, the branch new, the path free, the base a commit.
-func (a *app) planWorktree(ctx context.Context, name, dir, branch, from string) (*worktreePlan, error) {
-	if a.gitBinary() == "" {
+func (s *Service) PlanWorktree(ctx context.Context, name, dir, branch, from string) (*WorktreePlan, error) {
+	if s.LookPath("git") == "" {
 		return nil, errNoGit
 	}
-	out, err := a.git(ctx, dir, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir")
+	out, err := s.git(ctx, dir, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir")
 	if err != nil {
 		if strings.Contains(err.Error(), "not a git repository") {
 			return nil, fmt.Errorf("--worktree needs a git repository: %s is not in one", dir)
@@ -117,21 +120,21 @@ func (a *app) planWorktree(ctx context.Context, name, dir, branch, from string) 
 	if gitDir != common {
 		return nil, fmt.Errorf("%s is a worktree of %s: lanes refuses a worktree of a worktree: run it in the main checkout", top, filepath.Dir(common))
 	}
-	p := &worktreePlan{repo: top, branch: branch}
+	p := &WorktreePlan{repo: top, branch: branch}
 	if p.branch == "" {
 		p.branch = "lanes/" + name
 	}
-	if _, err := a.git(ctx, top, "check-ref-format", "--branch", p.branch); err != nil {
+	if _, err := s.git(ctx, top, "check-ref-format", "--branch", p.branch); err != nil {
 		return nil, fmt.Errorf("%q is not a valid branch name; choose another --branch", p.branch)
 	}
-	if _, err := a.git(ctx, top, "rev-parse", "--verify", "--quiet", "refs/heads/"+p.branch); err == nil {
+	if _, err := s.git(ctx, top, "rev-parse", "--verify", "--quiet", "refs/heads/"+p.branch); err == nil {
 		return nil, fmt.Errorf("branch %s exists; choose --branch", p.branch)
 	}
-	if p.base, err = a.worktreeBase(ctx, top, from); err != nil {
+	if p.base, err = s.worktreeBase(ctx, top, from); err != nil {
 		return nil, err
 	}
 	root := filepath.Join(filepath.Dir(top), filepath.Base(top)+".lanes")
-	if env := a.getenv(EnvWorktreeRoot); env != "" {
+	if env := s.getenv(EnvWorktreeRoot); env != "" {
 		if !filepath.IsAbs(env) {
 			return nil, fmt.Errorf("$%s is %q: it must be an absolute path (a relative one would depend on where lanes runs)", EnvWorktreeRoot, env)
 		}
@@ -155,9 +158,9 @@ func (a *app) planWorktree(ctx context.Context, name, dir, branch, from string) 
 // worktreeBase is what a new worktree starts from: from when given (it
 // must name a commit), else the branch the repository is on, or, on a
 // detached HEAD, its commit.
-func (a *app) worktreeBase(ctx context.Context, top, from string) (string, error) {
+func (s *Service) worktreeBase(ctx context.Context, top, from string) (string, error) {
 	if from != "" {
-		hash, err := a.git(ctx, top, "rev-parse", "--verify", "--quiet", from+"^{commit}")
+		hash, err := s.git(ctx, top, "rev-parse", "--verify", "--quiet", from+"^{commit}")
 		if err != nil {
 			return "", fmt.Errorf("--from %s: no commit by that name in %s", from, top)
 		}
@@ -165,33 +168,33 @@ func (a *app) worktreeBase(ctx context.Context, top, from string) (string, error
 		// it); anything else (HEAD~1, a hash) is fixed to its commit now,
 		// so it means later what it meant at the start.
 		for _, ref := range []string{"refs/heads/" + from, "refs/tags/" + from} {
-			if _, err := a.git(ctx, top, "show-ref", "--verify", "--quiet", ref); err == nil {
+			if _, err := s.git(ctx, top, "show-ref", "--verify", "--quiet", ref); err == nil {
 				return from, nil
 			}
 		}
 		return hash, nil
 	}
-	head, err := a.git(ctx, top, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
+	head, err := s.git(ctx, top, "rev-parse", "--verify", "--quiet", "HEAD^{commit}")
 	if err != nil {
 		return "", fmt.Errorf("%s has no commit yet to start a worktree from; commit first, or give --from", top)
 	}
-	if b, err := a.git(ctx, top, "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil && b != "" {
+	if b, err := s.git(ctx, top, "symbolic-ref", "--quiet", "--short", "HEAD"); err == nil && b != "" {
 		return b, nil
 	}
 	return head, nil
 }
 
 // add makes the worktree and its branch; on failure it leaves neither.
-func (p *worktreePlan) add(ctx context.Context, a *app) error {
-	_, err := a.git(ctx, p.repo, "worktree", "add", "--quiet", "-b", p.branch, p.path, p.base)
+func (p *WorktreePlan) add(ctx context.Context, s *Service) error {
+	_, err := s.git(ctx, p.repo, "worktree", "add", "--quiet", "-b", p.branch, p.path, p.base)
 	if err == nil {
 		return nil
 	}
 	// git makes the branch before the checkout, and keeps it when the
 	// checkout fails.
 	ctx = context.WithoutCancel(ctx)
-	if _, berr := a.git(ctx, p.repo, "rev-parse", "--verify", "--quiet", "refs/heads/"+p.branch); berr == nil {
-		_, _ = a.git(ctx, p.repo, "branch", "-D", p.branch)
+	if _, berr := s.git(ctx, p.repo, "rev-parse", "--verify", "--quiet", "refs/heads/"+p.branch); berr == nil {
+		_, _ = s.git(ctx, p.repo, "branch", "-D", p.branch)
 	}
 	p.removeRoot()
 	return fmt.Errorf("creating worktree %s: %w", p.path, err)
@@ -200,37 +203,37 @@ func (p *worktreePlan) add(ctx context.Context, a *app) error {
 // undo removes the worktree and the branch this attempt made, once what
 // came after `git worktree add` failed. Both are brand new, so no --force
 // is needed; what cannot be removed is said.
-func (p *worktreePlan) undo(ctx context.Context, a *app) {
+func (p *WorktreePlan) undo(ctx context.Context, s *Service) {
 	ctx = context.WithoutCancel(ctx)
-	if _, err := a.git(ctx, p.repo, "worktree", "remove", p.path); err != nil {
-		a.warn("removing the worktree %s made for it: %v; remove it with `git worktree remove %s`", p.path, err, p.path)
+	if _, err := s.git(ctx, p.repo, "worktree", "remove", p.path); err != nil {
+		s.warn("removing the worktree %s made for it: %v; remove it with `git worktree remove %s`", p.path, err, p.path)
 		return
 	}
-	if _, err := a.git(ctx, p.repo, "branch", "-D", p.branch); err != nil {
-		a.warn("removing the branch %s made for it: %v", p.branch, err)
+	if _, err := s.git(ctx, p.repo, "branch", "-D", p.branch); err != nil {
+		s.warn("removing the branch %s made for it: %v", p.branch, err)
 	}
 	p.removeRoot()
 }
 
 // removeRoot removes the worktree root this attempt created, if empty.
-func (p *worktreePlan) removeRoot() {
+func (p *WorktreePlan) removeRoot() {
 	if p.madeRoot != "" {
 		_ = os.Remove(p.madeRoot)
 	}
 }
 
 // facts are the git facts a session in the worktree starts with.
-func (p *worktreePlan) facts() state.GitFacts {
+func (p *WorktreePlan) facts() state.GitFacts {
 	return state.GitFacts{Worktree: p.path, Base: p.base}
 }
 
 // lostShown is how many lines of a dirty worktree's status a refusal lists.
 const lostShown = 20
 
-// checkWorktreeClean refuses `rm --worktree` for a session without a
+// CheckWorktreeClean refuses `rm --worktree` for a session without a
 // worktree lanes made, or whose worktree has changes or untracked files,
 // listing them.
-func (a *app) checkWorktreeClean(ctx context.Context, r *state.Record) error {
+func (s *Service) CheckWorktreeClean(ctx context.Context, r *state.Record) error {
 	wt := r.Git.Worktree
 	if wt == "" {
 		return fmt.Errorf("%s has no worktree made by lanes; drop --worktree", r.Name)
@@ -238,7 +241,7 @@ func (a *app) checkWorktreeClean(ctx context.Context, r *state.Record) error {
 	if _, err := os.Stat(wt); err != nil {
 		return fmt.Errorf("%s's worktree %s: %w; drop --worktree to remove the record (`git worktree prune` forgets a worktree deleted by hand)", r.Name, wt, err)
 	}
-	out, err := a.git(ctx, wt, "status", "--porcelain", "--untracked-files=all")
+	out, err := s.git(ctx, wt, "status", "--porcelain", "--untracked-files=all")
 	if err != nil {
 		return fmt.Errorf("reading %s's worktree %s: %w", r.Name, wt, err)
 	}
@@ -255,10 +258,10 @@ func (a *app) checkWorktreeClean(ctx context.Context, r *state.Record) error {
 		r.Name, wt, strings.Join(shown, "\n  "), more, r.Name)
 }
 
-// removeWorktree removes a session's clean worktree with `git worktree
+// RemoveWorktree removes a session's clean worktree with `git worktree
 // remove`, never forced: git refuses what changed since the check.
-func (a *app) removeWorktree(ctx context.Context, r *state.Record) error {
-	if _, err := a.git(ctx, r.Git.Worktree, "worktree", "remove", r.Git.Worktree); err != nil {
+func (s *Service) RemoveWorktree(ctx context.Context, r *state.Record) error {
+	if _, err := s.git(ctx, r.Git.Worktree, "worktree", "remove", r.Git.Worktree); err != nil {
 		return fmt.Errorf("removing %s's worktree %s: %w; nothing was removed", r.Name, r.Git.Worktree, err)
 	}
 	return nil

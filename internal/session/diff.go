@@ -1,4 +1,4 @@
-package cli
+package session
 
 import (
 	"context"
@@ -18,11 +18,11 @@ const (
 	diffMaxBytes = 1 << 20
 )
 
-// diff is what the session's checkout changed against its base — the ref
+// Diff is what the session's checkout changed against its base — the ref
 // its worktree branched from, else its branch's upstream, else HEAD (the
 // changes not yet committed): `git diff --stat`, a blank line, then `git
 // diff`, without colour, cut at diffMaxBytes.
-func (a *app) diff(ctx context.Context, r *state.Record) ([]byte, error) {
+func (s *Service) Diff(ctx context.Context, r *state.Record) ([]byte, error) {
 	if r.Dir == "" || state.GitBranch(r.Dir) == "" {
 		return nil, fmt.Errorf("%s does not run in a git checkout", r.Name)
 	}

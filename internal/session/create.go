@@ -1,0 +1,237 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"lanes/state"
+	"lanes/state/fsafe"
+	"lanes/tmux"
+)
+
+// Create is `lanes new` from the board: it starts a session named name
+// in dir (a leading ~ is $HOME), with args for the agent (or as the
+// command itself, for a custom one); with worktree, `lanes new
+// --worktree` (branch lanes/NAME from the repository's current branch).
+func (s *Service) Create(ctx context.Context, name string, agent state.Agent, dir string, args []string, worktree bool) (*state.Record, error) {
+	if err := state.CheckName(name); err != nil {
+		return nil, err
+	}
+	if rest, ok := strings.CutPrefix(dir, "~"); ok && (rest == "" || rest[0] == '/') {
+		dir = filepath.Join(s.getenv("HOME"), rest)
+	}
+	dir, err := WorkDir("directory", dir)
+	if err != nil {
+		return nil, err
+	}
+	var wt *WorktreePlan
+	if worktree {
+		if wt, err = s.PlanWorktree(ctx, name, dir, "", ""); err != nil {
+			return nil, err
+		}
+	}
+	return s.Start(ctx, name, agent, dir, args, wt)
+}
+
+// WorkDir is dir (given as what, "--dir" say) made absolute, or the
+// current directory when dir is empty; it must be a directory.
+func WorkDir(what, dir string) (string, error) {
+	if dir == "" {
+		return os.Getwd()
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("%s %s: %w", what, dir, err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("%s %s is not a directory", what, dir)
+	}
+	return abs, nil
+}
+
+// Start starts a session (`lanes new`) on the service's server: the
+// record first (so the agent's first hooks find it), then one tmux
+// invocation; any failure removes both. args go to the agent, or are the
+// command itself for a custom one. With wt, the worktree is made first
+// and the session starts in it; a failure removes it too.
+func (s *Service) Start(ctx context.Context, name string, agent state.Agent, dir string, args []string, wt *WorktreePlan) (*state.Record, error) {
+	st, err := s.Store()
+	if err != nil {
+		return nil, err
+	}
+	tc := s.Tmux(s.Socket)
+	tmuxName := state.TmuxSessionName(name)
+	id, err := freshID(st, name)
+	if err != nil {
+		return nil, err
+	}
+	if wt != nil {
+		dir = wt.path
+	}
+	r := &state.Record{
+		ID: id, Name: name, Agent: agent, Dir: dir,
+		CreatedAt: s.now().UTC(),
+		Runtime: state.Runtime{Socket: s.Socket, TmuxSession: tmuxName, Launch: state.NewID(),
+			Source: "user", At: s.now().UTC()},
+	}
+	spawn, err := s.spawnPlan(r, args)
+	if err != nil {
+		return nil, err
+	}
+	r.Command = spawn.command
+	if wt != nil {
+		if err := wt.add(ctx, s); err != nil {
+			spawn.cleanup()
+			return nil, err
+		}
+		r.Git = wt.facts()
+		dir = wt.startDir() // now that the worktree is there
+		r.Dir = dir
+		prev := spawn.cleanup
+		spawn.cleanup = func() { prev(); wt.undo(ctx, s) }
+	}
+	r.Branch = state.GitBranch(dir)
+	r.Activity = state.ActivityFacts{State: state.ActivityIdle, Since: r.CreatedAt, Source: "user", HooksReport: spawn.hooks}
+	r.Runtime.StartingAt = s.now().UTC()
+	// The name is checked in the transaction that takes it, so two lanes new
+	// of one name cannot both pass.
+	if err := st.Update(func(tx *state.Tx) error {
+		all, err := tx.All()
+		if err != nil {
+			return err
+		}
+		if err := state.NameTaken(all, name); err != nil {
+			return err
+		}
+		if slices.ContainsFunc(all, func(o *state.Record) bool { return o.Name == r.ID || o.ID == r.ID }) {
+			return fmt.Errorf("session id %s was taken meanwhile; run lanes new again", r.ID)
+		}
+		return tx.Put(r)
+	}); err != nil {
+		spawn.cleanup()
+		return nil, err
+	}
+	undo := func() {
+		// Should this fail too (store busy), the collector removes the
+		// record once StartWindow has passed without its session.
+		_ = st.Update(func(tx *state.Tx) error { return tx.Delete(r.ID) })
+		spawn.cleanup()
+	}
+	started := s.now().UTC()
+	info, err := tc.NewSession(ctx, tmux.NewSessionOpts{
+		Name: tmuxName, Dir: dir, Env: spawn.env, Command: spawn.argv, LanesID: r.ID,
+	})
+	switch {
+	case errors.Is(err, tmux.ErrDuplicate):
+		undo()
+		if id, _ := tc.SessionLanesID(ctx, tmuxName); id != "" {
+			o := s.ReadOrphan(ctx, tc, tmuxName, id)
+			return nil, fmt.Errorf("the name is taken in tmux: %s\n%s\nthen run lanes new %s again, or pick another name (`lanes doctor` lists every such session)", o.What(), strings.Join(o.Fix(), "\n"), name)
+		}
+		return nil, fmt.Errorf("tmux already has a session named %s (not started by lanes); pick another name", tmuxName)
+	case ctx.Err() != nil && dropHalfMade(ctx, tc, tmuxName, r.ID):
+		// Interrupted (Ctrl-C, SIGTERM) while tmux made it: what it made
+		// is ended, and the record goes with it.
+		undo()
+		return nil, fmt.Errorf("creating tmux session %s: %w; nothing of it is left (run lanes new %s again)", tmuxName, ctx.Err(), name)
+	case ctx.Err() != nil:
+		// Interrupted, and tmux does not answer: the user asked to stop,
+		// so no record stays to make a session tmux makes late a live
+		// one; such a session is an orphan, which doctor names.
+		undo()
+		return nil, fmt.Errorf("creating tmux session %s: %w; tmux did not answer, so it may still make the session: `lanes doctor` then lists it with the command to end it", tmuxName, ctx.Err())
+	case uncertain(ctx, err):
+		// tmux may create the session all the same: the record stays
+		// starting, and the collector adopts it or removes it.
+		return nil, fmt.Errorf("creating tmux session %s: %w; it may still start — `lanes ls` shows it, or drops it within %s",
+			tmuxName, err, state.StartWindow)
+	case err != nil:
+		undo()
+		return nil, fmt.Errorf("creating tmux session %s: %w", tmuxName, err)
+	}
+	err = st.Update(func(tx *state.Tx) error {
+		cur, err := tx.Get(r.ID)
+		if err != nil {
+			return err
+		}
+		if cur.Runtime.Terminated {
+			return fmt.Errorf("%s: %w while it started", name, state.ErrTerminated)
+		}
+		cur.Runtime.SessionID, cur.Runtime.PaneID = info.SessionID, info.PaneID
+		cur.Runtime.PaneStartedAt, cur.Activity.Since = started, started
+		cur.Runtime.StartingAt = time.Time{}
+		if cur.Pane.PID == 0 {
+			cur.Pane.PID = info.PanePID
+		}
+		r = cur
+		return tx.Put(cur)
+	})
+	switch {
+	case errors.Is(err, state.ErrNoSession) || errors.Is(err, state.ErrTerminated):
+		// Killed (or given up on) while tmux was creating it: what was
+		// asked last wins.
+		_ = tc.KillSession(context.WithoutCancel(ctx), info.SessionID)
+		return nil, fmt.Errorf("%w; its tmux session was closed", err)
+	case err != nil:
+		// The session runs and carries the record's @lanes_id: the next
+		// cycle adopts it.
+		s.warn("recording %s's tmux session: %v; the next cycle (`lanes ls`) picks it up", name, err)
+		r.Runtime.SessionID, r.Runtime.PaneID = info.SessionID, info.PaneID
+	}
+	s.writeIndexes(r)
+	return r, nil
+}
+
+// freshID is an id no record has as its id or name. It is chosen before
+// the transaction that stores the record, since the agent's launch plan
+// (its hooks' files) needs it first. A name taken already is said here,
+// before anything (a worktree, say) is made; the transaction that stores
+// the record checks again.
+func freshID(st *state.Store, name string) (string, error) {
+	var id string
+	err := st.View(func(tx *state.Tx) error {
+		all, err := tx.All()
+		if err != nil {
+			return err
+		}
+		id = state.FreshID(all)
+		return state.NameTaken(all, name)
+	})
+	return id, err
+}
+
+// writeIndexes records the pane and name indexes `lanes hook` falls back to
+// without opening the store.
+func (s *Service) writeIndexes(r *state.Record) {
+	dir, err := s.stateDir()
+	if err != nil {
+		return
+	}
+	write := func(path, content string) {
+		_ = os.MkdirAll(filepath.Dir(path), 0o700)
+		_ = fsafe.WriteFile(path, []byte(content), 0o600)
+	}
+	if r.Runtime.PaneID != "" {
+		write(state.PaneIndex(dir, r.Runtime.Socket, r.Runtime.PaneID), r.ID+" "+r.Runtime.Launch+"\n")
+	}
+	write(NameIndex(dir, r.Name), r.ID+"\n")
+}
+
+// NameIndex is the file naming the session id of a session name: one of
+// the indexes `lanes hook` finds a session by without opening the store
+// (state.PaneIndex is the other: server and pane id → "id launch").
+func NameIndex(stateDir, name string) string { return filepath.Join(stateDir, "names", name) }
+
+// ForgottenMark is where Remove marks an adopted session forgotten: its
+// hooks then write nothing.
+func ForgottenMark(stateDir, id string) string { return filepath.Join(stateDir, "forgotten", id) }

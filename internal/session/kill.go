@@ -1,0 +1,90 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"lanes/state"
+	"lanes/tmux"
+)
+
+// Kill ends a live session's tmux session and records the termination
+// (`lanes kill`). A session lanes never confirmed (no session id) is found
+// by its @lanes_id, so "killed" is never said of an agent that still runs.
+// When the server does not answer, Kill refuses with ErrTmuxDown unless
+// anyway (the user confirmed); the record is then terminated as killed
+// while tmux was down (state.KilledWhileDown). r becomes the record as
+// stored.
+func (s *Service) Kill(ctx context.Context, r *state.Record, anyway bool) error {
+	if r.Runtime.Terminated {
+		return fmt.Errorf("%s: %w already (%s)", r.Name, state.ErrTerminated, r.Runtime.TerminatedReason)
+	}
+	if r.Adopted {
+		return fmt.Errorf("%w: lanes did not start %s, and its tmux session is yours; stop it in its pane (`lanes attach %s`), or `lanes rm %s` to stop watching it", errAdopted, r.Name, r.Name, r.Name)
+	}
+	tc := s.Tmux(r.Runtime.Socket)
+	// The pane as tmux has it now: its pid is what endLeftovers may signal,
+	// and its session is the one to kill when lanes never confirmed one.
+	pane, perr := findPane(ctx, tc, r.ID)
+	sid, err := r.Runtime.SessionID, error(nil)
+	if sid == "" {
+		sid, err = pane.SessionID, perr
+	}
+	if err == nil && sid != "" {
+		err = tc.KillSession(ctx, sid)
+	}
+	if err == nil {
+		endLeftovers(pane)
+	}
+	reason := "killed by user"
+	switch {
+	case err == nil, errors.Is(err, tmux.ErrNoSession):
+	case IsDown(err) && anyway:
+		reason = state.KilledWhileDown
+	case IsDown(err):
+		return stillRuns("killing "+r.Name, err, fmt.Sprintf("`lanes kill %s --yes` marks it terminated anyway", r.Name))
+	default:
+		return fmt.Errorf("killing %s: %w (nothing was changed)", r.Name, err)
+	}
+	err = s.Update(r.ID, func(cur *state.Record, tx *state.Tx) error {
+		tr := state.Terminate(cur, reason, "user", s.now().UTC())
+		*r = *cur
+		return appendHistory(tx, cur.ID, tr)
+	})
+	if dir, derr := s.stateDir(); err == nil && derr == nil {
+		state.DropPaneIndex(dir, r)
+	}
+	return err
+}
+
+// findPane is the pane of the tmux session carrying @lanes_id id; the zero
+// Pane when the server answered without one.
+func findPane(ctx context.Context, tc *tmux.Client, id string) (tmux.Pane, error) {
+	panes, err := tc.ListPanes(ctx, false)
+	if err != nil {
+		return tmux.Pane{}, err
+	}
+	for _, p := range panes {
+		if p.LanesID == id {
+			return p, nil
+		}
+	}
+	return tmux.Pane{}, nil
+}
+
+// ServerDown is ErrTmuxDown, wrapped with tmux's words, when r's server
+// does not answer; nil when it does.
+func (s *Service) ServerDown(ctx context.Context, r *state.Record) error {
+	_, err := s.Tmux(r.Runtime.Socket).HasSession(ctx, r.Runtime.TmuxSession)
+	if !IsDown(err) {
+		return nil
+	}
+	return stillRuns(r.Name, err, "`--yes` goes ahead anyway")
+}
+
+// stillRuns is ErrTmuxDown for what tmux could not carry out (err says
+// why): the agent may outlive it, and then says how to go ahead anyway.
+func stillRuns(what string, err error, then string) error {
+	return fmt.Errorf("%s: %w (%v); its agent may still run if the server comes back — %s", what, ErrTmuxDown, err, then)
+}

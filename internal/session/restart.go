@@ -1,0 +1,115 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"lanes/state"
+	"lanes/tmux"
+)
+
+// Restart is `lanes restart`: it respawns r's agent with a new launch.
+func (s *Service) Restart(ctx context.Context, r *state.Record) error {
+	_, err := s.RestartHow(ctx, r)
+	return err
+}
+
+// RestartHow is Restart that also says how the session came back: how is
+// nil when its pane was respawned, tmux.ErrNoServer or tmux.ErrNoSession
+// when its server lost it and it was started again.
+func (s *Service) RestartHow(ctx context.Context, r *state.Record) (how, err error) {
+	return s.restart(ctx, r, agentArgs(r))
+}
+
+// restart respawns the pane with a new launch: the record changes first,
+// keeping the previous launch accepted while the respawn is in flight (its
+// agent may be the one that runs: docs/design.md §4). A session whose
+// server lost it (died, restarted) is started again under the same record;
+// then how is why (tmux.ErrNoServer or tmux.ErrNoSession), else nil. args
+// are the agent's arguments (agentArgs, with resume arguments for `lanes
+// restore`); the record's command stays the user's.
+func (s *Service) restart(ctx context.Context, r *state.Record, args []string) (how, err error) {
+	if r.Adopted {
+		return nil, fmt.Errorf("%w: lanes did not start %s, so it does not know how to start it again", errAdopted, r.Name)
+	}
+	if r.Runtime.Terminated {
+		return nil, fmt.Errorf("%s: %w; start a new one with `lanes new %s`", r.Name, state.ErrTerminated, r.Name)
+	}
+	if r.CommandLost() {
+		return nil, fmt.Errorf("%s: its command was lost in a damaged store; start a new session", r.Name)
+	}
+	if err := NotStarted(r); err != nil {
+		// Restarting it would record a restart of a session no read has
+		// seen, and the collector would then drop the record.
+		return nil, err
+	}
+	launch := state.NewID()
+	now := s.now().UTC()
+	next := r.Clone()
+	next.Runtime.Launch = launch
+	spawn, err := s.spawnPlan(next, args)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.Update(r.ID, func(cur *state.Record, tx *state.Tx) error {
+		tr := state.Restart(cur, launch, now)
+		cur.Activity.HooksReport = spawn.hooks
+		*r = *cur
+		return appendHistory(tx, cur.ID, tr)
+	}); err != nil {
+		return nil, err
+	}
+	tc := s.Tmux(r.Runtime.Socket)
+	var info *tmux.SessionInfo
+	old, ferr := findPane(ctx, tc, r.ID) // a failed read leaves nothing to end
+	if ferr == nil && old.PaneID == "" {
+		// Its session is gone: a server started since (a reboot) may have
+		// given its %N to another session, whose agent a respawn would kill.
+		err = tmux.ErrNoSession
+	} else {
+		err = tc.RespawnPane(ctx, r.Runtime.PaneID, r.Dir, spawn.env, spawn.argv)
+	}
+	if err == nil && old.PaneID == r.Runtime.PaneID {
+		endLeftovers(old)
+	}
+	if errors.Is(err, tmux.ErrNoSession) || errors.Is(err, tmux.ErrNoServer) {
+		how = tmux.ErrNoSession
+		if errors.Is(err, tmux.ErrNoServer) {
+			how = tmux.ErrNoServer
+		}
+		ni, nerr := tc.NewSession(ctx, tmux.NewSessionOpts{
+			Name: r.Runtime.TmuxSession, Dir: r.Dir, Env: spawn.env, Command: spawn.argv, LanesID: r.ID,
+		})
+		if nerr != nil {
+			err = fmt.Errorf("%w; starting it again: %w", err, nerr)
+		} else {
+			info, err = &ni, nil
+		}
+	}
+	if uncertain(ctx, err) {
+		return nil, fmt.Errorf("respawning %s: %w; lanes settles it within %s (the new agent if it started, else the old one)",
+			r.Name, err, state.StartWindow)
+	}
+	_ = s.Update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+		if err != nil {
+			// Nothing was respawned: the old agent runs on.
+			state.NotRespawned(cur)
+			return nil
+		}
+		state.Respawned(cur)
+		cur.Runtime.PaneStartedAt = s.now().UTC()
+		if info != nil {
+			cur.Runtime.SessionID, cur.Runtime.PaneID = info.SessionID, info.PaneID
+			cur.Runtime.UnreachableSince, cur.Runtime.GoneSeenAt = time.Time{}, time.Time{}
+		}
+		*r = *cur
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("respawning %s: %w", r.Name, err)
+	}
+	s.writeIndexes(r)
+	return how, nil
+}

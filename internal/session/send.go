@@ -1,0 +1,77 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"lanes/agent"
+	"lanes/state"
+	"lanes/tmux"
+)
+
+// Send types text into a live agent's pane, then Enter (`lanes send`),
+// with its refusals: a session that cannot take it, and, unless force,
+// an agent just started whose prompt does not show.
+func (s *Service) Send(ctx context.Context, r *state.Record, text string, force bool) error {
+	if err := state.CanSend(r, force); err != nil {
+		if errors.Is(err, state.ErrStarting) {
+			return fmt.Errorf("%w; try again in a moment, or `lanes kill %s`", err, r.Name)
+		}
+		return err
+	}
+	if r.Adopted {
+		if err := state.AdoptedPane(r, s.Socket); err != nil {
+			return err
+		}
+	}
+	tc := s.Tmux(r.Runtime.Socket)
+	if !force { // --force answers what the agent shows, prompt or not
+		if err := s.awaitPrompt(ctx, tc, r); err != nil {
+			return err
+		}
+	}
+	err := tc.SendText(ctx, r.Runtime.PaneID, agent.Prompt(r.Agent, text))
+	switch {
+	case err == nil, errors.Is(err, tmux.ErrInvalid), errors.Is(err, tmux.ErrNoSession), errors.Is(err, tmux.ErrNoServer):
+		return err // nothing to look at: the text was refused, or the pane is gone
+	}
+	// A timeout leaves it open what the pane holds now.
+	return fmt.Errorf("%w; look at the pane (lanes attach %s) before sending again", err, r.Name)
+}
+
+// startingUp is how long after its start an agent may still be drawing
+// its first screen.
+const startingUp = 30 * time.Second
+
+// awaitPrompt waits, in an idle session started less than startingUp ago,
+// until the agent's screen shows its idle prompt (its witness markers,
+// docs/design.md §11). An agent still starting drops what is typed: the
+// real Gemini CLI lost a prompt sent 2 s after its start, and send said it
+// was sent. An agent with no markers, an older session, or one already
+// working (it takes a prompt typed meanwhile) is not read.
+func (s *Service) awaitPrompt(ctx context.Context, tc *tmux.Client, r *state.Record) error {
+	m, ok := state.MarkersOf(r.Agent)
+	if !ok || r.Activity.State != state.ActivityIdle || s.now().Sub(r.Runtime.PaneStartedAt) >= startingUp {
+		return nil
+	}
+	deadline := time.Now().Add(s.readyWait())
+	for {
+		screen, err := tc.CaptureText(ctx, r.Runtime.PaneID)
+		switch {
+		case err == nil && m.Ready(state.Screen(screen)):
+			return nil
+		case errors.Is(err, tmux.ErrNoSession), errors.Is(err, tmux.ErrNoServer):
+			return err // the pane is gone: nothing to wait for
+		case time.Now().After(deadline):
+			return fmt.Errorf("the agent has just started and its prompt did not show within %s, so it may not take the text; nothing was sent — look at the pane (lanes attach %s)",
+				s.readyWait(), r.Name)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %s's prompt: %w; nothing was sent", r.Name, ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
