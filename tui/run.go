@@ -28,7 +28,7 @@ type Actions interface {
 	// itself for a custom one. With worktree, it starts in a new git
 	// worktree of dir's repository on branch lanes/NAME (`lanes new
 	// --worktree`).
-	Create(ctx context.Context, name string, agent state.Agent, dir string, args []string, worktree bool) (*state.Record, error)
+	Create(ctx context.Context, name string, ag state.Agent, dir string, args []string, worktree bool) (*state.Record, error)
 	// Kill ends a live session; when its tmux server does not answer it
 	// refuses, unless anyway: then the record is marked terminated
 	// (state.KilledWhileDown) though its agent may run on. r becomes the

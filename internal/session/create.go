@@ -84,24 +84,24 @@ func (s *Service) Start(ctx context.Context, name string, agent state.Agent, dir
 		Runtime: state.Runtime{Socket: s.Socket, TmuxSession: tmuxName, Launch: state.NewID(),
 			Source: "user", At: s.now().UTC()},
 	}
-	spawn, err := s.spawnPlan(r, args)
+	plan, err := s.spawnPlan(r, args)
 	if err != nil {
 		return nil, err
 	}
-	r.Command = spawn.command
+	r.Command = plan.command
 	if wt != nil {
 		if err := wt.add(ctx, s); err != nil {
-			spawn.cleanup()
+			plan.cleanup()
 			return nil, err
 		}
 		r.Git = wt.facts()
 		dir = wt.startDir() // now that the worktree is there
 		r.Dir = dir
-		prev := spawn.cleanup
-		spawn.cleanup = func() { prev(); wt.undo(ctx, s) }
+		prev := plan.cleanup
+		plan.cleanup = func() { prev(); wt.undo(ctx, s) }
 	}
 	r.Branch = state.GitBranch(dir)
-	r.Activity = state.ActivityFacts{State: state.ActivityIdle, Since: r.CreatedAt, Source: "user", HooksReport: spawn.hooks}
+	r.Activity = state.ActivityFacts{State: state.ActivityIdle, Since: r.CreatedAt, Source: "user", HooksReport: plan.hooks}
 	r.Runtime.StartingAt = s.now().UTC()
 	// The name is checked in the transaction that takes it, so two lanes new
 	// of one name cannot both pass.
@@ -118,18 +118,18 @@ func (s *Service) Start(ctx context.Context, name string, agent state.Agent, dir
 		}
 		return tx.Put(r)
 	}); err != nil {
-		spawn.cleanup()
+		plan.cleanup()
 		return nil, err
 	}
 	undo := func() {
 		// Should this fail too (store busy), the collector removes the
 		// record once StartWindow has passed without its session.
 		_ = st.Update(func(tx *state.Tx) error { return tx.Delete(r.ID) })
-		spawn.cleanup()
+		plan.cleanup()
 	}
 	started := s.now().UTC()
 	info, err := tc.NewSession(ctx, tmux.NewSessionOpts{
-		Name: tmuxName, Dir: dir, Env: spawn.env, Command: spawn.argv, LanesID: r.ID,
+		Name: tmuxName, Dir: dir, Env: plan.env, Command: plan.argv, LanesID: r.ID,
 	})
 	switch {
 	case errors.Is(err, tmux.ErrDuplicate):

@@ -49,13 +49,13 @@ func (s *Service) restart(ctx context.Context, r *state.Record, args []string) (
 	now := s.now().UTC()
 	next := r.Clone()
 	next.Runtime.Launch = launch
-	spawn, err := s.spawnPlan(next, args)
+	plan, err := s.spawnPlan(next, args)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.Update(r.ID, func(cur *state.Record, tx *state.Tx) error {
 		tr := state.Restart(cur, launch, now)
-		cur.Activity.HooksReport = spawn.hooks
+		cur.Activity.HooksReport = plan.hooks
 		*r = *cur
 		return appendHistory(tx, cur.ID, tr)
 	}); err != nil {
@@ -69,7 +69,7 @@ func (s *Service) restart(ctx context.Context, r *state.Record, args []string) (
 		// given its %N to another session, whose agent a respawn would kill.
 		err = tmux.ErrNoSession
 	} else {
-		err = tc.RespawnPane(ctx, r.Runtime.PaneID, r.Dir, spawn.env, spawn.argv)
+		err = tc.RespawnPane(ctx, r.Runtime.PaneID, r.Dir, plan.env, plan.argv)
 	}
 	if err == nil && old.PaneID == r.Runtime.PaneID {
 		endLeftovers(old)
@@ -80,7 +80,7 @@ func (s *Service) restart(ctx context.Context, r *state.Record, args []string) (
 			how = tmux.ErrNoServer
 		}
 		ni, nerr := tc.NewSession(ctx, tmux.NewSessionOpts{
-			Name: r.Runtime.TmuxSession, Dir: r.Dir, Env: spawn.env, Command: spawn.argv, LanesID: r.ID,
+			Name: r.Runtime.TmuxSession, Dir: r.Dir, Env: plan.env, Command: plan.argv, LanesID: r.ID,
 		})
 		if nerr != nil {
 			err = fmt.Errorf("%w; starting it again: %w", err, nerr)
