@@ -55,8 +55,19 @@ func tailLines(out []byte, n int) []string {
 		return nil
 	}
 	all := strings.Split(string(out), "\n")
-	for len(all) > 0 && strings.TrimSpace(ansi.Strip(all[len(all)-1])) == "" {
+	for len(all) > 0 && blankLine(all[len(all)-1]) {
 		all = all[:len(all)-1]
+	}
+	// A dead pane's last row is tmux's notice ("Pane is dead (status 2,
+	// …)") under the rows its command never wrote: the command's last
+	// lines go right above it, or a tall pane's preview shows only the
+	// empty rows.
+	if last := len(all) - 1; last > 0 && strings.HasPrefix(strings.TrimSpace(ansi.Strip(all[last])), "Pane is dead") {
+		i := last
+		for i > 0 && blankLine(all[i-1]) {
+			i--
+		}
+		all = append(all[:i], all[last])
 	}
 	if len(all) > n {
 		all = all[len(all)-n:]
@@ -66,6 +77,8 @@ func tailLines(out []byte, n int) []string {
 	}
 	return all
 }
+
+func blankLine(s string) bool { return strings.TrimSpace(ansi.Strip(s)) == "" }
 
 func (p *preview) cut() {
 	p.lines = p.lines[:0]
