@@ -235,11 +235,7 @@ func (sl statusLine) renderSessions(recs []*state.Record, now time.Time) string 
 		}
 		return markerNoSession
 	}
-	ds := make([]state.Derivation, len(views))
-	for i, v := range views {
-		ds[i] = v.D
-	}
-	v := views[rollup(ds)]
+	v := views[rollup(views)]
 	if sl.format == "json" {
 		marks := v.D.Marks
 		if marks == nil {
@@ -286,12 +282,15 @@ func resolveForStatus(recs []*state.Record, name string) *state.Record {
 	return found
 }
 
-// rollup is the index of the derivation that stands for a group (docs/design.md
-// §8): the most urgent by state.Rank, the earliest on a tie.
-func rollup(ds []state.Derivation) int {
+// rollup is the index of the session that stands for a group (docs/design.md
+// §8): the most urgent by state.Rank, and among equals the first in the
+// board's order (Derived.Compare: the longest wait), whatever order the
+// sessions were named in.
+func rollup(vs []state.Derived) int {
 	best := 0
-	for i, d := range ds {
-		if state.Rank(d) < state.Rank(ds[best]) {
+	for i := range vs {
+		r, b := state.Rank(vs[i].D), state.Rank(vs[best].D)
+		if r < b || r == b && vs[i].Compare(&vs[best]) < 0 {
 			best = i
 		}
 	}

@@ -348,8 +348,26 @@ func TestRollup(t *testing.T) {
 		{"needs-human tie: earliest", []state.Derivation{working, needs(state.StatusExited), needs(state.StatusNeedsInput)}, 1},
 	}
 	for _, c := range cases {
-		if got := rollup(c.ds); got != c.want {
+		vs := make([]state.Derived, len(c.ds))
+		for i, d := range c.ds {
+			vs[i].D = d
+		}
+		if got := rollup(vs); got != c.want {
 			t.Errorf("%s: rollup = %d, want %d", c.name, got, c.want)
+		}
+	}
+	// Two sessions equally urgent: the one waiting longer, as the board
+	// ranks them, whichever was named first (a trial got the first named).
+	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	wait := func(name string, since time.Duration) state.Derived {
+		r := &state.Record{ID: name + "0001", Name: name, Agent: state.AgentClaude, Runtime: state.Runtime{SessionID: "$1", PaneID: "%1"},
+			Activity: state.ActivityFacts{State: state.ActivityWaitingInput, Since: now.Add(-since), HooksReport: true, FirstSignalAt: now.Add(-time.Hour)}}
+		return state.DeriveAt(r, now)
+	}
+	older, newer := wait("older", 10*time.Minute), wait("newer", time.Minute)
+	for _, vs := range [][]state.Derived{{older, newer}, {newer, older}} {
+		if got := vs[rollup(vs)].Rec.Name; got != "older" {
+			t.Errorf("rollup of %s, %s = %s, want the longer wait", vs[0].Rec.Name, vs[1].Rec.Name, got)
 		}
 	}
 }
