@@ -289,10 +289,16 @@ func TestExactTargetsAndNames(t *testing.T) {
 		t.Errorf("missing dir: exit %d %q", code, errs)
 	}
 	_, errs, code = e.run("new", "nobin", "--agent", "codex")
-	if code == 0 || !strings.Contains(errs, "codex not found on PATH") {
+	if code == 0 || !strings.Contains(errs, "codex not found on PATH: install it") {
 		t.Errorf("missing agent: exit %d %q", code, errs)
 	}
-	for _, n := range []string{"clash", "nodir", "nobin"} {
+	// A command of one's own, given by path: what is wrong with the file,
+	// not advice to run a command of one's own.
+	_, errs, code = e.run("new", "nopath", "--", "/no/such/binary")
+	if code == 0 || !strings.Contains(errs, "cannot run /no/such/binary: no such file or directory") || strings.Contains(errs, "PATH") {
+		t.Errorf("missing command by path: exit %d %q", code, errs)
+	}
+	for _, n := range []string{"clash", "nodir", "nobin", "nopath"} {
 		if _, ok := e.ls()[n]; ok {
 			t.Errorf("a refused new left a record for %s", n)
 		}

@@ -1,10 +1,13 @@
 package session
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"lanes/agent"
 	"lanes/state"
@@ -39,7 +42,7 @@ func (s *Service) spawnPlan(r *state.Record, args []string) (spawn, error) {
 		return spawn{}, err
 	}
 	if _, err := exec.LookPath(plan.Args[0]); err != nil {
-		return spawn{}, fmt.Errorf("%s not found on PATH: install it, or run a command of your own as a custom agent (`lanes new %s -- CMD`)", plan.Args[0], r.Name)
+		return spawn{}, notRunnable(r, plan.Args[0], err)
 	}
 	if plan.Note != "" && plan.Injected && r.Activity.FirstSignalAt.IsZero() {
 		// (Said until the session's hooks first report: a restart or a
@@ -94,4 +97,21 @@ func agentArgs(r *state.Record) []string {
 		return r.Command[1:]
 	}
 	return nil
+}
+
+// notRunnable says why cmd, r's agent or its own command, cannot start:
+// an agent not installed gets what to do; a command given by path, what
+// is wrong with that file.
+func notRunnable(r *state.Record, cmd string, err error) error {
+	if strings.ContainsRune(cmd, '/') {
+		why := "not an executable file"
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			why = pe.Err.Error()
+		}
+		return fmt.Errorf("cannot run %s: %s", cmd, why)
+	}
+	if r.Agent == state.AgentCustom || r.Agent == state.AgentShell {
+		return fmt.Errorf("%s not found on PATH", cmd)
+	}
+	return fmt.Errorf("%s not found on PATH: install it, or run a command of your own as a custom agent (`lanes new %s -- CMD`)", cmd, r.Name)
 }
