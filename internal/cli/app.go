@@ -152,8 +152,9 @@ func (a *app) main(ctx context.Context, args []string) int {
 	}
 	i := slices.IndexFunc(commands(), func(c command) bool { return c.name == rest[0] })
 	if i < 0 {
-		fmt.Fprintf(a.stderr, "lanes: unknown command %q\n\n", rest[0])
-		a.usage(a.stderr)
+		// Two lines, not the whole usage: a typo deserves its fix.
+		fmt.Fprintf(a.stderr, "lanes: unknown command %q%s\n", rest[0], didYouMean(rest[0]))
+		fmt.Fprintln(a.stderr, "Run `lanes help` for the commands.")
 		return exitUsage
 	}
 	return commands()[i].run(a, ctx, rest[1:])
@@ -283,4 +284,46 @@ func (a *app) store() (*state.Store, error) {
 		return nil, err
 	}
 	return state.NewStore(dir), nil
+}
+
+// didYouMean is " (did you mean X?)" for the command one edit from word,
+// or that starts with it; "" when none or several are.
+func didYouMean(word string) string {
+	var near []string
+	for _, c := range commands() {
+		if editDistance(word, c.name) <= 1 || len(word) >= 2 && strings.HasPrefix(c.name, word) {
+			near = append(near, c.name)
+		}
+	}
+	if len(near) != 1 {
+		return ""
+	}
+	return " (did you mean " + near[0] + "?)"
+}
+
+// editDistance counts the insertions, deletions, substitutions and swaps
+// of two neighbours that make a into b (the optimal string alignment
+// distance), in bytes: command names are ASCII.
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
 }

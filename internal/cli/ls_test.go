@@ -140,8 +140,17 @@ func TestHelpEverywhere(t *testing.T) {
 			t.Errorf("lanes %v: exit %d, stderr %q; want 2 and %q", c.args, code, errs, c.want)
 		}
 	}
-	if _, errs, code := e.run("frobnicate"); code != exitUsage || !strings.Contains(errs, "unknown command") {
+	if _, errs, code := e.run("frobnicate"); code != exitUsage || !strings.Contains(errs, "unknown command") || strings.Contains(errs, "did you mean") {
 		t.Errorf("unknown command: exit %d %q", code, errs)
+	}
+	for typo, want := range map[string]string{"lss": "ls", "stauts-line": "status-line", "xyzzy": "", "restat": "restart", "atach": "attach", "resto": "restore"} {
+		_, errs, code := e.run(typo)
+		if hint := " (did you mean " + want + "?)"; code != exitUsage || want != "" && !strings.Contains(errs, hint) || want == "" && strings.Contains(errs, "did you mean") {
+			t.Errorf("lanes %s: exit %d %q, want the hint %q", typo, code, errs, want)
+		}
+		if strings.Count(errs, "\n") > 2 {
+			t.Errorf("lanes %s printed %d lines, want the error and where to look", typo, strings.Count(errs, "\n"))
+		}
 	}
 	if _, _, code := e.run("ls", "--bogus"); code != exitUsage {
 		t.Errorf("a bad flag must exit 2, got %d", code)
