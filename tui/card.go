@@ -146,8 +146,13 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 		}
 	}
 
+	// Line 4: what the session says; blank at the bottom when nothing,
+	// so a quiet card reads as shorter, not as missing a line.
+	line4, w4 := sayLine(l, it, cw)
+
 	// Line 3: marks that did not fit beside the badge, then agent, branch,
-	// PRs, and why a session ended.
+	// PRs, and why a session ended (on line 4 when it is blank and the
+	// reason would not fit here whole).
 	var line3 strings.Builder
 	w3 := 0
 	for _, c := range carry {
@@ -163,17 +168,18 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 	}
 	if cw-w3 > 0 {
 		text := metaIn(r, cw-w3)
-		if r.Runtime.Terminated && r.Runtime.TerminatedReason != "" {
-			text += " · " + r.Runtime.TerminatedReason
+		if reason := r.Runtime.TerminatedReason; r.Runtime.Terminated && reason != "" {
+			if w4 == 0 && width(text)+3+width(reason) > cw-w3 {
+				rs := plainSeg(l.muted, reason, cw)
+				line4, w4 = rs.s, rs.w
+			} else {
+				text += " · " + reason
+			}
 		}
 		ms := plainSeg(l.muted, text, cw-w3)
 		line3.WriteString(ms.s)
 		w3 += ms.w
 	}
-
-	// Line 4: what the session says; blank at the bottom when nothing,
-	// so a quiet card reads as shorter, not as missing a line.
-	line4, w4 := sayLine(l, it, cw)
 
 	var c [cardH]string
 	edge := fp.s(b.Left)

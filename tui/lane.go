@@ -125,9 +125,9 @@ func (b *board) renderLane(l *look, li, w, h int, now time.Time, frame int, more
 // arrows where more lanes lie sideways.
 func (b *board) laneHeader(l *look, ln *lane, w int, moreLeft, moreRight bool) string {
 	sp := theme.ZoneSpec(ln.zone)
-	left := sp.Glyph + " " + sp.Short + " " + strconv.Itoa(ln.count())
+	lead, name, count := sp.Glyph+" ", sp.Short, " "+strconv.Itoa(ln.count())
 	if moreLeft {
-		left = "‹ " + left
+		lead = "‹ " + lead
 	}
 	above, below := ln.hidden(b.bodyH)
 	var right string
@@ -150,7 +150,22 @@ func (b *board) laneHeader(l *look, ln *lane, w int, moreLeft, moreRight bool) s
 	if len(ln.cards)+len(ln.extra) == 0 {
 		p = l.muted
 	}
-	return fit(p, left, l.muted, right, w)
+	// One cell kept blank at the end: lanes sit one cell apart, and a
+	// count of hidden rows must not read as the next lane's (the last lane
+	// on screen, pointing at more with ›, ends at the edge). A narrow lane
+	// shortens its name, never its count.
+	gap := ""
+	if !moreRight {
+		w, gap = w-1, " "
+	}
+	room := w
+	if right != "" {
+		room -= width(right) + 1
+	}
+	if over := width(lead+name+count) - room; over > 0 && width(name) > over {
+		name = truncate(name, width(name)-over)
+	}
+	return fit(p, lead+name+count, l.muted, right, w) + gap
 }
 
 // hidden counts the sessions scrolled above and below the lane's body.
