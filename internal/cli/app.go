@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"reflect"
 	"slices"
 	"strings"
 	"syscall"
@@ -195,10 +196,32 @@ func (a *app) flags(name string) *flag.FlagSet {
 		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
 		if hasFlags {
 			fmt.Fprintln(w, "\nFlags:")
-			fs.PrintDefaults()
+			printFlags(fs)
 		}
 	}
 	return fs
+}
+
+// printFlags is flag.PrintDefaults as lanes spells its flags: --name, as
+// the usage lines and the README do (either dash works).
+func printFlags(fs *flag.FlagSet) {
+	w := fs.Output()
+	fs.VisitAll(func(f *flag.Flag) {
+		value, usage := flag.UnquoteUsage(f)
+		head := "  --" + f.Name
+		if value != "" {
+			head += " " + value
+		}
+		def := ""
+		switch g, _ := f.Value.(flag.Getter); {
+		case f.DefValue == "" || f.DefValue == "false" || f.DefValue == "0" || f.DefValue == "0s":
+		case g != nil && reflect.TypeOf(g.Get()).Kind() == reflect.String:
+			def = fmt.Sprintf(" (default %q)", f.DefValue)
+		default:
+			def = " (default " + f.DefValue + ")"
+		}
+		fmt.Fprintf(w, "%s\n    \t%s%s\n", head, strings.ReplaceAll(usage, "\n", "\n    \t"), def)
+	})
 }
 
 // parse parses a command's args by parseArgs' rules; done is true when the

@@ -18,7 +18,7 @@ func TestHelpListsBoardFlags(t *testing.T) {
 	e := newEnv(t)
 	help := e.must("--help")
 	boardHelp := e.must("board", "--help")
-	flags := regexp.MustCompile(`(?m)^  -([a-z][a-z-]*)`).FindAllStringSubmatch(boardHelp, -1)
+	flags := regexp.MustCompile(`(?m)^  --([a-z][a-z-]*)`).FindAllStringSubmatch(boardHelp, -1)
 	if len(flags) == 0 {
 		t.Fatalf("found no flags in `lanes board --help`:\n%s", boardHelp)
 	}
