@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"text/tabwriter"
 	"time"
 
+	"lanes/internal/session"
 	"lanes/state"
 	"lanes/theme"
 )
@@ -38,6 +40,7 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	}
 	now := a.now()
 	views := listViews(res.Records, now, *all)
+	a.noteOtherServers(res.Records)
 	if *asJSON {
 		out := make([]sessionJSON, len(views))
 		for i, v := range views {
@@ -237,4 +240,27 @@ func rfc3339(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339)
+}
+
+// noteOtherServers says on stderr which live sessions sit on a tmux server
+// this command did not read (another --socket, or none where
+// LANES_TMUX_SOCKET was set before): they show what was last read of them,
+// which may be long ago.
+func (a *app) noteOtherServers(recs []*state.Record) {
+	n := map[string]int{}
+	for _, r := range recs {
+		if r.Live() && r.Runtime.Socket != a.socket {
+			n[r.Runtime.Socket]++
+		}
+	}
+	here, _ := session.ServerName(a.socket)
+	for _, socket := range slices.Sorted(maps.Keys(n)) {
+		there, _ := session.ServerName(socket)
+		flag := "--socket " + socket
+		if socket == "" {
+			flag = `--socket ""`
+		}
+		fmt.Fprintf(a.stderr, "lanes: note: %d live session(s) on %s, which this command did not read (it reads %s): their status is as last read; `lanes %s ls` reads them\n",
+			n[socket], there, here, flag)
+	}
 }

@@ -244,3 +244,23 @@ func TestLsUncountedAheadIsNull(t *testing.T) {
 		t.Errorf("ahead %v behind %v changed %v; want null, null, 2", s.Ahead, s.Behind, s.Changed)
 	}
 }
+
+// ls says which live sessions sit on a server it did not read (a shell
+// without the LANES_TMUX_SOCKET the sessions were started with): their
+// statuses are as last read, however old (a trial saw them frozen).
+func TestLsNotesServersItDidNotRead(t *testing.T) {
+	now := time.Date(2026, 11, 29, 17, 2, 11, 0, time.UTC)
+	ended := lsRecord("done0001", "old", state.ActivityIdle, now)
+	state.Terminate(ended, "killed by user", "user", now.Add(-time.Hour))
+	e := lsEnv(t, lsRecord("aaaa0001", "api", state.ActivityIdle, now), lsRecord("bbbb0001", "web", state.ActivityActive, now), ended)
+	e.now = func() time.Time { return now }
+	_, errs, code := e.run("ls")
+	want := "lanes: note: 2 live session(s) on tmux server -L elsewhere, which this command did not read (it reads tmux server -L lanes-test-nosuch-ls)"
+	if code != exitOK || !strings.Contains(errs, want) || !strings.Contains(errs, "`lanes --socket elsewhere ls` reads them") {
+		t.Errorf("ls on another server: exit %d, stderr %q; want %q", code, errs, want)
+	}
+	e.vars["LANES_TMUX_SOCKET"] = "elsewhere"
+	if _, errs, _ := e.run("ls"); strings.Contains(errs, "did not read") {
+		t.Errorf("ls on the sessions' own server noted %q", errs)
+	}
+}
