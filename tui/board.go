@@ -231,12 +231,17 @@ func (b *board) toggleIdle() {
 // scrolls it into view.
 func (b *board) relayout() {
 	open := b.idleOpen()
+	empty := b.totalIdle == 0 && !slices.ContainsFunc(b.total, func(n int) bool { return n > 0 })
 	for i := range b.lanes {
 		l := &b.lanes[i]
 		l.rows = l.rows[:0]
 		switch {
 		case len(l.cards)+len(l.extra) == 0:
-			l.rows = append(l.rows, row{kind: rowEmpty})
+			r := row{kind: rowEmpty, label: "no sessions"}
+			if empty && i == 0 { // nothing anywhere, not a filter's doing
+				r.label = "no sessions: press n"
+			}
+			l.rows = append(l.rows, r)
 			continue
 		case l.zone == state.ZoneReadyToMerge && len(l.extra) > 0 && len(l.cards) > 0:
 			l.rows = append(l.rows, row{kind: rowSub, label: "ready"})

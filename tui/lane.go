@@ -109,7 +109,7 @@ func (b *board) renderLane(l *look, li, w, h int, now time.Time, frame int, more
 		case rowSub:
 			out = append(out, subHeader(l, r.label, w))
 		case rowEmpty:
-			out = append(out, pad(l.muted.s(" no sessions"), 12, w))
+			out = append(out, fit(l.muted, " "+r.label, l.muted, "", w))
 		}
 		y += r.height()
 	}

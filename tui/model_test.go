@@ -517,3 +517,18 @@ func TestJumpKeys(t *testing.T) {
 	}
 	at("pgdown to the end", last)
 }
+
+// An empty board says how to start a session where one looks first; a
+// filter that matches nothing does not.
+func TestEmptyBoardSaysHowToStart(t *testing.T) {
+	v := ansi.Strip(loaded(nil, ThemeDark, 80, 24).View().Content)
+	if !strings.Contains(v, "no sessions: press n") {
+		t.Errorf("an empty board:\n%s", v)
+	}
+	m := loaded(fixture(), ThemeDark, 80, 24)
+	m.filter = "nothing-matches-this"
+	m.rebuild()
+	if v := ansi.Strip(m.View().Content); strings.Contains(v, "press n") || !strings.Contains(v, "no sessions") {
+		t.Errorf("a filter matching nothing:\n%s", v)
+	}
+}
