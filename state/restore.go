@@ -28,7 +28,7 @@ const RestoreWindow = 24 * time.Hour
 type SessionError struct {
 	Name   string
 	Reason error
-	// Verb: the reason reads on from the name ("api is running"), with no
+	// Verb: the reason reads on from the name ("api still has its tmux session"), with no
 	// colon between.
 	Verb bool
 }

@@ -50,6 +50,7 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 	recs := slices.Clone(res.Records)
 	slices.SortFunc(recs, func(x, y *state.Record) int { return strings.Compare(x.Name+x.ID, y.Name+y.ID) })
 	adopted := 0
+	var running []string
 	for _, r := range recs {
 		if r.Runtime.Terminated && a.now().Sub(r.Runtime.TerminatedAt) > state.RestoreWindow {
 			continue // long over: `lanes restore NAME` still brings it back
@@ -68,6 +69,8 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 			return err.Error()
 		}
 		switch {
+		case errors.Is(err, session.ErrRunning) && !errors.Is(err, session.ErrExitedInPlace):
+			running = append(running, r.Name) // one line for all, below
 		case errors.Is(err, state.ErrNotRestorable), errors.Is(err, session.ErrRunning), errors.Is(err, state.ErrStarting):
 			fmt.Fprintf(a.stdout, "skipped %s (%s): %s\n", r.Name, r.ID, why())
 		case err != nil:
@@ -76,6 +79,9 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 		default:
 			fmt.Fprintln(a.stdout, said)
 		}
+	}
+	if len(running) > 0 {
+		fmt.Fprintf(a.stdout, "skipped %d session(s) whose tmux session is there: %s\n", len(running), strings.Join(running, ", "))
 	}
 	if adopted > 0 {
 		fmt.Fprintf(a.stdout, "skipped %d adopted session(s): lanes did not start them, so it does not start them again\n", adopted)

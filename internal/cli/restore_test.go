@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"lanes/state"
 )
 
 const restoreUUID = "0b7e3c2a-5d1f-4e8a-9c6b-2f4a8e1d7c35"
@@ -132,7 +134,7 @@ func TestRestoreAfterAReboot(t *testing.T) {
 	if cwd, err := e.tc.Run(context.Background(), "display-message", "-p", "-t", after.Runtime.PaneID, "#{pane_current_path}"); err != nil || strings.TrimSpace(string(cwd)) != dir {
 		t.Fatalf("restored pane's dir = %q (%v), want %s", cwd, err, dir)
 	}
-	if _, errs, code := e.run("restore", "api"); code == exitOK || !strings.Contains(errs, "api is running; `lanes attach api`") {
+	if _, errs, code := e.run("restore", "api"); code == exitOK || !strings.Contains(errs, "api still has its tmux session; `lanes attach api`") {
 		t.Fatalf("restore of a running session: exit %d, %q", code, errs)
 	}
 
@@ -140,7 +142,7 @@ func TestRestoreAfterAReboot(t *testing.T) {
 	// restore --all takes them either way.
 	out := e.must("restore", "--all")
 	for _, want := range []string{
-		"skipped api (", "): is running; `lanes attach api`",
+		"skipped 1 session(s) whose tmux session is there: api\n",
 		"restored cx (",
 		"): resumed codex conversation 01a22e86-8374-7662-9408-fc3e348f47f9",
 		"restored fresh (", "restored sh (",
@@ -237,5 +239,29 @@ func TestRestoreAllKeepsTheReasonWhole(t *testing.T) {
 	out, errs, code := e.run("restore", "--all")
 	if want := "failed sl (" + id + "): slxyzzy-wait not found on PATH"; code == exitOK || !strings.Contains(out, want) {
 		t.Fatalf("restore --all: exit %d, said\n%s%s\nwithout %q", code, out, errs, want)
+	}
+}
+
+// A session whose agent exited in a pane tmux still has is restarted, not
+// restored: restore says so, and restore --all lists it apart from the
+// sessions that simply run.
+func TestRestoreOfAnAgentThatExitedInPlace(t *testing.T) {
+	e := newEnv(t)
+	e.must("new", "crash", "--", "sh", "-c", "exit 3")
+	e.must("new", "live", "--", "sleep", "600")
+	deadline := time.Now().Add(30 * time.Second)
+	for e.record("crash").Activity.State != state.ActivityExited {
+		if time.Now().After(deadline) {
+			t.Fatal("crash never exited")
+		}
+		e.run("ls")
+	}
+	_, errs, code := e.run("restore", "crash")
+	if code == exitOK || !strings.Contains(errs, "crash still has its tmux session, its agent exited; `lanes restart crash` starts it again") {
+		t.Errorf("restore crash: exit %d %q", code, errs)
+	}
+	out := e.must("restore", "--all")
+	if !strings.Contains(out, "skipped crash (") || !strings.Contains(out, "skipped 1 session(s) whose tmux session is there: live\n") {
+		t.Errorf("restore --all said\n%s", out)
 	}
 }

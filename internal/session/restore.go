@@ -33,7 +33,12 @@ func (p restoring) shows(r *state.Record) []string {
 }
 
 // ErrRunning: the session's tmux session is there; nothing to restore.
-var ErrRunning = errors.New("is running")
+// ErrExitedInPlace: so is its pane, its agent exited in it: restart, not
+// restore, starts it again.
+var (
+	ErrRunning       = errors.New("still has its tmux session")
+	ErrExitedInPlace = fmt.Errorf("%w, its agent exited", ErrRunning)
+)
 
 // RestorePlan is the agent's command as `lanes restore` would run it for r
 // (its resume arguments included, lanes' injected flags not), or why r
@@ -113,7 +118,7 @@ func (s *Service) planRestore(ctx context.Context, r *state.Record, all []*state
 	case err != nil && !errors.Is(err, tmux.ErrNoServer):
 		return not(false, "reading its tmux server: %w", err)
 	case pane.PaneID != "" && pane.Dead:
-		return not(true, "%w no more: its agent exited but its tmux session is there; `lanes restart %s`", ErrRunning, r.Name)
+		return not(true, "%w; `lanes restart %s` starts it again", ErrExitedInPlace, r.Name)
 	case pane.PaneID != "":
 		return not(true, "%w; `lanes attach %s`", ErrRunning, r.Name)
 	}
