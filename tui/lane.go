@@ -19,9 +19,9 @@ const (
 )
 
 // emptyLaneW is the width an empty lane keeps beside lanes with cards:
-// its whole header ("⇡ Ready to merge 0"); the room goes to the cards,
-// which have things to say.
-const emptyLaneW = 18
+// its whole header ("⇡ Ready to merge 0") and the blank cell that ends
+// every header; the room goes to the cards, which have things to say.
+const emptyLaneW = 19
 
 // laneWidths splits w cells among the lanes shown (empty: which have no
 // session) and the gaps between them: evenly, except that beside lanes

@@ -14,7 +14,7 @@ func TestLaneWidthsGiveRoomToCards(t *testing.T) {
 		empty []bool
 		want  []int
 	}{
-		{116, []bool{false, false, true, true, false}, []int{26, 25, emptyLaneW, emptyLaneW, 25}},
+		{116, []bool{false, false, true, true, false}, []int{25, 25, emptyLaneW, emptyLaneW, 24}},
 		{116, []bool{false, false, false, false, false}, []int{23, 23, 22, 22, 22}},
 		{116, []bool{true, true, true, true, true}, []int{23, 23, 22, 22, 22}},
 		{90, []bool{false, true, true, false, true}, []int{18, 17, 17, 17, 17}}, // shares ≤ emptyLaneW: alike

@@ -204,7 +204,7 @@ func TestNewWorktreeUndo(t *testing.T) {
 	lanesRoot := filepath.Join(filepath.Dir(repo), "proj.lanes")
 	before := viewGit(t, repo)
 	_, errs, code := e.run("new", "nocmd", "--worktree", "--dir", repo, "--", "/nonexistent/agent")
-	if code == 0 || !strings.Contains(errs, "not found") {
+	if code == 0 || !strings.Contains(errs, "cannot run /nonexistent/agent") {
 		t.Errorf("missing command: exit %d, %q", code, errs)
 	}
 	e.nothingMade("nocmd", repo, before)
