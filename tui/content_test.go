@@ -90,8 +90,7 @@ func TestContentOff(t *testing.T) {
 // wide text keeps every line exactly as wide as the card.
 func TestContentNeverWidensACard(t *testing.T) {
 	l := newLook(true, false)
-	var b board
-	b = newBoard()
+	b := newBoard()
 	b.set(deriveAll(nil, contentFixture(), fixedNow), fixedNow, "", false, true)
 	for _, it := range b.items {
 		for w := minDrawW; w <= 90; w++ {

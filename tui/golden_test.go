@@ -66,7 +66,7 @@ func TestGoldenStoreDamaged(t *testing.T) {
 	for name, recs := range map[string][]*state.Record{"stale": fixture(), "start": nil} {
 		t.Run(name, func(t *testing.T) {
 			m := loaded(recs, ThemeDark, 80, 24)
-			m = failed(m, damaged, fixedNow.Add(2*time.Minute))
+			m = failed(m, errDamaged, fixedNow.Add(2*time.Minute))
 			m = step(m, clearStatusMsg{seq: m.status.seq})
 			out := m.View().Content
 			checkFrame(t, out, 80, 24)

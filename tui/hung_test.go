@@ -68,7 +68,7 @@ func TestKillConfirmSaysTmuxIsNotAnswering(t *testing.T) {
 	if len(msgs) != 1 {
 		t.Fatalf("y gave %d messages, want the confirmation", len(msgs))
 	}
-	m, msgs = run(t, m, msgs[0])
+	_, msgs = run(t, m, msgs[0])
 	var done actionMsg
 	for _, msg := range msgs {
 		if a, ok := msg.(actionMsg); ok {

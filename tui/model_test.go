@@ -259,11 +259,11 @@ func TestEverySizeFits(t *testing.T) {
 		"help":    func(m Model) Model { return press(m, "?") },
 		"kill":    func(m Model) Model { return press(m, "x") },
 		"filter":  func(m Model) Model { return press(m, "/", "a") },
-		"stale":   func(m Model) Model { return step(m, cycleMsg{err: damaged, now: fixedNow}) },
+		"stale":   func(m Model) Model { return step(m, cycleMsg{err: errDamaged, now: fixedNow}) },
 		"unread": func(Model) Model {
-			return step(loaded(nil, ThemeDark, 80, 24), cycleMsg{err: damaged, now: fixedNow})
+			return step(loaded(nil, ThemeDark, 80, 24), cycleMsg{err: errDamaged, now: fixedNow})
 		},
-		"stale help": func(m Model) Model { return press(step(m, cycleMsg{err: damaged, now: fixedNow}), "?") },
+		"stale help": func(m Model) Model { return press(step(m, cycleMsg{err: errDamaged, now: fixedNow}), "?") },
 	}
 	for name, setup := range modes {
 		m := setup(base)

@@ -13,9 +13,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// damaged is a store error as the collector returns it, with the long
+// errDamaged is a store error as the collector returns it, with the long
 // detail bbolt gives that cuts off the advice on a narrow line.
-var damaged = fmt.Errorf("%w: /tmp/lanes-trial-1234567890/state/lanes.db: assertion failed: Page expected to be: 3, but self identifies as 8927612345; run `lanes doctor --repair` (it keeps the damaged file aside and copies every readable record into a new store)", state.ErrDamaged)
+var errDamaged = fmt.Errorf("%w: /tmp/lanes-trial-1234567890/state/lanes.db: assertion failed: Page expected to be: 3, but self identifies as 8927612345; run `lanes doctor --repair` (it keeps the damaged file aside and copies every readable record into a new store)", state.ErrDamaged)
 
 const repairNote = "store damaged — run `lanes doctor --repair`"
 
@@ -31,9 +31,9 @@ func plainView(m Model) []string { return strings.Split(ansi.Strip(m.View().Cont
 // cycle that reads the store ends it.
 func TestStoreTroubleLasts(t *testing.T) {
 	m := loaded(fixture(), ThemeDark, 80, 24)
-	m = failed(m, damaged, fixedNow)
+	m = failed(m, errDamaged, fixedNow)
 	m = step(m, clearStatusMsg{seq: m.status.seq}) // the flash is over
-	m = failed(m, damaged, fixedNow.Add(time.Minute))
+	m = failed(m, errDamaged, fixedNow.Add(time.Minute))
 	v := plainView(m)
 	if !strings.Contains(v[0], repairNote) {
 		t.Fatalf("title line %q lacks %q", v[0], repairNote)
@@ -70,7 +70,7 @@ func TestStoreTroubleLasts(t *testing.T) {
 func TestStoreTroubleOnStart(t *testing.T) {
 	for _, sz := range []struct{ w, h int }{{80, 24}, {140, 40}} {
 		m := loaded(nil, ThemeDark, sz.w, sz.h)
-		m = failed(m, damaged, fixedNow)
+		m = failed(m, errDamaged, fixedNow)
 		m = step(m, clearStatusMsg{seq: m.status.seq})
 		out := ansi.Strip(m.View().Content)
 		checkFrame(t, m.View().Content, sz.w, sz.h)
@@ -92,7 +92,7 @@ func TestStoreTroubleKinds(t *testing.T) {
 		err  error
 		want string
 	}{
-		{damaged, repairNote},
+		{errDamaged, repairNote},
 		{fmt.Errorf("%w: the store was written by a newer lanes (schema 9, this build reads 3); upgrade lanes", state.ErrSchemaTooNew), "store from a newer lanes — upgrade lanes"},
 		{fmt.Errorf("refusing the state dir: /x is writable by other users: %w, …", fsafe.ErrForeign), "state dir not private"},
 		{errors.New("opening store /x/lanes.db: permission denied"), "store unreadable"},
@@ -139,7 +139,7 @@ func TestActionsRefusedOnAStaleBoard(t *testing.T) {
 	if got := selectedName(m); got != "api" {
 		t.Fatalf("selected %q, want api", got)
 	}
-	m = failed(m, damaged, fixedNow)
+	m = failed(m, errDamaged, fixedNow)
 	for _, k := range []string{"s", "x", "r"} {
 		m = press(m, k)
 		if m.mode != modeBoard || !strings.Contains(m.status.text, repairNote) {
@@ -149,14 +149,14 @@ func TestActionsRefusedOnAStaleBoard(t *testing.T) {
 	// A dialog opened before the store went bad does not act either.
 	m = cycled(m, fixture(), nil)
 	m = press(m, "s", "h", "i")
-	m = failed(m, damaged, fixedNow)
+	m = failed(m, errDamaged, fixedNow)
 	m = step(m, submitSendMsg{rec: *m.board.selected().Rec, text: "hi"})
 	if !strings.Contains(m.status.text, "send refused: "+repairNote) {
 		t.Errorf("a send submitted on a damaged store: status %q, want the refusal", m.status.text)
 	}
 	m = cycled(m, fixture(), nil)
 	m = press(m, "x")
-	m = failed(m, damaged, fixedNow)
+	m = failed(m, errDamaged, fixedNow)
 	m = step(m, confirmedMsg{act: m.confirm.act})
 	if !strings.Contains(m.status.text, "kill refused: "+repairNote) {
 		t.Errorf("a kill confirmed on a damaged store: status %q, want the refusal", m.status.text)
@@ -194,7 +194,7 @@ func TestFlowDamagedStoreAndBack(t *testing.T) {
 	f := startFlow(t, 80, 24)
 	cyc := f.cycler
 	cyc.mu.Lock()
-	cyc.err = damaged
+	cyc.err = errDamaged
 	cyc.mu.Unlock()
 	f.wait("the repair note", func(v string) bool {
 		first, _, _ := strings.Cut(v, "\n")
