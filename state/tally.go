@@ -25,13 +25,8 @@ type Tally struct {
 
 // TallyAt is the tally of recs derived at now.
 func TallyAt(recs []*Record, now time.Time) Tally {
-	t := Tally{Zones: map[Zone]int{}, Statuses: map[Status]int{}, Silent: map[string]time.Time{}}
+	t := Tally{Zones: map[Zone]int{}, Statuses: map[Status]int{}, Silent: silentServers(recs)}
 	for _, r := range recs {
-		if since := silentSince(r); !since.IsZero() {
-			if at, ok := t.Silent[r.Runtime.Socket]; !ok || since.Before(at) {
-				t.Silent[r.Runtime.Socket] = since
-			}
-		}
 		if !r.Recent(now) {
 			continue
 		}
@@ -50,21 +45,22 @@ func TallyAt(recs []*Record, now time.Time) Tally {
 
 // SilentSince is since when a live record of recs on tmux socket has
 // found its server not answering (the earliest); zero when none has.
-func SilentSince(recs []*Record, socket string) time.Time {
-	var first time.Time
+func SilentSince(recs []*Record, socket string) time.Time { return silentServers(recs)[socket] }
+
+// silentServers is, per tmux socket, since when a live record on it has
+// found its server not answering (the earliest such record).
+func silentServers(recs []*Record) map[string]time.Time {
+	silent := map[string]time.Time{}
 	for _, r := range recs {
-		if since := silentSince(r); r.Runtime.Socket == socket && !since.IsZero() && (first.IsZero() || since.Before(first)) {
-			first = since
+		since := r.Runtime.UnreachableSince
+		if !r.Live() || since.IsZero() {
+			continue
+		}
+		if at, ok := silent[r.Runtime.Socket]; !ok || since.Before(at) {
+			silent[r.Runtime.Socket] = since
 		}
 	}
-	return first
-}
-
-func silentSince(r *Record) time.Time {
-	if !r.Live() {
-		return time.Time{}
-	}
-	return r.Runtime.UnreachableSince
+	return silent
 }
 
 // encodeTally writes t with its keys sorted, so that one tally always
