@@ -246,12 +246,23 @@ type Derived struct {
 	Rec *Record
 	D   Derivation
 	U   Urgency
+	// Host is the host the session runs on, "" for this one. Another
+	// host's sessions are derived there and mirrored here (Mirrored,
+	// docs/design.md §16): this host never derives them again.
+	Host string
 }
 
 // DeriveAt is r's Derived at now.
 func DeriveAt(r *Record, now time.Time) Derived {
-	d := Derive(r, now)
-	return Derived{Rec: r, D: d, U: Urgency{rank: urgency(r, d), wait: d.Since, done: d.Zone == ZoneDone, name: r.Name, id: r.ID}}
+	return Mirrored(r, Derive(r, now), "")
+}
+
+// Mirrored is the Derived of r with derivation d on host ("" for this
+// one). For another host's session, r holds the facts it sent and d its
+// derivation there (docs/design.md §16).
+func Mirrored(r *Record, d Derivation, host string) Derived {
+	u := Urgency{rank: urgency(r, d), wait: d.Since, done: d.Zone == ZoneDone, name: r.Name, id: r.ID}
+	return Derived{Rec: r, D: d, U: u, Host: host}
 }
 
 // Compare orders sessions within a lane, the sidebar and `lanes ls`

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"lanes/agent"
+	"lanes/internal/listing"
 	"lanes/state"
 )
 
@@ -34,7 +35,7 @@ func TestAdoptAnAgentLanesDidNotStart(t *testing.T) {
 	}
 	hook("0b7e2c1a-1111-4aaa-8bbb-123456789abc", "SessionStart")
 	hook("0b7e2c1a-1111-4aaa-8bbb-123456789abc", "UserPromptSubmit")
-	got := e.waitFor("the adopted session working, its pane read", 5*time.Second, func(m map[string]sessionJSON) bool {
+	got := e.waitFor("the adopted session working, its pane read", 5*time.Second, func(m map[string]listing.Session) bool {
 		s := m["shop"]
 		return s.Adopted && s.Status == "working" && s.PaneID == pane && s.Dir == "/src/shop"
 	})
@@ -44,7 +45,7 @@ func TestAdoptAnAgentLanesDidNotStart(t *testing.T) {
 	delete(e.vars, "TMUX")
 	delete(e.vars, "TMUX_PANE")
 	hook("9f00aa00-2222-4ccc-8ddd-abcdefabcdef", "SessionStart") // outside tmux: hooks only
-	e.waitFor("a second conversation, its own name", 5*time.Second, func(m map[string]sessionJSON) bool {
+	e.waitFor("a second conversation, its own name", 5*time.Second, func(m map[string]listing.Session) bool {
 		return m["shop-2"].Adopted && m["shop-2"].PaneID == "" && m["shop-2"].Status == "idle"
 	})
 	if log, err := os.ReadFile(hookErrorsLog(e.state)); err == nil {
@@ -73,7 +74,7 @@ func TestAdoptAnAgentLanesDidNotStart(t *testing.T) {
 	if _, err := e.tc.Run(context.Background(), "kill-pane", "-t", pane); err != nil {
 		t.Fatal(err)
 	}
-	e.waitFor("the adopted session ended with its pane", 10*time.Second, func(m map[string]sessionJSON) bool {
+	e.waitFor("the adopted session ended with its pane", 10*time.Second, func(m map[string]listing.Session) bool {
 		return m["shop"].IsTerminated
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"lanes/agent"
+	"lanes/internal/listing"
 	"lanes/internal/session"
 )
 
@@ -47,7 +48,7 @@ func (a *app) cmdAnswer(ctx context.Context, args []string) int {
 		case !r.Activity.Dialog:
 			return a.fail(fmt.Errorf("%s: %w: it shows no dialog now; nothing was sent", r.Name, session.ErrDialogGone))
 		case !opened.Equal(at):
-			return a.fail(fmt.Errorf("%s: %w: the dialog it shows opened at %s; nothing was sent", r.Name, session.ErrDialogGone, rfc3339Nano(r.Activity.DialogAt)))
+			return a.fail(fmt.Errorf("%s: %w: the dialog it shows opened at %s; nothing was sent", r.Name, session.ErrDialogGone, listing.RFC3339Nano(r.Activity.DialogAt)))
 		}
 	}
 	said, err := a.svc().Answer(ctx, r, ans)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/listing"
 	"lanes/state"
 )
 
@@ -28,7 +29,7 @@ func TestBranchIsLive(t *testing.T) {
 		t.Fatalf("branch at start %q, want main", b)
 	}
 	git("checkout", "-q", "-b", "feature/x")
-	e.waitFor("the new branch", 5*time.Second, func(ls map[string]sessionJSON) bool { return ls["api"].Branch == "feature/x" })
+	e.waitFor("the new branch", 5*time.Second, func(ls map[string]listing.Session) bool { return ls["api"].Branch == "feature/x" })
 }
 
 // gitIn is gitOut bound to dir, its output dropped.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/listing"
 	"lanes/tmux"
 	"lanes/tmux/tmuxtest"
 )
@@ -102,13 +103,13 @@ func (e *env) must(args ...string) string {
 }
 
 // ls is `lanes ls --json --all`, keyed by name.
-func (e *env) ls() map[string]sessionJSON {
+func (e *env) ls() map[string]listing.Session {
 	e.t.Helper()
-	var list []sessionJSON
+	var list []listing.Session
 	if err := json.Unmarshal([]byte(e.must("ls", "--json", "--all")), &list); err != nil {
 		e.t.Fatal(err)
 	}
-	out := map[string]sessionJSON{}
+	out := map[string]listing.Session{}
 	for _, s := range list {
 		out[s.Name] = s
 	}
@@ -116,7 +117,7 @@ func (e *env) ls() map[string]sessionJSON {
 }
 
 // waitFor runs cycles (through `ls`) until cond holds or the deadline passes.
-func (e *env) waitFor(what string, deadline time.Duration, cond func(map[string]sessionJSON) bool) map[string]sessionJSON {
+func (e *env) waitFor(what string, deadline time.Duration, cond func(map[string]listing.Session) bool) map[string]listing.Session {
 	e.t.Helper()
 	end := time.Now().Add(deadline)
 	for {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/listing"
 	"lanes/state"
 )
 
@@ -210,7 +211,7 @@ func TestClaudeShapedAgentWalksTheLanes(t *testing.T) {
 	}
 	for i, w := range want {
 		os.WriteFile(filepath.Join(gate, string(rune('a'+i))), nil, 0o600)
-		got := e.waitFor(string(w.status)+" after step "+string(rune('a'+i)), 10*time.Second, func(m map[string]sessionJSON) bool {
+		got := e.waitFor(string(w.status)+" after step "+string(rune('a'+i)), 10*time.Second, func(m map[string]listing.Session) bool {
 			return m["claude-like"].EventsApplied == i+1
 		})["claude-like"]
 		if got.Activity != w.activity || got.Status != w.status {

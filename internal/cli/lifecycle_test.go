@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/listing"
 	"lanes/state"
 	"lanes/tmux"
 )
@@ -93,7 +94,7 @@ func TestRestartWhileTmuxIsDown(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	e.must("restart", "a")
-	e.waitFor("a idle on the new server", 10*time.Second, func(m map[string]sessionJSON) bool {
+	e.waitFor("a idle on the new server", 10*time.Second, func(m map[string]listing.Session) bool {
 		return m["a"].Status == state.StatusIdle && !m["a"].IsTerminated
 	})
 	if ok, err := e.tc.HasSession(context.Background(), "lanes-a"); !ok || err != nil {

@@ -71,7 +71,7 @@ func TestLsOrderFilterAndJSONShape(t *testing.T) {
 		t.Fatalf("order %v, want %v (the 25 h old termination hidden)", names, want)
 	}
 	keys := []string{"id", "name", "agent", "activity", "dialog", "status", "zone", "marks", "is_terminated", "terminated_reason",
-		"exit", "since", "launch", "tmux_session", "dir", "branch", "worktree", "base", "outcome", "prs", "events_applied", "events_dropped",
+		"exit", "since", "launch", "tmux_session", "tmux_socket", "dir", "branch", "worktree", "base", "outcome", "prs", "events_applied", "events_dropped",
 		"tool", "question", "last_message", "muted", "dialog_at", "ahead", "behind", "changed", "adopted", "pane_id"}
 	for _, s := range list {
 		got := make([]string, 0, len(s))

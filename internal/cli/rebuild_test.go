@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/listing"
 	"lanes/state"
 )
 
@@ -31,7 +32,7 @@ func TestRepairRebuildsSessionsTmuxRuns(t *testing.T) {
 		}
 		e.must("new", "--dir", dir, n, "--", "sh", "-c", cmd)
 	}
-	e.waitFor("ops's pane to die", 10*time.Second, func(s map[string]sessionJSON) bool { return s["ops"].Exit != nil })
+	e.waitFor("ops's pane to die", 10*time.Second, func(s map[string]listing.Session) bool { return s["ops"].Exit != nil })
 	e.must("kill", "ui")
 	before := e.ls()
 	panes := map[string]string{}

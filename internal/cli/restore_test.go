@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/listing"
 	"lanes/state"
 )
 
@@ -174,7 +175,7 @@ func TestRestoreRefusesACleanExit(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.must("new", "done", "--", "sh", "-c", "sleep 11; exit 0") // a clean exit needs 10 s of life
-	e.waitFor("done to exit cleanly", 30*time.Second, func(m map[string]sessionJSON) bool {
+	e.waitFor("done to exit cleanly", 30*time.Second, func(m map[string]listing.Session) bool {
 		return m["done"].IsTerminated
 	})
 	if _, errs, code := e.run("restore", "done"); code == exitOK || !strings.Contains(errs, "its agent exited cleanly") {

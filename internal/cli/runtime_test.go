@@ -10,20 +10,21 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/listing"
 	"lanes/internal/session"
 	"lanes/state"
 	"lanes/tmux"
 	"lanes/tmux/tmuxtest"
 )
 
-func exited(name, detail string) func(map[string]sessionJSON) bool {
-	return func(m map[string]sessionJSON) bool {
+func exited(name, detail string) func(map[string]listing.Session) bool {
+	return func(m map[string]listing.Session) bool {
 		s := m[name]
 		return s.Activity == state.ActivityExited && exitDetail(s) == detail
 	}
 }
 
-func exitDetail(s sessionJSON) string {
+func exitDetail(s listing.Session) string {
 	switch {
 	case s.Exit == nil:
 		return ""
@@ -43,7 +44,7 @@ func TestPaneExits(t *testing.T) {
 	e.must("new", "killed", "--", "sh", "-c", "sleep 0.3; kill -9 $$")
 	e.must("new", "termed", "--", "sh", "-c", "sleep 0.3; kill -15 $$")
 	e.must("new", "live", "--", "sleep", "3600")
-	got := e.waitFor("every exit confirmed", 20*time.Second, func(m map[string]sessionJSON) bool {
+	got := e.waitFor("every exit confirmed", 20*time.Second, func(m map[string]listing.Session) bool {
 		return exited("fail3", "exited (3)")(m) && exited("short0", "exited (0)")(m) &&
 			exited("killed", "exited (SIGKILL)")(m) && exited("termed", "exited (SIGTERM)")(m)
 	})
@@ -65,7 +66,7 @@ func TestCleanExitAfterTenSeconds(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.must("new", "done", "--", "sh", "-c", "sleep 11; exit 0")
-	got := e.waitFor("clean exit", 30*time.Second, func(m map[string]sessionJSON) bool { return m["done"].IsTerminated })
+	got := e.waitFor("clean exit", 30*time.Second, func(m map[string]listing.Session) bool { return m["done"].IsTerminated })
 	s := got["done"]
 	if s.TerminatedReason == nil || *s.TerminatedReason != "agent exited cleanly (status 0)" || s.Status != state.StatusTerminated {
 		t.Fatalf("clean exit: %+v", s)
@@ -94,10 +95,10 @@ func TestCustomAgentActivityFollowsOutput(t *testing.T) {
 	e := newEnv(t)
 	e.must("new", "quiet", "--", "sleep", "3600")
 	e.must("new", "chatty", "--", "sh", "-c", "sleep 1.5; for i in 1 2 3 4 5 6; do echo tick $i; sleep 0.5; done; sleep 3600")
-	e.waitFor("chatty working", 15*time.Second, func(m map[string]sessionJSON) bool {
+	e.waitFor("chatty working", 15*time.Second, func(m map[string]listing.Session) bool {
 		return m["chatty"].Status == state.StatusWorking && m["quiet"].Status == state.StatusIdle
 	})
-	e.waitFor("chatty idle once quiet", 20*time.Second, func(m map[string]sessionJSON) bool {
+	e.waitFor("chatty idle once quiet", 20*time.Second, func(m map[string]listing.Session) bool {
 		return m["chatty"].Status == state.StatusIdle
 	})
 }
@@ -107,7 +108,7 @@ func TestServerKilledThenReplaced(t *testing.T) {
 	e := newEnv(t)
 	e.must("new", "a", "--", "sleep", "3600")
 	e.must("new", "b", "--", "sleep", "3600")
-	e.waitFor("both seen", 5*time.Second, func(m map[string]sessionJSON) bool { return m["a"].Status == state.StatusIdle })
+	e.waitFor("both seen", 5*time.Second, func(m map[string]listing.Session) bool { return m["a"].Status == state.StatusIdle })
 	if _, err := e.tc.Run(context.Background(), "kill-server"); err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestServerKilledThenReplaced(t *testing.T) {
 	}
 	// A new server without the sessions: certified gone after two reads ≥ 1 s apart.
 	e.startServer()
-	e.waitFor("certified gone", 10*time.Second, func(m map[string]sessionJSON) bool {
+	e.waitFor("certified gone", 10*time.Second, func(m map[string]listing.Session) bool {
 		return m["a"].IsTerminated && m["b"].IsTerminated
 	})
 	if r := *e.ls()["a"].TerminatedReason; r != "tmux session gone" {
@@ -139,7 +140,7 @@ func TestServerKilledThenReplaced(t *testing.T) {
 	}
 	// New sessions work on the new server.
 	e.must("new", "c", "--", "sleep", "3600")
-	e.waitFor("c live", 5*time.Second, func(m map[string]sessionJSON) bool { return m["c"].Status == state.StatusIdle })
+	e.waitFor("c live", 5*time.Second, func(m map[string]listing.Session) bool { return m["c"].Status == state.StatusIdle })
 }
 
 func TestRestartFencesTheOldLaunch(t *testing.T) {
@@ -328,7 +329,7 @@ func TestHooksReachTheirStateDir(t *testing.T) {
 	e := &env{t: t, tc: tc, state: filepath.Join(t.TempDir(), "state"), home: t.TempDir()}
 	e.vars = map[string]string{"LANES_STATE_DIR": e.state, "LANES_TMUX_SOCKET": tc.Socket, "HOME": e.home, "PATH": os.Getenv("PATH")}
 	e.must("new", "h", "--", "sh", "-c", hookCmd("generic", "active")+"; sleep 3600")
-	e.waitFor("hook applied", 10*time.Second, func(m map[string]sessionJSON) bool { return m["h"].EventsApplied == 1 })
+	e.waitFor("hook applied", 10*time.Second, func(m map[string]listing.Session) bool { return m["h"].EventsApplied == 1 })
 	if entries, _ := os.ReadDir(filepath.Join(other, "spool")); len(entries) != 0 {
 		t.Fatalf("the hook wrote to the server's state dir: %v", entries)
 	}

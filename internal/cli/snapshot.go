@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"lanes/internal/listing"
 	"lanes/internal/session"
 	"lanes/state"
 )
@@ -64,7 +65,7 @@ func (a *app) reachable(d statusData) (statusData, error) {
 	}
 	if !since.IsZero() {
 		server, _ := session.ServerName(a.socket)
-		return statusData{}, fmt.Errorf("%w (%s, since %s)", session.ErrTmuxDown, server, rfc3339(since))
+		return statusData{}, fmt.Errorf("%w (%s, since %s)", session.ErrTmuxDown, server, listing.RFC3339(since))
 	}
 	return d, nil
 }
