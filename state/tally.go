@@ -30,17 +30,25 @@ func TallyAt(recs []*Record, now time.Time) Tally {
 		if !r.Recent(now) {
 			continue
 		}
-		d := Derive(r, now)
-		t.Zones[d.Zone]++
-		t.Statuses[d.Status]++
-		if d.IdleStack() {
-			t.IdleStack++
-		}
-		if r.Live() {
-			t.Live++
-		}
+		t.Add(r, Derive(r, now))
 	}
 	return t
+}
+
+// Add counts one session, r with derivation d, into t: how the status
+// line sums another host's sessions, derived there, with this host's.
+func (t *Tally) Add(r *Record, d Derivation) {
+	if t.Zones == nil {
+		t.Zones, t.Statuses = map[Zone]int{}, map[Status]int{}
+	}
+	t.Zones[d.Zone]++
+	t.Statuses[d.Status]++
+	if d.IdleStack() {
+		t.IdleStack++
+	}
+	if r.Live() {
+		t.Live++
+	}
 }
 
 // SilentSince is since when a live record of recs on tmux socket has

@@ -21,6 +21,7 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	fs := a.flags("ls")
 	asJSON := fs.Bool("json", false, "print a JSON array, one object per session")
 	all := fs.Bool("all", false, "include sessions terminated more than 24 h ago")
+	allHosts := fs.Bool("all-hosts", false, "also list the sessions of every host in the hosts file (ssh HOST lanes ls --json); a host that does not answer is named on stderr")
 	if code, done := a.parse(fs, args); done {
 		return code
 	}
@@ -42,6 +43,11 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	now := a.now()
 	views := listViews(res.Records, now, *all)
 	a.noteOtherServers(res.Records)
+	if *allHosts {
+		if views, err = a.withHosts(ctx, views, *all); err != nil {
+			return a.fail(err)
+		}
+	}
 	if *asJSON {
 		out := make([]listing.Session, len(views))
 		for i, v := range views {
@@ -58,9 +64,13 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 		return exitOK
 	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tAGENT\tSTATUS\tZONE\tAGE\tID")
+	head, row := "", func(state.Derived) string { return "" }
+	if *allHosts {
+		head, row = "HOST\t", func(v state.Derived) string { return cmp.Or(v.Host, localHost) + "\t" }
+	}
+	fmt.Fprintln(tw, head+"NAME\tAGENT\tSTATUS\tZONE\tAGE\tID")
 	for _, v := range views {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", v.Rec.Name, v.Rec.Agent, statusLabel(v),
+		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s\t%s\t%s\n", row(v), v.Rec.Name, v.Rec.Agent, statusLabel(v),
 			theme.ZoneSpec(v.D.Zone).Short, theme.Age(now, v.D.Since), v.Rec.ID)
 	}
 	tw.Flush()

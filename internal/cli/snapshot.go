@@ -47,13 +47,40 @@ func (a *app) snapshotTally(maxAge time.Duration) (state.Tally, bool) {
 type statusData struct {
 	recs  []*state.Record
 	tally *state.Tally
+	// hosts: with --all-hosts, what each other host listed.
+	hosts []hostListing
 }
 
+// tallyAt counts this host's sessions at now and the other hosts'
+// sessions as they derived them.
 func (d statusData) tallyAt(now time.Time) state.Tally {
+	var t state.Tally
 	if d.tally != nil {
-		return *d.tally
+		t = *d.tally
+	} else {
+		t = state.TallyAt(d.recs, now)
 	}
-	return state.TallyAt(d.recs, now)
+	for _, l := range d.hosts {
+		for _, v := range l.sessions {
+			t.Add(v.Rec, v.D)
+		}
+	}
+	return t
+}
+
+// hostsDown names the hosts whose sessions the counts lack: nil without
+// --all-hosts, empty when every host answered.
+func (d statusData) hostsDown() []string {
+	if d.hosts == nil {
+		return nil
+	}
+	down := []string{}
+	for _, l := range d.hosts {
+		if l.err != nil {
+			down = append(down, l.host.Name)
+		}
+	}
+	return down
 }
 
 // reachable is d, from a cycle run elsewhere, unless that cycle found this

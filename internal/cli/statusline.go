@@ -69,6 +69,7 @@ type statusLine struct {
 	dark     bool
 	color    bool
 	sessions []string
+	allHosts bool
 }
 
 func (a *app) cmdStatusLine(ctx context.Context, args []string) int {
@@ -77,6 +78,7 @@ func (a *app) cmdStatusLine(ctx context.Context, args []string) int {
 	var sessions sessionsFlag
 	fs.Var(&sessions, "session", "one session's dot and label, by `NAME`, id or lanes-NAME; repeat for a group")
 	themeName := fs.String("theme", "", "colours for the tmux format: dark or light (default: global --theme, else dark)")
+	allHosts := fs.Bool("all-hosts", false, "count the sessions of every host in the hosts file too (each asked over ssh, 2 s at most); a host that does not answer shows as NAME:!")
 	usage := fs.Usage
 	fs.Usage = func() {
 		usage()
@@ -99,9 +101,16 @@ func (a *app) cmdStatusLine(ctx context.Context, args []string) int {
 	if *themeName != "" && !slices.Contains(themeNames, *themeName) {
 		return a.usageErr(fs, "unknown --theme %q: use dark or light", *themeName)
 	}
-	sl := statusLine{format: *format, dark: *themeName != "light", color: a.getenv("NO_COLOR") == "", sessions: sessions}
+	if *allHosts && len(sessions) > 0 {
+		return a.usageErr(fs, "--all-hosts counts sessions; --session names one of this host: use one or the other")
+	}
+	sl := statusLine{format: *format, dark: *themeName != "light", color: a.getenv("NO_COLOR") == "", sessions: sessions, allHosts: *allHosts}
 
+	others := a.otherHosts(ctx, sl.allHosts)
 	data, err := a.statusData(ctx, time.Now().Add(statusBudget), len(sl.sessions) == 0)
+	if err == nil {
+		data.hosts, err = others()
+	}
 	var out string
 	if err == nil {
 		out = sl.render(data, a.now())
@@ -196,11 +205,9 @@ func (sl statusLine) render(data statusData, now time.Time) string {
 		return sl.renderSessions(data.recs, now)
 	}
 	t := data.tallyAt(now)
+	down := data.hostsDown()
 	if sl.format == "json" {
-		return tallyJSON(t)
-	}
-	if t.Live == 0 {
-		return ""
+		return tallyJSON(t, down)
 	}
 	segments := []struct {
 		spec theme.Spec
@@ -214,9 +221,13 @@ func (sl statusLine) render(data statusData, now time.Time) string {
 	}
 	var parts []string
 	for _, s := range segments {
-		if s.n > 0 {
+		if s.n > 0 && t.Live > 0 {
 			parts = append(parts, sl.paint(s.spec.Role, s.spec.Glyph+strconv.Itoa(s.n)))
 		}
+	}
+	// Then the hosts whose sessions the counts leave out.
+	for _, h := range down {
+		parts = append(parts, sl.paint(theme.StatusSpec(state.StatusUnknown).Role, h+":!"))
 	}
 	return strings.Join(parts, " ")
 }
@@ -340,15 +351,22 @@ func errorJSON(name, reason string) string {
 
 // key names this request's entry in the last-good cache.
 func (sl statusLine) key() string {
-	return fmt.Sprintf("%s/dark=%t/color=%t/%s", sl.format, sl.dark, sl.color, strings.Join(sl.sessions, ","))
+	return fmt.Sprintf("%s/dark=%t/color=%t/hosts=%t/%s", sl.format, sl.dark, sl.color, sl.allHosts, strings.Join(sl.sessions, ","))
 }
 
 // tallyJSON is the docs/design.md §10 shape, keys in board and legend
 // order; every zone and status is present, zeros included, so scripts need
 // no defaults.
-func tallyJSON(t state.Tally) string {
-	return fmt.Sprintf(`{"zones":%s,"statuses":%s,"live":%d}`,
+// With --all-hosts, "unreachable" lists the hosts whose sessions are not
+// counted.
+func tallyJSON(t state.Tally, down []string) string {
+	s := fmt.Sprintf(`{"zones":%s,"statuses":%s,"live":%d`,
 		jsonCounts(state.Zones, t.Zones), jsonCounts(state.Statuses, t.Statuses), t.Live)
+	if down != nil {
+		b, _ := json.Marshal(down)
+		s += `,"unreachable":` + string(b)
+	}
+	return s + "}"
 }
 
 func jsonCounts[K ~string](keys []K, n map[K]int) string {

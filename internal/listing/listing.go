@@ -104,7 +104,7 @@ func From(v state.Derived, content bool) Session {
 		PRs:           []PR{},
 		EventsApplied: r.EventsApplied, EventsDropped: r.EventsDropped,
 		Muted: r.Muted, Adopted: r.Adopted, PaneID: r.Runtime.PaneID,
-		TmuxSocket: r.Runtime.Socket,
+		TmuxSocket: r.Runtime.Socket, Host: v.Host,
 	}
 	j.Worktree, j.Base = nonEmpty(r.Git.Worktree), nonEmpty(r.Git.Base)
 	if g := r.Git; !g.ReadAt.IsZero() {

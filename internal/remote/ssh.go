@@ -8,6 +8,10 @@ import (
 // adds options, or a stand-in in tests.
 const EnvSSH = "LANES_SSH"
 
+// connectTimeout bounds ssh's connect (seconds): an unreachable host is
+// said to be one in seconds, not after the system's TCP timeout.
+const connectTimeout = "5"
+
 // SSH builds the ssh command lines for hosts.
 type SSH struct {
 	// Program is the ssh client; "" means "ssh".
@@ -23,7 +27,7 @@ func (s SSH) program() string {
 
 // Lanes is the argv that runs `lanes ARGS…` on h without a terminal:
 // BatchMode, so a missing key fails instead of asking for a password the
-// board cannot type. ssh joins what follows the destination into one
+// board cannot type, and a bounded connect. ssh joins what follows the destination into one
 // line for the remote shell, so each argument goes quoted: no word of the
 // user's reaches that shell unquoted.
 func (s SSH) Lanes(h Host, args ...string) []string {
@@ -31,7 +35,7 @@ func (s SSH) Lanes(h Host, args ...string) []string {
 	for _, a := range args {
 		words = append(words, Quote(a))
 	}
-	return []string{s.program(), "-o", "BatchMode=yes", "-T", "--", h.Dest, strings.Join(words, " ")}
+	return []string{s.program(), "-o", "BatchMode=yes", "-o", "ConnectTimeout=" + connectTimeout, "-T", "--", h.Dest, strings.Join(words, " ")}
 }
 
 // Attach is the argv that attaches this terminal to a session's tmux

@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"lanes/internal/listing"
+	"lanes/state"
+)
+
+// hostsWorld is this host's env with two more hosts in its hosts file:
+// "build", whose listing is that of another store, and "down", which ssh
+// cannot reach. The ssh program is a stand-in that logs its argv, runs
+// the remote command through a shell as sshd would, and answers for build
+// with the listing its `lanes ls --json` printed.
+func hostsWorld(t *testing.T, now time.Time, here []*state.Record, there []*state.Record) (*env, string) {
+	t.Helper()
+	remote := lsEnv(t, there...)
+	remote.now = func() time.Time { return now }
+	dir := t.TempDir()
+	listingFile := filepath.Join(dir, "build.json")
+	if err := os.WriteFile(listingFile, []byte(remote.must("ls", "--json")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "argv")
+	fake := filepath.Join(dir, "ssh")
+	script := `#!/bin/sh
+printf '%s\n' "$*" >> ` + shellQuote(log) + `
+while [ "$1" != "--" ]; do shift; done
+dest=$2
+lanes() { [ "$*" = "ls --json" ] && cat ` + shellQuote(listingFile) + `; }
+case $dest in
+me@build.example) eval "$3" ;;
+*) echo "ssh: connect to host $dest port 22: Connection refused" >&2; exit 255 ;;
+esac
+`
+	if err := os.WriteFile(fake, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "config")
+	if err := os.MkdirAll(filepath.Join(cfg, "lanes"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	hosts := "# two hosts\nbuild me@build.example\n\ndown down.example\n"
+	if err := os.WriteFile(filepath.Join(cfg, "lanes", "hosts"), []byte(hosts), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e := lsEnv(t, here...)
+	e.now = func() time.Time { return now }
+	e.vars["XDG_CONFIG_HOME"], e.vars["LANES_SSH"], e.vars["PATH"] = cfg, fake, os.Getenv("PATH")
+	return e, log
+}
+
+// `ls --all-hosts` lists every host's sessions in one order, each as its
+// host derived it and named by host; a host ssh cannot reach is said on
+// stderr, and the rest are still listed.
+func TestLsAllHostsListsEveryHost(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	e, argv := hostsWorld(t, now,
+		[]*state.Record{lsRecord("here0001", "api", state.ActivityIdle, now)},
+		[]*state.Record{lsRecord("asks0001", "beta", state.ActivityWaitingInput, now), lsRecord("work0001", "gamma", state.ActivityActive, now)})
+
+	out, errs, code := e.run("ls", "--all-hosts")
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "HOST") {
+		t.Fatalf("want a HOST column and three sessions, got:\n%s", out)
+	}
+	var rows []string
+	for _, l := range lines[1:] {
+		f := strings.Fields(l)
+		rows = append(rows, f[0]+" "+f[1])
+	}
+	if want := []string{"build beta", "build gamma", localHost + " api"}; !slices.Equal(rows, want) {
+		t.Errorf("rows %q, want %q (most urgent first, whatever the host)", rows, want)
+	}
+	if !strings.Contains(errs, "host down: ssh down.example: ssh: connect to host down.example port 22: Connection refused") {
+		t.Errorf("the unreachable host not said on stderr: %q", errs)
+	}
+	b, _ := os.ReadFile(argv)
+	if want := "-o BatchMode=yes -o ConnectTimeout=5 -T -- me@build.example lanes ls --json\n"; !strings.Contains(string(b), want) {
+		t.Errorf("ssh ran with %q, want a line %q", b, want)
+	}
+
+	var list []listing.Session
+	if err := json.Unmarshal([]byte(e.must("ls", "--all-hosts", "--json")), &list); err != nil {
+		t.Fatal(err)
+	}
+	hosts := map[string]string{}
+	for _, s := range list {
+		hosts[s.Name] = s.Host
+	}
+	if hosts["beta"] != "build" || hosts["api"] != "" || list[0].Status != state.StatusNeedsInput {
+		t.Errorf("JSON hosts %v (this host's none), first %s %s", hosts, list[0].Name, list[0].Status)
+	}
+}
+
+// The status line with --all-hosts counts every host's sessions and names
+// the host it could not count.
+func TestStatusLineAllHostsCountsEveryHost(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	e, _ := hostsWorld(t, now,
+		[]*state.Record{lsRecord("here0001", "api", state.ActivityActive, now)},
+		[]*state.Record{lsRecord("asks0001", "beta", state.ActivityWaitingInput, now), lsRecord("work0001", "gamma", state.ActivityActive, now)})
+
+	if got := strings.TrimSpace(e.must("status-line", "--all-hosts", "--format", "plain")); got != "●2 ◆1 down:!" {
+		t.Errorf("plain line %q, want ●2 ◆1 down:!", got)
+	}
+	var tally struct {
+		Live        int            `json:"live"`
+		Zones       map[string]int `json:"zones"`
+		Unreachable []string       `json:"unreachable"`
+	}
+	if err := json.Unmarshal([]byte(e.must("status-line", "--all-hosts", "--format", "json")), &tally); err != nil {
+		t.Fatal(err)
+	}
+	if tally.Live != 3 || tally.Zones["needs_you"] != 1 || !slices.Equal(tally.Unreachable, []string{"down"}) {
+		t.Errorf("json %+v", tally)
+	}
+	if got := strings.TrimSpace(e.must("status-line", "--format", "plain")); got != "●1" {
+		t.Errorf("without --all-hosts the line is this host's: %q", got)
+	}
+	if _, errs, code := e.run("status-line", "--all-hosts", "--session", "api"); code != exitUsage || !strings.Contains(errs, "one or the other") {
+		t.Errorf("--all-hosts with --session: exit %d %q", code, errs)
+	}
+}

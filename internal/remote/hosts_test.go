@@ -1,0 +1,82 @@
+package remote
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestLoadHosts(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "hosts")
+	if got, err := LoadHosts(path); err != nil || got != nil {
+		t.Fatalf("a missing file is no hosts: %v %v", got, err)
+	}
+	write := func(s string) {
+		if err := os.WriteFile(path, []byte(s), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("# build farm\nbuild  me@build.example\n\n  laptop ssh://me@laptop:2222  \n")
+	got, err := LoadHosts(path)
+	want := []Host{{"build", "me@build.example"}, {"laptop", "ssh://me@laptop:2222"}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v %v, want %v", got, err, want)
+	}
+	for _, bad := range []struct{ file, says string }{
+		{"build\n", ":1: bad hosts entry: want `NAME DESTINATION`"},
+		{"ok a\nbuild me@b extra\n", ":2: bad hosts entry: want `NAME DESTINATION`"},
+		{"b/x me@b\n", `host name "b/x"`},
+		{"b -oProxyCommand=x\n", `destination "-oProxyCommand=x" is not one ssh takes`},
+		{"b x\nb y\n", "host b named twice"},
+	} {
+		write(bad.file)
+		_, err := LoadHosts(path)
+		if !errors.Is(err, ErrHosts) || !strings.Contains(err.Error(), bad.says) {
+			t.Errorf("%q: %v, want it to say %q", bad.file, err, bad.says)
+		}
+	}
+}
+
+func TestParseHost(t *testing.T) {
+	for in, want := range map[string]Host{
+		"build=me@build.example": {"build", "me@build.example"},
+		"me@box.example":         {"box.example", "me@box.example"},
+		"ssh://me@vm:2222":       {"vm", "ssh://me@vm:2222"},
+		"alias":                  {"alias", "alias"},
+	} {
+		if got, err := ParseHost(in); err != nil || got != want {
+			t.Errorf("%q: %v %v, want %v", in, got, err, want)
+		}
+	}
+	if _, err := ParseHost("x=-oProxyCommand=sh"); !errors.Is(err, ErrHosts) {
+		t.Errorf("an option for a destination: %v", err)
+	}
+}
+
+// Each word reaches the remote command as it was, whatever it holds: the
+// remote shell sees only quoted words.
+func TestLanesQuotesEveryWord(t *testing.T) {
+	words := []string{"send", "api", "-", "it's $HOME; `id` | x", "", "a\nb", "--", "*", "~"}
+	argv := SSH{}.Lanes(Host{"b", "me@b"}, words...)
+	if argv[0] != "ssh" || argv[len(argv)-3] != "--" || argv[len(argv)-2] != "me@b" {
+		t.Fatalf("argv %q", argv)
+	}
+	// What sshd does with it: the login shell runs the one string; here
+	// `lanes` is a function that prints its arguments one per line.
+	out, err := exec.Command("sh", "-c", `lanes() { for a; do printf '<%s>' "$a"; done; }; `+argv[len(argv)-1]).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ""
+	for _, w := range words {
+		want += "<" + w + ">"
+	}
+	if string(out) != want {
+		t.Errorf("the remote shell saw %q, want %q", out, want)
+	}
+}
