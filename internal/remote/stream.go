@@ -14,6 +14,9 @@ import (
 	"lanes/internal/listing"
 )
 
+// exitGrace is how long an ssh whose stream ended may take to exit.
+const exitGrace = 5 * time.Second
+
 // maxLine bounds one line of a stream: a snapshot of thousands of
 // sessions is a few megabytes.
 const maxLine = 64 << 20
@@ -68,7 +71,13 @@ func (w *hostWatch) stream(ctx context.Context) (snapshot bool, err error) {
 	}()
 
 	why := w.read(ctx, lines, &snapshot)
-	kill() // a stream given up on: its ssh goes (ended ones are gone already)
+	if why != nil {
+		kill() // a stream given up on: its ssh goes
+	} else {
+		// The stream ended: ssh is exiting and says why; one that does
+		// not within exitGrace goes.
+		defer time.AfterFunc(exitGrace, kill).Stop()
+	}
 	stdin.Close()
 	waitErr := cmd.Wait()
 	readErr := <-readDone
@@ -195,6 +204,8 @@ func (w *hostWatch) exitWhy(err error, stderr string) error {
 			line = "ssh: " + line
 		}
 		return errors.New(line)
+	case errors.As(err, &exit) && exit.ExitCode() < 0:
+		return fmt.Errorf("ssh to %s ended by %s: %s", name, exit, lastLine(stderr, "no word from it"))
 	case errors.As(err, &exit):
 		return fmt.Errorf("lanes on %s: %s", name, lastLine(stderr, exit.String()))
 	case err != nil:
