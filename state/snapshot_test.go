@@ -119,3 +119,30 @@ func TestTallyRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestHookOnlyCycleRefreshesTheSnapshot: the board's hook-only cycles
+// (Ingest) put what a hook line changed in the snapshot, stamped as of the
+// last tmux read, so `ls --json --watch` on a host whose board holds the
+// store streams the hook at once, not a second later.
+func TestHookOnlyCycleRefreshesTheSnapshot(t *testing.T) {
+	c, f, clk := newCollector(t)
+	r := rec(ActivityIdle)
+	f.obs = []Observation{{LanesID: r.ID, SessionID: "$1", PaneID: "%1", PID: 10}}
+	put(t, c.Store, r)
+	if _, err := c.Cycle(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	read := clk.t
+	clk.advance(300 * time.Millisecond)
+	appendRaw(t, c.Store.Dir, r.ID, line(r.ID, "waiting_input"))
+	if _, err := c.Ingest(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	recs, at, err := c.Store.Snapshot()
+	if err != nil || len(recs) != 1 || recs[0].Activity.State != ActivityWaitingInput {
+		t.Fatalf("after a hook-only cycle: %v, %v", recs, err)
+	}
+	if !at.Equal(read) {
+		t.Errorf("stamped %v, want the last tmux read's %v", at, read)
+	}
+}

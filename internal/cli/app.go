@@ -53,6 +53,8 @@ type app struct {
 	signals bool     // Main: long commands end cleanly on SIGINT and SIGTERM
 	board   Board    // nil: exec lanes-board
 	build   string   // this binary's build (buildOf), set when the board needs it
+
+	heartbeat time.Duration // ls --watch: quiet this long sends a heartbeat (0: listing.HeartbeatEvery)
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
@@ -73,7 +75,7 @@ func commands() []command {
 	return []command{
 		{"board", "[--theme auto|dark|light]", "open the board (the default command; lanes-board, found beside lanes or on PATH)", (*app).cmdBoard},
 		{"new", "NAME [--agent A] [--dir DIR] [--worktree [--branch B] [--from REF]] [-- CMD ARGS…]", "start an agent in a new tmux session (with --worktree, in a new git worktree on its own branch)", (*app).cmdNew},
-		{"ls", "[--json] [--all]", "list sessions with their status", (*app).cmdLs},
+		{"ls", "[--json [--watch]] [--all]", "list sessions with their status (--watch: as a stream of JSON lines)", (*app).cmdLs},
 		{"attach", "NAME", "attach to a session's pane", (*app).cmdAttach},
 		{"send", "NAME [--force] [--] TEXT…", "type a prompt into a live agent", (*app).cmdSend},
 		{"answer", "NAME yes|no|always [--dialog TIME]", "answer the permission dialog an agent shows, with its own keys", (*app).cmdAnswer},

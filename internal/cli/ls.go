@@ -22,39 +22,37 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	asJSON := fs.Bool("json", false, "print a JSON array, one object per session")
 	all := fs.Bool("all", false, "include sessions terminated more than 24 h ago")
 	allHosts := fs.Bool("all-hosts", false, "also list the sessions of every host in the hosts file (ssh HOST lanes ls --json); a host that does not answer is named on stderr")
+	watch := fs.Bool("watch", false, "with --json: stream JSON lines, a snapshot then one line per change\n(docs/design.md §16); ends when stdin closes or stdout breaks")
 	if code, done := a.parse(fs, args); done {
 		return code
 	}
 	if fs.NArg() > 0 {
 		return a.usageErr(fs, "ls takes no arguments")
 	}
-	res, err := a.cycle(ctx)
-	if errors.Is(err, state.ErrBusy) {
-		if recs, ok := a.snapshot(snapshotMaxAge); ok {
-			a.warn("store busy; showing the last cycle, under %s old", snapshotMaxAge)
-			res, err = state.CycleResult{Records: recs}, nil
-		}
+	if *watch && !*asJSON {
+		return a.usageErr(fs, "--watch streams JSON lines: add --json (`lanes ls --json --watch`)")
 	}
+	if *watch && *allHosts {
+		return a.usageErr(fs, "--watch streams this host's sessions: leave out --all-hosts (each host streams its own)")
+	}
+	if *watch {
+		return a.watchLs(ctx, *all)
+	}
+	recs, err := a.lsRecords(ctx, a.cycle)
 	if err != nil {
-		if res.Records, err = a.readOnlyRecords(err); err != nil {
-			return a.fail(err)
-		}
+		return a.fail(err)
 	}
 	now := a.now()
-	views := listViews(res.Records, now, *all)
-	a.noteOtherServers(res.Records)
+	views := listViews(recs, now, *all)
+	a.noteOtherServers(recs)
 	if *allHosts {
 		if views, err = a.withHosts(ctx, views, *all); err != nil {
 			return a.fail(err)
 		}
 	}
 	if *asJSON {
-		out := make([]listing.Session, len(views))
-		for i, v := range views {
-			out[i] = listing.From(v, !state.Off(a.getenv(state.EnvContent)))
-		}
 		enc := json.NewEncoder(a.stdout)
-		if err := enc.Encode(out); err != nil {
+		if err := enc.Encode(a.listings(views)); err != nil {
 			return a.fail(err)
 		}
 		return exitOK
@@ -75,6 +73,33 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	}
 	tw.Flush()
 	return exitOK
+}
+
+// lsRecords is what ls lists: the records of a cycle, else, while another
+// process (a board) holds the store, its last cycle's snapshot, else the
+// store as it is when the disk is full.
+func (a *app) lsRecords(ctx context.Context, cycle func(context.Context) (state.CycleResult, error)) ([]*state.Record, error) {
+	res, err := cycle(ctx)
+	if errors.Is(err, state.ErrBusy) {
+		if recs, ok := a.snapshot(snapshotMaxAge); ok {
+			a.warn("store busy; showing the last cycle, under %s old", snapshotMaxAge)
+			return recs, nil
+		}
+	}
+	if err != nil {
+		return a.readOnlyRecords(err)
+	}
+	return res.Records, nil
+}
+
+// listings is views as `ls --json` prints them.
+func (a *app) listings(views []state.Derived) []listing.Session {
+	content := !state.Off(a.getenv(state.EnvContent))
+	out := make([]listing.Session, len(views))
+	for i, v := range views {
+		out[i] = listing.From(v, content)
+	}
+	return out
 }
 
 // listViews derives every record and sorts it as the board's sidebar does,

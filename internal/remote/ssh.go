@@ -16,6 +16,8 @@ const connectTimeout = "5"
 type SSH struct {
 	// Program is the ssh client; "" means "ssh".
 	Program string
+	// Timing paces Watch (zero: the defaults).
+	Timing WatchTiming
 }
 
 func (s SSH) program() string {

@@ -1,10 +1,14 @@
 package remote
 
 import (
+	"cmp"
 	"context"
+	"slices"
+	"sync"
 	"time"
 
 	"lanes/internal/listing"
+	"lanes/state"
 )
 
 // Status is what this host knows of another at a moment.
@@ -24,10 +28,154 @@ type Status struct {
 	Heard bool
 }
 
+// WatchTiming is how Watch paces itself; a zero field takes its default.
+// Tests shorten them.
+type WatchTiming struct {
+	// Heartbeat is the streams' heartbeat period (listing.HeartbeatEvery);
+	// a stream silent for three of them is lost, and its ssh killed.
+	Heartbeat time.Duration
+	// Retry is the first wait before ssh runs again (1 s); each failure
+	// doubles it up to MaxRetry (30 s), and a snapshot sets it back.
+	Retry, MaxRetry time.Duration
+}
+
+func (t WatchTiming) orDefaults() WatchTiming {
+	return WatchTiming{
+		Heartbeat: cmp.Or(t.Heartbeat, listing.HeartbeatEvery),
+		Retry:     cmp.Or(t.Retry, time.Second),
+		MaxRetry:  cmp.Or(t.MaxRetry, 30*time.Second),
+	}
+}
+
 // Watch mirrors hosts: one `ssh DEST lanes ls --json --watch` each,
 // restarted with backoff when it ends or falls silent, and sends each
 // host's Status whenever its sessions or reachability change. The
 // channel closes after ctx ends and every ssh it ran has exited.
 func (s SSH) Watch(ctx context.Context, hosts []Host) <-chan Status {
-	panic("not yet")
+	out := make(chan Status)
+	var wg sync.WaitGroup
+	for _, h := range hosts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := &hostWatch{ssh: s, host: h, out: out, timing: s.Timing.orDefaults(),
+				st: Status{Host: h.Name, Since: time.Now()}, byID: map[string]mirrored{}}
+			w.run(ctx)
+		}()
+	}
+	go func() {
+		wg.Wait()
+		close(out)
+	}()
+	return out
+}
+
+// mirrored is one session of a host as received, with the derivation it
+// sorts by.
+type mirrored struct {
+	s listing.Session
+	d state.Derived
+}
+
+// hostWatch is the watch of one host: its mirror and its status.
+type hostWatch struct {
+	ssh    SSH
+	host   Host
+	out    chan<- Status
+	timing WatchTiming
+	st     Status
+	byID   map[string]mirrored
+	order  []string // ids, as the host's listing orders them
+}
+
+// run streams from the host until ctx ends, again after each loss.
+func (w *hostWatch) run(ctx context.Context) {
+	wait := w.timing.Retry
+	for ctx.Err() == nil {
+		snapshot, err := w.stream(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		if snapshot {
+			wait = w.timing.Retry
+		}
+		w.down(ctx, err.Error())
+		t := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		wait = min(2*wait, w.timing.MaxRetry)
+	}
+}
+
+// send gives the status to the reader, with a copy of the sessions it may
+// keep; false when ctx ended first.
+func (w *hostWatch) send(ctx context.Context) bool {
+	st := w.st
+	st.Sessions = make([]listing.Session, 0, len(w.order))
+	for _, id := range w.order {
+		st.Sessions = append(st.Sessions, w.byID[id].s)
+	}
+	select {
+	case w.out <- st:
+		return true
+	case <-ctx.Done():
+		return false
+	}
+}
+
+// down marks the host unreachable for why, its sessions kept.
+func (w *hostWatch) down(ctx context.Context, why string) {
+	if !w.st.Up && w.st.Err == why {
+		return
+	}
+	if w.st.Up {
+		w.st.Up, w.st.Since = false, time.Now()
+	}
+	w.st.Err = why
+	w.send(ctx)
+}
+
+// up marks the host reachable (a snapshot came).
+func (w *hostWatch) up() {
+	if !w.st.Up {
+		w.st.Up, w.st.Since = true, time.Now()
+	}
+	w.st.Err, w.st.Heard = "", true
+}
+
+// apply takes one line of the stream into the mirror.
+func (w *hostWatch) apply(l listing.Line) {
+	switch l.Type {
+	case listing.LineSnapshot:
+		clear(w.byID)
+		w.order = w.order[:0]
+		for _, s := range l.Sessions {
+			if _, twice := w.byID[s.ID]; !twice {
+				w.order = append(w.order, s.ID)
+			}
+			w.byID[s.ID] = mirrored{s, s.Mirror(w.host.Name)}
+		}
+		w.up()
+	case listing.LineSession:
+		s := *l.Session
+		if _, ok := w.byID[s.ID]; !ok {
+			w.order = append(w.order, s.ID)
+		}
+		w.byID[s.ID] = mirrored{s, s.Mirror(w.host.Name)}
+		// The host sorted its listing; a changed session's place is
+		// found again by the same order (state.Derived.Compare).
+		slices.SortStableFunc(w.order, func(a, b string) int {
+			x, y := w.byID[a].d, w.byID[b].d
+			return x.Compare(&y)
+		})
+	case listing.LineGone:
+		if _, ok := w.byID[l.ID]; ok {
+			delete(w.byID, l.ID)
+			w.order = slices.DeleteFunc(w.order, func(id string) bool { return id == l.ID })
+		}
+	}
 }
