@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"lanes/internal/listing"
+	"lanes/internal/remote/sshtest"
 	"lanes/state"
 )
 
@@ -129,5 +131,39 @@ func TestStatusLineAllHostsCountsEveryHost(t *testing.T) {
 	}
 	if _, errs, code := e.run("status-line", "--all-hosts", "--session", "api"); code != exitUsage || !strings.Contains(errs, "one or the other") {
 		t.Errorf("--all-hosts with --session: exit %d %q", code, errs)
+	}
+}
+
+// Over real ssh: a session started on another host is listed and counted
+// here as that host derived it, with where it runs there.
+func TestAllHostsOverSSH(t *testing.T) {
+	rig := sshtest.New(t, 1)
+	h := rig.Hosts[0]
+	h.Lanes(t, "new", "far", "--dir", t.TempDir(), "--", "sleep", "3600")
+	e := newEnv(t)
+	cfg := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(cfg, "lanes"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfg, "lanes", "hosts"), []byte(h.Name+" "+h.Dest+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.vars["XDG_CONFIG_HOME"], e.vars["LANES_SSH"] = cfg, rig.SSH.Program
+	e.must("new", "here", "--dir", t.TempDir(), "--", "sleep", "3600")
+
+	var list []listing.Session
+	if err := json.Unmarshal([]byte(e.must("ls", "--all-hosts", "--json")), &list); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, s := range list {
+		got[s.Name] = s.Host + "/" + s.TmuxSocket
+	}
+	if want := map[string]string{"far": h.Name + "/" + h.Tmux.Socket, "here": "/" + e.tc.Socket}; !maps.Equal(got, want) {
+		t.Errorf("listed %v, want %v", got, want)
+	}
+	var tally struct{ Live int }
+	if err := json.Unmarshal([]byte(e.must("status-line", "--all-hosts", "--format", "json")), &tally); err != nil || tally.Live != 2 {
+		t.Errorf("counted %+v (%v), want 2 live", tally, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"lanes/internal/listing"
+	"lanes/internal/remote/sshtest"
 	"lanes/tmux"
 	"lanes/tmux/tmuxtest"
 )
@@ -39,6 +40,7 @@ func TestMain(m *testing.M) {
 	}
 	code := m.Run()
 	os.RemoveAll(dir)
+	sshtest.Cleanup()
 	os.Exit(code)
 }
 

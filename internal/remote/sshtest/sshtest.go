@@ -101,8 +101,8 @@ KbdInteractiveAuthentication no
 UsePAM no
 PermitRootLogin prohibit-password
 AcceptEnv LANES_*
-SetEnv PATH=%s:/usr/local/bin:/usr/bin:/bin
-`, r.Port, r.path("hostkey"), r.path("authorized_keys"), r.path("sshd.pid"), filepath.Dir(bin)), 0o600)
+SetEnv PATH=%s:/usr/local/bin:/usr/bin:/bin HOME=%s
+`, r.Port, r.path("hostkey"), r.path("authorized_keys"), r.path("sshd.pid"), filepath.Dir(bin), r.Dir), 0o600)
 
 	var cfg strings.Builder
 	for i := range n {
