@@ -48,3 +48,19 @@ func TestMirrorKeepsTheListingHostsDerivation(t *testing.T) {
 		t.Errorf("a mirrored session lists differently:\n%+v\n%+v", s, again)
 	}
 }
+
+// A terminated session mirrored is recent as it was on its host: ended
+// two hours ago it shows in Done, ended three days ago it does not.
+func TestMirrorKeepsWhenASessionEnded(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		ago    time.Duration
+		recent bool
+	}{{2 * time.Hour, true}, {72 * time.Hour, false}} {
+		r := &state.Record{ID: "k3v9x2ab", Name: "api", Runtime: state.Runtime{Terminated: true, TerminatedAt: now.Add(-tt.ago)}}
+		got := From(state.DeriveAt(r, now), true).Mirror("build")
+		if got.Rec.Recent(now) != tt.recent {
+			t.Errorf("ended %v ago: recent = %v, want %v", tt.ago, !tt.recent, tt.recent)
+		}
+	}
+}
