@@ -133,7 +133,7 @@ func (a *app) main(ctx context.Context, args []string) int {
 	}
 	rest := fs.Args()
 	if len(a.hostArgs) > 0 && len(rest) > 0 && rest[0] != "board" {
-		fmt.Fprintf(a.stderr, "lanes: --host is the board's (lanes --host NAME=DEST); %s shows this host only\n", rest[0])
+		fmt.Fprintf(a.stderr, "lanes: --host is the board's (lanes --host NAME=DEST); %s --all-hosts reads the hosts file's\n", rest[0])
 		return exitUsage
 	}
 	// A signal context costs about a millisecond of start-up (its watcher

@@ -74,7 +74,7 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	if !slices.Contains(themeNames, *themeFlag) {
 		return a.usageErr(fs, "unknown theme %q (want auto, dark or light)", *themeFlag)
 	}
-	hosts, err := a.hosts()
+	hosts, err := a.boardHosts()
 	if err != nil {
 		return a.fail(err)
 	}
@@ -148,10 +148,10 @@ func (a *app) addHost(s string) error {
 	return nil
 }
 
-// hosts are the other hosts the board shows: the hosts file's, then the
-// --host flags' (a flag naming a host of the file replaces it there).
-func (a *app) hosts() ([]remote.Host, error) {
-	hosts, err := remote.LoadHosts(remote.HostsPath(a.getenv))
+// boardHosts are the other hosts the board shows: the hosts file's, then
+// the --host flags' (a flag naming a host of the file replaces it there).
+func (a *app) boardHosts() ([]remote.Host, error) {
+	hosts, err := a.hosts()
 	if err != nil {
 		return nil, err
 	}
