@@ -144,7 +144,7 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 	line2, w2 := l.badgeFor(it.D.Status, state.Detail(r, it.D), cw)
 	var carry []seg
 	for _, m := range it.D.Marks {
-		ms, mw := l.markFor(m)
+		ms, mw := cardMark(l, it, m)
 		if len(carry) == 0 && w2+1+mw <= cw {
 			line2, w2 = line2+" "+ms, w2+1+mw
 		} else {
@@ -242,7 +242,7 @@ func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) strin
 	}
 	for _, m := range it.D.Marks {
 		sp := theme.MarkSpec(m)
-		text := sp.Glyph + " " + sp.Short
+		text := sp.Glyph + " " + markShort(it, m)
 		if nameW+mw+1+width(text) > room-1 {
 			text = sp.Glyph // the label does not fit beside the name
 		}

@@ -8,6 +8,7 @@ import (
 
 	"lanes/internal/remote"
 	"lanes/state"
+	"lanes/theme"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -229,3 +230,23 @@ func hostTag(l *look, host string, room int) seg {
 
 // maxTagW keeps a long host name from taking a card's name's room.
 const maxTagW = 10
+
+// cardMark is mark m as its card draws it: another host's unreachable
+// mark does not name tmux, since its host may be what does not answer
+// (the title says which host is down).
+func cardMark(l *look, it *item, m state.Mark) (string, int) {
+	s, w := l.markFor(m)
+	if short := markShort(it, m); it.Host != "" && short != theme.MarkSpec(m).Short {
+		s = strings.Replace(s, theme.MarkSpec(m).Short, short, 1)
+		w -= width(theme.MarkSpec(m).Short) - width(short)
+	}
+	return s, w
+}
+
+// markShort is mark m's label on it.
+func markShort(it *item, m state.Mark) string {
+	if m == state.MarkUnreachable && it.Host != "" {
+		return "unreachable"
+	}
+	return theme.MarkSpec(m).Short
+}
