@@ -18,6 +18,15 @@ type item struct {
 	says string
 }
 
+// key identifies the session across rebuilds: its id, and its host's
+// name for another host's (two hosts' ids are not known apart).
+func (it *item) key() string {
+	if it.Host == "" {
+		return it.Rec.ID
+	}
+	return it.Host + "\x00" + it.Rec.ID
+}
+
 // rowKind is what one row of a lane holds.
 type rowKind uint8
 
@@ -56,7 +65,7 @@ func (r row) selectable() bool {
 func (r row) key() string {
 	switch r.kind {
 	case rowCard, rowIdle:
-		return r.it.Rec.ID
+		return r.it.key()
 	case rowIdleHead:
 		return idleHeadKey
 	}
@@ -100,6 +109,11 @@ type board struct {
 
 	first, vis int // lanes shown side by side: the first and how many
 	bodyH      int // rows under the lane headers
+
+	// hostOn: the host filter shows one host's sessions, host's ("" this
+	// one's); like the / filter, it leaves the title's counts whole.
+	hostOn bool
+	host   string
 }
 
 func newBoard() board {
@@ -147,7 +161,7 @@ func (b *board) set(ds []state.Derived, now time.Time, filter string, all, conte
 		} else {
 			b.total[li]++
 		}
-		if matches(r, filter) {
+		if matches(r, filter) && (!b.hostOn || d.Host == b.host) {
 			if content {
 				it.say, it.says = state.Says(r)
 			}

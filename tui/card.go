@@ -131,14 +131,20 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 	if r.Muted {
 		mute = seg{" " + l.role[theme.Muted.Role].s(theme.Muted.Glyph), 2}
 	}
-	nm := plainSeg(name, r.Name, cw-lead.w-mute.w-ageW-1)
-	line1 := lead.s + nm.s + mute.s + strings.Repeat(" ", max(cw-lead.w-nm.w-mute.w-ageW, 1)) + l.muted.s(age)
+	// Another host's session names its host before the age, in what the
+	// name leaves (at most maxTagW cells): the name comes first.
+	tag := hostTag(l, it.Host, cw-lead.w-mute.w-ageW-1-min(width(r.Name), 8)-1)
+	if tag.w > 0 {
+		tag = seg{tag.s + " ", tag.w + 1}
+	}
+	nm := plainSeg(name, r.Name, cw-lead.w-mute.w-tag.w-ageW-1)
+	line1 := lead.s + nm.s + mute.s + strings.Repeat(" ", max(cw-lead.w-nm.w-mute.w-tag.w-ageW, 1)) + tag.s + l.muted.s(age)
 
 	// Line 2: the badge, then the marks, or the reason a session ended.
 	line2, w2 := l.badgeFor(it.D.Status, state.Detail(r, it.D), cw)
 	var carry []seg
 	for _, m := range it.D.Marks {
-		ms, mw := l.markFor(m)
+		ms, mw := cardMark(l, it, m)
 		if len(carry) == 0 && w2+1+mw <= cw {
 			line2, w2 = line2+" "+ms, w2+1+mw
 		} else {
@@ -236,12 +242,15 @@ func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) strin
 	}
 	for _, m := range it.D.Marks {
 		sp := theme.MarkSpec(m)
-		text := sp.Glyph + " " + sp.Short
+		text := sp.Glyph + " " + markShort(it, m)
 		if nameW+mw+1+width(text) > room-1 {
 			text = sp.Glyph // the label does not fit beside the name
 		}
 		marks += " " + l.role[sp.Role].s(text)
 		mw += 1 + width(text)
+	}
+	if tag := hostTag(l, it.Host, room-min(nameW, 8)-mw-2); tag.w > 0 {
+		marks, mw = " "+tag.s+marks, mw+1+tag.w
 	}
 	nm := plainSeg(name, r.Name, room-mw-1)
 	used := 2 + 2 + nm.w + mw

@@ -119,8 +119,9 @@ func (m *Model) rebuild() {
 		m.board.selKey, m.pendingName = m.recs[i].ID, ""
 	}
 	m.derived = deriveAll(m.derived[:0], m.recs, m.now)
-	m.board.set(m.derived, m.now, m.filter, m.showAll, !m.o.NoContent)
-	m.sidebar.setRecords(m.derived)
+	ds := m.withHosts()
+	m.board.set(ds, m.now, m.filter, m.showAll, !m.o.NoContent)
+	m.sidebar.setRecords(ds)
 }
 
 // active reports whether an animated dot (theme says which: only active
@@ -170,6 +171,10 @@ func (m *Model) capture() tea.Cmd {
 		return nil
 	}
 	r := sel.Rec
+	if sel.Host != "" { // its pane is on another host's tmux
+		m.preview.clear(r.Name+" @"+sel.Host, "on "+sel.Host+": its pane is not previewed here; enter attaches over ssh")
+		return nil
+	}
 	if r.Runtime.Terminated || r.Runtime.PaneID == "" {
 		m.preview.clear(r.Name, "no pane: the session has ended")
 		return nil
@@ -187,6 +192,11 @@ func (m *Model) loadHistory(force bool) tea.Cmd {
 	sel := m.board.selected()
 	if sel == nil {
 		m.hist = history{}
+		return nil
+	}
+	if sel.Host != "" { // kept in that host's store
+		m.hist = history{id: sel.key(), name: sel.Rec.Name + " @" + sel.Host,
+			err: "its history is kept on " + sel.Host + ": run lanes there"}
 		return nil
 	}
 	at := sel.Rec.Activity.Since

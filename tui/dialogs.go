@@ -40,6 +40,7 @@ type newDialog struct {
 	focus           int // one of the fields below
 	err             string
 	busy            bool
+	host            string // where the session starts: "" this host
 }
 
 // The new-session dialog's fields, in tab order.
@@ -157,13 +158,17 @@ func (d newDialog) submit() (newDialog, tea.Cmd) {
 		return d.setFocus(fieldArgs), nil
 	}
 	d.err, d.busy = "", true
-	s := submitNewMsg{name: name, agent: agent, dir: dir, args: args, worktree: d.worktree}
+	s := submitNewMsg{name: name, agent: agent, dir: dir, args: args, worktree: d.worktree, host: d.host}
 	return d, func() tea.Msg { return s }
 }
 
 func (d newDialog) render(l *look) string {
 	var b strings.Builder
-	b.WriteString(l.name.s("New session") + "\n\n")
+	title := "New session"
+	if d.host != "" {
+		title += " on " + d.host
+	}
+	b.WriteString(l.name.s(title) + "\n\n")
 	b.WriteString(d.name.View() + "\n")
 	b.WriteString(d.choice(l, fieldAgent, "agent ‹ "+string(dialogAgents[d.agent])+" ›") + "\n")
 	b.WriteString(d.dir.View() + "\n")
@@ -237,6 +242,7 @@ func (c confirmDialog) keys() help.KeyMap {
 type sendDialog struct {
 	rec   state.Record
 	input textinput.Model
+	host  string // the session's host, "" for this one
 }
 
 func newSendDialog(l *look, r state.Record) sendDialog {
@@ -254,7 +260,7 @@ func (d sendDialog) Update(msg tea.Msg) (sendDialog, tea.Cmd) {
 			if strings.TrimSpace(d.input.Value()) == "" {
 				return d, nil
 			}
-			s := submitSendMsg{rec: d.rec, text: d.input.Value()}
+			s := submitSendMsg{rec: d.rec, text: d.input.Value(), host: d.host}
 			return d, func() tea.Msg { return s }
 		}
 	}
@@ -264,7 +270,11 @@ func (d sendDialog) Update(msg tea.Msg) (sendDialog, tea.Cmd) {
 }
 
 func (d sendDialog) render(l *look) string {
-	return box(l, l.name.s("Send to "+d.rec.Name)+"\n\n"+d.input.View()+"\n\n"+
+	to := d.rec.Name
+	if d.host != "" {
+		to += " on " + d.host
+	}
+	return box(l, l.name.s("Send to "+to)+"\n\n"+d.input.View()+"\n\n"+
 		l.muted.s("typed literally, then Enter"))
 }
 

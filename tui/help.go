@@ -14,7 +14,11 @@ import (
 // they are two pages, and tab turns between them.
 func (m Model) helpBox() string {
 	l := m.look
-	keys := l.name.s("Keys") + "\n\n" + m.help.FullHelpView(m.keys.FullHelp())
+	full := m.keys.FullHelp()
+	if len(m.hosts) > 0 { // the host filter, where there are hosts to filter
+		full[1] = append(full[1], m.keys.Host)
+	}
+	keys := l.name.s("Keys") + "\n\n" + m.help.FullHelpView(full)
 	if m.stale() { // the title says it short; here it is whole
 		keys = l.errText.s("Store") + "\n\n" + l.text.s(oneLine(m.trouble.Error())) + "\n\n" + keys
 	}

@@ -65,7 +65,12 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	sel := m.board.selected()
 	before := ""
 	if sel != nil {
-		before = sel.Rec.ID
+		before = sel.key()
+		if sel.Host != "" {
+			if cmd, ok := m.remoteKey(k, sel); ok {
+				return m, cmd
+			}
+		}
 	}
 	if cmd, ok := m.answerKey(k, sel); ok {
 		return m, cmd
@@ -83,9 +88,9 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.attach(sel)
 	case key.Matches(k, m.keys.New):
-		m.newDlg = newNewDialog(m.look, m.o.Dir, m.o.Agent)
-		m.mode = modeNew
-		return m, nil
+		return m, m.openNew()
+	case key.Matches(k, m.keys.Host):
+		return m, tea.Batch(m.cycleHost(), m.capture(), m.loadHistory(false))
 	case key.Matches(k, m.keys.Kill):
 		return m, m.ask(killAction, sel)
 	case key.Matches(k, m.keys.Restart):
@@ -135,7 +140,7 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	after := ""
 	if sel := m.board.selected(); sel != nil {
-		after = sel.Rec.ID
+		after = sel.key()
 	}
 	if after != before {
 		return m, tea.Batch(m.capture(), m.loadHistory(false))
@@ -195,7 +200,7 @@ func (m *Model) ask(do *action, sel *item) tea.Cmd {
 		keep.detail += " Its worktree stays at " + wt + " (lanes rm " + sel.Rec.Name + " --worktree removes it when clean)."
 		do = &keep
 	}
-	m.confirm = newConfirm(pending{do: do, rec: *sel.Rec})
+	m.confirm = newConfirm(pending{do: do, rec: *sel.Rec, host: sel.Host})
 	m.mode = modeConfirm
 	return nil
 }
@@ -212,6 +217,7 @@ func (m *Model) openSend(sel *item) tea.Cmd {
 		return m.flash("can't send to "+sel.Rec.Name+": "+err.Error(), true)
 	}
 	m.send = newSendDialog(m.look, *sel.Rec)
+	m.send.host = sel.Host
 	m.mode = modeSend
 	return nil
 }

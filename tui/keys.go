@@ -22,6 +22,8 @@ type keyMap struct {
 	Mute                key.Binding
 	OpenPR, CreatePR    key.Binding
 	Restore             key.Binding
+	// Host turns the host filter; in the help only with other hosts.
+	Host key.Binding
 }
 
 func newKeyMap() keyMap {
@@ -57,6 +59,7 @@ func newKeyMap() keyMap {
 		OpenPR:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open PR")),
 		CreatePR:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "push, create PR")),
 		Restore:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "restore (tmux gone)")),
+		Host:        key.NewBinding(key.WithKeys("@"), key.WithHelp("@", "hosts: all, this, each")),
 	}
 }
 

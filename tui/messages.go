@@ -66,11 +66,14 @@ type (
 		args  []string
 		// worktree: in a new git worktree (docs/design.md §12).
 		worktree bool
+		// host: on that other host ("" this one).
+		host string
 	}
 	confirmedMsg  struct{ act pending }
 	submitSendMsg struct {
 		rec  state.Record
 		text string
+		host string // the session's host, "" for this one
 	}
 )
 
@@ -79,6 +82,9 @@ type (
 type pending struct {
 	do  *action
 	rec state.Record
+	// host is the session's host, "" for this one: another host's
+	// sessions are acted on there, over ssh.
+	host string
 }
 
 // action is a session command the board asks to confirm: what it asks,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"lanes/internal/remote"
 	"lanes/state"
 	"lanes/tmux"
 
@@ -99,6 +100,15 @@ type Model struct {
 	pendingName           string // a session just created, to select when it appears
 
 	notifier notifier // who entered Needs you (docs/design.md §15)
+
+	// Other hosts (docs/design.md §16): what each last said, their
+	// statuses' channel, the host filter (0 all, 1 this host, 2+i host
+	// i), and every host's sessions together (all; derived alone without
+	// hosts).
+	hosts   []hostView
+	hostCh  <-chan remote.Status
+	hostSel int
+	all     []state.Derived
 }
 
 // New builds the board's model; spool signals spool writes (nil: none).
@@ -114,6 +124,10 @@ func New(ctx context.Context, o Options, spool <-chan struct{}) Model {
 		themeSet: o.Theme == ThemeDark || o.Theme == ThemeLight,
 		cycling:  true} // Init starts the first cycle, and cannot say so itself
 	m.setLook()
+	if len(o.Hosts) > 0 && o.Remote != nil {
+		m.hosts = newHosts(o.Hosts)
+		m.hostCh = o.Remote.Watch(ctx, o.Hosts)
+	}
 	return m
 }
 
@@ -135,7 +149,7 @@ func (m *Model) setLook() {
 // Init asks the terminal for its background, runs the first cycle and
 // starts watching the spool.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{cycleCmd(m.ctx, m.o.Collector, m.o.Now, false), waitSpool(m.spool)}
+	cmds := []tea.Cmd{cycleCmd(m.ctx, m.o.Collector, m.o.Now, false), waitSpool(m.spool), waitHost(m.hostCh)}
 	if !m.themeSet {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}
@@ -177,6 +191,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.frame++
 		return m, frameCmd()
+	case hostMsg:
+		return m.onHost(msg)
 	case previewMsg:
 		return m.onPreview(msg)
 	case diffMsg:
@@ -204,6 +220,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case submitNewMsg:
 		m.o.Agent = msg.agent // the next dialog starts where this one ended
+		if msg.host != "" {
+			return m, m.remoteCreate(msg)
+		}
 		return m, createCmd(m.ctx, m.o.Actions, msg)
 	case confirmedMsg:
 		return m.onConfirmed(msg)
@@ -211,6 +230,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.mode = modeBoard
 		if cmd := m.refuseStale("send"); cmd != nil {
 			return m, cmd
+		}
+		if msg.host != "" {
+			return m, m.remoteSend(msg)
 		}
 		m.notifier.actedOn(msg.rec.ID, m.o.Now())
 		return m, sendCmd(m.ctx, m.o.Actions, msg)
@@ -266,6 +288,9 @@ func (m Model) onCreated(msg createdMsg) (tea.Model, tea.Cmd) {
 // board cannot read the store now (refuseStale).
 func (m Model) onConfirmed(msg confirmedMsg) (tea.Model, tea.Cmd) {
 	m.mode = modeBoard
+	if msg.act.host != "" {
+		return m, m.remoteAction(msg.act)
+	}
 	if cmd := m.refuseStale(msg.act.do.verb); cmd != nil {
 		return m, cmd
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"lanes/agent"
+	"lanes/internal/remote"
 	"lanes/state"
 	"lanes/tmux"
 
@@ -111,6 +112,11 @@ type Options struct {
 	// Notify tells the world outside the board's terminal that sessions
 	// entered Needs you; Run uses Outside when nil (New: nobody).
 	Notify func(context.Context, Notice)
+	// Hosts are the other hosts whose sessions the board shows beside
+	// this one's, reached through Remote (docs/design.md §16). None: the
+	// board runs no ssh and shows this host alone.
+	Hosts  []remote.Host
+	Remote Remote
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 	// ProgramOptions are added to the program's own (tests set input and

@@ -47,7 +47,7 @@ func (s sidebar) render(l *look, h int, selID string, now time.Time, frame int) 
 	}
 	listH := h - 1
 	add(fit(l.name, " Sessions · "+strconv.Itoa(len(s.live)), paint{}, "", w))
-	sel := slices.IndexFunc(s.live, func(x *item) bool { return x.Rec.ID == selID })
+	sel := slices.IndexFunc(s.live, func(x *item) bool { return x.key() == selID })
 	first := 0
 	if sel >= listH {
 		first = sel - listH + 1
@@ -64,13 +64,18 @@ func (s sidebar) render(l *look, h int, selID string, now time.Time, frame int) 
 			mute = 2
 		}
 		nm := plainSeg(name, r.Name, w-4-9-mute)
-		label := theme.ActivitySpec(a).Short
+		// Another host's session names its host where the activity's
+		// label goes (its dot says the activity).
+		label := seg{l.muted.s(theme.ActivitySpec(a).Short), width(theme.ActivitySpec(a).Short)}
+		if h := s.live[i].Host; h != "" {
+			label = hostTag(l, h, 8)
+		}
 		line := lead + l.dotFor(a, frame) + " " + nm.s
 		used := 4 + nm.w + mute
 		if r.Muted {
 			line += " " + l.role[theme.Muted.Role].s(theme.Muted.Glyph)
 		}
-		add(line + strings.Repeat(" ", max(w-used-width(label)-1, 1)) + l.muted.s(label) + " ")
+		add(line + strings.Repeat(" ", max(w-used-label.w-1, 1)) + label.s + " ")
 	}
 	if len(s.live) == 0 {
 		add(fit(l.muted, "  none live", paint{}, "", w))

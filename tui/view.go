@@ -88,7 +88,7 @@ func (m Model) body(h int) []string {
 	if m.sidebarOn {
 		selID := ""
 		if sel := m.board.selected(); sel != nil {
-			selID = sel.Rec.ID
+			selID = sel.key()
 		}
 		side := m.sidebar.render(m.look, h, selID, m.now, m.frame)
 		for i := range body {
@@ -119,6 +119,11 @@ func (m Model) titleLine() string {
 		right = l.muted.s("all done  ") + right
 		rw += 10
 	}
+	if m.hostSel > 0 { // the host filter
+		label := m.hostLabel()
+		right = l.muted.s("@ ") + l.text.s(label) + l.muted.s("  ") + right
+		rw += 4 + width(label)
+	}
 	brand := l.brand.s(" lanes ")
 	room := m.w - 7 - rw - 2
 	sum, sw := m.summary(zones, idle, true)
@@ -127,6 +132,9 @@ func (m Model) titleLine() string {
 	}
 	if sw > room {
 		sum, sw = "", 0
+	}
+	if len(m.hosts) > 0 { // which hosts are down or connecting
+		sum, sw = m.hostTitle(zones, idle, sum, sw, room)
 	}
 	if m.stale() { // the counts are stale too; what to do comes first
 		note := truncate("✗ "+troubleNote(m.trouble), max(m.w-7-1, 0))

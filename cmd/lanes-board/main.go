@@ -19,6 +19,10 @@ func board(ctx context.Context, o cli.BoardOptions) error {
 	// core. One P keeps the runtime from spinning idle threads awake between
 	// frames (the idle-CPU rows of scripts/bench measure the board so).
 	runtime.GOMAXPROCS(1)
+	var rem tui.Remote
+	if len(o.Hosts) > 0 { // no hosts: no ssh, nothing more each cycle
+		rem = o.SSH
+	}
 	return tui.Run(ctx, tui.Options{
 		Collector: o.Collector,
 		Ingest:    o.Ingest,
@@ -34,5 +38,7 @@ func board(ctx context.Context, o cli.BoardOptions) error {
 		Dir:       o.Dir,
 		Agent:     o.Agent,
 		Now:       o.Now,
+		Hosts:     o.Hosts,
+		Remote:    rem,
 	})
 }

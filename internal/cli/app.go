@@ -44,6 +44,9 @@ type app struct {
 
 	socket string // --socket / LANES_TMUX_SOCKET
 	theme  string // --theme
+	// hostArgs are the --host flags (NAME=DEST or DEST): other hosts the
+	// board shows beside the hosts file's (docs/design.md §16).
+	hostArgs []string
 
 	hung       hungServers                     // tmux servers that just timed out
 	readyWait  time.Duration                   // how long send waits for a new agent's prompt (0: session.DefaultReadyWait)
@@ -73,7 +76,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"board", "[--theme auto|dark|light]", "open the board (the default command; lanes-board, found beside lanes or on PATH)", (*app).cmdBoard},
+		{"board", "[--theme auto|dark|light] [--host NAME=DEST]…", "open the board (the default command; lanes-board, found beside lanes or on PATH)", (*app).cmdBoard},
 		{"new", "NAME [--agent A] [--dir DIR] [--worktree [--branch B] [--from REF]] [-- CMD ARGS…]", "start an agent in a new tmux session (with --worktree, in a new git worktree on its own branch)", (*app).cmdNew},
 		{"ls", "[--json [--watch]] [--all]", "list sessions with their status (--watch: as a stream of JSON lines)", (*app).cmdLs},
 		{"attach", "NAME", "attach to a session's pane", (*app).cmdAttach},
@@ -112,6 +115,7 @@ func (a *app) main(ctx context.Context, args []string) int {
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&a.socket, "socket", "", "tmux server socket name (tmux -L)")
 	fs.StringVar(&a.theme, "theme", "auto", "board theme: auto, dark or light")
+	fs.Func("host", "another host the board shows: NAME=DEST (repeatable)", a.addHost)
 	// The global flags end at the command: its words are its own.
 	switch _, err := parseArgs(fs, args, 0); {
 	case errors.Is(err, flag.ErrHelp):
@@ -130,6 +134,10 @@ func (a *app) main(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	rest := fs.Args()
+	if len(a.hostArgs) > 0 && len(rest) > 0 && rest[0] != "board" {
+		fmt.Fprintf(a.stderr, "lanes: --host is the board's (lanes --host NAME=DEST); %s --all-hosts reads the hosts file's\n", rest[0])
+		return exitUsage
+	}
 	// A signal context costs about a millisecond of start-up (its watcher
 	// takes a thread of its own). status-line, which tmux runs every few
 	// seconds, and ls, which scripts poll, are short and leave nothing
@@ -165,19 +173,22 @@ func (a *app) main(ctx context.Context, args []string) int {
 
 func (a *app) usage(w io.Writer) {
 	fmt.Fprintln(w, "lanes — a board for AI coding agents running in tmux")
-	fmt.Fprintln(w, "\nUsage:\n  lanes [--socket NAME] [--theme auto|dark|light] [COMMAND] [ARGS]")
+	fmt.Fprintln(w, "\nUsage:\n  lanes [--socket NAME] [--theme auto|dark|light] [--host NAME=DEST]… [COMMAND] [ARGS]")
 	fmt.Fprintln(w, "\nCommands:")
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nGlobal flags:\n  --socket NAME   tmux server socket name (tmux -L); default $LANES_TMUX_SOCKET, else tmux's default server")
 	fmt.Fprintln(w, "  --theme auto|dark|light\n                  the board's colours: auto asks the terminal for its background")
+	fmt.Fprintln(w, "  --host NAME=DEST  another host whose sessions the board shows (repeatable; DEST is what ssh takes,")
+	fmt.Fprintln(w, "                  e.g. --host build=me@build.box), beside those of $XDG_CONFIG_HOME/lanes/hosts")
 	fmt.Fprintln(w, "\nEnvironment:\n  LANES_STATE_DIR   state directory (default $XDG_STATE_HOME/lanes, else ~/.local/state/lanes)")
 	fmt.Fprintln(w, "  LANES_CONTENT     off (or 0, false, no): hooks keep, and the board and `ls --json` show, no tool, question or message (screen-sharing)")
 	fmt.Fprintln(w, "  LANES_NOTIFY      off (or 0, false, no): the board tells nobody when a session enters Needs you")
 	fmt.Fprintln(w, "  LANES_PR_EVERY    how often the board reads PRs from GitHub with gh (default 60s, at least 5s), or off")
 	fmt.Fprintln(w, "  LANES_WORKTREE_ROOT  where `lanes new --worktree` puts worktrees (absolute; default beside the repository)")
 	fmt.Fprintln(w, "  NO_COLOR          the board draws without colour; glyphs and labels carry everything")
+	fmt.Fprintln(w, "  LANES_SSH         the ssh program the board reaches other hosts with (default ssh)")
 	fmt.Fprintln(w, "\nRun `lanes COMMAND --help` for a command's flags.")
 }
 

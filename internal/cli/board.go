@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"lanes/internal/remote"
 	"lanes/internal/session"
 	"lanes/state"
 	"lanes/tmux"
@@ -47,6 +48,10 @@ type BoardOptions struct {
 	Dir       string // the new-session dialog's default directory
 	Agent     state.Agent
 	Now       func() time.Time
+	// Hosts are the other hosts the board shows (the hosts file, then
+	// --host), reached with SSH (LANES_SSH); none: the board runs no ssh.
+	Hosts []remote.Host
+	SSH   remote.SSH
 }
 
 // envNotify is the variable that turns the board's notifications off
@@ -59,6 +64,7 @@ const boardName = "lanes-board"
 func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	fs := a.flags("board")
 	themeFlag := fs.String("theme", a.theme, "auto (ask the terminal), dark or light")
+	fs.Func("host", "another host whose sessions the board shows, `NAME=DEST` (DEST as ssh takes it: me@build.box, an alias of ~/.ssh/config); repeatable, beside those of $XDG_CONFIG_HOME/lanes/hosts (one NAME DEST a line)", a.addHost)
 	if code, done := a.parse(fs, args); done {
 		return code
 	}
@@ -67,6 +73,10 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	}
 	if !slices.Contains(themeNames, *themeFlag) {
 		return a.usageErr(fs, "unknown theme %q (want auto, dark or light)", *themeFlag)
+	}
+	hosts, err := a.boardHosts()
+	if err != nil {
+		return a.fail(err)
 	}
 	if a.build == "" {
 		a.build = buildOf(debug.ReadBuildInfo())
@@ -123,11 +133,40 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 		Dir:       cwd,
 		Agent:     firstInstalled(),
 		Now:       a.now,
+		Hosts:     hosts,
+		SSH:       remote.SSH{Program: a.getenv(remote.EnvSSH)},
 	})
 	if err != nil {
 		return a.fail(fmt.Errorf("board: %w", err))
 	}
 	return exitOK
+}
+
+// addHost takes a --host flag; hosts checks them all at once.
+func (a *app) addHost(s string) error {
+	a.hostArgs = append(a.hostArgs, s)
+	return nil
+}
+
+// boardHosts are the other hosts the board shows: the hosts file's, then
+// the --host flags' (a flag naming a host of the file replaces it there).
+func (a *app) boardHosts() ([]remote.Host, error) {
+	hosts, err := a.hosts()
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range a.hostArgs {
+		h, err := remote.ParseHost(s)
+		if err != nil {
+			return nil, fmt.Errorf("--host %s: %w", s, err)
+		}
+		if i := slices.IndexFunc(hosts, func(o remote.Host) bool { return o.Name == h.Name }); i >= 0 {
+			hosts[i] = h
+			continue
+		}
+		hosts = append(hosts, h)
+	}
+	return hosts, nil
 }
 
 // envControl=off makes the board start a tmux client for each read, as

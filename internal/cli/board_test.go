@@ -6,9 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"lanes/internal/remote"
 )
 
 func TestHookBinaryPrefersLanesNextToTheBoard(t *testing.T) {
@@ -178,5 +181,53 @@ func TestBoardFromAnotherBuild(t *testing.T) {
 		if !tt.runs && !strings.Contains(stderr.String(), "not from the same build") {
 			t.Errorf("refusal does not say why: %s", stderr.String())
 		}
+	}
+}
+
+// TestBoardHosts: the board's other hosts come from the hosts file, then
+// --host flags (global or the board's own); a bad line of the file stops
+// the board naming file:line; none means no ssh program is even chosen.
+func TestBoardHosts(t *testing.T) {
+	cfg := t.TempDir()
+	file := filepath.Join(cfg, "lanes", "hosts")
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	run := func(hosts string, args ...string) (BoardOptions, int, string) {
+		t.Helper()
+		if err := os.WriteFile(file, []byte(hosts), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		var got BoardOptions
+		var stderr strings.Builder
+		dir := t.TempDir()
+		a := newApp(strings.NewReader(""), io.Discard, &stderr, func(k string) string {
+			return map[string]string{"LANES_STATE_DIR": dir, "LANES_TMUX_SOCKET": "lanes-test-noserver",
+				"XDG_CONFIG_HOME": cfg, "LANES_SSH": "/opt/my-ssh"}[k]
+		})
+		a.board = func(_ context.Context, o BoardOptions) error { got = o; return nil }
+		code := a.main(t.Context(), args)
+		return got, code, stderr.String()
+	}
+	o, code, _ := run("", "--theme", "dark")
+	if code != exitOK || len(o.Hosts) != 0 {
+		t.Errorf("no hosts: exit %d, hosts %v", code, o.Hosts)
+	}
+	o, code, errs := run("# mine\nbuild me@build.box\n\ngpu gpu.lan\n", "--host", "gpu=root@10.0.0.7", "board", "--host", "lab.example")
+	want := []remote.Host{{Name: "build", Dest: "me@build.box"}, {Name: "gpu", Dest: "root@10.0.0.7"}, {Name: "lab.example", Dest: "lab.example"}}
+	if code != exitOK || !slices.Equal(o.Hosts, want) || o.SSH.Program != "/opt/my-ssh" {
+		t.Errorf("exit %d (%s), hosts %v, ssh %q; want %v and LANES_SSH", code, errs, o.Hosts, o.SSH.Program, want)
+	}
+	_, code, errs = run("build me@build.box\nbroken\n")
+	if code == exitOK || !strings.Contains(errs, file+":2:") {
+		t.Errorf("a bad hosts line: exit %d, %q; want a failure naming %s:2", code, errs, file)
+	}
+	_, code, errs = run("", "--host", "-oProxyCommand=x")
+	if code == exitOK || !strings.Contains(errs, "--host") {
+		t.Errorf("a bad --host: exit %d, %q", code, errs)
+	}
+	_, code, errs = run("", "--host", "build=me@b", "ls")
+	if code != exitUsage || !strings.Contains(errs, "--host is the board's") {
+		t.Errorf("--host on ls: exit %d, %q", code, errs)
 	}
 }

@@ -56,6 +56,12 @@ func (s Session) Mirror(host string) state.Derived {
 		Socket: s.TmuxSocket, TmuxSession: s.TmuxSession, PaneID: s.PaneID,
 		Launch: s.Launch, Terminated: s.IsTerminated, TerminatedReason: deref(s.TerminatedReason),
 	}
+	if s.IsTerminated {
+		// A terminated session's since is when it ended (Derive's Done):
+		// the record's Recent reads it, so one ended two hours ago is on
+		// the board, one ended three days ago is not.
+		r.Runtime.TerminatedAt = parse(s.Since)
+	}
 	if s.Exit != nil {
 		r.Pane.Dead, r.Pane.ExitStatus, r.Pane.ExitSignal = true, s.Exit.Status, deref(s.Exit.Signal)
 	}

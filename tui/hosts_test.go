@@ -1,0 +1,330 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"lanes/internal/listing"
+	"lanes/internal/remote"
+	"lanes/state"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+)
+
+// fakeRemote is another host as the board sees it: the Status values a
+// test sends, and the `lanes …` it was asked to run there.
+type fakeRemote struct {
+	ch   chan remote.Status
+	mu   sync.Mutex
+	runs []string
+}
+
+func newFakeRemote() *fakeRemote { return &fakeRemote{ch: make(chan remote.Status, 8)} }
+
+func (f *fakeRemote) Watch(context.Context, []remote.Host) <-chan remote.Status { return f.ch }
+
+// Run notes "DEST: ARGS… <STDIN" (the arguments one word each, quoted).
+func (f *fakeRemote) Run(_ context.Context, h remote.Host, stdin io.Reader, args ...string) ([]byte, error) {
+	line := h.Dest + ":"
+	for _, a := range args {
+		line += " " + remote.Quote(a)
+	}
+	if stdin != nil {
+		b, _ := io.ReadAll(stdin)
+		line += " <" + string(b)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.runs = append(f.runs, line)
+	return nil, nil
+}
+
+func (f *fakeRemote) Attach(h remote.Host, socket, session string) []string {
+	return remote.SSH{Program: "true"}.Attach(h, socket, session)
+}
+
+func (f *fakeRemote) ran() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.runs)
+}
+
+var twoHosts = []remote.Host{{Name: "build", Dest: "me@build.box"}, {Name: "gpu", Dest: "gpu.lan"}}
+
+// listed is recs as their host's `lanes ls --json` lists them.
+func listed(recs ...*state.Record) []listing.Session {
+	var out []listing.Session
+	for _, r := range recs {
+		out = append(out, listing.From(state.DeriveAt(r, fixedNow), true))
+	}
+	return out
+}
+
+// buildUp is build answering, with a working, a waiting and an ended
+// session; gpuDown is gpu heard once, then lost two minutes ago.
+func buildUp() remote.Status {
+	w := rec("b2000001", "train", state.ActivityActive, 3*time.Minute)
+	w.Branch = "exp-lr"
+	return remote.Status{Host: "build", Up: true, Heard: true, Since: ago(time.Hour), Sessions: listed(
+		w, rec("b2000002", "deploy", state.ActivityWaitingInput, 30*time.Second),
+		terminated(rec("b2000003", "bench", state.ActivityIdle, time.Hour), "killed by user", 2*time.Hour))}
+}
+
+func gpuDown() remote.Status {
+	return remote.Status{Host: "gpu", Up: false, Heard: true, Since: ago(2 * time.Minute),
+		Err: "ssh: connect to host gpu.lan port 22: Connection refused", Sessions: listed(
+			rec("c2000001", "cuda", state.ActivityActive, 10*time.Minute),
+			rec("c2000002", "tune", state.ActivityIdle, 20*time.Minute))}
+}
+
+// withHosts is a loaded board of this host's recs that mirrors hosts,
+// given statuses as they arrive.
+func withHosts(recs []*state.Record, th string, w, h int, hosts []remote.Host, sts ...remote.Status) (Model, *fakeActions) {
+	acts := &fakeActions{}
+	m := New(context.Background(), Options{
+		Collector: &fakeCycler{recs: recs}, Actions: acts, Theme: th, Dir: "/src",
+		Now: func() time.Time { return fixedNow }, Hosts: hosts, Remote: newFakeRemote(),
+	}, nil)
+	m = step(m, tea.WindowSizeMsg{Width: w, Height: h})
+	m = step(m, cycleMsg{res: state.CycleResult{Records: recs, At: fixedNow}, now: fixedNow})
+	for _, st := range sts {
+		m = step(m, hostMsg{st: st})
+	}
+	return m, acts
+}
+
+// shown is each session on the board as host/name, with its marks.
+func shown(m Model) []string {
+	var out []string
+	for _, it := range m.board.items {
+		s := it.Host + "/" + it.Rec.Name
+		for _, mk := range it.D.Marks {
+			s += " " + string(mk)
+		}
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestRemoteCardsCarryTheirHost(t *testing.T) {
+	m, _ := withHosts(emptyLaneFixture(), ThemeDark, 140, 40, twoHosts, buildUp())
+	want := []string{"/api", "/docs", "/old", "/ship", "/web", "build/bench", "build/deploy", "build/train"}
+	if got := shown(m); !slices.Equal(got, want) {
+		t.Errorf("board shows %v, want %v", got, want)
+	}
+	v := ansi.Strip(m.View().Content)
+	for _, s := range []string{"● train", "@build", "connecting to gpu…"} {
+		if !strings.Contains(v, s) {
+			t.Errorf("board lacks %q:\n%s", s, v)
+		}
+	}
+	for _, it := range m.board.items {
+		card := renderCard(m.look, &it, 26, false, fixedNow, 0)
+		if tagged := strings.Contains(ansi.Strip(card[1]), "@build"); tagged != (it.Host == "build") {
+			t.Errorf("%s of host %q: card line %q", it.Rec.Name, it.Host, ansi.Strip(card[1]))
+		}
+	}
+	// What the host derived is what shows: the waiting session is in
+	// Needs you there, so here.
+	for _, it := range m.board.items {
+		if it.Rec.Name == "deploy" && it.D.Zone != state.ZoneNeedsYou {
+			t.Errorf("deploy is in %s, want the host's own Needs you", it.D.Zone)
+		}
+	}
+}
+
+func TestHostDownKeepsItsCardsUnreachable(t *testing.T) {
+	st := gpuDown()
+	st.Up, st.Err = true, ""
+	m, _ := withHosts(nil, ThemeDark, 140, 40, twoHosts[1:], st)
+	if got, want := shown(m), []string{"gpu/cuda", "gpu/tune"}; !slices.Equal(got, want) {
+		t.Fatalf("gpu up: board shows %v, want %v", got, want)
+	}
+	m = step(m, hostMsg{st: gpuDown()})
+	if got, want := shown(m), []string{"gpu/cuda unreachable", "gpu/tune unreachable"}; !slices.Equal(got, want) {
+		t.Errorf("gpu down: board shows %v, want %v", got, want)
+	}
+	for _, it := range m.board.items {
+		if !it.Rec.Live() || it.D.Zone == state.ZoneDone {
+			t.Errorf("%s ended with its host's link: %s", it.Rec.Name, it.D.Zone)
+		}
+	}
+	title := ansi.Strip(m.titleLine())
+	if !strings.Contains(title, "gpu unreachable since 16:58 — ssh: connect to host gpu.lan port 22: Connection refused") {
+		t.Errorf("title does not say which host is down, since when and why: %q", title)
+	}
+	m = press(m, "x")
+	if !strings.Contains(m.status.text, "unreachable since 16:58") || m.mode != modeBoard {
+		t.Errorf("kill on a down host: %q (mode %d), want a refusal naming the host", m.status.text, m.mode)
+	}
+}
+
+func TestHostNeverHeardShowsConnecting(t *testing.T) {
+	m, _ := withHosts(emptyLaneFixture(), ThemeDark, 140, 40, twoHosts)
+	if got := len(m.board.items); got != 5 {
+		t.Errorf("%d cards before any host answered, want this host's 5", got)
+	}
+	if title := ansi.Strip(m.titleLine()); !strings.Contains(title, "connecting to build, gpu…") {
+		t.Errorf("title %q does not say the board is connecting", title)
+	}
+	m = step(m, hostMsg{st: remote.Status{Host: "gpu", Since: fixedNow, Err: "ssh: Could not resolve hostname gpu.lan"}})
+	if title := ansi.Strip(m.titleLine()); !strings.Contains(title, "connecting to build, gpu…") {
+		t.Errorf("a host never heard is still connecting: %q", title)
+	}
+}
+
+func TestHostFilterCycles(t *testing.T) {
+	m, _ := withHosts(emptyLaneFixture(), ThemeDark, 140, 40, twoHosts, buildUp(), gpuDown())
+	hostsOf := func(m Model) string {
+		seen := map[string]bool{}
+		for _, it := range m.board.items {
+			seen[cmp(it.Host, "this")] = true
+		}
+		var out []string
+		for h := range seen {
+			out = append(out, h)
+		}
+		slices.Sort(out)
+		return strings.Join(out, ",")
+	}
+	for i, want := range []struct{ hosts, label string }{
+		{"build,gpu,this", ""}, {"this", "@ this host"}, {"build", "@ host build"}, {"gpu", "@ host gpu"}, {"build,gpu,this", ""},
+	} {
+		if i > 0 {
+			m = press(m, "@")
+		}
+		title := ansi.Strip(m.titleLine())
+		if got := hostsOf(m); got != want.hosts || want.label != "" && !strings.Contains(title, want.label) {
+			t.Errorf("after %d @: hosts %s, title %q; want %s, %q", i, got, title, want.hosts, want.label)
+		}
+		if want.label == "" && strings.Contains(title, "@ ") {
+			t.Errorf("after %d @: title %q names a host filter", i, title)
+		}
+	}
+	m = press(m, "?")
+	if help := ansi.Strip(m.View().Content); !strings.Contains(help, "hosts: all, this, each") {
+		t.Errorf("help does not say the host key:\n%s", help)
+	}
+}
+
+func cmp(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func TestNoHostsNoHostKey(t *testing.T) {
+	m := loaded(emptyLaneFixture(), ThemeDark, 140, 40)
+	if m.hostCh != nil || m.hosts != nil {
+		t.Fatal("a board without hosts watches some")
+	}
+	if help := ansi.Strip(press(m, "?").View().Content); strings.Contains(help, "hosts:") {
+		t.Errorf("help names a host filter with no hosts")
+	}
+	if m = press(m, "@"); !strings.Contains(m.status.text, "no other hosts") {
+		t.Errorf("@ without hosts: %q", m.status.text)
+	}
+}
+
+// TestFlowRemoteActions: on another host's card, send, kill, restart,
+// rm and new (with that host's filter on) run `lanes …` there, the
+// prompt on stdin; this host's session service is never asked.
+func TestFlowRemoteActions(t *testing.T) {
+	acts, rem := &fakeActions{}, newFakeRemote()
+	m := New(context.Background(), Options{
+		Collector: &fakeCycler{}, Actions: acts, Theme: ThemeDark, Dir: "/src",
+		Now: func() time.Time { return fixedNow }, Hosts: twoHosts[:1], Remote: rem,
+	}, nil)
+	f := &flow{t: t, last: &atomic.Pointer[string]{}, acts: acts}
+	f.tm = teatest.NewTestModel(t, probe{m, f.last}, teatest.WithInitialTermSize(140, 40))
+	t.Cleanup(func() { _ = f.tm.Quit() })
+	f.waitText("connecting to build…")
+	st := buildUp()
+	dlg := rec("b2000004", "ask", state.ActivityBlocked, 10*time.Second)
+	dlg.Activity.Dialog, dlg.Activity.DialogAt = true, ago(10*time.Second)
+	st.Sessions = append(st.Sessions, listed(dlg)...)
+	rem.ch <- st
+	f.waitText("┃ ● train")
+
+	waitRun := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			if slices.Contains(rem.ran(), want) {
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		t.Fatalf("never ran %q; ran %q", want, rem.ran())
+	}
+	f.keys("s")
+	f.waitText("Send to train on build")
+	f.tm.Type("go on; don't stop")
+	f.keys("enter")
+	waitRun("me@build.box: send train - <go on; don't stop")
+	f.keys("x")
+	f.waitText("Kill train?")
+	f.keys("y")
+	waitRun("me@build.box: kill train")
+	f.keys("r")
+	f.waitText("Restart train?")
+	f.keys("y")
+	waitRun("me@build.box: restart train")
+	f.keys("m")
+	f.waitText("mute train on build: not from this board")
+
+	f.keys("l") // Needs you: the dialog card first
+	f.waitText("┃ ▲ ask")
+	f.keys("y")
+	f.waitText("answer ask on build: not from this board")
+	f.keys("l", "l", "l", "l") // Done: bench
+	f.waitText("┃ bench")
+	f.keys("d")
+	f.waitText("Remove bench?")
+	f.keys("y")
+	waitRun("me@build.box: rm bench")
+
+	f.keys("n") // all hosts shown: a new session starts here
+	f.waitText("New session")
+	f.keys("esc")
+	f.wait("the dialog closed", func(v string) bool { return !strings.Contains(v, "New session") })
+	f.keys("@", "@") // this host, then build
+	f.waitText("@ host build")
+	f.keys("n")
+	f.waitText("New session on build")
+	f.tm.Type("eval")
+	f.keys("enter")
+	waitRun("me@build.box: new eval --agent claude --dir /src/bench")
+	f.waitText("started eval on build")
+	if got := acts.called(); len(got) > 0 {
+		t.Errorf("remote actions reached this host's session service: %q", got)
+	}
+	f.final()
+}
+
+// TestGoldenHosts renders a board of this host and two others, one up
+// and one down, for dark × light at 140×40 and 80×24.
+func TestGoldenHosts(t *testing.T) {
+	for _, th := range []string{ThemeDark, ThemeLight} {
+		for _, sz := range []struct{ w, h int }{{140, 40}, {80, 24}} {
+			t.Run(fmt.Sprintf("%s/%dx%d", th, sz.w, sz.h), func(t *testing.T) {
+				m, _ := withHosts(emptyLaneFixture(), th, sz.w, sz.h, twoHosts, buildUp(), gpuDown())
+				out := m.View().Content
+				checkFrame(t, out, sz.w, sz.h)
+				golden.RequireEqual(t, out)
+			})
+		}
+	}
+}
