@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/remote/sshtest"
 	"lanes/internal/testenv"
 	"lanes/tmux"
 	"lanes/tmux/tmuxtest"
@@ -44,6 +45,7 @@ func TestMain(m *testing.M) {
 	if builtBin != "" {
 		os.RemoveAll(filepath.Dir(builtBin))
 	}
+	sshtest.Cleanup()
 	os.Exit(code)
 }
 
