@@ -87,7 +87,7 @@ func (c *cycleTx) adopted(l Line) *Record {
 	}
 	name := base
 	for n := 2; ; n++ {
-		if !ValidID(name) && NameTaken(c.records, name) == nil {
+		if NameTaken(c.records, name) == nil {
 			break
 		}
 		name = base + "-" + strconv.Itoa(n)

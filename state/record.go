@@ -248,11 +248,11 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // CheckName explains why s is not an acceptable session name.
 func CheckName(s string) error {
+	// A name may have an id's shape (frontend): NameTaken refuses another
+	// record's id, FreshID never makes an id some record has as its name,
+	// and a NAME is looked up as a name first, so it never means two
+	// sessions.
 	switch p := NameProblem(s); {
-	case p == "" && ValidID(s):
-		// NameTaken refuses another record's id; an id's shape is refused
-		// too, so a NAME given to a command is never read as an id.
-		return fmt.Errorf("invalid session name %q: it looks like a session id; ids and names must not be confused: choose another name, e.g. %s-1", s, s)
 	case p == "":
 		return nil
 	case strings.HasPrefix(s, "lanes-"):

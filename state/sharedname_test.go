@@ -6,17 +6,31 @@ import (
 	"testing"
 )
 
-// A name with an id's shape is refused for a new session, with another
-// name to choose (issue 15: ids and names must not be confused).
-func TestCheckNameRefusesIDShape(t *testing.T) {
-	err := CheckName("frontend")
-	if err == nil || !strings.Contains(err.Error(), "looks like a session id") || !strings.Contains(err.Error(), "frontend-1") {
-		t.Errorf("CheckName(frontend) = %v, want a refusal suggesting frontend-1", err)
-	}
-	for _, ok := range []string{"Frontend", "front", "frontend2x", "front-nd"} {
+// A name with an id's shape (frontend, database) is a name like any other,
+// yet never means two sessions: one equal to another record's id is
+// refused, a fresh id is never a record's name, and a NAME is looked up
+// as a name first.
+func TestIDShapedNamesNeverMeanTwoSessions(t *testing.T) {
+	for _, ok := range []string{"frontend", "database", "Frontend", "front-nd"} {
 		if err := CheckName(ok); err != nil {
 			t.Errorf("CheckName(%q) = %v, want nil", ok, err)
 		}
+	}
+	api := rec(ActivityIdle)
+	api.ID, api.Name = "frontend", "api"
+	if err := NameTaken([]*Record{api}, "frontend"); err == nil || !strings.Contains(err.Error(), "is the id of session api") {
+		t.Errorf("a name equal to another record's id: %v", err)
+	}
+	front := rec(ActivityIdle)
+	front.ID, front.Name = "k3v9x2ab", "frontend"
+	ids := []string{"frontend", "k3v9x2ab", "zz000001"}
+	if got := freshID([]*Record{front}, func() string { id := ids[0]; ids = ids[1:]; return id }); got != "zz000001" {
+		t.Errorf("freshID gave %q: a record's name or id", got)
+	}
+	other := rec(ActivityIdle)
+	other.ID, other.Name = "abcdefgh", "web"
+	if r, err := Resolve([]*Record{other, front}, "frontend"); err != nil || r != front {
+		t.Errorf("Resolve(frontend) = %v, %v: want the session named frontend", r, err)
 	}
 }
 
