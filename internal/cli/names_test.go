@@ -13,15 +13,22 @@ func TestNamesNeverPointElsewhere(t *testing.T) {
 	e := newEnv(t)
 	e.must("new", "c", "--", "sleep", "600")
 	id := e.ls()["c"].ID
-	if _, errs, code := e.run("new", id, "--", "cat"); code == exitOK || !strings.Contains(errs, "looks like a session id") {
+	if _, errs, code := e.run("new", id, "--", "cat"); code == exitOK || !strings.Contains(errs, "is the id of session c") {
 		t.Errorf("lanes new %s (c's id): exit %d, %q", id, code, errs)
 	}
 	if _, errs, code := e.run("new", "lanes-c", "--", "cat"); code == exitOK || !strings.Contains(errs, "lanes-NAME") {
 		t.Errorf("lanes new lanes-c: exit %d, %q", code, errs)
 	}
-	// "frontend" has an id's shape: refused, with a name to use instead.
-	if _, errs, code := e.run("new", "frontend", "--", "cat"); code == exitOK || !strings.Contains(errs, "looks like a session id") || !strings.Contains(errs, "frontend-1") {
-		t.Errorf("lanes new frontend: exit %d, %q", code, errs)
+	// "frontend" has an id's shape, and is a name like any other: found by
+	// name, never taken for an id.
+	e.must("new", "frontend", "--", "sleep", "600")
+	e.must("hook", "generic", "waiting_input", "--session", "frontend")
+	if s := e.ls()["frontend"]; s.Status != "needs_input" || s.ID == "frontend" {
+		t.Errorf("frontend after its hook: %s (id %s)", s.Status, s.ID)
+	}
+	e.must("kill", "frontend")
+	if s := e.ls()["frontend"]; !s.IsTerminated {
+		t.Errorf("lanes kill frontend did not reach the session named frontend")
 	}
 }
 
