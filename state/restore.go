@@ -12,6 +12,8 @@ import (
 const (
 	ReasonGone      = "tmux session gone"
 	ReasonCleanExit = "agent exited cleanly (status 0)"
+	// ReasonKilled: `lanes kill` (or the board's x) ended it.
+	ReasonKilled = "killed by user"
 )
 
 // ErrNotRestorable: the session's end was not its tmux session going away
@@ -43,9 +45,12 @@ func (e *SessionError) Error() string {
 func (e *SessionError) Unwrap() error { return e.Reason }
 
 // Restorable is nil when r's record allows a restore: a live session (its
-// tmux session may be missing: the caller asks tmux), or one terminated
-// because its tmux session was gone. Anything else says why not.
-func Restorable(r *Record) error {
+// tmux session may be missing: the caller asks tmux), one terminated
+// because its tmux session was gone, or, when the user named it (named:
+// `lanes restore NAME`, the board's R, never --all), one they killed:
+// that brings back the conversation they stopped. Anything else says why
+// not.
+func Restorable(r *Record, named bool) error {
 	var why error
 	switch {
 	case r.Adopted:
@@ -54,6 +59,10 @@ func Restorable(r *Record) error {
 		why = fmt.Errorf("%w: its command was lost in a damaged store; start a new session", ErrNotRestorable)
 	case !r.Runtime.Terminated, r.Runtime.TerminatedReason == ReasonGone:
 		return nil
+	case r.Runtime.TerminatedReason == ReasonKilled && named:
+		return nil
+	case r.Runtime.TerminatedReason == ReasonKilled:
+		why = fmt.Errorf("%w: it was killed; `lanes restore %s` brings it back by name", ErrNotRestorable, r.Name)
 	case r.Runtime.TerminatedReason == ReasonCleanExit:
 		why = fmt.Errorf("%w: its agent exited cleanly, so there is nothing to bring back; `lanes new %s` starts a new one", ErrNotRestorable, r.Name)
 	default:
@@ -62,11 +71,11 @@ func Restorable(r *Record) error {
 	return &SessionError{Name: r.Name, Reason: why}
 }
 
-// Revive makes a session terminated because its tmux session was gone live
+// Revive makes a restorable session (Restorable, named as there) live
 // again, for `lanes restore`: the one place a termination is undone. The
 // caller then restarts it (Restart) with a new launch.
-func Revive(r *Record) error {
-	if err := Restorable(r); err != nil {
+func Revive(r *Record, named bool) error {
+	if err := Restorable(r, named); err != nil {
 		return err
 	}
 	rt := &r.Runtime

@@ -2,6 +2,7 @@ package state
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -14,18 +15,29 @@ func TestRestorableAndRevive(t *testing.T) {
 		return r
 	}
 	for _, reason := range []string{ReasonCleanExit, "killed by lanes kill", KilledWhileDown} {
-		r := ended(reason)
-		if err := Revive(r); !errors.Is(err, ErrNotRestorable) || !r.Runtime.Terminated {
-			t.Errorf("%q: Revive = %v, terminated %v; want ErrNotRestorable and still terminated", reason, err, r.Runtime.Terminated)
+		for _, named := range []bool{false, true} {
+			r := ended(reason)
+			if err := Revive(r, named); !errors.Is(err, ErrNotRestorable) || !r.Runtime.Terminated {
+				t.Errorf("%q (named %v): Revive = %v, terminated %v; want ErrNotRestorable and still terminated", reason, named, err, r.Runtime.Terminated)
+			}
 		}
 	}
 	adopted := &Record{Name: "x", Adopted: true}
-	if err := Restorable(adopted); !errors.Is(err, ErrNotRestorable) {
+	if err := Restorable(adopted, true); !errors.Is(err, ErrNotRestorable) {
 		t.Errorf("adopted: Restorable = %v", err)
+	}
+	// One the user killed comes back when they name it, never with --all
+	// (killed while tmux was down is another reason: its agent may run on).
+	killed := ended(ReasonKilled)
+	if err := Restorable(killed, false); !errors.Is(err, ErrNotRestorable) || !strings.Contains(err.Error(), "`lanes restore api` brings it back") {
+		t.Errorf("killed, not named: %v", err)
+	}
+	if err := Revive(killed, true); err != nil || !killed.Live() {
+		t.Errorf("killed, named: Revive = %v, live %v", err, killed.Live())
 	}
 	r := ended(ReasonGone)
 	r.Runtime.GoneSeenAt = at
-	if err := Revive(r); err != nil {
+	if err := Revive(r, false); err != nil {
 		t.Fatal(err)
 	}
 	if !r.Live() || r.Runtime.TerminatedReason != "" || !r.Runtime.TerminatedAt.IsZero() || !r.Runtime.GoneSeenAt.IsZero() {

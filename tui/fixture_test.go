@@ -290,7 +290,7 @@ func (f *fakeActions) CreatePR(_ context.Context, r *state.Record) (string, erro
 // RestorePlan shows the agent resuming its session id, as the real one
 // does for a gone session; a session ended otherwise gets its refusal.
 func (f *fakeActions) RestorePlan(_ context.Context, r *state.Record) ([]string, error) {
-	if err := state.Restorable(r); err != nil {
+	if err := state.Restorable(r, true); err != nil {
 		return nil, err
 	}
 	return []string{string(r.Agent), "--resume", "0b7e3c2a-5d1f-4e8a-9c6b-2f4a8e1d7c35"}, nil

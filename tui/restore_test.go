@@ -7,8 +7,8 @@ import (
 )
 
 // R on a card whose tmux session is gone shows what it will run before it
-// runs it; n runs nothing, y restores. A session that ended otherwise says
-// why it is not restored, and opens no dialog.
+// runs it; n runs nothing, y restores. So does one the user killed; one
+// that exited cleanly says why it is not restored, and opens no dialog.
 func TestFlowRestore(t *testing.T) {
 	f := startFlow(t, 160, 48)
 	f.keys("/")
@@ -27,12 +27,22 @@ func TestFlowRestore(t *testing.T) {
 	f.waitText("Restore lost?")
 	f.keys("y")
 	f.waitText("restored lost: resumed")
+	// One the user killed comes back too, asked first.
 	f.keys("esc", "a", "/")
 	f.tm.Type("old")
 	f.keys("enter")
 	f.waitText("esc clears")
 	f.keys("R")
-	f.waitText("can't restore old")
+	f.waitText("Restore old?")
+	f.keys("n")
+	f.wait("the question gone", func(v string) bool { return !strings.Contains(v, "Restore old?") })
+	// One that exited cleanly is not.
+	f.keys("esc", "/")
+	f.tm.Type("shipped")
+	f.keys("enter")
+	f.waitText("esc clears")
+	f.keys("R")
+	f.waitText("can't restore shipped")
 	f.final()
 	if got := f.acts.called(); !slices.Equal(got, []string{"restore lost"}) {
 		t.Errorf("actions = %q, want one restore of lost", got)

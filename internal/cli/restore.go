@@ -19,7 +19,8 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 		usage()
 		fmt.Fprintln(fs.Output(), "\nrestore starts a session whose tmux session went away (a reboot, a lost server) again, in")
 		fmt.Fprintln(fs.Output(), "its dir, resuming its agent's conversation where the agent can (claude --resume ID, codex")
-		fmt.Fprintln(fs.Output(), "resume ID, gemini --resume ID, opencode -s ID), else afresh. A clean exit is not restored.")
+		fmt.Fprintln(fs.Output(), "resume ID, gemini --resume ID, opencode -s ID), else afresh. A clean exit is not restored;")
+		fmt.Fprintln(fs.Output(), "a session you killed is, when you name it (never by --all).")
 	}
 	if code, done := a.parse(fs, args); done {
 		return code
@@ -39,7 +40,7 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 		if err != nil {
 			return a.fail(err)
 		}
-		said, err := a.svc().RestoreAmong(ctx, r, res.Records)
+		said, err := a.svc().RestoreAmong(ctx, r, res.Records, true)
 		if err != nil {
 			return a.fail(err)
 		}
@@ -59,7 +60,7 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 			adopted++ // lanes did not start them: one line for all, below
 			continue
 		}
-		said, err := a.svc().RestoreAmong(ctx, r, res.Records)
+		said, err := a.svc().RestoreAmong(ctx, r, res.Records, false)
 		// One shape for every line: what, which (by id: names repeat), why
 		// (without the name again).
 		why := func() string {

@@ -37,7 +37,7 @@ func (s *Service) Kill(ctx context.Context, r *state.Record, anyway bool) error 
 	if err == nil {
 		endLeftovers(pane)
 	}
-	reason := "killed by user"
+	reason := state.ReasonKilled
 	switch {
 	case err == nil, errors.Is(err, tmux.ErrNoSession):
 	case IsDown(err) && anyway:

@@ -35,7 +35,7 @@ func (s *Service) restart(ctx context.Context, r *state.Record, args []string) (
 		return nil, fmt.Errorf("%w: lanes did not start %s, so it does not know how to start it again", errAdopted, r.Name)
 	}
 	if r.Runtime.Terminated {
-		return nil, fmt.Errorf("%s: %w; start a new one with `lanes new %s`", r.Name, state.ErrTerminated, r.Name)
+		return nil, fmt.Errorf("%s: %w; `lanes restore %s` brings back one you killed, `lanes new %s` starts a new one", r.Name, state.ErrTerminated, r.Name, r.Name)
 	}
 	if r.CommandLost() {
 		return nil, fmt.Errorf("%s: its command was lost in a damaged store; start a new session", r.Name)

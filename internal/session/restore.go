@@ -48,34 +48,35 @@ func (s *Service) RestorePlan(ctx context.Context, r *state.Record) ([]string, e
 	if err != nil {
 		return nil, err
 	}
-	plan, err := s.planRestore(ctx, r, all)
+	plan, err := s.planRestore(ctx, r, all, true)
 	if err != nil {
 		return nil, err
 	}
 	return plan.shows(r), nil
 }
 
-// Restore is `lanes restore NAME`; it says how the session came back.
+// Restore is the board's R on r; it says how the session came back.
 func (s *Service) Restore(ctx context.Context, r *state.Record) (string, error) {
 	all, err := s.records()
 	if err != nil {
 		return "", err
 	}
-	return s.RestoreAmong(ctx, r, all)
+	return s.RestoreAmong(ctx, r, all, true)
 }
 
 // RestoreAmong starts r, whose tmux session went away, again (`lanes
 // restore`), resuming its agent's conversation where the agent can, and
 // says how; all is every record, to refuse a name a live session has
-// taken since.
-func (s *Service) RestoreAmong(ctx context.Context, r *state.Record, all []*state.Record) (string, error) {
-	plan, err := s.planRestore(ctx, r, all)
+// taken since. named: the user named r (not --all), so one they killed
+// comes back too (state.Restorable).
+func (s *Service) RestoreAmong(ctx context.Context, r *state.Record, all []*state.Record, named bool) (string, error) {
+	plan, err := s.planRestore(ctx, r, all, named)
 	if err != nil {
 		return "", err
 	}
 	if r.Runtime.Terminated {
 		if err := s.Update(r.ID, func(cur *state.Record, _ *state.Tx) error {
-			if err := state.Revive(cur); err != nil {
+			if err := state.Revive(cur, named); err != nil {
 				return err
 			}
 			*r = *cur
@@ -94,8 +95,8 @@ func (s *Service) RestoreAmong(ctx context.Context, r *state.Record, all []*stat
 }
 
 // planRestore is how r would be restored, or why it is not.
-func (s *Service) planRestore(ctx context.Context, r *state.Record, all []*state.Record) (restoring, error) {
-	if err := state.Restorable(r); err != nil {
+func (s *Service) planRestore(ctx context.Context, r *state.Record, all []*state.Record, named bool) (restoring, error) {
+	if err := state.Restorable(r, named); err != nil {
 		return restoring{}, err
 	}
 	if r.Runtime.Terminated {
