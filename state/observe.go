@@ -199,10 +199,13 @@ func (c *cycleTx) cleanExit(r *Record, readStart time.Time) bool {
 }
 
 // paneActivity drives activity from output for agents without hooks, until
-// their first hook signal (docs/design.md §4).
+// their first hook signal (docs/design.md §4). A dialog the witness sees
+// (a question asked before the start) holds until the witness sees it
+// gone: output there is the dialog redrawing, silence is the agent
+// waiting, and neither answers it.
 func (c *cycleTx) paneActivity(r *Record, readStart time.Time) {
 	a := &r.Activity
-	if a.HooksReport || !a.FirstSignalAt.IsZero() || a.State == ActivityExited {
+	if a.HooksReport || !a.FirstSignalAt.IsZero() || a.State == ActivityExited || a.Dialog {
 		return
 	}
 	// tmux sets window_activity at creation, which may fall in a later
