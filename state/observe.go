@@ -152,6 +152,28 @@ func (c *cycleTx) applyPane(r *Record, o Observation, readStart time.Time) bool 
 		return false
 	}
 	same := p.Dead && p.PID == o.PID
+	if !same || !p.exitRead() {
+		readExit(p, o, same, readStart)
+	}
+	if p.Confirmations < 2 || p.awaitingReap() {
+		return false
+	}
+	// Whatever the activity already says: an agent that sent SessionEnd on
+	// /exit and then exits 0 is closed like any other (docs/design.md §5).
+	if c.cleanExit(r, readStart) {
+		c.note(r, Terminate(r, ReasonCleanExit, "pane", readStart))
+		return true
+	}
+	r.Activity.clearTurn()
+	// Dated by the death, not by the read that confirmed it: ages then
+	// agree with what happened, whenever a cycle got round to it.
+	c.note(r, r.Activity.move(ActivityExited, diedAt(r.Pane), "pane", ExitDetail(r)))
+	return false
+}
+
+// readExit takes one read of a dead pane (same: the one p saw dead
+// already): its status, signal and time, and how far they are confirmed.
+func readExit(p *Pane, o Observation, same bool, readStart time.Time) {
 	agree := same && eqStatus(p.ExitStatus, o.DeadStatus) && p.ExitSignal == o.DeadSignal
 	switch {
 	case !same:
@@ -171,20 +193,14 @@ func (c *cycleTx) applyPane(r *Record, o Observation, readStart time.Time) bool 
 	} else if p.DeadTime.IsZero() {
 		p.NoTimeReads++
 	}
-	if p.Confirmations < 2 || p.awaitingReap() {
-		return false
-	}
-	// Whatever the activity already says: an agent that sent SessionEnd on
-	// /exit and then exits 0 is closed like any other (docs/design.md §5).
-	if c.cleanExit(r, readStart) {
-		c.note(r, Terminate(r, ReasonCleanExit, "pane", readStart))
-		return true
-	}
-	r.Activity.clearTurn()
-	// Dated by the death, not by the read that confirmed it: ages then
-	// agree with what happened, whenever a cycle got round to it.
-	c.note(r, r.Activity.move(ActivityExited, diedAt(r.Pane), "pane", ExitDetail(r)))
-	return false
+}
+
+// exitRead: lanes has read the dead pane's exit, a status or a signal,
+// confirmed (docs/design.md §5). Later reads of the same dead pane do not
+// change it: tmux 3.3 takes a later child with the dead pane's pid, reaped
+// by the server, for the pane, and its pane_dead_signal then changes.
+func (p *Pane) exitRead() bool {
+	return p.Dead && p.Confirmations >= 2 && !p.awaitingReap() && (p.ExitStatus != nil || p.ExitSignal != "")
 }
 
 func (c *cycleTx) cleanExit(r *Record, readStart time.Time) bool {
@@ -199,10 +215,13 @@ func (c *cycleTx) cleanExit(r *Record, readStart time.Time) bool {
 }
 
 // paneActivity drives activity from output for agents without hooks, until
-// their first hook signal (docs/design.md §4).
+// their first hook signal (docs/design.md §4). A dialog the witness sees
+// (a question asked before the start) holds until the witness sees it
+// gone: output there is the dialog redrawing, silence is the agent
+// waiting, and neither answers it.
 func (c *cycleTx) paneActivity(r *Record, readStart time.Time) {
 	a := &r.Activity
-	if a.HooksReport || !a.FirstSignalAt.IsZero() || a.State == ActivityExited {
+	if a.HooksReport || !a.FirstSignalAt.IsZero() || a.State == ActivityExited || a.Dialog {
 		return
 	}
 	// tmux sets window_activity at creation, which may fall in a later

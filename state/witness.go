@@ -114,19 +114,23 @@ var agentMarkers = map[Agent]Markers{
 }
 
 // What the card says while an agent asks, before it starts, whether to
-// trust its folder, or the hooks it has not run before.
+// trust its folder, or the hooks it has not run before (the transition's
+// detail says "asks before it starts").
 const (
-	TrustQuestion      = "Trust this folder? (asked before it starts)"
-	HookReviewQuestion = "Review its hooks? (asked before it starts; lanes' hooks report only once trusted)"
+	TrustQuestion      = "Trust this folder?"
+	HookReviewQuestion = "Review its hooks? (lanes' hooks report only once trusted)"
 )
 
 // startAsks is the question the screen shows of those an agent asks
-// before it starts, "" when none.
+// before it starts, "" when none. A question above the agent's prompt was
+// answered: Gemini CLI restarts in the same pane once trusted, under the
+// question it asked (testdata/real/gemini/trust-no-hooks/idle.screen).
 func (m Markers) startAsks(s Screen) string {
+	prompt := s.last(m.Idle)
 	switch {
-	case s.any(m.Trust):
+	case s.last(m.Trust) > prompt:
 		return TrustQuestion
-	case s.any(m.HookReview):
+	case s.last(m.HookReview) > prompt:
 		return HookReviewQuestion
 	}
 	return ""
@@ -386,7 +390,9 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 			ev.Outcome = OutcomeCancellation
 		}
 		return ev, true
-	case a.State == ActivityActive && s.any(m.Idle) && !s.any(m.Busy) && !s.any(m.Dialog):
+	case a.State == ActivityActive && a.HooksReport && s.any(m.Idle) && !s.any(m.Busy) && !s.any(m.Dialog):
+		// (Without hooks, pane output says active and idle: a look for a
+		// question that finds the prompt is no interrupt.)
 		ev.Kind, ev.Outcome, ev.Detail = KindTurnEnd, OutcomeCancellation, "idle prompt, no busy indicator"
 		if s.last(m.Failed) > s.last(m.Interrupted) {
 			ev.Outcome, ev.Detail = OutcomeFailure, "idle prompt under an error"

@@ -88,6 +88,7 @@ func main() {
 		{"17.D1 hooks install --dry-run shows hunks", drillDryRunDiff},
 		{"17.J1 hooks install keeps a JSONC settings file byte for byte", drillJSONCSettings},
 		{"17.A1 one argument parser: the hook's --session=NAME, a mistyped hook flag logged", drillOneParser},
+		{"17.Q1 a question before the start holds Needs you over pane output", drillStartQuestionHolds},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0
