@@ -40,8 +40,8 @@ func (a *app) doctorTmux(ctx context.Context, res state.CycleResult, cycleErr er
 	case errors.Is(readErr, tmux.ErrNoServer) && len(waiting) == 0:
 		add(true, "", "%s: not running (it starts with the first `lanes new`)", server)
 	case errors.Is(readErr, tmux.ErrNoServer):
-		add(false, fmt.Sprintf("after a reboot their agents are gone: end each with `lanes kill %s --yes`, or start it again in a new server with `lanes restart %s`",
-			waiting[0], waiting[0]),
+		add(false, fmt.Sprintf("after a reboot: `lanes restore --all` starts them again and resumes their conversations; end one for good with `lanes kill %s --yes`",
+			waiting[0]),
 			"%s: not running, and %d live session(s) wait on it: %s", server, len(waiting), strings.Join(waiting, ", "))
 	case errors.Is(readErr, tmux.ErrTimeout):
 		add(false, fmt.Sprintf("look at it with `%s` and at its process (stopped? overloaded?); lanes keeps every session's record meanwhile", ls),
