@@ -218,12 +218,25 @@ func Outside(tmuxFor func(socket string) *tmux.Client) func(context.Context, Not
 // notify tells the user about the sessions of this cycle's records that
 // entered Needs you.
 func (m *Model) notify(now time.Time) tea.Cmd {
-	recs := m.notifier.entered(m.derived, now, m.o.NoNotify)
+	recs := m.notifier.entered(m.derived, now, m.o.NoNotify || m.quiet)
 	if len(recs) == 0 {
 		return nil
 	}
 	m.pace.kick() // the bell and OSC are written on a tick, view or no view
 	return notifyCmd(m.ctx, noticeFor(recs, now, !m.o.NoContent), m.o.Notify)
+}
+
+// hushed notes whether another board notifies, and says so when that
+// changes: once when this board starts quiet, once when it takes over.
+func (m *Model) hushed(quiet bool) tea.Cmd {
+	if quiet == m.quiet {
+		return nil
+	}
+	m.quiet = quiet
+	if quiet {
+		return m.flash("another board sends the notifications: this one tells nobody while that one runs", false)
+	}
+	return m.flash("the other board quit: this board sends the notifications now", false)
 }
 
 // mute turns notifications about the selected session off or back on, in
