@@ -101,3 +101,18 @@ func (a *app) orphanSessions(ctx context.Context, tc *tmux.Client, obs []state.O
 	}
 	return out
 }
+
+// doctorPassthrough: inside tmux, the board's desktop notifications (OSC 9
+// and 777) reach the terminal only when the user allowed passthrough on
+// the tmux server this terminal is in ($TMUX). It reads the option, never
+// sets it: one line of information, not a problem.
+func (a *app) doctorPassthrough(ctx context.Context, add addFunc) {
+	path, _, _ := strings.Cut(a.getenv("TMUX"), ",")
+	if path == "" {
+		return
+	}
+	here := &tmux.Client{Run: tmux.ExecRunner("", tmux.DefaultTimeout, "-S", path)}
+	if v, err := here.Run(ctx, "show-options", "-gv", "allow-passthrough"); err == nil && strings.TrimSpace(string(v)) == "off" {
+		add(true, "", "notifications: inside tmux the board rings the bell and shows a tmux message; for desktop ones (OSC 9/777) add `set -g allow-passthrough on` to your tmux.conf")
+	}
+}

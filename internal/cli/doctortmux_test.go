@@ -93,3 +93,34 @@ func TestDoctorHungServer(t *testing.T) {
 		t.Errorf("doctor's advice for a stopped server is wrong:\n%s", out)
 	}
 }
+
+// Inside tmux with allow-passthrough off, doctor says in one line that
+// the desktop notifications stay in tmux and what turns them on; it only
+// reads the option (trial 3, item 3).
+func TestDoctorPassthroughOff(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	path, err := e.tc.Run(context.Background(), "display-message", "-p", "#{socket_path}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.vars["TMUX"] = strings.TrimSpace(string(path)) + ",1,0"
+	const says = "set -g allow-passthrough on"
+	out, _, _ := e.run("doctor")
+	if strings.Count(out, says) != 1 {
+		t.Errorf("doctor inside tmux with allow-passthrough off does not say %q once:\n%s", says, out)
+	}
+	if v, _ := e.tc.Run(context.Background(), "show", "-gv", "allow-passthrough"); strings.TrimSpace(string(v)) != "off" {
+		t.Errorf("doctor changed allow-passthrough to %q", v)
+	}
+	if _, err := e.tc.Run(context.Background(), "set", "-g", "allow-passthrough", "on"); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, _ := e.run("doctor"); strings.Contains(out, says) {
+		t.Errorf("doctor with allow-passthrough on still says it:\n%s", out)
+	}
+	delete(e.vars, "TMUX")
+	if out, _, _ := e.run("doctor"); strings.Contains(out, "passthrough") {
+		t.Errorf("doctor outside tmux speaks of passthrough:\n%s", out)
+	}
+}
