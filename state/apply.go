@@ -3,6 +3,7 @@ package state
 import (
 	"cmp"
 	"errors"
+	"fmt"
 	"slices"
 	"time"
 )
@@ -347,6 +348,23 @@ var (
 	ErrUnreachable = errors.New("tmux is not answering; nothing was sent")
 )
 
+// deadPane is ErrAgentExited when lanes knows the pane is dead (tmux kept
+// it with its exit status), not a shell: it says so, and the way back.
+type deadPane struct{ r *Record }
+
+func (e deadPane) Error() string {
+	exit := "exit status unknown"
+	switch p := e.r.Pane; {
+	case p.ExitSignal != "":
+		exit = p.ExitSignal
+	case p.ExitStatus != nil:
+		exit = fmt.Sprintf("exit %d", *p.ExitStatus)
+	}
+	return fmt.Sprintf("agent exited — its pane is dead (%s); restart it with `lanes restart %s`", exit, e.r.Name)
+}
+
+func (e deadPane) Unwrap() error { return ErrAgentExited }
+
 // CanSend reports whether text may be typed into the session's pane: only a
 // live agent, not in a dialog unless force is set, on a server that answers.
 // Only the dialog fact refuses: a generic script's waiting_input is a stdin
@@ -360,7 +378,9 @@ func CanSend(r *Record, force bool) error {
 		return ErrNoPane
 	case r.Starting():
 		return ErrStarting
-	case r.Activity.State == ActivityExited || r.Pane.Dead:
+	case r.Pane.Dead:
+		return deadPane{r}
+	case r.Activity.State == ActivityExited:
 		return ErrAgentExited
 	case !force && r.Activity.Dialog:
 		return ErrInDialog

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"errors"
 	"slices"
 	"testing"
 	"time"
@@ -243,7 +244,7 @@ func TestCanSend(t *testing.T) {
 		{"unreachable", func() *Record { r := rec(ActivityIdle); r.Runtime.UnreachableSince = t0; return r }, true, ErrUnreachable},
 	}
 	for _, c := range cases {
-		if got := CanSend(c.rec(), c.force); got != c.want {
+		if got := CanSend(c.rec(), c.force); !errors.Is(got, c.want) || (got == nil) != (c.want == nil) {
 			t.Errorf("%s: CanSend = %v, want %v", c.name, got, c.want)
 		}
 	}

@@ -40,7 +40,7 @@ func (m *Model) cycle(kind cycleKind) tea.Cmd {
 	if kind == spoolOnly && m.o.Ingest != nil {
 		c = m.o.Ingest
 	}
-	return cycleCmd(m.ctx, c, m.o.Now, kind == spoolOnly)
+	return cycleCmd(m.ctx, c, m.o.Now, kind == spoolOnly, m.voice)
 }
 
 // onCycle applies a cycle's records (or shows why there are none), then
@@ -84,7 +84,7 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 			m.prsStopped = ""
 		}
 		m.rebuild()
-		cmds = append(cmds, m.notify(msg.now))
+		cmds = append(cmds, m.hushed(msg.quiet), m.notify(msg.now))
 		if !msg.ingest {
 			m.pendingName = "" // found by now, or filtered out of sight
 		}

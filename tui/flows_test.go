@@ -244,7 +244,7 @@ func TestFlowRefusedSendOnExitedAgent(t *testing.T) {
 	f.keys("l", "j", "j", "j", "j", "j") // Needs you, by urgency: refactor, flaky, quiet, oom, web, then crash, exited (3)
 	f.waitText("┃ ■ crash")
 	f.keys("s")
-	f.waitText("can't send to crash: agent exited — its pane may be a shell now")
+	f.waitText("can't send to crash: agent exited — its pane is dead (exit 3); restart it with `lanes restart crash`")
 	m := f.final()
 	if m.mode != modeBoard {
 		t.Errorf("a refused send opened a dialog (mode %d)", m.mode)

@@ -22,6 +22,7 @@ type (
 		err    error
 		now    time.Time
 		ingest bool
+		quiet  bool // another board notifies (notifyLock)
 	}
 	// tickMsg asks for the next polling cycle; a stale gen is ignored.
 	tickMsg struct{ gen int }
@@ -119,10 +120,10 @@ var (
 		done:   "removed %s", live: false, run: Actions.Remove}
 )
 
-func cycleCmd(ctx context.Context, c Cycler, now func() time.Time, ingest bool) tea.Cmd {
+func cycleCmd(ctx context.Context, c Cycler, now func() time.Time, ingest bool, voice *notifyLock) tea.Cmd {
 	return func() tea.Msg {
 		res, err := c.Cycle(ctx)
-		return cycleMsg{res: res, err: err, now: now(), ingest: ingest}
+		return cycleMsg{res: res, err: err, now: now(), ingest: ingest, quiet: !voice.take()}
 	}
 }
 

@@ -100,6 +100,10 @@ type Model struct {
 	pendingName           string // a session just created, to select when it appears
 
 	notifier notifier // who entered Needs you (docs/design.md §15)
+	// voice is this board's claim to notify; quiet is set while another
+	// board holds it (this one then tells nobody).
+	voice *notifyLock
+	quiet bool
 
 	// Other hosts (docs/design.md §16): what each last said, their
 	// statuses' channel, the host filter (0 all, 1 this host, 2+i host
@@ -122,7 +126,11 @@ func New(ctx context.Context, o Options, spool <-chan struct{}) Model {
 	m := Model{ctx: ctx, o: o, spool: spool, keys: newKeyMap(), help: help.New(),
 		board: newBoard(), now: o.Now(), isDark: o.Theme != ThemeLight,
 		themeSet: o.Theme == ThemeDark || o.Theme == ThemeLight,
-		cycling:  true} // Init starts the first cycle, and cannot say so itself
+		cycling:  true, // Init starts the first cycle, and cannot say so itself
+		voice:    &notifyLock{}}
+	if !o.NoNotify {
+		m.voice = newNotifyLock(o.StateDir) // a board that tells nobody claims nothing
+	}
 	m.setLook()
 	if len(o.Hosts) > 0 && o.Remote != nil {
 		m.hosts = newHosts(o.Hosts)
@@ -149,7 +157,7 @@ func (m *Model) setLook() {
 // Init asks the terminal for its background, runs the first cycle and
 // starts watching the spool.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{cycleCmd(m.ctx, m.o.Collector, m.o.Now, false), waitSpool(m.spool), waitHost(m.hostCh)}
+	cmds := []tea.Cmd{cycleCmd(m.ctx, m.o.Collector, m.o.Now, false, m.voice), waitSpool(m.spool), waitHost(m.hostCh)}
 	if !m.themeSet {
 		cmds = append(cmds, tea.RequestBackgroundColor)
 	}

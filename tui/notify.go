@@ -168,12 +168,19 @@ func needsWhat(r *state.Record, now time.Time, content bool) string {
 
 // Terminal notifications: the bell, OSC 9 (iTerm2, WezTerm, Windows
 // Terminal, kitty, foot…) and OSC 777 (rxvt-unicode, foot, Ghostty,
-// WezTerm…), each terminated by BEL.
-func terminalSeq(n Notice) string {
+// WezTerm…), each terminated by BEL. Inside tmux the OSCs go in tmux's
+// passthrough wrapper: tmux drops them otherwise, and hands the wrapped
+// ones on to the terminal only when the user set allow-passthrough (lanes
+// never sets it). The bell stays outside: tmux rings it itself.
+func terminalSeq(n Notice, inTmux bool) string {
 	title := strings.ReplaceAll(oscText(n.Title), ";", ",") // the field separator
 	body := oscText(n.Body)
-	return "\a\x1b]9;" + title + ": " + body + "\a" +
+	osc := "\x1b]9;" + title + ": " + body + "\a" +
 		"\x1b]777;notify;" + title + ";" + body + "\a"
+	if inTmux {
+		osc = "\x1bPtmux;" + strings.ReplaceAll(osc, "\x1b", "\x1b\x1b") + "\x1b\\"
+	}
+	return "\a" + osc
 }
 
 // oscText is s safe inside an OSC string: no control character can end
@@ -185,8 +192,8 @@ func oscText(s string) string { return state.CleanText(s) }
 // next frame before the renderer's own diff. The bell, OSC 9 and OSC 777
 // move no cursor and draw no cell, so the renderer's idea of the screen
 // stays true. outside, when set, tells the rest of the world meanwhile.
-func notifyCmd(ctx context.Context, n Notice, outside func(context.Context, Notice)) tea.Cmd {
-	cmds := []tea.Cmd{tea.Raw(terminalSeq(n))}
+func notifyCmd(ctx context.Context, n Notice, inTmux bool, outside func(context.Context, Notice)) tea.Cmd {
+	cmds := []tea.Cmd{tea.Raw(terminalSeq(n, inTmux))}
 	if outside != nil {
 		cmds = append(cmds, func() tea.Msg { outside(ctx, n); return nil })
 	}
@@ -218,12 +225,25 @@ func Outside(tmuxFor func(socket string) *tmux.Client) func(context.Context, Not
 // notify tells the user about the sessions of this cycle's records that
 // entered Needs you.
 func (m *Model) notify(now time.Time) tea.Cmd {
-	recs := m.notifier.entered(m.derived, now, m.o.NoNotify)
+	recs := m.notifier.entered(m.derived, now, m.o.NoNotify || m.quiet)
 	if len(recs) == 0 {
 		return nil
 	}
 	m.pace.kick() // the bell and OSC are written on a tick, view or no view
-	return notifyCmd(m.ctx, noticeFor(recs, now, !m.o.NoContent), m.o.Notify)
+	return notifyCmd(m.ctx, noticeFor(recs, now, !m.o.NoContent), m.o.TmuxEnv != "", m.o.Notify)
+}
+
+// hushed notes whether another board notifies, and says so when that
+// changes: once when this board starts quiet, once when it takes over.
+func (m *Model) hushed(quiet bool) tea.Cmd {
+	if quiet == m.quiet {
+		return nil
+	}
+	m.quiet = quiet
+	if quiet {
+		return m.flash("another board sends the notifications: this one tells nobody while that one runs", false)
+	}
+	return m.flash("the other board quit: this board sends the notifications now", false)
 }
 
 // mute turns notifications about the selected session off or back on, in

@@ -160,7 +160,7 @@ func TestNotifyText(t *testing.T) {
 			if n.Body != tt.want {
 				t.Errorf("body %q, want %q", n.Body, tt.want)
 			}
-			seq := terminalSeq(n)
+			seq := terminalSeq(n, false)
 			if strings.Count(seq, "\x1b") != 2 || strings.Count(seq, "\a") != 3 {
 				t.Errorf("sequence %q carries control characters of its text", seq)
 			}
@@ -203,5 +203,23 @@ func TestNotifyHeldEntryToldLater(t *testing.T) {
 	}
 	if got := b.cycle(at.Add(12*time.Second), blocked(api), web); got != "" {
 		t.Errorf("told twice: %q", got)
+	}
+}
+
+// Inside tmux ($TMUX set) the OSCs go wrapped in tmux's passthrough DCS
+// (ESC P tmux; … ESC \, each ESC inside doubled), which tmux hands on to
+// the terminal when the user set allow-passthrough (unwrapped, tmux drops
+// them); the bell stays outside, tmux rings it itself (trial 3, item 3).
+func TestNotifyInsideTmuxWrapsOSC(t *testing.T) {
+	b := newNotifyBoard(t, Options{TmuxEnv: "/tmp/tmux-1000/default,4242,0"})
+	api := rec("a1000001", "api", state.ActivityActive, time.Minute)
+	b.cycle(fixedNow, api)
+	got := b.cycle(fixedNow.Add(time.Second), blocked(api))
+	want := "\a\x1bPtmux;" +
+		"\x1b\x1b]9;lanes: api needs you — Allow Bash: rm -rf build\a" +
+		"\x1b\x1b]777;notify;lanes;api needs you — Allow Bash: rm -rf build\a" +
+		"\x1b\\"
+	if got != want {
+		t.Errorf("inside tmux the board wrote %q, want %q", got, want)
 	}
 }

@@ -150,6 +150,7 @@ func Run(ctx context.Context, o Options) error {
 		spool, watchErr = state.WatchSpool(ctx, o.StateDir)
 	}
 	m := New(ctx, o, either(ctx, spool, o.Wake))
+	defer m.voice.release()
 	if m.o.Notify == nil {
 		m.o.Notify = Outside(m.o.Tmux)
 	}

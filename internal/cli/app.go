@@ -122,7 +122,7 @@ func (a *app) main(ctx context.Context, args []string) int {
 		a.usage(a.stdout)
 		return exitOK
 	case err != nil:
-		fmt.Fprintf(a.stderr, "lanes: %v\n\n", err)
+		fmt.Fprintf(a.stderr, "lanes: %s\n\n", flagErr(err))
 		a.usage(a.stderr)
 		return exitUsage
 	}
@@ -187,6 +187,7 @@ func (a *app) usage(w io.Writer) {
 	fmt.Fprintln(w, "  LANES_NOTIFY      off (or 0, false, no): the board tells nobody when a session enters Needs you")
 	fmt.Fprintln(w, "  LANES_PR_EVERY    how often the board reads PRs from GitHub with gh (default 60s, at least 5s), or off")
 	fmt.Fprintln(w, "  LANES_WORKTREE_ROOT  where `lanes new --worktree` puts worktrees (absolute; default beside the repository)")
+	fmt.Fprintln(w, "  LANES_TMUX_CONTROL   off: the board starts a tmux client per read instead of keeping one control-mode client")
 	fmt.Fprintln(w, "  NO_COLOR          the board draws without colour; glyphs and labels carry everything")
 	fmt.Fprintln(w, "  LANES_SSH         the ssh program the board reaches other hosts with (default ssh)")
 	fmt.Fprintln(w, "\nRun `lanes COMMAND --help` for a command's flags.")
@@ -248,17 +249,21 @@ func (a *app) parse(fs *flag.FlagSet, args []string) (code int, done bool) {
 // parseWith is parse with parseArgs' special case, textAfter (send's
 // prompt), and its tail (new's agent argv).
 func (a *app) parseWith(fs *flag.FlagSet, args []string, textAfter int) (tail []string, code int, done bool) {
-	usage := fs.Usage
-	fs.Usage = func() {} // the flag package would print it to stderr on -h too
+	usage, out := fs.Usage, fs.Output()
+	// The flag package would print its error, and the usage on -h too:
+	// lanes says them itself, in its own words.
+	fs.Usage = func() {}
+	fs.SetOutput(io.Discard)
 	tail, err := parseArgs(fs, args, textAfter)
 	fs.Usage = usage
+	fs.SetOutput(out)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		fs.SetOutput(a.stdout)
 		fs.Usage()
 		return nil, exitOK, true
 	case err != nil:
-		fmt.Fprintln(a.stderr)
+		fmt.Fprintf(a.stderr, "lanes: %s\n\n", flagErr(err))
 		fs.Usage()
 		return nil, exitUsage, true
 	}

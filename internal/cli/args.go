@@ -2,6 +2,7 @@ package cli
 
 import (
 	"flag"
+	"regexp"
 	"strings"
 )
 
@@ -71,3 +72,11 @@ func isBool(f *flag.Flag) bool {
 	b, ok := f.Value.(interface{ IsBoolFlag() bool })
 	return ok && b.IsBoolFlag()
 }
+
+// flagDash is the dash the flag package puts before a flag's name in its
+// errors ("flag provided but not defined: -jsn").
+var flagDash = regexp.MustCompile(`( )-([A-Za-z])`)
+
+// flagErr is a flag package error as lanes spells flags: with two dashes,
+// as its help and README write them, however many the user typed.
+func flagErr(err error) string { return flagDash.ReplaceAllString(err.Error(), "$1--$2") }

@@ -105,17 +105,21 @@ func TestParseUsageExits(t *testing.T) {
 		code int
 		want string // in stderr, or stdout for exit 0
 	}{
-		{"--bogus", exitUsage, "lanes: flag provided but not defined: -bogus"},
-		{"--socket", exitUsage, "flag needs an argument: -socket"},
+		// A flag's mistake says lanes: and the flag with two dashes, for
+		// the global flags and a command's alike (trial 3, item 15).
+		{"--bogus", exitUsage, "lanes: flag provided but not defined: --bogus\n"},
+		{"--socket", exitUsage, "lanes: flag needs an argument: --socket\n"},
+		{"ls --jsn", exitUsage, "lanes: flag provided but not defined: --jsn\n\nUsage: lanes ls"},
+		{"ls -jsn", exitUsage, "lanes: flag provided but not defined: --jsn\n\nUsage: lanes ls"},
 		{"--help", exitOK, "Global flags:"},
 		{"ls --bogus", exitUsage, "Usage: lanes ls"},
-		{"version --socket s", exitUsage, "flag provided but not defined: -socket"},
+		{"version --socket s", exitUsage, "lanes: flag provided but not defined: --socket\n"},
 		{"version -h", exitOK, "Usage: lanes version"},
 		{"new -- sh", exitUsage, "new needs a NAME before --"},
 		{"new --agent codex -- sh", exitUsage, "new needs a NAME before --"},
 		{"new", exitUsage, "new needs a NAME\n"},
 		{"new api sh", exitUsage, `unexpected "sh": put agent arguments after --`},
-		{"new api --dir", exitUsage, "flag needs an argument: -dir"},
+		{"new api --dir", exitUsage, "lanes: flag needs an argument: --dir\n"},
 		{"new --dir /tmp api --help", exitOK, "Usage: lanes new NAME"},
 		{"send api --forse hi", exitUsage, "put -- before it"},
 		{"send api", exitUsage, "send needs a NAME and TEXT"},

@@ -92,6 +92,9 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 				boardName, a.build, from, buildBoth))
 		}
 	}
+	if err := a.boardTerminal(); err != nil {
+		return a.fail(err)
+	}
 	c, err := a.collector()
 	if err != nil {
 		return a.fail(err)

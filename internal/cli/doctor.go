@@ -42,6 +42,7 @@ func (a *app) cmdDoctor(ctx context.Context, args []string) int {
 	// and its tmux read is the one the tmux checks report on.
 	res, cycleErr := a.quietCycle(ctx)
 	a.doctorTmux(ctx, res, cycleErr, add)
+	a.doctorPassthrough(ctx, add)
 	dir, err := a.stateDir()
 	switch {
 	case errors.Is(err, fsafe.ErrForeign):

@@ -40,8 +40,8 @@ func (a *app) doctorTmux(ctx context.Context, res state.CycleResult, cycleErr er
 	case errors.Is(readErr, tmux.ErrNoServer) && len(waiting) == 0:
 		add(true, "", "%s: not running (it starts with the first `lanes new`)", server)
 	case errors.Is(readErr, tmux.ErrNoServer):
-		add(false, fmt.Sprintf("after a reboot their agents are gone: end each with `lanes kill %s --yes`, or start it again in a new server with `lanes restart %s`",
-			waiting[0], waiting[0]),
+		add(false, fmt.Sprintf("after a reboot: `lanes restore --all` starts them again and resumes their conversations; end one for good with `lanes kill %s --yes`",
+			waiting[0]),
 			"%s: not running, and %d live session(s) wait on it: %s", server, len(waiting), strings.Join(waiting, ", "))
 	case errors.Is(readErr, tmux.ErrTimeout):
 		add(false, fmt.Sprintf("look at it with `%s` and at its process (stopped? overloaded?); lanes keeps every session's record meanwhile", ls),
@@ -100,4 +100,19 @@ func (a *app) orphanSessions(ctx context.Context, tc *tmux.Client, obs []state.O
 		out = append(out, a.svc().ReadOrphan(ctx, tc, ob.SessionID, ob.LanesID))
 	}
 	return out
+}
+
+// doctorPassthrough: inside tmux, the board's desktop notifications (OSC 9
+// and 777) reach the terminal only when the user allowed passthrough on
+// the tmux server this terminal is in ($TMUX). It reads the option, never
+// sets it: one line of information, not a problem.
+func (a *app) doctorPassthrough(ctx context.Context, add addFunc) {
+	path, _, _ := strings.Cut(a.getenv("TMUX"), ",")
+	if path == "" {
+		return
+	}
+	here := &tmux.Client{Run: tmux.ExecRunner("", tmux.DefaultTimeout, "-S", path)}
+	if v, err := here.Run(ctx, "show-options", "-gv", "allow-passthrough"); err == nil && strings.TrimSpace(string(v)) == "off" {
+		add(true, "", "notifications: inside tmux the board rings the bell and shows a tmux message; for desktop ones (OSC 9/777) add `set -g allow-passthrough on` to your tmux.conf")
+	}
 }

@@ -58,8 +58,11 @@ func TestDoctorDeadServerWithLiveSessions(t *testing.T) {
 	if code == exitOK || strings.Contains(out, "ok  tmux server -L "+e.tc.Socket) {
 		t.Errorf("doctor calls a dead server with a live session ok (exit %d):\n%s", code, out)
 	}
-	if !strings.Contains(out, "lanes kill a --yes") || strings.Contains(out, "NAME") {
-		t.Errorf("doctor's advice for a dead server:\n%s", out)
+	// The README's answer after a reboot comes first (it resumes the
+	// conversations); ending one for good comes after it.
+	restore, kill := strings.Index(out, "lanes restore --all"), strings.Index(out, "lanes kill a --yes")
+	if restore < 0 || kill < restore || strings.Contains(out, "NAME") {
+		t.Errorf("doctor's advice for a dead server does not lead with `lanes restore --all`, then kill --yes:\n%s", out)
 	}
 }
 
@@ -88,5 +91,36 @@ func TestDoctorHungServer(t *testing.T) {
 	}
 	if strings.Contains(out, "NAME") || strings.Contains(out, "start that tmux server again") {
 		t.Errorf("doctor's advice for a stopped server is wrong:\n%s", out)
+	}
+}
+
+// Inside tmux with allow-passthrough off, doctor says in one line that
+// the desktop notifications stay in tmux and what turns them on; it only
+// reads the option (trial 3, item 3).
+func TestDoctorPassthroughOff(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	path, err := e.tc.Run(context.Background(), "display-message", "-p", "#{socket_path}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.vars["TMUX"] = strings.TrimSpace(string(path)) + ",1,0"
+	const says = "set -g allow-passthrough on"
+	out, _, _ := e.run("doctor")
+	if strings.Count(out, says) != 1 {
+		t.Errorf("doctor inside tmux with allow-passthrough off does not say %q once:\n%s", says, out)
+	}
+	if v, _ := e.tc.Run(context.Background(), "show", "-gv", "allow-passthrough"); strings.TrimSpace(string(v)) != "off" {
+		t.Errorf("doctor changed allow-passthrough to %q", v)
+	}
+	if _, err := e.tc.Run(context.Background(), "set", "-g", "allow-passthrough", "on"); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, _ := e.run("doctor"); strings.Contains(out, says) {
+		t.Errorf("doctor with allow-passthrough on still says it:\n%s", out)
+	}
+	delete(e.vars, "TMUX")
+	if out, _, _ := e.run("doctor"); strings.Contains(out, "passthrough") {
+		t.Errorf("doctor outside tmux speaks of passthrough:\n%s", out)
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"io"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -49,6 +50,24 @@ func TestBoardContentOff(t *testing.T) {
 		}
 		if got.NoContent != (v == "off") {
 			t.Errorf("LANES_CONTENT=%q: NoContent = %v", v, got.NoContent)
+		}
+	}
+}
+
+// TestHelpListsReadmeVariables: every LANES_ variable the README tells
+// users about is in `lanes --help` too (trial 3, item 15).
+func TestHelpListsReadmeVariables(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	a := newApp(strings.NewReader(""), &out, io.Discard, func(string) string { return "" })
+	a.main(context.Background(), []string{"--help"})
+	for _, v := range regexp.MustCompile(`LANES_[A-Z_]+`).FindAllString(string(readme), -1) {
+		if !strings.Contains(out.String(), v) {
+			t.Errorf("the README names %s; `lanes --help` does not:\n%s", v, out.String())
 		}
 	}
 }

@@ -130,7 +130,7 @@ func TestHelpEverywhere(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"new", "x", "--dir"}, "flag needs an argument: -dir"},
+		{[]string{"new", "x", "--dir"}, "flag needs an argument: --dir"},
 		{[]string{"new", "--", "sh"}, "new needs a NAME"},
 		{[]string{"--theme", "purple", "ls"}, "unknown --theme"},
 		{[]string{"version", "extra"}, "takes no arguments"},

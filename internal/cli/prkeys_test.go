@@ -173,3 +173,31 @@ func TestOpenPR(t *testing.T) {
 		t.Errorf("no URL: %v", err)
 	}
 }
+
+// P asks git how far the branch is ahead at the moment it runs, not the
+// poller's last count, which lags a commit made in the pane by up to a
+// minute: a stale 0 does not refuse a branch with a commit, and a stale 1
+// does not push a branch that has none now (trial 3, item 2).
+func TestCreatePRAsksGitNow(t *testing.T) {
+	t.Parallel()
+	e, repo, bare, _ := prRepo(t, "echo https://github.com/o/r/pull/42\n")
+	base := gitOut(t, repo, "rev-parse", "--abbrev-ref", "@{-1}") // the branch feat started from
+	r := e.record("api")
+	r.Git = state.GitFacts{Base: base, ReadAt: time.Now(), Ahead: 0} // read before the commit
+	if said, err := e.app().svc().CreatePR(context.Background(), r); err != nil || said != "PR created: https://github.com/o/r/pull/42" {
+		t.Fatalf("CreatePR with a stale ahead count of 0 = %q, %v; want the PR made", said, err)
+	}
+
+	e, repo, bare, _ = prRepo(t, "echo https://github.com/o/r/pull/43\n")
+	base = gitOut(t, repo, "rev-parse", "--abbrev-ref", "@{-1}")
+	gitOut(t, repo, "reset", "-q", "--hard", base) // the commit is gone again
+	r = e.record("api")
+	r.Git = state.GitFacts{Base: base, ReadAt: time.Now(), Ahead: 1}
+	_, err := e.app().svc().CreatePR(context.Background(), r)
+	if err == nil || !strings.Contains(err.Error(), "has no commit ahead of "+base) {
+		t.Fatalf("CreatePR with no commit ahead now: %v, want a refusal", err)
+	}
+	if refs := gitOut(t, bare, "for-each-ref"); refs != "" {
+		t.Errorf("origin got %q; nothing should have been pushed", refs)
+	}
+}

@@ -211,7 +211,8 @@ func TestSendRefusals(t *testing.T) {
 			t.Errorf("lanes %v: exit %d %q, want %d %q", args, got, errs, code, msg)
 		}
 	}
-	refused(exitExited, "agent exited — its pane may be a shell now", "send", "gone", "hi")
+	// lanes knows the pane is dead: it says so, and the way back (trial 3, item 7).
+	refused(exitExited, "gone: agent exited — its pane is dead (exit 2); restart it with `lanes restart gone`\n", "send", "gone", "hi")
 	refused(exitNoSession, "no such session", "send", "nosuch", "hi")
 	// A generic script's blocked is a stdin prompt: send answers it.
 	e.must("hook", "generic", "blocked", "--session", "cat")

@@ -79,8 +79,13 @@ func (s *Service) CreatePR(ctx context.Context, r *state.Record) (string, error)
 	if r.Branch == "" {
 		return "", fmt.Errorf("%s is on no branch: %s is not in a git checkout", r.Name, r.Dir)
 	}
-	if g := r.Git; !g.ReadAt.IsZero() && g.Ahead == 0 && g.Base != "" {
-		return "", fmt.Errorf("%s's branch %s has no commit ahead of %s: nothing to propose yet", r.Name, r.Branch, g.Base)
+	// Git now, not the poller's count: that lags a commit made in the pane
+	// by up to a minute. A count git cannot give refuses nothing (gh says).
+	if base := r.Git.Base; base != "" {
+		n, err := s.step(ctx, "git rev-list", r.Dir, []string{"git", "rev-list", "--count", base + "..HEAD"})
+		if err == nil && strings.TrimSpace(n) == "0" {
+			return "", fmt.Errorf("%s's branch %s has no commit ahead of %s: nothing to propose yet", r.Name, r.Branch, base)
+		}
 	}
 	gh := s.LookPath("gh")
 	if gh == "" {
