@@ -266,3 +266,18 @@ func TestRestoreOfAnAgentThatExitedInPlace(t *testing.T) {
 		t.Errorf("restore --all said\n%s", out)
 	}
 }
+
+// A session the user killed comes back when they name it, not with --all
+// (which brings back what a reboot took).
+func TestRestoreAKilledSessionByName(t *testing.T) {
+	e := newEnv(t)
+	e.must("new", "c", "--dir", t.TempDir(), "--", "sleep", "600")
+	e.must("kill", "c")
+	if out := e.must("restore", "--all"); !strings.Contains(out, "skipped c") || !strings.Contains(out, "`lanes restore c` brings it back by name") {
+		t.Errorf("restore --all on a killed session: %q", out)
+	}
+	if out := e.must("restore", "c"); !strings.Contains(out, "restored c") {
+		t.Errorf("restore c: %q", out)
+	}
+	e.waitFor("c live again", 10*time.Second, func(m map[string]listing.Session) bool { return !m["c"].IsTerminated && m["c"].Status == "idle" })
+}
