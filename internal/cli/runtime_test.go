@@ -262,7 +262,7 @@ func TestExactTargetsAndNames(t *testing.T) {
 	}
 	for _, c := range []struct{ cmd, want string }{
 		{"kill", "session terminated already (killed by user)"},
-		{"restart", "start a new one with `lanes new foo`"},
+		{"restart", "`lanes new foo` starts a new one"},
 		{"attach", "foo: session terminated"},
 	} {
 		if _, errs, code := e.run(c.cmd, "foo"); code != exitTerminated || !strings.Contains(errs, c.want) {

@@ -193,7 +193,9 @@ func (w *hostWatch) exitWhy(err error, stderr string) error {
 	name := w.host.Name
 	var exit *exec.ExitError
 	switch {
-	case strings.Contains(stderr, "flag provided but not defined: -watch"):
+	case strings.Contains(stderr, "flag provided but not defined: -watch"), strings.Contains(stderr, "flag provided but not defined: --watch"):
+		// Go's flag package says -watch; a lanes that spells flags --name
+		// says --watch.
 		return fmt.Errorf("lanes on %s is older than this one: it has no `ls --watch`; upgrade lanes there", name)
 	case errors.As(err, &exit) && exit.ExitCode() == 127:
 		return fmt.Errorf("lanes is not on %s's PATH for ssh commands (%s): install it there, or put it in a directory of that PATH",
