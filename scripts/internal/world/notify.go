@@ -74,7 +74,9 @@ func (w *World) NotifyLatency(runs int) (Notified, error) {
 			if j := bytes.Index(raw, want); j >= 0 {
 				got.Latency = append(got.Latency, time.Since(start))
 				if got.Seen == "" {
-					got.Seen = notification(raw[max(0, j-1):])
+					// From the bell before it: inside tmux, the passthrough
+					// opening (ESC P tmux; ESC) comes between.
+					got.Seen = notification(raw[max(0, j-10):])
 				}
 				raw = raw[j+len(want):]
 				break
