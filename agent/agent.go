@@ -206,6 +206,17 @@ func isLanesCommand(cmd, agent string) bool {
 	return ok && (rest == " hook "+agent || rest == " hook "+agent+" "+InstalledFlag)
 }
 
+// installedBinary is the lanes binary an installed hook command (one
+// Install wrote for agent, whatever the binary path) runs; ok is false for
+// any other command, injected ones included.
+func installedBinary(cmd, agent string) (bin string, ok bool) {
+	bin, rest, ok := cutShellQuoted(strings.TrimSpace(cmd))
+	if !ok || rest != " hook "+agent+" "+InstalledFlag {
+		return "", false
+	}
+	return bin, true
+}
+
 // cutShellQuoted splits a leading shellQuote'd word off s.
 func cutShellQuoted(s string) (word, rest string, ok bool) {
 	var b strings.Builder

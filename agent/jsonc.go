@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/tailscale/hujson"
 )
@@ -50,7 +49,8 @@ func patchHooks(doc []byte, agent string, specs []hookSpec, handler hookHandler)
 	if err != nil {
 		return nil, err
 	}
-	if err := mergeHooks(v.Value.(*hujson.Object), l, agent, specs, handler); err != nil {
+	ours := func(cmd string) bool { return isLanesCommand(cmd, agent) }
+	if err := mergeHooks(v.Value.(*hujson.Object), l, ours, specs, handler); err != nil {
 		return nil, err
 	}
 	return v.Pack(), nil
@@ -89,15 +89,15 @@ func mustJSON(v any) []byte {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
-// mergeHooks puts lanes' hooks for agent into a settings object. Every
-// handler lanes wrote before (for this agent, injected or installed,
-// whatever binary path) is removed first, along with groups, events and a
+// mergeHooks puts lanes' hooks into a settings object. Every handler whose
+// command ours claims (patchHooks: any lanes wrote for this agent, injected
+// or installed, whatever binary path) is removed first, along with groups, events and a
 // "hooks" object that only held lanes' handlers; then one group per spec is
 // appended to its event. Every other member and element is kept in place,
 // so merging twice gives the same document, and merging no specs removes
 // lanes' hooks. Of duplicate names the last counts, as in the agents' own
 // JSON readers.
-func mergeHooks(root *hujson.Object, l layout, agent string, specs []hookSpec, handler hookHandler) error {
+func mergeHooks(root *hujson.Object, l layout, ours func(cmd string) bool, specs []hookSpec, handler hookHandler) error {
 	hv := member(root, "hooks")
 	switch {
 	case (hv == nil || hv.Value.Kind() == 'n') && len(specs) == 0:
@@ -125,7 +125,7 @@ func mergeHooks(root *hujson.Object, l layout, agent string, specs []hookSpec, h
 			}
 			continue // not ours to judge
 		}
-		if stripLanes(groups, agent) {
+		if stripLanes(groups, ours) {
 			removed = true
 			if len(groups.Elements) == 0 && !wanted[ev] {
 				removeItem(hooks, i)
@@ -149,9 +149,10 @@ func mergeHooks(root *hujson.Object, l layout, agent string, specs []hookSpec, h
 	return nil
 }
 
-// stripLanes removes lanes' handlers from hook groups, and the groups left
-// empty by it; groups it cannot read are kept as they are.
-func stripLanes(groups *hujson.Array, agent string) (removed bool) {
+// stripLanes removes the handlers whose command ours claims from hook
+// groups, and the groups left empty by it; groups it cannot read are kept
+// as they are.
+func stripLanes(groups *hujson.Array, ours func(cmd string) bool) (removed bool) {
 	for i := 0; i < len(groups.Elements); i++ {
 		g, ok := groups.Elements[i].Value.(*hujson.Object)
 		if !ok {
@@ -167,7 +168,7 @@ func stripLanes(groups *hujson.Array, agent string) (removed bool) {
 		}
 		dropped := false
 		for j := 0; j < len(hs.Elements); j++ {
-			if isLanesHandler(&hs.Elements[j], agent) {
+			if ours(handlerCommand(&hs.Elements[j])) {
 				removeItem(hs, j)
 				j--
 				dropped = true
@@ -184,9 +185,8 @@ func stripLanes(groups *hujson.Array, agent string) (removed bool) {
 	return removed
 }
 
-// lanesCommand is the command of a handler lanes wrote for agent, "" for
-// anything else.
-func lanesCommand(h *hujson.Value, agent string) string {
+// handlerCommand is a handler's command string, "" when it has none.
+func handlerCommand(h *hujson.Value) string {
 	o, ok := h.Value.(*hujson.Object)
 	if !ok {
 		return ""
@@ -195,14 +195,8 @@ func lanesCommand(h *hujson.Value, agent string) string {
 	if c == nil || c.Value.Kind() != '"' {
 		return ""
 	}
-	cmd := c.Value.(hujson.Literal).String()
-	if !isLanesCommand(cmd, agent) {
-		return ""
-	}
-	return cmd
+	return c.Value.(hujson.Literal).String()
 }
-
-func isLanesHandler(h *hujson.Value, agent string) bool { return lanesCommand(h, agent) != "" }
 
 // hasAllHooks reports whether a settings object holds an installed lanes
 // handler for every spec's event.
@@ -216,7 +210,8 @@ func hasAllHooks(root *hujson.Object, agent string, specs []hookSpec) bool {
 		return false
 	}
 	installed := func(h hujson.Value) bool {
-		return strings.HasSuffix(strings.TrimSpace(lanesCommand(&h, agent)), " "+InstalledFlag)
+		_, ok := installedBinary(handlerCommand(&h), agent)
+		return ok
 	}
 	for _, s := range specs {
 		ev := member(hooks, s.Event)

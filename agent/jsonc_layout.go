@@ -109,10 +109,13 @@ func appendItem(c hujson.ValueTrimmed, ind string, l layout, name string, v any)
 				valueLead = bytes.Clone(vl) // the space after its colon, or none
 			}
 		}
-		if ws := blankTail(heads[n-1].BeforeExtra); !strings.Contains(ws, "\n") {
+		if before := heads[n-1].BeforeExtra; !bytes.ContainsRune(before, '\n') {
 			// One line: the items' own separator; after a lone member, the
 			// space after its colon is the best guess at the one after a comma.
-			lead = hujson.Extra(ws)
+			// (An item on a line of its own after a comment, as in
+			// `/* env */ "env": {}`, is not one line: the new item gets a
+			// line of its own, not the comment's line.)
+			lead = hujson.Extra(blankTail(before))
 			if n == 1 && !multi {
 				lead = valueLead
 			}

@@ -461,6 +461,39 @@ func (b *board) selected() *item {
 	return b.lanes[b.lane].rows[b.row].it
 }
 
+// selectFirstCard puts the selection on the first card (in lane order)
+// when it is on none, such as the idle stack's header after a filter, so
+// the keys act on a session at once; a closed idle stack is opened when
+// only it holds one. It reports whether the selection moved.
+func (b *board) selectFirstCard() bool {
+	if b.selected() != nil || len(b.lanes) == 0 {
+		return false
+	}
+	onCard := func() bool {
+		for li, l := range b.lanes {
+			for ri, r := range l.rows {
+				if r.it != nil {
+					b.lane, b.row, b.selKey = li, ri, r.key()
+					return true
+				}
+			}
+		}
+		return false
+	}
+	if !onCard() {
+		if len(b.lanes[0].extra) == 0 || b.idleOpen() {
+			return false
+		}
+		b.idlePref = 1
+		b.relayout()
+		if !onCard() {
+			return false
+		}
+	}
+	b.scroll()
+	return true
+}
+
 // onIdleHead reports whether the selection is the idle stack's header.
 func (b *board) onIdleHead() bool { return b.selKey == idleHeadKey }
 

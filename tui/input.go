@@ -43,6 +43,9 @@ func (m Model) onFilterKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case "enter":
 		m.mode = modeBoard
 		m.filterIn.Blur()
+		if m.board.selectFirstCard() {
+			return m, tea.Batch(m.capture(), m.loadHistory(false))
+		}
 		return m, nil
 	case "esc":
 		m.mode = modeBoard

@@ -68,6 +68,33 @@ func (k keyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Attach, k.New, k.Send, k.Kill, k.Preview, k.Filter, k.Help, k.Quit}
 }
 
+// footer is which key line the board shows, after the selected card: the
+// keys that act on it (a card in a permission dialog has its own, see
+// answerHelp).
+type footer int
+
+const (
+	footLive       footer = iota // a live session, or no card selected
+	footExited                   // live, but its agent exited
+	footEnded                    // terminated
+	footRestorable               // terminated, and R brings it back
+	footers
+)
+
+// footerKeys is the key line of f; footLive's is ShortHelp.
+func (k keyMap) footerKeys(f footer) []key.Binding {
+	remove, restore := helpBinding("d", "remove"), helpBinding("R", "restore")
+	switch f {
+	case footExited:
+		return []key.Binding{k.Restart, k.Attach, k.Kill, k.New, k.Preview, k.Filter, k.Help, k.Quit}
+	case footEnded:
+		return []key.Binding{remove, k.History, k.New, k.Filter, k.Help, k.Quit}
+	case footRestorable:
+		return []key.Binding{restore, remove, k.History, k.New, k.Filter, k.Help, k.Quit}
+	}
+	return k.ShortHelp()
+}
+
 // FullHelp is the `?` overlay, one column per kind of key.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{

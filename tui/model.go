@@ -73,6 +73,7 @@ type Model struct {
 	send     sendDialog
 
 	helpLine [modeDiff + 1]string
+	footLine [footers]string // the board's key line for each kind of card
 	// answerLine is the key line of a card in a permission dialog, per agent.
 	answerLine map[state.Agent]string
 	helpPage   int // 0 keys, 1 legend, when they do not fit on one page

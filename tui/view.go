@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 
@@ -214,7 +215,25 @@ func (m Model) bottomLine() string {
 	if line, ok := m.answerHelp(); ok {
 		return line
 	}
+	if m.mode == modeBoard {
+		return m.footLine[footerFor(m.board.selected())]
+	}
 	return m.helpLine[m.mode]
+}
+
+// footerFor is the key line for the selected card (nil: none selected).
+func footerFor(sel *item) footer {
+	switch {
+	case sel == nil:
+		return footLive
+	case sel.Rec.Runtime.Terminated && state.Restorable(sel.Rec, true) == nil:
+		return footRestorable
+	case sel.Rec.Runtime.Terminated:
+		return footEnded
+	case errors.Is(state.CanSend(sel.Rec, true), state.ErrAgentExited):
+		return footExited
+	}
+	return footLive
 }
 
 // setHelpLines renders each mode's key line once per size or theme: the
@@ -240,6 +259,9 @@ func (m *Model) setHelpLines() {
 		// help cuts at the last item that fits, but not when even its "…"
 		// does not; the cut here holds at any width.
 		m.helpLine[md] = ansi.Truncate(m.help.ShortHelpView(km.ShortHelp()), m.w, "…")
+	}
+	for f := range m.footLine {
+		m.footLine[f] = ansi.Truncate(m.help.ShortHelpView(m.keys.footerKeys(footer(f))), m.w, "…")
 	}
 	m.setAnswerLines()
 }

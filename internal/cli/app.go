@@ -88,7 +88,7 @@ func commands() []command {
 		{"rm", "NAME [--yes] [--worktree]", "remove a terminated session's record and spool (with --worktree, its worktree too, only when clean)", (*app).cmdRm},
 		{"pr", "NAME --number N [--state …] [--review …] [--ci …] [--mergeable …] [--base B] [--head H] [--url U] | --sync [NAME…]", "record a PR's facts for a session, or read them from GitHub now", (*app).cmdPR},
 		{"hook", "AGENT [EVENT]", "record an agent hook event (run by agents; always exits 0)", (*app).cmdHook},
-		{"hooks", "install AGENT [--project DIR] [--dry-run]", "install lanes hooks into an agent's own config", (*app).cmdHooks},
+		{"hooks", "install|uninstall AGENT [--project DIR] [--dry-run]", "install lanes hooks into an agent's own config, or take them out", (*app).cmdHooks},
 		{"status-line", "[--format tmux|plain|json] [--session NAME] [--theme dark|light]", "print a summary for tmux's status line", (*app).cmdStatusLine},
 		{"doctor", "[--repair]", "check tmux, the state dir, the store, the spool and hooks", (*app).cmdDoctor},
 		{"version", "", "print the lanes version", (*app).cmdVersion},

@@ -52,7 +52,7 @@ func (a *app) cmdDoctor(ctx context.Context, args []string) int {
 	default:
 		a.doctorState(dir, add)
 	}
-	a.doctorHooks(add)
+	a.doctorHooks(dir, add)
 	a.doctorBoard(add)
 	a.doctorPRs(ctx, add)
 
@@ -210,9 +210,12 @@ func doctorHookErrors(dir string, add addFunc) {
 	}
 }
 
-func (a *app) doctorHooks(add addFunc) {
+func (a *app) doctorHooks(stateDir string, add addFunc) {
 	home := a.getenv("HOME")
 	for _, ag := range []state.Agent{state.AgentClaude, state.AgentCodex, state.AgentGemini, state.AgentOpenCode} {
+		if doctorHookBinaries(ag, home, stateDir, add) {
+			continue
+		}
 		path, err := exec.LookPath(string(ag))
 		if err != nil {
 			continue // not installed: nothing to say

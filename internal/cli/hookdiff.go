@@ -14,15 +14,21 @@ const hunkContext = 3
 // hookDiff is the dry run's unified diff of a settings file: hunks with a
 // little context, so the user reads what lanes adds, not their whole file.
 // A file not there yet is diffed against /dev/null, as diff -u shows a new
-// file.
+// file; for an uninstall (install false) the new side is the file without
+// lanes' hooks, or /dev/null when nil after means the file goes.
 //
 // The line diff is go-udiff's lcs; the hunks are grouped and printed here,
 // in go-udiff's own format (TestHookDiffIsUdiffs holds them to it), because
 // go-udiff's top package compiles a regexp at init and this binary is also
 // the hook, whose start-up is budgeted.
-func hookDiff(path string, exists bool, before, after []byte) string {
+func hookDiff(path string, install, exists bool, before, after []byte) string {
 	from, to := path, path+" (with lanes hooks)"
-	if !exists {
+	switch {
+	case !install && after == nil:
+		to = "/dev/null (removed)"
+	case !install:
+		to = path + " (without lanes hooks)"
+	case !exists:
 		from, to = "/dev/null", path+" (new file, with lanes hooks)"
 	}
 	a, b := splitLines(string(before)), splitLines(string(after))

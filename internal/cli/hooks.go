@@ -5,33 +5,33 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"lanes/agent"
 	"lanes/internal/session"
 	"lanes/state"
+	"lanes/state/fsafe"
 )
 
 // cmdHooks installs lanes' hooks into an agent's own config, for sessions
-// started outside lanes. Sessions lanes starts get them injected anyway.
+// started outside lanes (sessions lanes starts get them injected anyway),
+// or takes out again exactly the ones install put in.
 func (a *app) cmdHooks(_ context.Context, args []string) int {
 	fl := a.flags("hooks")
-	project := fl.String("project", "", "install into this project's config instead of the user's")
+	project := fl.String("project", "", "use this project's config instead of the user's")
 	dryRun := fl.Bool("dry-run", false, "print the change as a diff and write nothing")
 	if code, done := a.parse(fl, args); done {
 		return code
 	}
-	if fl.NArg() != 2 || fl.Arg(0) != "install" {
-		return a.usageErr(fl, "usage: lanes hooks install AGENT (claude, codex, gemini or opencode)")
+	if fl.NArg() != 2 || (fl.Arg(0) != "install" && fl.Arg(0) != "uninstall") {
+		return a.usageErr(fl, "usage: lanes hooks install|uninstall AGENT (claude, codex, gemini or opencode)")
 	}
+	install := fl.Arg(0) == "install"
 	ag := state.Agent(fl.Arg(1))
 	if !slices.Contains([]string{"claude", "codex", "gemini", "opencode"}, string(ag)) {
 		return a.usageErr(fl, "unknown agent %q (want claude, codex, gemini or opencode)", ag)
 	}
 	dir, err := a.stateDir()
-	if err != nil {
-		return a.fail(err)
-	}
-	self, err := hookBinary(dir)
 	if err != nil {
 		return a.fail(err)
 	}
@@ -41,26 +41,48 @@ func (a *app) cmdHooks(_ context.Context, args []string) int {
 			return a.fail(err)
 		}
 	}
-	target, before, after, err := agent.Install(ag, self, a.getenv("HOME"), projectDir)
+	doing := "uninstalling"
+	var target *fsafe.Target
+	var before, after []byte
+	if install {
+		doing = "installing"
+		var self string
+		if self, err = hookBinary(dir); err != nil {
+			return a.fail(err)
+		}
+		target, before, after, err = agent.Install(ag, self, a.getenv("HOME"), projectDir)
+	} else {
+		target, before, after, err = agent.Uninstall(ag, a.getenv("HOME"), projectDir)
+	}
 	if err != nil {
-		return a.fail(fmt.Errorf("installing %s hooks: %w", ag, err))
+		return a.fail(fmt.Errorf("%s %s hooks: %w", doing, ag, err))
 	}
 	defer target.Close()
 	path := target.Path
 	if bytes.Equal(before, after) {
-		if *dryRun {
+		switch {
+		case !install:
+			fmt.Fprintf(a.stdout, "no lanes %s hooks are installed in %s: nothing to remove\n", ag, path)
+		case *dryRun:
 			fmt.Fprintf(a.stdout, "%s hooks are already installed in %s: nothing would change\n", ag, path)
-			return exitOK
+		default:
+			fmt.Fprintf(a.stdout, "%s hooks are already installed in %s\n", ag, path)
 		}
-		fmt.Fprintf(a.stdout, "%s hooks are already installed in %s\n", ag, path)
 		return exitOK
 	}
 	if *dryRun {
-		fmt.Fprint(a.stdout, hookDiff(path, target.Exists(), before, after))
+		fmt.Fprint(a.stdout, hookDiff(path, install, target.Exists(), before, after))
 		return exitOK
 	}
 	if installRace != nil {
 		installRace()
+	}
+	if after == nil { // OpenCode's plugin, lanes' own file
+		if err := target.Remove(); err != nil {
+			return a.fail(fmt.Errorf("uninstalling %s hooks: %w", ag, err))
+		}
+		fmt.Fprintf(a.stdout, "removed lanes' %s plugin %s\n", ag, path)
+		return exitOK
 	}
 	// The project dir may be writable by others: the backup and the new
 	// file are new files under names nobody can guess, made in the
@@ -75,10 +97,26 @@ func (a *app) cmdHooks(_ context.Context, args []string) int {
 		fmt.Fprintf(a.stdout, "backup: %s\n", backup)
 	}
 	if err := target.Replace(after); err != nil {
-		return a.fail(fmt.Errorf("installing %s hooks: %w", ag, err))
+		return a.fail(fmt.Errorf("%s %s hooks: %w", doing, ag, err))
 	}
-	fmt.Fprintf(a.stdout, "installed %s hooks in %s\n", ag, path)
+	if install {
+		fmt.Fprintf(a.stdout, "installed %s hooks in %s\n", ag, path)
+		return exitOK
+	}
+	bins, _ := agent.InstalledBinaries(ag, before) // it parsed for Uninstall
+	fmt.Fprintf(a.stdout, "removed %d lanes %s hook(s) from %s (they ran %s)\n", len(bins), ag, path, strings.Join(uniq(bins), ", "))
 	return exitOK
+}
+
+// uniq is ss without repeats, in first-seen order.
+func uniq(ss []string) []string {
+	var out []string
+	for _, s := range ss {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // installRace, when set (by tests), runs between reading the config and

@@ -125,12 +125,12 @@ func TestHookDiffIsUdiffs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := hookDiff("f", true, []byte(c.before), []byte(c.after)); got != want {
+			if got := hookDiff("f", true, true, []byte(c.before), []byte(c.after)); got != want {
 				t.Errorf("hookDiff:\n%s\ngo-udiff:\n%s", got, want)
 			}
 		})
 	}
-	if got := hookDiff("f", true, []byte("same\n"), []byte("same\n")); got != "" {
+	if got := hookDiff("f", true, true, []byte("same\n"), []byte("same\n")); got != "" {
 		t.Errorf("no change: %q", got)
 	}
 }

@@ -66,13 +66,29 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	if *allHosts {
 		head, row = "HOST\t", func(v state.Derived) string { return cmp.Or(v.Host, localHost) + "\t" }
 	}
-	fmt.Fprintln(tw, head+"NAME\tAGENT\tSTATUS\tZONE\tAGE\tID")
+	fmt.Fprintln(tw, head+"NAME\tAGENT\tBRANCH\tSTATUS\tZONE\tAGE\tID")
 	for _, v := range views {
-		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s\t%s\t%s\n", row(v), v.Rec.Name, v.Rec.Agent, statusLabel(v),
+		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s\t%s\t%s\t%s\n", row(v), v.Rec.Name, v.Rec.Agent, lsBranch(v.Rec.Branch), statusLabel(v),
 			theme.ZoneSpec(v.D.Zone).Short, theme.Age(now, v.D.Since), v.Rec.ID)
 	}
 	tw.Flush()
 	return exitOK
+}
+
+// lsBranchWidth is the widest branch the table shows: with the other
+// columns of a typical session a row stays within 100 columns.
+const lsBranchWidth = 24
+
+// lsBranch is a session's branch for the table: "-" with none, a long one
+// cut with "…" (ls --json has it whole).
+func lsBranch(b string) string {
+	if b == "" {
+		return "-"
+	}
+	if r := []rune(b); len(r) > lsBranchWidth {
+		return string(r[:lsBranchWidth-1]) + "…"
+	}
+	return b
 }
 
 // lsRecords is what ls lists: the records of a cycle, else, while another

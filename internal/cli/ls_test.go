@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"lanes/state"
 )
@@ -262,5 +263,36 @@ func TestLsNotesServersItDidNotRead(t *testing.T) {
 	e.vars["LANES_TMUX_SOCKET"] = "elsewhere"
 	if _, errs, _ := e.run("ls"); strings.Contains(errs, "did not read") {
 		t.Errorf("ls on the sessions' own server noted %q", errs)
+	}
+}
+
+// The table shows each session's branch between AGENT and STATUS ("-"
+// with none), a long one cut with … so a row keeps within 100 columns.
+func TestLsTableBranch(t *testing.T) {
+	now := time.Date(2026, 11, 29, 17, 2, 11, 0, time.UTC)
+	short := lsRecord("shrt0001", "api", state.ActivityIdle, now)
+	none := lsRecord("none0001", "scratch", state.ActivityIdle, now)
+	none.Branch = ""
+	long := lsRecord("long0001", "frontend-1", state.ActivityExited, now)
+	long.Pane = state.Pane{Dead: true, ExitSignal: "SIGKILL"}
+	long.Branch = "lanes/feature-with-a-very-long-descriptive-branch-name"
+	e := lsEnv(t, short, none, long)
+	e.now = func() time.Time { return now }
+	out := e.must("ls")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if got := strings.Fields(lines[0]); !slices.Equal(got, []string{"NAME", "AGENT", "BRANCH", "STATUS", "ZONE", "AGE", "ID"}) {
+		t.Fatalf("header %q:\n%s", got, out)
+	}
+	branches := map[string]string{}
+	for _, l := range lines[1:] {
+		f := strings.Fields(l)
+		branches[f[0]] = f[2]
+		if n := utf8.RuneCountInString(l); n > 100 {
+			t.Errorf("row %d columns wide: %q", n, l)
+		}
+	}
+	if branches["api"] != "b-api" || branches["scratch"] != "-" ||
+		!strings.HasPrefix(branches["frontend-1"], "lanes/feature-") || !strings.HasSuffix(branches["frontend-1"], "…") {
+		t.Errorf("branches %q:\n%s", branches, out)
 	}
 }

@@ -255,5 +255,17 @@ func (t *Target) Replace(data []byte) error {
 	return nil
 }
 
+// Remove removes the file from the directory that was checked (nothing to
+// do when it did not exist).
+func (t *Target) Remove() error {
+	if t.fi == nil {
+		return nil
+	}
+	if err := t.dir.Remove(t.name); err != nil {
+		return fmt.Errorf("removing %s: %w", t.Path, err)
+	}
+	return nil
+}
+
 // Close releases the directory handle.
 func (t *Target) Close() error { return t.dir.Close() }

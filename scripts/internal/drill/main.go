@@ -89,6 +89,7 @@ func main() {
 		{"17.J1 hooks install keeps a JSONC settings file byte for byte", drillJSONCSettings},
 		{"17.A1 one argument parser: the hook's --session=NAME, a mistyped hook flag logged", drillOneParser},
 		{"17.Q1 a question before the start holds Needs you over pane output", drillStartQuestionHolds},
+		{"17.U1 hooks uninstall gives the file back; doctor names a gone hook binary", drillHooksUninstall},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
 	failed := 0
