@@ -361,3 +361,13 @@ func TestGoldenHosts(t *testing.T) {
 		}
 	}
 }
+
+// Lines of the hosts file the board skipped are said once as it starts.
+func TestBoardSaysItsWarningOnce(t *testing.T) {
+	m := New(context.Background(), Options{Collector: &fakeCycler{}, Actions: &fakeActions{}, Theme: ThemeDark,
+		Now: func() time.Time { return fixedNow }, Warning: "skipped bad line 3 of hosts: see lanes doctor"}, nil)
+	m = step(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if !strings.Contains(ansi.Strip(m.View().Content), "✗ skipped bad line 3 of hosts: see lanes doctor") {
+		t.Errorf("the warning is not on the board:\n%s", ansi.Strip(m.View().Content))
+	}
+}

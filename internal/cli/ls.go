@@ -45,9 +45,13 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	now := a.now()
 	views := listViews(recs, now, *all)
 	a.noteOtherServers(recs)
+	// A host that did not answer exits 1, after all the rest is printed:
+	// a script sees the listing is not whole.
+	done := exitOK
 	if *allHosts {
-		if views, err = a.withHosts(ctx, views, *all); err != nil {
-			return a.fail(err)
+		var complete bool
+		if views, complete = a.withHosts(ctx, views, *all); !complete {
+			done = exitError
 		}
 	}
 	if *asJSON {
@@ -55,11 +59,11 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 		if err := enc.Encode(a.listings(views)); err != nil {
 			return a.fail(err)
 		}
-		return exitOK
+		return done
 	}
 	if len(views) == 0 {
 		fmt.Fprintln(a.stdout, "no sessions — start one with `lanes new NAME`")
-		return exitOK
+		return done
 	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
 	head, row := "", func(state.Derived) string { return "" }
@@ -72,7 +76,7 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 			theme.ZoneSpec(v.D.Zone).Short, theme.Age(now, v.D.Since), v.Rec.ID)
 	}
 	tw.Flush()
-	return exitOK
+	return done
 }
 
 // lsRecords is what ls lists: the records of a cycle, else, while another
