@@ -50,35 +50,50 @@ func (a *app) warnHosts(err error) {
 
 // listHosts runs `lanes ls --json ARGS…` on every host at once, each
 // within timeout, and mirrors what each listed: those sessions as their
-// host derived them.
-func (a *app) listHosts(ctx context.Context, hosts []remote.Host, timeout time.Duration, args ...string) []hostListing {
+// host derived them. cached: a host's answer younger than hostCacheFor
+// is reused, and a new one kept (the status line's).
+func (a *app) listHosts(ctx context.Context, hosts []remote.Host, timeout time.Duration, cached bool, args ...string) []hostListing {
 	ssh := remote.SSH{Program: a.getenv(remote.EnvSSH)}
 	out := make([]hostListing, len(hosts))
 	var wg sync.WaitGroup
 	for i, h := range hosts {
 		wg.Go(func() {
+			if c, ok := a.cachedAnswer(h); cached && ok {
+				out[i] = mirrorHost(h, c.Sessions, c.answerErr())
+				return
+			}
 			ctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()
-			out[i] = listHost(ctx, ssh, h, timeout, args)
+			list, err := listHost(ctx, ssh, h, timeout, args)
+			if cached {
+				a.saveAnswer(h, list, err)
+			}
+			out[i] = mirrorHost(h, list, err)
 		})
 	}
 	wg.Wait()
 	return out
 }
 
-func listHost(ctx context.Context, ssh remote.SSH, h remote.Host, timeout time.Duration, args []string) hostListing {
+// listHost is what h's `lanes ls --json ARGS…` listed, or why nothing.
+func listHost(ctx context.Context, ssh remote.SSH, h remote.Host, timeout time.Duration, args []string) ([]listing.Session, error) {
 	b, err := ssh.Run(ctx, h, nil, append([]string{"ls", "--json"}, args...)...)
 	if ctx.Err() != nil {
 		err = fmt.Errorf("host %s: no answer within %s", h.Name, timeout)
 	}
 	if err != nil {
-		return hostListing{host: h, err: err}
+		return nil, err
 	}
 	var list []listing.Session
 	if err := json.Unmarshal(b, &list); err != nil {
-		return hostListing{host: h, err: fmt.Errorf("host %s: its `lanes ls --json` printed what this lanes cannot read (%v): is lanes there current?", h.Name, err)}
+		return nil, fmt.Errorf("host %s: its `lanes ls --json` printed what this lanes cannot read (%v): is lanes there current?", h.Name, err)
 	}
-	l := hostListing{host: h}
+	return list, nil
+}
+
+// mirrorHost is h's listing as this host shows it.
+func mirrorHost(h remote.Host, list []listing.Session, err error) hostListing {
+	l := hostListing{host: h, err: err}
 	for _, s := range list {
 		l.sessions = append(l.sessions, s.Mirror(h.Name))
 	}
@@ -106,7 +121,7 @@ func (a *app) withHosts(ctx context.Context, views []state.Derived, all bool) (_
 	if all {
 		args = append(args, "--all")
 	}
-	ls := a.listHosts(ctx, hosts, lsHostsTimeout, args...)
+	ls := a.listHosts(ctx, hosts, lsHostsTimeout, false, args...)
 	for _, l := range ls {
 		views = append(views, l.sessions...)
 		complete = complete && l.err == nil
@@ -131,7 +146,7 @@ func (a *app) otherHosts(ctx context.Context, on bool) func() ([]hostListing, er
 		return func() ([]hostListing, error) { return []hostListing{}, nil }
 	}
 	done := make(chan []hostListing, 1)
-	go func() { done <- a.listHosts(ctx, hosts, statusHostsTimeout) }()
+	go func() { done <- a.listHosts(ctx, hosts, statusHostsTimeout, true) }()
 	return func() ([]hostListing, error) { return <-done, nil }
 }
 

@@ -206,3 +206,36 @@ func TestAllHostsSkipBadHostsLines(t *testing.T) {
 		t.Errorf("doctor on a good hosts file:\n%s", out)
 	}
 }
+
+// status-line --all-hosts asks each host at most once in 10 s, a host
+// that failed too: a tmux bar drawn every 2 s does not log in every time.
+func TestStatusLineAllHostsReusesAnswers(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	e, argv := hostsWorld(t, now,
+		[]*state.Record{lsRecord("here0001", "api", state.ActivityActive, now)},
+		[]*state.Record{lsRecord("asks0001", "beta", state.ActivityWaitingInput, now)})
+	logins := func() int {
+		b, _ := os.ReadFile(argv)
+		return strings.Count(string(b), "\n")
+	}
+	at := now
+	e.now = func() time.Time { return at }
+	for i, step := range []time.Duration{0, 2 * time.Second, 7 * time.Second} {
+		at = at.Add(step)
+		if got := strings.TrimSpace(e.must("status-line", "--all-hosts", "--format", "plain")); got != "●1 ◆1 down:!" {
+			t.Errorf("run %d: %q, want ●1 ◆1 down:!", i, got)
+		}
+	}
+	if n := logins(); n != 2 {
+		t.Errorf("ssh ran %d times in 9 s, want once for each of the 2 hosts", n)
+	}
+	at = at.Add(2 * time.Second) // 11 s after the first
+	e.must("status-line", "--all-hosts", "--format", "plain")
+	if n := logins(); n != 4 {
+		t.Errorf("ssh ran %d times after 11 s, want each host asked again", n)
+	}
+	e.run("ls", "--all-hosts", "--json")
+	if n := logins(); n != 6 {
+		t.Errorf("ls --all-hosts reused the status line's answers (%d logins): it asks every host", n)
+	}
+}
