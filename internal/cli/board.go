@@ -68,7 +68,7 @@ const boardName = "lanes-board"
 func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	fs := a.flags("board")
 	themeFlag := fs.String("theme", a.theme, "auto (ask the terminal), dark or light")
-	fs.Func("host", "another host whose sessions the board shows, `NAME=DEST` (DEST as ssh takes it: me@build.box, an alias of ~/.ssh/config); repeatable, beside those of $XDG_CONFIG_HOME/lanes/hosts (one NAME DEST a line)", a.addHost)
+	fs.Func("host", "another host whose sessions the board shows, `NAME=DEST` (DEST as ssh takes it: me@build.box, an alias of ~/.ssh/config; DEST alone is named by its host part); repeatable, each NAME once, beside those of $XDG_CONFIG_HOME/lanes/hosts (one NAME DEST a line): a NAME of that file is replaced", a.addHost)
 	if code, done := a.parse(fs, args); done {
 		return code
 	}

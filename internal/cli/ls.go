@@ -21,8 +21,8 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	fs := a.flags("ls")
 	asJSON := fs.Bool("json", false, "print a JSON array, one object per session")
 	all := fs.Bool("all", false, "include sessions terminated more than 24 h ago")
-	allHosts := fs.Bool("all-hosts", false, "also list the sessions of every host in the hosts file (ssh HOST lanes ls --json); a host that does not answer is named on stderr")
-	watch := fs.Bool("watch", false, "with --json: stream JSON lines, a snapshot then one line per change\n(docs/design.md §16); ends when stdin closes or stdout breaks")
+	allHosts := fs.Bool("all-hosts", false, "also list the sessions of every host in the hosts file (ssh HOST lanes ls --json); a host that does not answer is named on stderr, and ls exits 1 after printing the rest")
+	watch := fs.Bool("watch", false, "with --json: stream JSON lines, a snapshot then one line per change; ends when stdin\nreaches its end (ssh closed) or stdout breaks, but not on a stdin of /dev/null (a script's\nbackground job has that): then it runs until stopped")
 	if code, done := a.parse(fs, args); done {
 		return code
 	}
