@@ -371,3 +371,24 @@ func TestBoardSaysItsWarningOnce(t *testing.T) {
 		t.Errorf("the warning is not on the board:\n%s", ansi.Strip(m.View().Content))
 	}
 }
+
+// In the idle stack a card of a host that is down keeps its host tag
+// beside its mark: the mark's label goes first when room is short.
+func TestIdleRowKeepsTheHostOfADownCard(t *testing.T) {
+	m, _ := withHosts(nil, ThemeDark, 140, 40, twoHosts[1:], gpuDown())
+	var it *item
+	for i := range m.board.items {
+		if m.board.items[i].Rec.Name == "tune" {
+			it = &m.board.items[i]
+		}
+	}
+	if it == nil {
+		t.Fatal("no tune card")
+	}
+	for w := 26; w <= 60; w++ {
+		row := ansi.Strip(idleRow(m.look, it, w, false, fixedNow, 0))
+		if !strings.Contains(row, "@gpu") || !strings.Contains(row, "↯") {
+			t.Errorf("%d cells: %q, want the host tag and the mark", w, row)
+		}
+	}
+}
