@@ -132,7 +132,7 @@ func (m *Model) openNew() tea.Cmd {
 		m.mode = modeNew
 		return nil
 	}
-	if h.down() {
+	if h.failing() { // down, or never reached
 		return m.flash(m.hostDown(h, "a new session"))
 	}
 	dir := ""
