@@ -240,17 +240,29 @@ func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) strin
 	if r.Muted {
 		marks, mw = " "+l.role[theme.Muted.Role].s(theme.Muted.Glyph), 2
 	}
+	// Another host's card keeps its host beside its marks: the tag's room
+	// is taken before the marks' labels (a mark shortens to its glyph),
+	// so a host going down never hides which host it is.
+	glyphs := 0
+	for _, m := range it.D.Marks {
+		glyphs += 1 + width(theme.MarkSpec(m).Glyph)
+	}
+	tag := hostTag(l, it.Host, room-min(nameW, 8)-mw-glyphs-2)
+	tagW := 0
+	if tag.w > 0 {
+		tagW = 1 + tag.w
+	}
 	for _, m := range it.D.Marks {
 		sp := theme.MarkSpec(m)
 		text := sp.Glyph + " " + markShort(it, m)
-		if nameW+mw+1+width(text) > room-1 {
+		if nameW+tagW+mw+1+width(text) > room-1 {
 			text = sp.Glyph // the label does not fit beside the name
 		}
 		marks += " " + l.role[sp.Role].s(text)
 		mw += 1 + width(text)
 	}
-	if tag := hostTag(l, it.Host, room-min(nameW, 8)-mw-2); tag.w > 0 {
-		marks, mw = " "+tag.s+marks, mw+1+tag.w
+	if tag.w > 0 {
+		marks, mw = " "+tag.s+marks, mw+tagW
 	}
 	nm := plainSeg(name, r.Name, room-mw-1)
 	used := 2 + 2 + nm.w + mw

@@ -229,7 +229,11 @@ func (c confirmDialog) Update(msg tea.Msg) (confirmDialog, tea.Cmd) {
 }
 
 func (c confirmDialog) render(l *look) string {
-	question := fmt.Sprintf(c.act.do.question, c.act.rec.Name)
+	name := c.act.rec.Name
+	if c.act.host != "" { // which of the sessions of this name it ends
+		name += " on " + c.act.host
+	}
+	question := fmt.Sprintf(c.act.do.question, name)
 	return box(l, l.name.s(question)+"\n\n"+l.muted.s(c.act.do.detail)+"\n\n"+
 		l.name.s("y")+l.muted.s(" yes   ")+l.name.s("n")+l.muted.s(" no"))
 }

@@ -2,9 +2,11 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"lanes/internal/remote"
 	"lanes/state"
@@ -154,63 +156,92 @@ func (m *Model) filterHost() (*hostView, bool) {
 	return &m.hosts[m.hostSel-2], true
 }
 
-// hostNote is what the title says of the other hosts: the first one down,
-// since when and why (naming the others down), else those still
-// connecting; "" when every host is up. isErr: a host is down.
-func (m *Model) hostNote() (note string, isErr bool) {
-	var down []*hostView
+// failing reports a host whose last try ended without a stream: down
+// after it was heard, or never reached at all (no less a problem).
+func (h *hostView) failing() bool { return h.st.Tried() && !h.st.Up }
+
+// hostNotes are what the title says of the other hosts: one note for
+// each failing host, with its own reason, then the hosts still
+// connecting (before their first try ends); with the filter on one host,
+// only that host's. failing counts the failing ones.
+func (m *Model) hostNotes() (notes []string, failing int) {
 	var connecting []string
 	for i := range m.hosts {
-		switch h := &m.hosts[i]; {
-		case h.down():
-			down = append(down, h)
-		case !h.st.Heard:
+		h := &m.hosts[i]
+		if fh, ok := m.filterHost(); ok && fh != h {
+			continue
+		}
+		switch {
+		case h.failing():
+			notes = append(notes, m.failNote(h))
+			failing++
+		case !h.st.Tried():
 			connecting = append(connecting, h.host.Name)
 		}
 	}
-	switch {
-	case len(down) > 0:
-		h := down[0]
-		note = h.host.Name + " unreachable since " + h.st.Since.In(m.now.Location()).Format("15:04")
-		if len(down) > 1 {
-			var more []string
-			for _, o := range down[1:] {
-				more = append(more, o.host.Name)
-			}
-			note += " (and " + strings.Join(more, ", ") + ")"
-		}
-		if h.st.Err != "" {
-			note += " — " + oneLine(h.st.Err)
-		}
-		return note, true
-	case len(connecting) > 0:
-		note = "connecting to " + strings.Join(connecting, ", ") + "…"
-		if len(connecting) == 1 {
-			if h, _ := m.host(connecting[0]); h.st.Err != "" {
-				note += " " + oneLine(h.st.Err)
-			}
-		}
-		return note, false
+	if len(connecting) > 0 {
+		notes = append(notes, "connecting to "+strings.Join(connecting, ", ")+"…")
 	}
-	return "", false
+	return notes, failing
 }
 
-// hostTitle is the title's summary (sum, sw cells) with the host note
-// after it, in room cells: the long counts when the whole note fits
-// beside them, else the short ones and as much of the note as fits.
+// failNote says of a failing host since when (once heard), when the next
+// try is and why: "gpu unreachable since 06:41, retrying in 8s — ssh: …",
+// or for a host never reached "build (retrying in 8s): lanes is not …".
+func (m *Model) failNote(h *hostView) string {
+	var retry string
+	switch wait := h.st.Next.Sub(m.now); {
+	case h.st.Next.IsZero():
+	case wait > 0:
+		retry = fmt.Sprintf("retrying in %ds", int((wait+time.Second-1)/time.Second))
+	default:
+		retry = "retrying now"
+	}
+	why := oneLine(h.st.Err)
+	if !h.st.Heard {
+		if retry != "" {
+			return h.host.Name + " (" + retry + "): " + why
+		}
+		return h.host.Name + ": " + why
+	}
+	note := h.host.Name + " unreachable since " + m.clockAt(h.st.Since)
+	if retry != "" {
+		note += ", " + retry
+	}
+	return note + " — " + why
+}
+
+// clockAt is t as the board says a moment: its time today, with its
+// date on another day (a board may run for days).
+func (m *Model) clockAt(t time.Time) string {
+	t = t.In(m.now.Location())
+	if y, mo, d := t.Date(); y == m.now.Year() && mo == m.now.Month() && d == m.now.Day() {
+		return t.Format("15:04")
+	}
+	return t.Format("Jan 2 15:04")
+}
+
+// hostTitle is the title's summary (sum, sw cells) with the host notes
+// after it, in room cells: the long counts when every note fits beside
+// them, else the short ones; when the notes do not fit, how many hosts
+// fail and the first one (@ shows each host's in full).
 func (m Model) hostTitle(zones []int, idle int, sum string, sw, room int) (string, int) {
-	note, isErr := m.hostNote()
-	if note == "" {
+	notes, failing := m.hostNotes()
+	if len(notes) == 0 {
 		return sum, sw
 	}
-	p := m.look.muted
-	if isErr {
+	p, note := m.look.muted, strings.Join(notes, " · ")
+	if failing > 0 {
 		p, note = m.look.errText, "✗ "+note
 	}
 	if sw+2+width(note) > room {
 		sum, sw = m.summary(zones, idle, false)
 	}
-	if left := room - sw - 2; left >= 16 {
+	left := room - sw - 2
+	if failing > 1 && width(note) > max(left, room) || failing > 1 && left >= 16 && width(note) > left {
+		note = fmt.Sprintf("✗ %d hosts down (@ shows each): %s", failing, notes[0])
+	}
+	if left >= 16 {
 		n := plainSeg(p, note, left)
 		return sum + "  " + n.s, sw + 2 + n.w
 	}

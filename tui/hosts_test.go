@@ -164,9 +164,11 @@ func TestHostDownKeepsItsCardsUnreachable(t *testing.T) {
 	if !strings.Contains(title, "gpu unreachable since 16:58 — ssh: connect to host gpu.lan port 22: Connection refused") {
 		t.Errorf("title does not say which host is down, since when and why: %q", title)
 	}
-	m = press(m, "x")
-	if !strings.Contains(m.status.text, "unreachable since 16:58") || m.mode != modeBoard {
-		t.Errorf("kill on a down host: %q (mode %d), want a refusal naming the host", m.status.text, m.mode)
+	for _, k := range []string{"x", "enter", "s"} {
+		m = press(m, k)
+		if !strings.Contains(m.status.text, "gpu unreachable since 16:58") || m.mode != modeBoard || width(m.status.text) > 78 {
+			t.Errorf("%s on a down host: %q (mode %d), want a refusal naming the host that fits 80 columns", k, m.status.text, m.mode)
+		}
 	}
 }
 
@@ -175,12 +177,43 @@ func TestHostNeverHeardShowsConnecting(t *testing.T) {
 	if got := len(m.board.items); got != 5 {
 		t.Errorf("%d cards before any host answered, want this host's 5", got)
 	}
-	if title := ansi.Strip(m.titleLine()); !strings.Contains(title, "connecting to build, gpu…") {
+	if title := ansi.Strip(m.titleLine()); !strings.Contains(title, "connecting to build, gpu…") || strings.Contains(title, "✗") {
 		t.Errorf("title %q does not say the board is connecting", title)
 	}
-	m = step(m, hostMsg{st: remote.Status{Host: "gpu", Since: fixedNow, Err: "ssh: Could not resolve hostname gpu.lan"}})
-	if title := ansi.Strip(m.titleLine()); !strings.Contains(title, "connecting to build, gpu…") {
-		t.Errorf("a host never heard is still connecting: %q", title)
+	// Its first try failed: gpu is failing, with its reason, as one that
+	// went down is; build is still connecting.
+	m = step(m, hostMsg{st: remote.Status{Host: "gpu", Since: fixedNow, Err: "ssh: Could not resolve hostname gpu.lan",
+		Next: fixedNow.Add(8 * time.Second)}})
+	title := ansi.Strip(m.titleLine())
+	if want := "✗ gpu (retrying in 8s): ssh: Could not resolve hostname gpu.lan · connecting to build…"; !strings.Contains(title, want) {
+		t.Errorf("title %q, want it to say %q", title, want)
+	}
+}
+
+// Every failing host is named with its own reason; when they do not fit,
+// the count and the first, and @ on a host shows that host's in full.
+func TestEveryFailingHostSaysWhy(t *testing.T) {
+	build := remote.Status{Host: "build", Since: fixedNow, Next: fixedNow.Add(2 * time.Second),
+		Err: "lanes is not on build's PATH for ssh commands (bash: line 1: lanes: command not found): install it there"}
+	gpu := gpuDown()
+	gpu.Since = fixedNow.Add(-26 * time.Hour) // yesterday: the date too
+	m, _ := withHosts(emptyLaneFixture(), ThemeDark, 300, 40, twoHosts, build, gpu)
+	title := ansi.Strip(m.titleLine())
+	for _, want := range []string{
+		"✗ build (retrying in 2s): lanes is not on build's PATH for ssh commands",
+		" · gpu unreachable since Nov 28 15:00 — ssh: connect to host gpu.lan port 22: Connection refused",
+	} {
+		if !strings.Contains(title, want) {
+			t.Errorf("title %q does not say %q", title, want)
+		}
+	}
+	m = step(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if title := ansi.Strip(m.titleLine()); !strings.Contains(title, "✗ 2 hosts down (@ shows each): build (retrying") {
+		t.Errorf("80 columns: %q, want the count and the first", title)
+	}
+	m = step(press(m, "@", "@", "@"), tea.WindowSizeMsg{Width: 140, Height: 40}) // this host, build, gpu
+	if title := ansi.Strip(m.titleLine()); !strings.Contains(title, "✗ gpu unreachable since Nov 28 15:00 — ssh: connect to host gpu.lan port 22: Connection refused") {
+		t.Errorf("@ host gpu: %q, want gpu's own reason", title)
 	}
 }
 
@@ -275,11 +308,11 @@ func TestFlowRemoteActions(t *testing.T) {
 	f.keys("enter")
 	waitRun("me@build.box: send train - <go on; don't stop")
 	f.keys("x")
-	f.waitText("Kill train?")
+	f.waitText("Kill train on build?")
 	f.keys("y")
 	waitRun("me@build.box: kill train")
 	f.keys("r")
-	f.waitText("Restart train?")
+	f.waitText("Restart train on build?")
 	f.keys("y")
 	waitRun("me@build.box: restart train")
 	f.keys("m")
@@ -292,7 +325,7 @@ func TestFlowRemoteActions(t *testing.T) {
 	f.keys("l", "l", "l", "l") // Done: bench
 	f.waitText("┃ bench")
 	f.keys("d")
-	f.waitText("Remove bench?")
+	f.waitText("Remove bench on build?")
 	f.keys("y")
 	waitRun("me@build.box: rm bench")
 
@@ -325,6 +358,37 @@ func TestGoldenHosts(t *testing.T) {
 				checkFrame(t, out, sz.w, sz.h)
 				golden.RequireEqual(t, out)
 			})
+		}
+	}
+}
+
+// Lines of the hosts file the board skipped are said once as it starts.
+func TestBoardSaysItsWarningOnce(t *testing.T) {
+	m := New(context.Background(), Options{Collector: &fakeCycler{}, Actions: &fakeActions{}, Theme: ThemeDark,
+		Now: func() time.Time { return fixedNow }, Warning: "skipped bad line 3 of hosts: see lanes doctor"}, nil)
+	m = step(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if !strings.Contains(ansi.Strip(m.View().Content), "✗ skipped bad line 3 of hosts: see lanes doctor") {
+		t.Errorf("the warning is not on the board:\n%s", ansi.Strip(m.View().Content))
+	}
+}
+
+// In the idle stack a card of a host that is down keeps its host tag
+// beside its mark: the mark's label goes first when room is short.
+func TestIdleRowKeepsTheHostOfADownCard(t *testing.T) {
+	m, _ := withHosts(nil, ThemeDark, 140, 40, twoHosts[1:], gpuDown())
+	var it *item
+	for i := range m.board.items {
+		if m.board.items[i].Rec.Name == "tune" {
+			it = &m.board.items[i]
+		}
+	}
+	if it == nil {
+		t.Fatal("no tune card")
+	}
+	for w := 26; w <= 60; w++ {
+		row := ansi.Strip(idleRow(m.look, it, w, false, fixedNow, 0))
+		if !strings.Contains(row, "@gpu") || !strings.Contains(row, "↯") {
+			t.Errorf("%d cells: %q, want the host tag and the mark", w, row)
 		}
 	}
 }

@@ -137,6 +137,9 @@ func New(ctx context.Context, o Options, spool <-chan struct{}) Model {
 		m.hosts = newHosts(o.Hosts)
 		m.hostCh = o.Remote.Watch(ctx, o.Hosts)
 	}
+	if o.Warning != "" { // Init clears it in time
+		m.flash(o.Warning, true)
+	}
 	return m
 }
 

@@ -31,6 +31,8 @@ func (m *Model) remoteKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
 		return m.flash(fmt.Sprintf("%s %s on %s: not from this board; enter attaches over ssh, or run lanes there", what, sel.Rec.Name, sel.Host), true), true
 	}
 	switch {
+	case key.Matches(k, m.keys.Attach, m.keys.Kill, m.keys.Restart, m.keys.Remove, m.keys.Send) && h.down():
+		return m.flash(m.hostDown(h, sel.Rec.Name)), true
 	case key.Matches(k, m.keys.Attach):
 		return m.remoteAttach(h, sel), true
 	case key.Matches(k, m.keys.Allow, m.keys.Deny, m.keys.Always) && agent.Answerable(sel.Rec) == nil:
@@ -43,17 +45,16 @@ func (m *Model) remoteKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
 		return refuse("restore")
 	case key.Matches(k, m.keys.Diff):
 		return refuse("diff")
-	case key.Matches(k, m.keys.Kill, m.keys.Restart, m.keys.Remove, m.keys.Send) && h.down():
-		return m.flash(m.hostDown(h, sel.Rec.Name)), true
 	}
 	return nil, false
 }
 
 // hostDown is the refusal of an action on a session of a host that is
-// down: nothing can reach it.
+// down: nothing can reach it. It fits 80 columns; ssh's error is on the
+// top line.
 func (m *Model) hostDown(h *hostView, name string) (string, bool) {
-	return fmt.Sprintf("can't reach %s on %s: unreachable since %s (%s); try again when it answers",
-		name, h.host.Name, h.st.Since.In(m.now.Location()).Format("15:04"), oneLine(h.st.Err)), true
+	return fmt.Sprintf("can't reach %s: %s unreachable since %s; try when it answers",
+		name, h.host.Name, m.clockAt(h.st.Since)), true
 }
 
 // remoteAttach hands the terminal to the session's tmux over ssh, as a
@@ -131,7 +132,7 @@ func (m *Model) openNew() tea.Cmd {
 		m.mode = modeNew
 		return nil
 	}
-	if h.down() {
+	if h.failing() { // down, or never reached
 		return m.flash(m.hostDown(h, "a new session"))
 	}
 	dir := ""

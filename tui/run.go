@@ -117,6 +117,9 @@ type Options struct {
 	// board runs no ssh and shows this host alone.
 	Hosts  []remote.Host
 	Remote Remote
+	// Warning is said once on the bottom line when the board starts
+	// (lines of the hosts file it skipped).
+	Warning string
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 	// ProgramOptions are added to the program's own (tests set input and

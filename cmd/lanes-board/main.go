@@ -40,5 +40,6 @@ func board(ctx context.Context, o cli.BoardOptions) error {
 		Now:       o.Now,
 		Hosts:     o.Hosts,
 		Remote:    rem,
+		Warning:   o.Warning,
 	})
 }

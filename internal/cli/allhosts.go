@@ -3,9 +3,11 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -29,42 +31,69 @@ type hostListing struct {
 	err      error
 }
 
-// hosts is the hosts of the hosts file (docs/design.md §16).
-func (a *app) hosts() ([]remote.Host, error) {
+// hosts is the hosts of the hosts file (docs/design.md §16): the good
+// lines' when some are bad, and why the others were skipped (warn, a
+// *remote.HostsError naming each): one typo does not hide every host.
+func (a *app) hosts() (hosts []remote.Host, warn error) {
 	return remote.LoadHosts(remote.HostsPath(a.getenv))
+}
+
+// warnHosts says on stderr each line of the hosts file that was skipped.
+func (a *app) warnHosts(err error) {
+	if err == nil {
+		return
+	}
+	for _, line := range strings.Split(err.Error(), "\n") {
+		a.warn("%s: skipped (`lanes doctor` checks the hosts file)", line)
+	}
 }
 
 // listHosts runs `lanes ls --json ARGS…` on every host at once, each
 // within timeout, and mirrors what each listed: those sessions as their
-// host derived them.
-func (a *app) listHosts(ctx context.Context, hosts []remote.Host, timeout time.Duration, args ...string) []hostListing {
+// host derived them. cached: a host's answer younger than hostCacheFor
+// is reused, and a new one kept (the status line's).
+func (a *app) listHosts(ctx context.Context, hosts []remote.Host, timeout time.Duration, cached bool, args ...string) []hostListing {
 	ssh := remote.SSH{Program: a.getenv(remote.EnvSSH)}
 	out := make([]hostListing, len(hosts))
 	var wg sync.WaitGroup
 	for i, h := range hosts {
 		wg.Go(func() {
+			if c, ok := a.cachedAnswer(h); cached && ok {
+				out[i] = mirrorHost(h, c.Sessions, c.answerErr())
+				return
+			}
 			ctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()
-			out[i] = listHost(ctx, ssh, h, timeout, args)
+			list, err := listHost(ctx, ssh, h, timeout, args)
+			if cached {
+				a.saveAnswer(h, list, err)
+			}
+			out[i] = mirrorHost(h, list, err)
 		})
 	}
 	wg.Wait()
 	return out
 }
 
-func listHost(ctx context.Context, ssh remote.SSH, h remote.Host, timeout time.Duration, args []string) hostListing {
+// listHost is what h's `lanes ls --json ARGS…` listed, or why nothing.
+func listHost(ctx context.Context, ssh remote.SSH, h remote.Host, timeout time.Duration, args []string) ([]listing.Session, error) {
 	b, err := ssh.Run(ctx, h, nil, append([]string{"ls", "--json"}, args...)...)
 	if ctx.Err() != nil {
 		err = fmt.Errorf("host %s: no answer within %s", h.Name, timeout)
 	}
 	if err != nil {
-		return hostListing{host: h, err: err}
+		return nil, err
 	}
 	var list []listing.Session
 	if err := json.Unmarshal(b, &list); err != nil {
-		return hostListing{host: h, err: fmt.Errorf("host %s: its `lanes ls --json` printed what this lanes cannot read (%v): is lanes there current?", h.Name, err)}
+		return nil, fmt.Errorf("host %s: its `lanes ls --json` printed what this lanes cannot read (%v): is lanes there current?", h.Name, err)
 	}
-	l := hostListing{host: h}
+	return list, nil
+}
+
+// mirrorHost is h's listing as this host shows it.
+func mirrorHost(h remote.Host, list []listing.Session, err error) hostListing {
+	l := hostListing{host: h, err: err}
 	for _, s := range list {
 		l.sessions = append(l.sessions, s.Mirror(h.Name))
 	}
@@ -75,27 +104,31 @@ func listHost(ctx context.Context, ssh remote.SSH, h remote.Host, timeout time.D
 const localHost = "(here)"
 
 // withHosts is views with the sessions of every host in the hosts file,
-// in one order; a host that gives nothing is named on stderr.
-func (a *app) withHosts(ctx context.Context, views []state.Derived, all bool) ([]state.Derived, error) {
-	hosts, err := a.hosts()
-	if err != nil {
-		return nil, err
-	}
+// in one order; a host that gives nothing, or a line of the hosts file
+// skipped, is named on stderr, and complete is false: the listing lacks
+// what they hold.
+func (a *app) withHosts(ctx context.Context, views []state.Derived, all bool) (_ []state.Derived, complete bool) {
+	hosts, warn := a.hosts()
+	a.warnHosts(warn)
+	complete = warn == nil
 	if len(hosts) == 0 {
-		fmt.Fprintf(a.stderr, "lanes: note: no hosts in %s (one `NAME DESTINATION` per line): listing this host only\n", remote.HostsPath(a.getenv))
-		return views, nil
+		if warn == nil {
+			fmt.Fprintf(a.stderr, "lanes: note: no hosts in %s (one `NAME DESTINATION` per line): listing this host only\n", remote.HostsPath(a.getenv))
+		}
+		return views, complete
 	}
 	var args []string
 	if all {
 		args = append(args, "--all")
 	}
-	ls := a.listHosts(ctx, hosts, lsHostsTimeout, args...)
+	ls := a.listHosts(ctx, hosts, lsHostsTimeout, false, args...)
 	for _, l := range ls {
 		views = append(views, l.sessions...)
+		complete = complete && l.err == nil
 	}
 	noteUnreachable(a.stderr, ls, "its sessions are not listed")
 	slices.SortFunc(views, func(x, y state.Derived) int { return x.Compare(&y) })
-	return views, nil
+	return views, complete
 }
 
 // otherHosts starts listing the hosts of the hosts file, when on, and
@@ -105,12 +138,15 @@ func (a *app) otherHosts(ctx context.Context, on bool) func() ([]hostListing, er
 	if !on {
 		return func() ([]hostListing, error) { return nil, nil }
 	}
-	hosts, err := a.hosts()
-	if err != nil || len(hosts) == 0 {
-		return func() ([]hostListing, error) { return []hostListing{}, err }
+	// A bad line of the hosts file costs its host, never the line: the
+	// counts of this host and the good hosts still show.
+	hosts, warn := a.hosts()
+	a.warnHosts(warn)
+	if len(hosts) == 0 {
+		return func() ([]hostListing, error) { return []hostListing{}, nil }
 	}
 	done := make(chan []hostListing, 1)
-	go func() { done <- a.listHosts(ctx, hosts, statusHostsTimeout) }()
+	go func() { done <- a.listHosts(ctx, hosts, statusHostsTimeout, true) }()
 	return func() ([]hostListing, error) { return <-done, nil }
 }
 
@@ -120,5 +156,29 @@ func noteUnreachable(w io.Writer, ls []hostListing, what string) {
 		if l.err != nil {
 			fmt.Fprintf(w, "lanes: %v: %s\n", l.err, what)
 		}
+	}
+}
+
+// doctorHosts checks the hosts file: how many hosts it names, or each
+// line lanes skips and how to write it. It runs no ssh: a host that does
+// not answer is the board's to say.
+func (a *app) doctorHosts(add addFunc) {
+	path := remote.HostsPath(a.getenv)
+	hosts, err := a.hosts()
+	var he *remote.HostsError
+	switch {
+	case errors.As(err, &he):
+		nums := make([]string, len(he.Lines))
+		for i, n := range he.Lines {
+			nums[i] = fmt.Sprint(n)
+		}
+		add(false, "write each as `NAME DESTINATION` (a # starts a comment), one name once:\n      "+strings.ReplaceAll(err.Error(), "\n", "\n      "),
+			"hosts: %d bad lines in %s (%s), skipped; %d host(s) read", len(he.Lines), path, strings.Join(nums, ", "), len(hosts))
+	case err != nil:
+		add(false, "make it readable, or remove it", "hosts: %v", err)
+	case len(hosts) == 0:
+		add(true, "", "hosts: none in %s (the board shows this host only)", path)
+	default:
+		add(true, "", "hosts: %d hosts in %s", len(hosts), path)
 	}
 }

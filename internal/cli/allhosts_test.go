@@ -67,9 +67,10 @@ func TestLsAllHostsListsEveryHost(t *testing.T) {
 		[]*state.Record{lsRecord("here0001", "api", state.ActivityIdle, now)},
 		[]*state.Record{lsRecord("asks0001", "beta", state.ActivityWaitingInput, now), lsRecord("work0001", "gamma", state.ActivityActive, now)})
 
+	// down did not answer: exit 1, after all the rest is printed.
 	out, errs, code := e.run("ls", "--all-hosts")
-	if code != 0 {
-		t.Fatalf("exit %d: %s%s", code, out, errs)
+	if code != exitError {
+		t.Fatalf("exit %d, want 1 (a host did not answer): %s%s", code, out, errs)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if len(lines) != 4 || !strings.HasPrefix(lines[0], "HOST") {
@@ -83,7 +84,7 @@ func TestLsAllHostsListsEveryHost(t *testing.T) {
 	if want := []string{"build beta", "build gamma", localHost + " api"}; !slices.Equal(rows, want) {
 		t.Errorf("rows %q, want %q (most urgent first, whatever the host)", rows, want)
 	}
-	if !strings.Contains(errs, "host down: ssh down.example: ssh: connect to host down.example port 22: Connection refused") {
+	if !strings.Contains(errs, "host down: ssh: connect to host down.example port 22: Connection refused") {
 		t.Errorf("the unreachable host not said on stderr: %q", errs)
 	}
 	b, _ := os.ReadFile(argv)
@@ -91,9 +92,10 @@ func TestLsAllHostsListsEveryHost(t *testing.T) {
 		t.Errorf("ssh ran with %q, want a line %q", b, want)
 	}
 
+	out, _, code = e.run("ls", "--all-hosts", "--json")
 	var list []listing.Session
-	if err := json.Unmarshal([]byte(e.must("ls", "--all-hosts", "--json")), &list); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal([]byte(out), &list); err != nil || code != exitError {
+		t.Fatalf("exit %d, %v", code, err)
 	}
 	hosts := map[string]string{}
 	for _, s := range list {
@@ -165,5 +167,75 @@ func TestAllHostsOverSSH(t *testing.T) {
 	var tally struct{ Live int }
 	if err := json.Unmarshal([]byte(e.must("status-line", "--all-hosts", "--format", "json")), &tally); err != nil || tally.Live != 2 {
 		t.Errorf("counted %+v (%v), want 2 live", tally, err)
+	}
+}
+
+// A bad line of the hosts file costs its host, not the listing nor the
+// status line: ls --all-hosts lists this host and the good hosts, names
+// every bad line on stderr and exits 1; the status line keeps its counts.
+func TestAllHostsSkipBadHostsLines(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	e, _ := hostsWorld(t, now,
+		[]*state.Record{lsRecord("here0001", "api", state.ActivityActive, now)},
+		[]*state.Record{lsRecord("asks0001", "beta", state.ActivityWaitingInput, now)})
+	file := filepath.Join(e.vars["XDG_CONFIG_HOME"], "lanes", "hosts")
+	if err := os.WriteFile(file, []byte("build me@build.example   # the build box\noops\ngpu\nbuild me@other.example\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := e.run("ls", "--all-hosts")
+	if code != exitError || !strings.Contains(out, "beta") || !strings.Contains(out, "api") {
+		t.Errorf("ls --all-hosts: exit %d, %q; want build's and this host's sessions, and exit 1", code, out)
+	}
+	for _, line := range []string{file + ":2: ", file + ":3: ", file + ":4: bad hosts entry: host build named twice (first on line 1)"} {
+		if !strings.Contains(errs, line) {
+			t.Errorf("stderr %q does not name %q", errs, line)
+		}
+	}
+	out, errs, code = e.run("status-line", "--all-hosts", "--format", "plain")
+	if got := strings.TrimSpace(out); code != exitOK || got != "●1 ◆1" || !strings.Contains(errs, file+":2:") {
+		t.Errorf("status line %q (exit %d, stderr %q), want ●1 ◆1 and the bad lines on stderr", got, code, errs)
+	}
+	out, _, _ = e.run("doctor")
+	if !strings.Contains(out, "!!  hosts: 3 bad lines in "+file+" (2, 3, 4), skipped; 1 host(s) read") || !strings.Contains(out, file+":2: bad hosts entry") {
+		t.Errorf("doctor does not name the bad lines:\n%s", out)
+	}
+	if err := os.WriteFile(file, []byte("build me@build.example\ngpu gpu.lan # the gpu box\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, _ = e.run("doctor"); !strings.Contains(out, "ok  hosts: 2 hosts in "+file) {
+		t.Errorf("doctor on a good hosts file:\n%s", out)
+	}
+}
+
+// status-line --all-hosts asks each host at most once in 10 s, a host
+// that failed too: a tmux bar drawn every 2 s does not log in every time.
+func TestStatusLineAllHostsReusesAnswers(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	e, argv := hostsWorld(t, now,
+		[]*state.Record{lsRecord("here0001", "api", state.ActivityActive, now)},
+		[]*state.Record{lsRecord("asks0001", "beta", state.ActivityWaitingInput, now)})
+	logins := func() int {
+		b, _ := os.ReadFile(argv)
+		return strings.Count(string(b), "\n")
+	}
+	at := now
+	e.now = func() time.Time { return at }
+	for i, step := range []time.Duration{0, 2 * time.Second, 7 * time.Second} {
+		at = at.Add(step)
+		if got := strings.TrimSpace(e.must("status-line", "--all-hosts", "--format", "plain")); got != "●1 ◆1 down:!" {
+			t.Errorf("run %d: %q, want ●1 ◆1 down:!", i, got)
+		}
+	}
+	if n := logins(); n != 2 {
+		t.Errorf("ssh ran %d times in 9 s, want once for each of the 2 hosts", n)
+	}
+	at = at.Add(2 * time.Second) // 11 s after the first
+	e.must("status-line", "--all-hosts", "--format", "plain")
+	if n := logins(); n != 4 {
+		t.Errorf("ssh ran %d times after 11 s, want each host asked again", n)
+	}
+	e.run("ls", "--all-hosts", "--json")
+	if n := logins(); n != 6 {
+		t.Errorf("ls --all-hosts reused the status line's answers (%d logins): it asks every host", n)
 	}
 }

@@ -78,7 +78,7 @@ func commands() []command {
 	return []command{
 		{"board", "[--theme auto|dark|light] [--host NAME=DEST]…", "open the board (the default command; lanes-board, found beside lanes or on PATH)", (*app).cmdBoard},
 		{"new", "NAME [--agent A] [--dir DIR] [--worktree [--branch B] [--from REF]] [-- CMD ARGS…]", "start an agent in a new tmux session (with --worktree, in a new git worktree on its own branch)", (*app).cmdNew},
-		{"ls", "[--json [--watch]] [--all]", "list sessions with their status (--watch: as a stream of JSON lines)", (*app).cmdLs},
+		{"ls", "[--json [--watch]] [--all] [--all-hosts]", "list sessions with their status (--watch: as a stream of JSON lines)", (*app).cmdLs},
 		{"attach", "NAME", "attach to a session's pane", (*app).cmdAttach},
 		{"send", "NAME [--force] [--] TEXT…", "type a prompt into a live agent", (*app).cmdSend},
 		{"answer", "NAME yes|no|always [--dialog TIME]", "answer the permission dialog an agent shows, with its own keys", (*app).cmdAnswer},
@@ -89,7 +89,7 @@ func commands() []command {
 		{"pr", "NAME --number N [--state …] [--review …] [--ci …] [--mergeable …] [--base B] [--head H] [--url U] | --sync [NAME…]", "record a PR's facts for a session, or read them from GitHub now", (*app).cmdPR},
 		{"hook", "AGENT [EVENT]", "record an agent hook event (run by agents; always exits 0)", (*app).cmdHook},
 		{"hooks", "install|uninstall AGENT [--project DIR] [--dry-run]", "install lanes hooks into an agent's own config, or take them out", (*app).cmdHooks},
-		{"status-line", "[--format tmux|plain|json] [--session NAME] [--theme dark|light]", "print a summary for tmux's status line", (*app).cmdStatusLine},
+		{"status-line", "[--format tmux|plain|json] [--session NAME] [--theme dark|light] [--all-hosts]", "print a summary for tmux's status line", (*app).cmdStatusLine},
 		{"doctor", "[--repair]", "check tmux, the state dir, the store, the spool and hooks", (*app).cmdDoctor},
 		{"version", "", "print the lanes version", (*app).cmdVersion},
 	}
@@ -180,8 +180,9 @@ func (a *app) usage(w io.Writer) {
 	}
 	fmt.Fprintln(w, "\nGlobal flags:\n  --socket NAME   tmux server socket name (tmux -L); default $LANES_TMUX_SOCKET, else tmux's default server")
 	fmt.Fprintln(w, "  --theme auto|dark|light\n                  the board's colours: auto asks the terminal for its background")
-	fmt.Fprintln(w, "  --host NAME=DEST  another host whose sessions the board shows (repeatable; DEST is what ssh takes,")
-	fmt.Fprintln(w, "                  e.g. --host build=me@build.box), beside those of $XDG_CONFIG_HOME/lanes/hosts")
+	fmt.Fprintln(w, "  --host NAME=DEST  another host whose sessions the board shows (repeatable, each NAME once; DEST is what")
+	fmt.Fprintln(w, "                  ssh takes, e.g. --host build=me@build.box; --host DEST alone is named by DEST's host part),")
+	fmt.Fprintln(w, "                  beside those of $XDG_CONFIG_HOME/lanes/hosts: a NAME of that file is replaced")
 	fmt.Fprintln(w, "\nEnvironment:\n  LANES_STATE_DIR   state directory (default $XDG_STATE_HOME/lanes, else ~/.local/state/lanes)")
 	fmt.Fprintln(w, "  LANES_CONTENT     off (or 0, false, no): hooks keep, and the board and `ls --json` show, no tool, question or message (screen-sharing)")
 	fmt.Fprintln(w, "  LANES_NOTIFY      off (or 0, false, no): the board tells nobody when a session enters Needs you")

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -52,6 +53,9 @@ type BoardOptions struct {
 	// --host), reached with SSH (LANES_SSH); none: the board runs no ssh.
 	Hosts []remote.Host
 	SSH   remote.SSH
+	// Warning is said once when the board starts (lines of the hosts
+	// file it skipped).
+	Warning string
 }
 
 // envNotify is the variable that turns the board's notifications off
@@ -64,7 +68,7 @@ const boardName = "lanes-board"
 func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	fs := a.flags("board")
 	themeFlag := fs.String("theme", a.theme, "auto (ask the terminal), dark or light")
-	fs.Func("host", "another host whose sessions the board shows, `NAME=DEST` (DEST as ssh takes it: me@build.box, an alias of ~/.ssh/config); repeatable, beside those of $XDG_CONFIG_HOME/lanes/hosts (one NAME DEST a line)", a.addHost)
+	fs.Func("host", "another host whose sessions the board shows, `NAME=DEST` (DEST as ssh takes it: me@build.box, an alias of ~/.ssh/config; DEST alone is named by its host part); repeatable, each NAME once, beside those of $XDG_CONFIG_HOME/lanes/hosts (one NAME DEST a line): a NAME of that file is replaced", a.addHost)
 	if code, done := a.parse(fs, args); done {
 		return code
 	}
@@ -74,10 +78,11 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	if !slices.Contains(themeNames, *themeFlag) {
 		return a.usageErr(fs, "unknown theme %q (want auto, dark or light)", *themeFlag)
 	}
-	hosts, err := a.boardHosts()
+	hosts, warn, err := a.boardHosts()
 	if err != nil {
-		return a.fail(err)
+		return a.usageErr(fs, "%v", err)
 	}
+	a.warnHosts(warn) // said again on the board, where it is seen
 	if a.build == "" {
 		a.build = buildOf(debug.ReadBuildInfo())
 	}
@@ -138,6 +143,7 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 		Now:       a.now,
 		Hosts:     hosts,
 		SSH:       remote.SSH{Program: a.getenv(remote.EnvSSH)},
+		Warning:   hostsWarning(warn),
 	})
 	if err != nil {
 		return a.fail(fmt.Errorf("board: %w", err))
@@ -153,23 +159,40 @@ func (a *app) addHost(s string) error {
 
 // boardHosts are the other hosts the board shows: the hosts file's, then
 // the --host flags' (a flag naming a host of the file replaces it there).
-func (a *app) boardHosts() ([]remote.Host, error) {
-	hosts, err := a.hosts()
-	if err != nil {
-		return nil, err
-	}
+// warn: lines of the hosts file skipped; err: a --host it cannot take,
+// or one name given twice on the command line.
+func (a *app) boardHosts() (hosts []remote.Host, warn, err error) {
+	hosts, warn = a.hosts()
+	given := map[string]bool{}
 	for _, s := range a.hostArgs {
 		h, err := remote.ParseHost(s)
 		if err != nil {
-			return nil, fmt.Errorf("--host %s: %w", s, err)
+			return nil, warn, fmt.Errorf("--host %s: %w", s, err)
 		}
+		if given[h.Name] {
+			return nil, warn, fmt.Errorf("--host %s: %w: host %s given twice: give each another NAME= (e.g. --host %s2=%s)", s, remote.ErrHosts, h.Name, h.Name, h.Dest)
+		}
+		given[h.Name] = true
 		if i := slices.IndexFunc(hosts, func(o remote.Host) bool { return o.Name == h.Name }); i >= 0 {
 			hosts[i] = h
 			continue
 		}
 		hosts = append(hosts, h)
 	}
-	return hosts, nil
+	return hosts, warn, nil
+}
+
+// hostsWarning is what the board says once of skipped hosts file lines,
+// short enough for its bottom line ("" for none).
+func hostsWarning(warn error) string {
+	var he *remote.HostsError
+	switch {
+	case errors.As(warn, &he):
+		return "skipped bad " + he.Short() + ": see lanes doctor"
+	case warn != nil:
+		return warn.Error()
+	}
+	return ""
 }
 
 // envControl=off makes the board start a tmux client for each read, as

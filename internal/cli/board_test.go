@@ -185,8 +185,9 @@ func TestBoardFromAnotherBuild(t *testing.T) {
 }
 
 // TestBoardHosts: the board's other hosts come from the hosts file, then
-// --host flags (global or the board's own); a bad line of the file stops
-// the board naming file:line; none means no ssh program is even chosen.
+// --host flags (global or the board's own); a bad line of the file is
+// skipped, named file:line on stderr and said once on the board, which
+// starts with the good hosts; none means no ssh program is even chosen.
 func TestBoardHosts(t *testing.T) {
 	cfg := t.TempDir()
 	file := filepath.Join(cfg, "lanes", "hosts")
@@ -218,9 +219,15 @@ func TestBoardHosts(t *testing.T) {
 	if code != exitOK || !slices.Equal(o.Hosts, want) || o.SSH.Program != "/opt/my-ssh" {
 		t.Errorf("exit %d (%s), hosts %v, ssh %q; want %v and LANES_SSH", code, errs, o.Hosts, o.SSH.Program, want)
 	}
-	_, code, errs = run("build me@build.box\nbroken\n")
-	if code == exitOK || !strings.Contains(errs, file+":2:") {
-		t.Errorf("a bad hosts line: exit %d, %q; want a failure naming %s:2", code, errs, file)
+	o, code, errs = run("build me@build.box   # the build box\nbroken\ngpu gpu.lan\nbuild b2\n")
+	want = []remote.Host{{Name: "build", Dest: "me@build.box"}, {Name: "gpu", Dest: "gpu.lan"}}
+	if code != exitOK || !slices.Equal(o.Hosts, want) || !strings.Contains(errs, file+":2:") || !strings.Contains(errs, file+":4:") ||
+		o.Warning != "skipped bad lines 2, 4 of "+file+": see lanes doctor" {
+		t.Errorf("bad hosts lines: exit %d, hosts %v, warning %q, stderr %q; want the good hosts, and %s:2 and :4 said", code, o.Hosts, o.Warning, errs, file)
+	}
+	_, code, errs = run("", "--host", "build=me@b", "--host", "build=gpu")
+	if code != exitUsage || !strings.Contains(errs, "host build given twice") {
+		t.Errorf("one --host name twice: exit %d, %q; want a usage error", code, errs)
 	}
 	_, code, errs = run("", "--host", "-oProxyCommand=x")
 	if code == exitOK || !strings.Contains(errs, "--host") {

@@ -54,6 +54,7 @@ func (a *app) cmdDoctor(ctx context.Context, args []string) int {
 	}
 	a.doctorHooks(dir, add)
 	a.doctorBoard(add)
+	a.doctorHosts(add)
 	a.doctorPRs(ctx, add)
 
 	bad := 0

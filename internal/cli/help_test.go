@@ -71,3 +71,25 @@ func TestHelpListsReadmeVariables(t *testing.T) {
 		}
 	}
 }
+
+// Every command's usage line names each of its flags, and no help points
+// into the design notes, which are not the user's documentation.
+func TestUsageLinesNameEveryFlag(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	for _, c := range commands() {
+		help := e.must(c.name, "--help")
+		if strings.Contains(help, "design.md") {
+			t.Errorf("`lanes %s --help` points into docs/design.md:\n%s", c.name, help)
+		}
+		usage, _, _ := strings.Cut(help, "\n")
+		for _, f := range regexp.MustCompile(`(?m)^  --([a-z][a-z-]*)`).FindAllStringSubmatch(help, -1) {
+			if c.name != "pr" && !strings.Contains(usage, "--"+f[1]) {
+				t.Errorf("`lanes %s` usage %q does not show --%s", c.name, usage, f[1])
+			}
+		}
+	}
+	if ls := e.must("ls", "--help"); !strings.Contains(ls, "/dev/null") {
+		t.Errorf("`lanes ls --help` does not say a stdin of /dev/null does not end --watch:\n%s", ls)
+	}
+}

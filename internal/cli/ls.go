@@ -21,8 +21,8 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	fs := a.flags("ls")
 	asJSON := fs.Bool("json", false, "print a JSON array, one object per session")
 	all := fs.Bool("all", false, "include sessions terminated more than 24 h ago")
-	allHosts := fs.Bool("all-hosts", false, "also list the sessions of every host in the hosts file (ssh HOST lanes ls --json); a host that does not answer is named on stderr")
-	watch := fs.Bool("watch", false, "with --json: stream JSON lines, a snapshot then one line per change\n(docs/design.md §16); ends when stdin closes or stdout breaks")
+	allHosts := fs.Bool("all-hosts", false, "also list the sessions of every host in the hosts file (ssh HOST lanes ls --json); a host that does not answer is named on stderr, and ls exits 1 after printing the rest")
+	watch := fs.Bool("watch", false, "with --json: stream JSON lines, a snapshot then one line per change; ends when stdin\nreaches its end (ssh closed) or stdout breaks, but not on a stdin of /dev/null (a script's\nbackground job has that): then it runs until stopped")
 	if code, done := a.parse(fs, args); done {
 		return code
 	}
@@ -45,9 +45,13 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	now := a.now()
 	views := listViews(recs, now, *all)
 	a.noteOtherServers(recs)
+	// A host that did not answer exits 1, after all the rest is printed:
+	// a script sees the listing is not whole.
+	done := exitOK
 	if *allHosts {
-		if views, err = a.withHosts(ctx, views, *all); err != nil {
-			return a.fail(err)
+		var complete bool
+		if views, complete = a.withHosts(ctx, views, *all); !complete {
+			done = exitError
 		}
 	}
 	if *asJSON {
@@ -55,11 +59,11 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 		if err := enc.Encode(a.listings(views)); err != nil {
 			return a.fail(err)
 		}
-		return exitOK
+		return done
 	}
 	if len(views) == 0 {
 		fmt.Fprintln(a.stdout, "no sessions — start one with `lanes new NAME`")
-		return exitOK
+		return done
 	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
 	head, row := "", func(state.Derived) string { return "" }
@@ -72,7 +76,7 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 			theme.ZoneSpec(v.D.Zone).Short, theme.Age(now, v.D.Since), v.Rec.ID)
 	}
 	tw.Flush()
-	return exitOK
+	return done
 }
 
 // lsBranchWidth is the widest branch the table shows: with the other

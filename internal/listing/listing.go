@@ -79,8 +79,9 @@ type Session struct {
 	// default server): attach from another host needs it.
 	TmuxSocket string `json:"tmux_socket"`
 	// Host is the host it runs on, as this machine's hosts file names it;
-	// absent for a session of this machine (docs/design.md §16).
-	Host string `json:"host,omitempty"`
+	// "" for a session of this machine (always present: a script reads
+	// one key, not a key or its absence; docs/design.md §16).
+	Host string `json:"host"`
 }
 
 // Tool is the current or last tool and the summary of its input.

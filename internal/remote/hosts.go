@@ -36,9 +36,11 @@ func HostsPath(getenv func(string) string) string {
 	return filepath.Join(dir, "lanes", "hosts")
 }
 
-// LoadHosts reads the hosts file at path: one `NAME DESTINATION` per line;
-// blank lines and lines starting with # are skipped. A missing file is no
-// hosts.
+// LoadHosts reads the hosts file at path: one `NAME DESTINATION` per line,
+// a # starting a comment (a whole line, or after the two words); blank
+// lines are skipped. A missing file is no hosts. A line lanes cannot use
+// is skipped, not the file: the hosts are the good lines', and the error
+// (a *HostsError, ErrHosts) names every bad line at once.
 func LoadHosts(path string) ([]Host, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -49,26 +51,78 @@ func LoadHosts(path string) ([]Host, error) {
 	}
 	defer f.Close()
 	var hosts []Host
+	bad := &HostsError{Path: path}
+	first := map[string]int{} // the line each name is on
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
+		line, _, _ := strings.Cut(sc.Text(), "#")
+		if strings.TrimSpace(line) == "" {
 			continue
 		}
 		fields := strings.Fields(line)
 		if len(fields) != 2 {
-			return nil, fmt.Errorf("%s:%d: %w: want `NAME DESTINATION` (e.g. `build me@build.example`), got %q", path, n, ErrHosts, line)
+			bad.add(n, fmt.Errorf("%w: want `NAME DESTINATION` (e.g. `build me@build.example`), got %q", ErrHosts, strings.TrimSpace(sc.Text())))
+			continue
 		}
 		h, err := newHost(fields[0], fields[1])
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+			bad.add(n, err)
+			continue
 		}
+		if at, twice := first[h.Name]; twice {
+			bad.add(n, fmt.Errorf("%w: host %s named twice (first on line %d): give this one another name", ErrHosts, h.Name, at))
+			continue
+		}
+		first[h.Name] = n
 		hosts = append(hosts, h)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+		return hosts, fmt.Errorf("reading %s: %w", path, err)
 	}
-	return hosts, unique(hosts)
+	if len(bad.Lines) > 0 {
+		return hosts, bad
+	}
+	return hosts, nil
+}
+
+// HostsError is every line of a hosts file that lanes skipped, and why.
+type HostsError struct {
+	Path  string
+	Lines []int   // line numbers, in order
+	Whys  []error // why each was skipped (each an ErrHosts)
+}
+
+func (e *HostsError) add(n int, why error) {
+	e.Lines = append(e.Lines, n)
+	e.Whys = append(e.Whys, why)
+}
+
+// Error is one line per bad line: FILE:LINE: bad hosts entry: why.
+func (e *HostsError) Error() string {
+	var b strings.Builder
+	for i, n := range e.Lines {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		fmt.Fprintf(&b, "%s:%d: %v", e.Path, n, e.Whys[i])
+	}
+	return b.String()
+}
+
+// Is makes a HostsError an ErrHosts.
+func (e *HostsError) Is(target error) bool { return target == ErrHosts }
+
+// Short says in one line which lines were skipped: "lines 3, 5 of FILE".
+func (e *HostsError) Short() string {
+	nums := make([]string, len(e.Lines))
+	for i, n := range e.Lines {
+		nums[i] = fmt.Sprint(n)
+	}
+	word := "line "
+	if len(nums) > 1 {
+		word = "lines "
+	}
+	return word + strings.Join(nums, ", ") + " of " + e.Path
 }
 
 // ParseHost is a --host flag: NAME=DESTINATION, or DESTINATION alone,
@@ -93,16 +147,4 @@ func newHost(name, dest string) (Host, error) {
 		return Host{}, fmt.Errorf("%w: host %s: destination %q is not one ssh takes", ErrHosts, name, dest)
 	}
 	return Host{Name: name, Dest: dest}, nil
-}
-
-// unique refuses two hosts of one name: the board could not tell them apart.
-func unique(hosts []Host) error {
-	seen := map[string]bool{}
-	for _, h := range hosts {
-		if seen[h.Name] {
-			return fmt.Errorf("%w: host %s named twice", ErrHosts, h.Name)
-		}
-		seen[h.Name] = true
-	}
-	return nil
 }

@@ -32,13 +32,46 @@ func TestLoadHosts(t *testing.T) {
 		{"ok a\nbuild me@b extra\n", ":2: bad hosts entry: want `NAME DESTINATION`"},
 		{"b/x me@b\n", `host name "b/x"`},
 		{"b -oProxyCommand=x\n", `destination "-oProxyCommand=x" is not one ssh takes`},
-		{"b x\nb y\n", "host b named twice"},
+		{"b x\nb y\n", ":2: bad hosts entry: host b named twice (first on line 1)"},
 	} {
 		write(bad.file)
 		_, err := LoadHosts(path)
 		if !errors.Is(err, ErrHosts) || !strings.Contains(err.Error(), bad.says) {
 			t.Errorf("%q: %v, want it to say %q", bad.file, err, bad.says)
 		}
+	}
+}
+
+// A trailing # comment is a comment; every bad line is said at once and
+// skipped, and the good lines' hosts are still there.
+func TestLoadHostsSkipsBadLinesAndSaysEach(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hosts")
+	file := "build  me@build.example   # the build box\n" + // 1
+		"gpu\tgpu#no space before it\n" + // 2
+		"oops\n" + // 3
+		"ok  ok.example\n" + // 4
+		"b/x me@b\n" + // 5
+		"build other.example\n" // 6
+	if err := os.WriteFile(path, []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadHosts(path)
+	want := []Host{{"build", "me@build.example"}, {"gpu", "gpu"}, {"ok", "ok.example"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("hosts %v, want %v", got, want)
+	}
+	var he *HostsError
+	if !errors.As(err, &he) || !errors.Is(err, ErrHosts) || !reflect.DeepEqual(he.Lines, []int{3, 5, 6}) {
+		t.Fatalf("error %v, want one naming lines 3, 5 and 6", err)
+	}
+	lines := strings.Split(err.Error(), "\n")
+	for i, n := range []string{":3: ", ":5: ", ":6: "} {
+		if i >= len(lines) || !strings.HasPrefix(lines[i], path+n+"bad hosts entry: ") {
+			t.Errorf("error line %d: %q, want FILE%sbad hosts entry: …", i, lines[min(i, len(lines)-1)], n)
+		}
+	}
+	if got, want := he.Short(), "lines 3, 5, 6 of "+path; got != want {
+		t.Errorf("Short %q, want %q", got, want)
 	}
 }
 

@@ -201,11 +201,7 @@ func (w *hostWatch) exitWhy(err error, stderr string) error {
 		return fmt.Errorf("lanes is not on %s's PATH for ssh commands (%s): install it there, or put it in a directory of that PATH",
 			name, lastLine(stderr, "command not found"))
 	case errors.As(err, &exit) && exit.ExitCode() == 255:
-		line := lastLine(stderr, "ssh could not reach "+w.host.Dest)
-		if !strings.HasPrefix(line, "ssh:") {
-			line = "ssh: " + line
-		}
-		return errors.New(line)
+		return errors.New(sshSaid(stderr, w.host.Dest))
 	case errors.As(err, &exit) && exit.ExitCode() < 0:
 		return fmt.Errorf("ssh to %s ended by %s: %s", name, exit, lastLine(stderr, "no word from it"))
 	case errors.As(err, &exit):

@@ -26,7 +26,14 @@ type Status struct {
 	Err string
 	// Heard: a snapshot came from this host at least once.
 	Heard bool
+	// Next is when ssh runs again, while the host is down (zero while a
+	// try is under way or the host is up): the board says how long.
+	Next time.Time
 }
+
+// Tried: a try to reach the host has ended, so the host is up or says
+// why not; before that it is connecting.
+func (st Status) Tried() bool { return st.Up || st.Err != "" }
 
 // WatchTiming is how Watch paces itself; a zero field takes its default.
 // Tests shorten them.
@@ -35,7 +42,8 @@ type WatchTiming struct {
 	// a stream silent for three of them is lost, and its ssh killed.
 	Heartbeat time.Duration
 	// Retry is the first wait before ssh runs again (1 s); each failure
-	// doubles it up to MaxRetry (30 s), and a snapshot sets it back.
+	// doubles it up to MaxRetry (10 s: a host back after an outage is
+	// seen again within seconds), and a snapshot sets it back.
 	Retry, MaxRetry time.Duration
 }
 
@@ -43,7 +51,7 @@ func (t WatchTiming) orDefaults() WatchTiming {
 	return WatchTiming{
 		Heartbeat: cmp.Or(t.Heartbeat, listing.HeartbeatEvery),
 		Retry:     cmp.Or(t.Retry, time.Second),
-		MaxRetry:  cmp.Or(t.MaxRetry, 30*time.Second),
+		MaxRetry:  cmp.Or(t.MaxRetry, 10*time.Second),
 	}
 }
 
@@ -99,7 +107,7 @@ func (w *hostWatch) run(ctx context.Context) {
 		if snapshot {
 			wait = w.timing.Retry
 		}
-		w.down(ctx, err.Error())
+		w.down(ctx, err.Error(), time.Now().Add(wait))
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
@@ -127,15 +135,13 @@ func (w *hostWatch) send(ctx context.Context) bool {
 	}
 }
 
-// down marks the host unreachable for why, its sessions kept.
-func (w *hostWatch) down(ctx context.Context, why string) {
-	if !w.st.Up && w.st.Err == why {
-		return
-	}
+// down marks the host unreachable for why, its sessions kept, until the
+// next try at next.
+func (w *hostWatch) down(ctx context.Context, why string, next time.Time) {
 	if w.st.Up {
 		w.st.Up, w.st.Since = false, time.Now()
 	}
-	w.st.Err = why
+	w.st.Err, w.st.Next = why, next
 	w.send(ctx)
 }
 
@@ -144,7 +150,7 @@ func (w *hostWatch) up() {
 	if !w.st.Up {
 		w.st.Up, w.st.Since = true, time.Now()
 	}
-	w.st.Err, w.st.Heard = "", true
+	w.st.Err, w.st.Heard, w.st.Next = "", true, time.Time{}
 }
 
 // apply takes one line of the stream into the mirror.

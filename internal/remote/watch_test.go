@@ -198,6 +198,14 @@ func TestWatchBacksOff(t *testing.T) {
 	if st.Err != "ssh: connect to host build port 22: Connection refused" || st.Up || st.Heard {
 		t.Errorf("refused: %+v", st)
 	}
+	// The board says when the next try is: within the first wait.
+	if wait := time.Until(st.Next); st.Next.IsZero() || wait > 100*time.Millisecond {
+		t.Errorf("next try in %s (Next %v), want within the first wait of 100ms", wait, st.Next)
+	}
+	go func() { // each failure is a status (its next try), read as the board does
+		for range ch {
+		}
+	}()
 	// Waits of 100, 200, 400, 400 ms: five runs take at least 1.1 s.
 	began := time.Now()
 	for runs(s) < 5 {
@@ -208,5 +216,23 @@ func TestWatchBacksOff(t *testing.T) {
 	}
 	if took := time.Since(began); took < time.Second {
 		t.Errorf("five runs in %s: no backoff", took)
+	}
+}
+
+// A host back after an outage is tried again within 10 s: the wait stops
+// doubling there.
+func TestWatchWaitsAtMostTenSeconds(t *testing.T) {
+	if got := (WatchTiming{}).orDefaults().MaxRetry; got != 10*time.Second {
+		t.Errorf("default longest wait %s, want 10s", got)
+	}
+}
+
+// ssh failing without a word says so once, not "ssh: ssh …".
+func TestWatchSilentSSHFailureSaysSSHOnce(t *testing.T) {
+	t.Parallel()
+	ch := watch(t, fakeSSH(t, "", "", false, 255), false, Host{Name: "build", Dest: "me@build"})
+	st := until(t, ch, "down", 5*time.Second, func(st Status) bool { return st.Err != "" })
+	if st.Err != "ssh: could not reach me@build" {
+		t.Errorf("Err %q, want %q", st.Err, "ssh: could not reach me@build")
 	}
 }
