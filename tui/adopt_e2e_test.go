@@ -36,11 +36,19 @@ func TestE2EAdoptedSessionAttaches(t *testing.T) {
 	attached := func(s string) bool {
 		return strings.Contains(s, "ADOPTED-SCREEN") && !strings.Contains(s, "Ready to merge")
 	}
-	for end := time.Now().Add(10 * time.Second); !attached(e.screen()) && time.Now().Before(end); {
+	// One enter at a time, each answered before the next: an enter still
+	// queued when the attach began would attach again after the detach.
+	refused := func(s string) bool { return strings.Contains(s, "no tmux session yet") }
+	for end := time.Now().Add(30 * time.Second); ; {
 		e.keys("Enter")
-		e.waitScreen("enter taken", func(s string) bool { return attached(s) || strings.Contains(s, "no tmux session yet") })
+		if s := e.waitScreen("enter taken", func(s string) bool { return attached(s) || refused(s) }); attached(s) {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the board never found the adopted session's pane")
+		}
+		e.waitScreen("the refusal gone", func(s string) bool { return !refused(s) })
 	}
-	e.waitScreen("its pane", attached)
 	e.keys("C-b", "d")
 	e.waitScreen("the board again", func(s string) bool { return strings.Contains(s, "Ready to merge") })
 }
