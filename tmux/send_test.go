@@ -33,14 +33,16 @@ func (l *argvLog) wrap(c *tmux.Client) {
 	}
 }
 
-// holding returns the argv words that contain s.
+// holding returns the argv words that hold s.
 func (l *argvLog) holding(s string) []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var hits []string
 	for _, argv := range l.argv {
 		for _, a := range argv {
-			if strings.Contains(a, s) {
+			// A short text is looked for as a whole word: "-x" is inside
+			// a random socket name (lanes-xw…) one time in 36.
+			if a == s || len(s) > 4 && strings.Contains(a, s) {
 				hits = append(hits, a)
 			}
 		}
