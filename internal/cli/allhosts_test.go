@@ -239,3 +239,18 @@ func TestStatusLineAllHostsReusesAnswers(t *testing.T) {
 		t.Errorf("ls --all-hosts reused the status line's answers (%d logins): it asks every host", n)
 	}
 }
+
+// A session no command here finds may run on another host: with hosts in
+// the hosts file, the refusal says where to look; without, it does not.
+func TestNoSuchSessionPointsAtOtherHosts(t *testing.T) {
+	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+	e, _ := hostsWorld(t, now, nil, []*state.Record{lsRecord("asks0001", "beta", state.ActivityWaitingInput, now)})
+	_, errs, code := e.run("send", "beta", "hi")
+	if code != exitNoSession || !strings.Contains(errs, "`lanes ls --all-hosts` lists the other hosts'") {
+		t.Errorf("send to another host's session: exit %d, %q", code, errs)
+	}
+	alone := lsEnv(t)
+	if _, errs, _ := alone.run("send", "beta", "hi"); strings.Contains(errs, "all-hosts") {
+		t.Errorf("no hosts, yet the refusal points at them: %q", errs)
+	}
+}

@@ -283,6 +283,11 @@ func (a *app) fail(err error) int {
 	fmt.Fprintf(a.stderr, "lanes: %v\n", err)
 	switch {
 	case errors.Is(err, state.ErrNoSession):
+		if hosts, _ := a.hosts(); len(hosts) > 0 {
+			// Its session may run on another host: commands act on this
+			// host's only (docs/design.md §16).
+			fmt.Fprintf(a.stderr, "lanes: note: commands act on this host's sessions; `lanes ls --all-hosts` lists the other hosts', and the board acts on them (or `ssh HOST lanes …`)\n")
+		}
 		return exitNoSession
 	case errors.Is(err, state.ErrTerminated):
 		return exitTerminated
