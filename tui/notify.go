@@ -65,33 +65,33 @@ func (n *notifier) actedOn(id string, now time.Time) {
 // ActedQuiet, or its activity's source is the user), nor more than once
 // per NotifyEvery per session: such an entry is told when that is over, if
 // the session is still in Needs you.
-func (n *notifier) entered(ds []state.Derived, now time.Time, off bool) []*state.Record {
+func (n *notifier) entered(ds []state.Derived, now time.Time, off bool) []state.Derived {
 	first := n.zones == nil
 	zones := make(map[string]state.Zone, len(ds))
-	var out []*state.Record
+	var out []state.Derived
 	for _, d := range ds {
-		r, z := d.Rec, d.D.Zone
-		zones[r.ID] = z
-		prev, seen := n.zones[r.ID]
-		held := n.held[r.ID]
-		delete(n.held, r.ID)
+		r, z, id := d.Rec, d.D.Zone, notifyKey(d)
+		zones[id] = z
+		prev, seen := n.zones[id]
+		held := n.held[id]
+		delete(n.held, id)
 		switch {
 		case z != state.ZoneNeedsYou, off, r.Muted:
 			// nothing to tell
-		case held && within(now, n.last[r.ID], NotifyEvery):
-			n.hold(r.ID) // still held back
+		case held && within(now, n.last[id], NotifyEvery):
+			n.hold(id) // still held back
 		case held:
-			n.told(r.ID, now)
-			out = append(out, r)
+			n.told(id, now)
+			out = append(out, d)
 		case first || !seen || prev == state.ZoneNeedsYou:
 			// not an entry
-		case r.Activity.Source == "user", within(now, n.acted[r.ID], ActedQuiet):
+		case r.Activity.Source == "user", within(now, n.acted[id], ActedQuiet):
 			// an entry the user caused
-		case within(now, n.last[r.ID], NotifyEvery):
-			n.hold(r.ID)
+		case within(now, n.last[id], NotifyEvery):
+			n.hold(id)
 		default:
-			n.told(r.ID, now)
-			out = append(out, r)
+			n.told(id, now)
+			out = append(out, d)
 		}
 	}
 	n.zones = zones
@@ -103,6 +103,15 @@ func (n *notifier) entered(ds []state.Derived, now time.Time, off bool) []*state
 		}
 	}
 	return out
+}
+
+// notifyKey is what the notifier knows a session by: its id, with its
+// host for another host's (ids are unique per store, not across hosts).
+func notifyKey(d state.Derived) string {
+	if d.Host == "" {
+		return d.Rec.ID
+	}
+	return d.Host + "/" + d.Rec.ID
 }
 
 func (n *notifier) hold(id string) {
@@ -130,40 +139,49 @@ func within(now, at time.Time, d time.Duration) bool {
 // -rf build" for one session (the question or the tool asking, unless
 // content is off; else the card's status), "api, web and 2 more need you"
 // for several.
-func noticeFor(recs []*state.Record, now time.Time, content bool) Notice {
+//
+// Another host's session is named NAME@HOST and is said as its host
+// derived it; the tmux servers shown the message are this host's (its
+// socket names mean nothing here).
+func noticeFor(ds []state.Derived, content bool) Notice {
 	n := Notice{Title: "lanes"}
-	for _, r := range recs {
-		if !slices.Contains(n.Sockets, r.Runtime.Socket) {
-			n.Sockets = append(n.Sockets, r.Runtime.Socket)
+	for _, d := range ds {
+		if s := d.Rec.Runtime.Socket; d.Host == "" && !slices.Contains(n.Sockets, s) {
+			n.Sockets = append(n.Sockets, s)
 		}
 	}
-	switch len(recs) {
+	name := func(d state.Derived) string {
+		if d.Host == "" {
+			return d.Rec.Name
+		}
+		return d.Rec.Name + "@" + d.Host
+	}
+	switch len(ds) {
 	case 0:
 		return n
 	case 1:
-		n.Body = recs[0].Name + " needs you — " + needsWhat(recs[0], now, content)
+		n.Body = name(ds[0]) + " needs you — " + needsWhat(ds[0], content)
 	case 2:
-		n.Body = recs[0].Name + " and " + recs[1].Name + " need you"
+		n.Body = name(ds[0]) + " and " + name(ds[1]) + " need you"
 	default:
-		n.Body = recs[0].Name + ", " + recs[1].Name + " and " + strconv.Itoa(len(recs)-2) + " more need you"
+		n.Body = name(ds[0]) + ", " + name(ds[1]) + " and " + strconv.Itoa(len(ds)-2) + " more need you"
 	}
 	n.Body = state.Summary(n.Body, state.MessageMax)
 	return n
 }
 
 // needsWhat is what a session in Needs you is waiting for.
-func needsWhat(r *state.Record, now time.Time, content bool) string {
-	switch say, text := state.Says(r); {
+func needsWhat(v state.Derived, content bool) string {
+	switch say, text := state.Says(v.Rec); {
 	case content && say == state.SayPermission:
 		return "Allow " + text
 	case content && say == state.SayAsk:
 		return text
 	}
-	d := state.Derive(r, now)
-	if s := state.Detail(r, d); s != "" {
+	if s := state.Detail(v.Rec, v.D); s != "" {
 		return s
 	}
-	return theme.StatusSpec(d.Status).Short
+	return theme.StatusSpec(v.D.Status).Short
 }
 
 // Terminal notifications: the bell, OSC 9 (iTerm2, WezTerm, Windows
@@ -225,12 +243,12 @@ func Outside(tmuxFor func(socket string) *tmux.Client) func(context.Context, Not
 // notify tells the user about the sessions of this cycle's records that
 // entered Needs you.
 func (m *Model) notify(now time.Time) tea.Cmd {
-	recs := m.notifier.entered(m.derived, now, m.o.NoNotify || m.quiet)
-	if len(recs) == 0 {
+	ds := m.notifier.entered(m.withHosts(), now, m.o.NoNotify || m.quiet)
+	if len(ds) == 0 {
 		return nil
 	}
 	m.pace.kick() // the bell and OSC are written on a tick, view or no view
-	return notifyCmd(m.ctx, noticeFor(recs, now, !m.o.NoContent), m.o.TmuxEnv != "", m.o.Notify)
+	return notifyCmd(m.ctx, noticeFor(ds, !m.o.NoContent), m.o.TmuxEnv != "", m.o.Notify)
 }
 
 // hushed notes whether another board notifies, and says so when that

@@ -156,7 +156,11 @@ func TestNotifyText(t *testing.T) {
 		{"four", true, []*state.Record{ask, exit, ask, ask}, "api, web and 2 more need you"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			n := noticeFor(tt.recs, fixedNow, tt.content)
+			var ds []state.Derived
+			for _, r := range tt.recs {
+				ds = append(ds, state.DeriveAt(r, fixedNow))
+			}
+			n := noticeFor(ds, tt.content)
 			if n.Body != tt.want {
 				t.Errorf("body %q, want %q", n.Body, tt.want)
 			}
@@ -221,5 +225,27 @@ func TestNotifyInsideTmuxWrapsOSC(t *testing.T) {
 		"\x1b\\"
 	if got != want {
 		t.Errorf("inside tmux the board wrote %q, want %q", got, want)
+	}
+}
+
+// Another host's session entering Needs you is told like this host's,
+// named with its host and said as its host derived it; the tmux servers
+// shown the message are this host's only.
+func TestNotifyAnotherHostsSession(t *testing.T) {
+	here := rec("a1000001", "api", state.ActivityActive, time.Minute)
+	there := rec("a1000001", "api", state.ActivityActive, time.Minute) // the same id, on build
+	there.Runtime.Socket = "remote-only"
+	var n notifier
+	mirror := func(r *state.Record, st state.Status, z state.Zone) state.Derived {
+		return state.Mirrored(r, state.Derivation{Status: st, Zone: z, Since: fixedNow}, "build")
+	}
+	n.entered([]state.Derived{state.DeriveAt(here, fixedNow), mirror(there, state.StatusWorking, state.ZoneWorking)}, fixedNow, false)
+	got := n.entered([]state.Derived{state.DeriveAt(here, fixedNow), mirror(there, state.StatusNeedsInput, state.ZoneNeedsYou)}, fixedNow.Add(time.Second), false)
+	if len(got) != 1 || got[0].Host != "build" {
+		t.Fatalf("entered %+v, want build's api alone (this host's api did not move)", got)
+	}
+	notice := noticeFor(got, true)
+	if notice.Body != "api@build needs you — Needs input" || len(notice.Sockets) != 0 {
+		t.Errorf("notice %+v", notice)
 	}
 }
