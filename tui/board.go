@@ -18,14 +18,8 @@ type item struct {
 	says string
 }
 
-// key identifies the session across rebuilds: its id, and its host's
-// name for another host's (two hosts' ids are not known apart).
-func (it *item) key() string {
-	if it.Host == "" {
-		return it.Rec.ID
-	}
-	return it.Host + "\x00" + it.Rec.ID
-}
+// key identifies the session across rebuilds.
+func (it *item) key() string { return sessionKey(it.Derived) }
 
 // rowKind is what one row of a lane holds.
 type rowKind uint8

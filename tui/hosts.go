@@ -39,7 +39,7 @@ type hostView struct {
 
 // down reports a host heard once whose stream is lost now: its cards
 // stay, marked unreachable.
-func (h *hostView) down() bool { return h.st.Heard && !h.st.Up }
+func (h *hostView) down() bool { return h.st.Lost() }
 
 // hostMsg is a host's new Status (closed: the watch ended).
 type hostMsg struct {
@@ -87,7 +87,7 @@ func (m Model) onHost(msg hostMsg) (tea.Model, tea.Cmd) {
 // derived them, each marked unreachable while the host is down (its
 // sessions are not over because the link is).
 func mirror(dst []state.Derived, st remote.Status) []state.Derived {
-	down := st.Heard && !st.Up
+	down := st.Lost()
 	for _, s := range st.Sessions {
 		d := s.Mirror(st.Host)
 		if down && !slices.Contains(d.D.Marks, state.MarkUnreachable) {

@@ -306,15 +306,15 @@ func TestFlowRemoteActions(t *testing.T) {
 	f.waitText("Send to train on build")
 	f.tm.Type("go on; don't stop")
 	f.keys("enter")
-	waitRun("me@build.box: send train - <go on; don't stop")
+	waitRun("me@build.box: send b2000001 - <go on; don't stop")
 	f.keys("x")
 	f.waitText("Kill train on build?")
 	f.keys("y")
-	waitRun("me@build.box: kill train")
+	waitRun("me@build.box: kill b2000001")
 	f.keys("r")
 	f.waitText("Restart train on build?")
 	f.keys("y")
-	waitRun("me@build.box: restart train")
+	waitRun("me@build.box: restart b2000001")
 	f.keys("m")
 	f.waitText("mute train on build: not from this board")
 
@@ -327,7 +327,7 @@ func TestFlowRemoteActions(t *testing.T) {
 	f.keys("d")
 	f.waitText("Remove bench on build?")
 	f.keys("y")
-	waitRun("me@build.box: rm bench")
+	waitRun("me@build.box: rm b2000003")
 
 	f.keys("n") // all hosts shown: a new session starts here
 	f.waitText("New session")

@@ -70,7 +70,7 @@ func (n *notifier) entered(ds []state.Derived, now time.Time, off bool) []state.
 	zones := make(map[string]state.Zone, len(ds))
 	var out []state.Derived
 	for _, d := range ds {
-		r, z, id := d.Rec, d.D.Zone, notifyKey(d)
+		r, z, id := d.Rec, d.D.Zone, sessionKey(d)
 		zones[id] = z
 		prev, seen := n.zones[id]
 		held := n.held[id]
@@ -105,9 +105,10 @@ func (n *notifier) entered(ds []state.Derived, now time.Time, off bool) []state.
 	return out
 }
 
-// notifyKey is what the notifier knows a session by: its id, with its
-// host for another host's (ids are unique per store, not across hosts).
-func notifyKey(d state.Derived) string {
+// sessionKey is what the board and its notifier know a session by: its
+// id, with its host for another host's (ids are unique per store, not
+// across hosts).
+func sessionKey(d state.Derived) string {
 	if d.Host == "" {
 		return d.Rec.ID
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os/exec"
 	"strings"
+	"time"
 
 	"lanes/agent"
 	"lanes/internal/remote"
@@ -85,20 +86,23 @@ func (m *Model) remoteAction(p pending) tea.Cmd {
 	if !ok {
 		return m.flash(fmt.Sprintf("%s %s: host %s is no longer on the board", p.do.verb, name, p.host), true)
 	}
+	// By id: a name there may be a live session's and an ended one's.
+	id := p.rec.ID
 	var args []string
 	switch {
 	case p.do == killDownAction: // its own tmux does not answer there
-		args = []string{"kill", name, "--yes"}
+		args = []string{"kill", id, "--yes"}
 	case p.do.verb == killAction.verb:
-		args = []string{"kill", name}
+		args = []string{"kill", id}
 	case p.do.verb == restartAction.verb:
-		args = []string{"restart", name}
+		args = []string{"restart", id}
 	case p.do.verb == removeAction.verb:
-		args = []string{"rm", name}
+		args = []string{"rm", id}
 	default:
 		return m.flash(fmt.Sprintf("%s %s on %s: not from this board; run lanes there", p.do.verb, name, p.host), true)
 	}
 	what := p.do.verb + " " + name + " on " + p.host
+	m.notifier.actedOn(sessionKey(state.Derived{Rec: &p.rec, Host: p.host}), m.o.Now())
 	return tea.Batch(m.flash(what+"…", false), remoteCmd(m.ctx, m.o.Remote, h.host, nil, what, args...))
 }
 
@@ -110,12 +114,20 @@ func (m *Model) remoteSend(msg submitSendMsg) tea.Cmd {
 		return m.flash("send to "+msg.rec.Name+": host "+msg.host+" is no longer on the board", true)
 	}
 	what := "send to " + msg.rec.Name + " on " + msg.host
-	return remoteCmd(m.ctx, m.o.Remote, h.host, strings.NewReader(msg.text), what, "send", msg.rec.Name, "-")
+	m.notifier.actedOn(sessionKey(state.Derived{Rec: &msg.rec, Host: msg.host}), m.o.Now())
+	return remoteCmd(m.ctx, m.o.Remote, h.host, strings.NewReader(msg.text), what, "send", msg.rec.ID, "-")
 }
+
+// remoteTimeout bounds an action run on another host: a link that falls
+// silent after connecting would otherwise hold it, and its ssh, for the
+// board's life.
+const remoteTimeout = time.Minute
 
 // remoteCmd runs `lanes ARGS…` on h and reports it as an action.
 func remoteCmd(ctx context.Context, r Remote, h remote.Host, stdin io.Reader, what string, args ...string) tea.Cmd {
 	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(ctx, remoteTimeout)
+		defer cancel()
 		if _, err := r.Run(ctx, h, stdin, args...); err != nil {
 			return actionMsg{err: fmt.Errorf("%s: %w", what, err)}
 		}
@@ -170,6 +182,8 @@ func (m *Model) remoteCreate(s submitNewMsg) tea.Cmd {
 		if !ok {
 			return createdMsg{name: s.name, err: fmt.Errorf("host %s is no longer on the board", s.host)}
 		}
+		ctx, cancel := context.WithTimeout(ctx, remoteTimeout)
+		defer cancel()
 		if _, err := rem.Run(ctx, host, nil, args...); err != nil {
 			return createdMsg{name: s.name, err: err}
 		}

@@ -94,7 +94,7 @@ func TestParseHost(t *testing.T) {
 // Each word reaches the remote command as it was, whatever it holds: the
 // remote shell sees only quoted words.
 func TestLanesQuotesEveryWord(t *testing.T) {
-	words := []string{"send", "api", "-", "it's $HOME; `id` | x", "", "a\nb", "--", "*", "~"}
+	words := []string{"send", "api", "-", "it's $HOME; `id` | x", "", "a\nb", "--", "*", "~", "=lanes-api"}
 	argv := SSH{}.Lanes(Host{"b", "me@b"}, words...)
 	if argv[0] != "ssh" || argv[len(argv)-3] != "--" || argv[len(argv)-2] != "me@b" {
 		t.Fatalf("argv %q", argv)
@@ -111,5 +111,14 @@ func TestLanesQuotesEveryWord(t *testing.T) {
 	}
 	if string(out) != want {
 		t.Errorf("the remote shell saw %q, want %q", out, want)
+	}
+}
+
+// zsh, a common login shell, reads a word starting with = as a command's
+// path: the attach target (=lanes-NAME) goes quoted.
+func TestAttachQuotesItsTarget(t *testing.T) {
+	argv := SSH{}.Attach(Host{"b", "me@b"}, "work", "lanes-api")
+	if last := argv[len(argv)-1]; last != "tmux -L work attach-session -t '=lanes-api'" {
+		t.Errorf("remote command %q", last)
 	}
 }

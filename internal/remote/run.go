@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
+	"time"
 )
 
 // ErrRemote: `lanes` on the other host ran and failed; the error says
@@ -28,6 +30,7 @@ func (s SSH) Run(ctx context.Context, h Host, stdin io.Reader, args ...string) (
 	argv := s.Lanes(h, args...)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdin = stdin
+	cmd.WaitDelay = time.Second // a stdin still being copied does not hold the caller
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -35,26 +38,61 @@ func (s SSH) Run(ctx context.Context, h Host, stdin io.Reader, args ...string) (
 	switch {
 	case err == nil:
 		return out.Bytes(), nil
-	case errors.As(err, &exit) && exit.ExitCode() == 255:
-		return nil, fmt.Errorf("host %s: %s", h.Name, sshSaid(errb.String(), h.Dest))
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("host %s: no answer in time (%v); what ran there, if anything, is unknown: look with `lanes ls --all-hosts`", h.Name, context.Cause(ctx))
+	case knownFailure(h, err, errb.String()) != nil:
+		return nil, fmt.Errorf("host %s: %w", h.Name, knownFailure(h, err, errb.String()))
 	case errors.As(err, &exit):
 		return out.Bytes(), fmt.Errorf("host %s: %w", h.Name, remoteErr(lastLine(errb.String(), exit.String())))
 	}
 	return nil, fmt.Errorf("host %s: running %s: %w", h.Name, argv[0], err)
 }
 
-// sshSaid is ssh's last word on a failure to reach dest, "ssh: …" once.
+// knownFailure is a failure of ssh running lanes on h that says what to
+// do: an older lanes there, lanes not on its PATH, ssh not getting in;
+// nil for any other. The board's stream and every `lanes …` run there
+// read failures by this one rule.
+func knownFailure(h Host, err error, stderr string) error {
+	var exit *exec.ExitError
+	switch {
+	case strings.Contains(stderr, "flag provided but not defined: -watch"), strings.Contains(stderr, "flag provided but not defined: --watch"):
+		// Go's flag package says -watch; a lanes that spells flags --name
+		// says --watch.
+		return fmt.Errorf("lanes on %s is older than this one: it has no `ls --watch`; upgrade lanes there", h.Name)
+	case errors.As(err, &exit) && exit.ExitCode() == 127:
+		return fmt.Errorf("lanes is not on %s's PATH for ssh commands (%s): install it there, or put it in a directory of that PATH",
+			h.Name, lastLine(stderr, "command not found"))
+	case errors.As(err, &exit) && exit.ExitCode() == 255:
+		return errors.New(sshSaid(stderr, h.Dest))
+	}
+	return nil
+}
+
+// sshSaid is ssh's last word on a failure to reach dest, "ssh: …" once,
+// with what to do about the two a first run meets.
 func sshSaid(stderr, dest string) string {
 	line := lastLine(stderr, "could not reach "+dest)
 	if !strings.HasPrefix(line, "ssh:") {
 		line = "ssh: " + line
 	}
+	switch {
+	case strings.Contains(line, "Permission denied"):
+		line += " (lanes runs ssh with BatchMode, never asking: load a key with ssh-add, or name one in ~/.ssh/config)"
+	case strings.Contains(line, "Host key verification failed"):
+		line += " (run `ssh " + dest + "` once to accept its host key)"
+	}
 	return line
 }
 
-// lastLine is the last non-empty line of s, or def.
+// lastLine is the last non-empty line of s that is not a note or a
+// warning lanes added beside its error, or def.
 func lastLine(s, def string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
+	lines := slices.DeleteFunc(strings.Split(strings.TrimSpace(s), "\n"), func(l string) bool {
+		return strings.HasPrefix(l, "lanes: note:") || strings.HasPrefix(l, "lanes: warning:")
+	})
+	if len(lines) == 0 {
+		return def
+	}
 	if l := strings.TrimSpace(lines[len(lines)-1]); l != "" {
 		return strings.TrimPrefix(l, "lanes: ")
 	}

@@ -51,9 +51,11 @@ func (s SSH) Attach(h Host, socket, session string) []string {
 	return []string{s.program(), "-t", "--", h.Dest, strings.Join(words, " ")}
 }
 
-// Quote is s as one word for a POSIX shell.
+// Quote is s as one word for a POSIX shell, and for zsh: a word starting
+// with = is quoted (zsh reads =NAME as the path of command NAME), as are
+// all but plain letters, digits and - _ . / : @ % + ,.
 func Quote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:@%+,") == "" {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@%+,") == "" {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"strings"
 	"time"
 
 	"lanes/internal/listing"
@@ -59,6 +58,7 @@ func (w *hostWatch) stream(ctx context.Context) (snapshot bool, err error) {
 		defer close(lines)
 		sc := bufio.NewScanner(stdout)
 		sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+		sc.Split(wholeLines)
 		for sc.Scan() {
 			select {
 			case lines <- bytes.Clone(sc.Bytes()):
@@ -192,16 +192,10 @@ func (w *hostWatch) unreadable(n int, format string, args ...any) error {
 func (w *hostWatch) exitWhy(err error, stderr string) error {
 	name := w.host.Name
 	var exit *exec.ExitError
+	if known := knownFailure(w.host, err, stderr); known != nil {
+		return known
+	}
 	switch {
-	case strings.Contains(stderr, "flag provided but not defined: -watch"), strings.Contains(stderr, "flag provided but not defined: --watch"):
-		// Go's flag package says -watch; a lanes that spells flags --name
-		// says --watch.
-		return fmt.Errorf("lanes on %s is older than this one: it has no `ls --watch`; upgrade lanes there", name)
-	case errors.As(err, &exit) && exit.ExitCode() == 127:
-		return fmt.Errorf("lanes is not on %s's PATH for ssh commands (%s): install it there, or put it in a directory of that PATH",
-			name, lastLine(stderr, "command not found"))
-	case errors.As(err, &exit) && exit.ExitCode() == 255:
-		return errors.New(sshSaid(stderr, w.host.Dest))
 	case errors.As(err, &exit) && exit.ExitCode() < 0:
 		return fmt.Errorf("ssh to %s ended by %s: %s", name, exit, lastLine(stderr, "no word from it"))
 	case errors.As(err, &exit):
@@ -226,3 +220,13 @@ func (h *headBuffer) Write(p []byte) (int, error) {
 }
 
 func (h *headBuffer) String() string { return h.b.String() }
+
+// wholeLines splits lines as bufio.ScanLines does, but drops a last piece
+// with no newline: a link cut mid-line leaves one, and it is no line the
+// host wrote (ssh's exit says why the stream ended).
+func wholeLines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	if atEOF && len(data) > 0 && bytes.IndexByte(data, '\n') < 0 {
+		return len(data), nil, nil
+	}
+	return bufio.ScanLines(data, atEOF)
+}

@@ -31,6 +31,10 @@ type Status struct {
 	Next time.Time
 }
 
+// Lost reports a host heard once whose stream is lost now: its sessions
+// stay, shown unreachable.
+func (s Status) Lost() bool { return s.Heard && !s.Up }
+
 // Tried: a try to reach the host has ended, so the host is up or says
 // why not; before that it is connecting.
 func (st Status) Tried() bool { return st.Up || st.Err != "" }

@@ -68,11 +68,15 @@ func watch(t *testing.T, s SSH, alone bool, hosts ...Host) <-chan Status {
 	t.Cleanup(func() {
 		cancel()
 		deadline := time.After(10 * time.Second)
-		for range ch {
+	drain:
+		for {
 			select {
+			case _, open := <-ch:
+				if !open {
+					break drain
+				}
 			case <-deadline:
 				t.Fatal("Watch's channel did not close after ctx ended")
-			default:
 			}
 		}
 		for end := time.Now().Add(5 * time.Second); alone && runtime.NumGoroutine() > before; {
