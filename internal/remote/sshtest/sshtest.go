@@ -15,12 +15,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -197,17 +200,19 @@ func (r *Rig) Stop() {
 		return
 	}
 	pid := r.sshd.Process.Pid
-	// The listener first, so no new connection starts meanwhile, then
-	// every process it forked (one tree per connection, the remote
-	// lanes included).
+	// The listener stopped first, so it forks no new connection while
+	// its tree is read (a child forked after the read would be left,
+	// reparented away from it), then every process it forked (one tree
+	// per connection, the remote lanes included), then the listener.
+	r.sshd.Process.Signal(syscall.SIGSTOP)
 	tree := descendants(pid)
-	r.sshd.Process.Kill()
-	<-r.done
-	for _, p := range append(tree, descendants(pid)...) {
+	for _, p := range tree {
 		if proc, err := os.FindProcess(p); err == nil {
 			proc.Kill()
 		}
 	}
+	r.sshd.Process.Kill()
+	<-r.done
 	r.sshd = nil
 }
 
@@ -242,12 +247,27 @@ func (h *Host) Lanes(t testing.TB, args ...string) string {
 	return out.String()
 }
 
+// freePort is a port of 127.0.0.1 nothing listens on, below the range
+// the kernel hands out to outgoing connections: a client of another test
+// cannot take it between this look and the sshd's bind (or while the
+// sshd is stopped and started again).
 func freePort(t testing.TB) int {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	low := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil && n > 11000 {
+				low = n
+			}
+		}
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	for range 100 {
+		port := 10000 + rand.IntN(low-10000)
+		if l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			l.Close()
+			return port
+		}
+	}
+	t.Fatalf("no free port of 127.0.0.1 in 10000-%d after 100 tries", low-1)
+	return 0
 }
