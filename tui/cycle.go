@@ -85,8 +85,8 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 		}
 		m.rebuild()
 		cmds = append(cmds, m.hushed(msg.quiet), m.notify(msg.now))
-		if !msg.ingest {
-			m.pendingName = "" // found by now, or filtered out of sight
+		if !msg.ingest && (m.pending.host == "" || msg.now.After(m.pending.until)) {
+			m.pending = pendingSel{} // found by now, or filtered out of sight
 		}
 	}
 	if m.againFull {
@@ -111,15 +111,13 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 
 // rebuild re-sorts the board after new records, a filter or a toggle.
 func (m *Model) rebuild() {
-	// A session just created from the board becomes the selection once its
-	// record arrives; the board's own reselect then finds its row.
-	if i := slices.IndexFunc(m.recs, func(r *state.Record) bool {
-		return m.pendingName != "" && r.Name == m.pendingName && r.Live()
-	}); i >= 0 {
-		m.board.selKey, m.pendingName = m.recs[i].ID, ""
-	}
 	m.derived = deriveAll(m.derived[:0], m.recs, m.now)
 	ds := m.withHosts()
+	// A session just created from the board becomes the selection once its
+	// card arrives; the board's own reselect then finds its row.
+	if i := slices.IndexFunc(ds, m.pending.is); i >= 0 {
+		m.board.selKey, m.pending = sessionKey(ds[i]), pendingSel{}
+	}
 	m.board.set(ds, m.now, m.filter, m.showAll, !m.o.NoContent)
 	m.sidebar.setRecords(ds)
 }
@@ -208,4 +206,20 @@ func (m *Model) loadHistory(force bool) tea.Cmd {
 	}
 	m.hist.id, m.hist.name, m.hist.at = sel.Rec.ID, sel.Rec.Name, at
 	return historyCmd(m.ctx, m.o.Actions, sel.Rec.ID, at)
+}
+
+// pendingSel is a session just created from the board, to select when its
+// card appears: this host's by the next full cycle, another host's when
+// its stream brings it, until a little after.
+type pendingSel struct {
+	name, host string
+	until      time.Time
+}
+
+// pendingWait is how long the board waits for another host's new session
+// to reach it before it stops looking.
+const pendingWait = 10 * time.Second
+
+func (p pendingSel) is(d state.Derived) bool {
+	return p.name != "" && d.Host == p.host && d.Rec.Name == p.name && d.Rec.Live()
 }

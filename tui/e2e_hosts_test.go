@@ -1,7 +1,9 @@
 package tui_test
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -68,4 +70,60 @@ func TestE2EAnotherHost(t *testing.T) {
 	e.waitScreenWithin(time.Minute, "host1 back", func(s string) bool {
 		return !strings.Contains(s, "unreachable") && laneOf(s, "far") == "Needs you"
 	})
+}
+
+// The board's ssh to a host ends with it: an ssh still connecting (it
+// reads no stdin yet, so the board's exit alone would not end it) is not
+// left running, orphaned, when the board has exited.
+func TestE2EBoardQuitEndsItsSSH(t *testing.T) {
+	dir := t.TempDir()
+	marker := fmt.Sprintf("lanes-test-hung-ssh-%d", time.Now().UnixNano())
+	ssh := filepath.Join(dir, "ssh")
+	if err := os.WriteFile(ssh, []byte("#!/bin/bash\nexec -a "+marker+" sleep 3600\n"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "lanes"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "lanes", "hosts"), []byte("far me@far.example\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hung := func() (pids []string) {
+		all, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		for _, f := range all {
+			if b, err := os.ReadFile(f); err == nil && strings.HasPrefix(string(b), marker+"\x00") {
+				pids = append(pids, filepath.Base(filepath.Dir(f)))
+			}
+		}
+		return pids
+	}
+	t.Cleanup(func() { // whatever happened, nothing of the test's stays
+		for _, p := range hung() {
+			exec.Command("kill", "-9", p).Run()
+		}
+	})
+	e := startBoard(t, 120, 36, "XDG_CONFIG_HOME="+dir, "LANES_SSH="+ssh)
+	e.waitScreen("the board connecting to far", func(s string) bool { return strings.Contains(s, "connecting to far") })
+	for end := time.Now().Add(10 * time.Second); len(hung()) == 0; time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the board's ssh to far never started")
+		}
+	}
+	pid, err := e.srv.Run(t.Context(), "display-message", "-p", "-t", e.pane, "#{pane_pid}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	proc := "/proc/" + strings.TrimSpace(string(pid))
+	e.keys("q")
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(proc); err != nil {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatal("the board did not exit 10 s after q")
+		}
+	}
+	if pids := hung(); len(pids) > 0 {
+		t.Errorf("the board exited and its ssh runs on (pids %v)", pids)
+	}
 }

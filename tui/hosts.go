@@ -281,3 +281,24 @@ func markShort(it *item, m state.Mark) string {
 	}
 	return theme.MarkSpec(m).Short
 }
+
+// awaitHosts waits, at most d, for the host watches to end once the
+// board's ctx has: each kills its ssh and reaps it, so none outlives the
+// board.
+func awaitHosts(ch <-chan remote.Status, d time.Duration) {
+	if ch == nil {
+		return
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	for {
+		select {
+		case _, open := <-ch:
+			if !open {
+				return
+			}
+		case <-t.C:
+			return
+		}
+	}
+}

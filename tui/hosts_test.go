@@ -392,3 +392,23 @@ func TestIdleRowKeepsTheHostOfADownCard(t *testing.T) {
 		}
 	}
 }
+
+// A session started on another host from the board is selected when the
+// host's stream brings its card, though this host's cycles run meanwhile.
+func TestNewRemoteSessionIsSelected(t *testing.T) {
+	m, _ := withHosts(emptyLaneFixture(), ThemeDark, 140, 40, twoHosts, buildUp())
+	m = step(m, createdMsg{name: "eval", host: "build"})
+	m = step(m, cycleMsg{res: state.CycleResult{Records: emptyLaneFixture(), At: fixedNow}, now: fixedNow})
+	if sel := m.board.selected(); sel != nil && sel.Rec.Name == "eval" {
+		t.Fatal("eval selected before its host said it exists")
+	}
+	st := buildUp()
+	st.Sessions = append(st.Sessions, listed(rec("b2000009", "eval", state.ActivityActive, time.Second))...)
+	m = step(m, hostMsg{st: st})
+	if sel := m.board.selected(); sel == nil || sel.Host != "build" || sel.Rec.Name != "eval" {
+		t.Errorf("selected %+v, want build's eval", sel)
+	}
+	if m.pending.name != "" {
+		t.Errorf("still waiting for %q", m.pending.name)
+	}
+}

@@ -50,8 +50,8 @@ type (
 	}
 	// createdMsg reports the new-session dialog's action.
 	createdMsg struct {
-		name string
-		err  error
+		name, host string // host: another host's session
+		err        error
 	}
 	// clearStatusMsg ends status message seq.
 	clearStatusMsg struct{ seq int }

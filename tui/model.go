@@ -98,7 +98,7 @@ type Model struct {
 	animating             bool
 	frame                 int
 	capturing             bool
-	pendingName           string // a session just created, to select when it appears
+	pending               pendingSel // a session just created, to select when it appears
 
 	notifier notifier // who entered Needs you (docs/design.md §15)
 	// voice is this board's claim to notify; quiet is set while another
@@ -292,8 +292,12 @@ func (m Model) onCreated(msg createdMsg) (tea.Model, tea.Cmd) {
 		return m, m.flash("new "+msg.name+": "+msg.err.Error(), true)
 	}
 	m.mode = modeBoard
-	m.pendingName = msg.name // selected when its card appears
-	return m, tea.Batch(m.flash("started "+msg.name, false), m.cycle(full))
+	m.pending = pendingSel{name: msg.name, host: msg.host, until: m.o.Now().Add(pendingWait)}
+	what := msg.name
+	if msg.host != "" {
+		what += " on " + msg.host
+	}
+	return m, tea.Batch(m.flash("started "+what, false), m.cycle(full))
 }
 
 // onConfirmed runs the action a confirm dialog said yes to, unless the

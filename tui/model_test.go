@@ -468,8 +468,8 @@ func TestNewSessionIsSelected(t *testing.T) {
 	if got := selectedName(m); got != "fresh" {
 		t.Errorf("selected %q after the new session arrived, want fresh", got)
 	}
-	if m.pendingName != "" {
-		t.Errorf("still waiting for %q", m.pendingName)
+	if m.pending.name != "" {
+		t.Errorf("still waiting for %q", m.pending.name)
 	}
 }
 

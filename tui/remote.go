@@ -187,6 +187,6 @@ func (m *Model) remoteCreate(s submitNewMsg) tea.Cmd {
 		if _, err := rem.Run(ctx, host, nil, args...); err != nil {
 			return createdMsg{name: s.name, err: err}
 		}
-		return createdMsg{name: s.name + " on " + s.host}
+		return createdMsg{name: s.name, host: s.host}
 	}
 }

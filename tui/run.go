@@ -175,7 +175,10 @@ func Run(ctx context.Context, o Options) error {
 		m.pace.prog = p
 	}
 	_, err := p.Run()
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+	fromOutside := ctx.Err() != nil
+	cancel()
+	awaitHosts(m.hostCh, 3*time.Second) // no ssh of the board's outlives it
+	if errors.Is(err, tea.ErrProgramKilled) && fromOutside {
 		return nil // interrupted from outside: a normal way to leave
 	}
 	return err

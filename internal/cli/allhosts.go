@@ -168,12 +168,8 @@ func (a *app) doctorHosts(add addFunc) {
 	var he *remote.HostsError
 	switch {
 	case errors.As(err, &he):
-		nums := make([]string, len(he.Lines))
-		for i, n := range he.Lines {
-			nums[i] = fmt.Sprint(n)
-		}
 		add(false, "write each as `NAME DESTINATION` (a # starts a comment), one name once:\n      "+strings.ReplaceAll(err.Error(), "\n", "\n      "),
-			"hosts: %d bad lines in %s (%s), skipped; %d host(s) read", len(he.Lines), path, strings.Join(nums, ", "), len(hosts))
+			"hosts: skipped bad %s; %d host(s) read", he.Short(), len(hosts))
 	case err != nil:
 		add(false, "make it readable, or remove it", "hosts: %v", err)
 	case len(hosts) == 0:
