@@ -49,6 +49,9 @@ func ExecRunner(socket string, timeout time.Duration, flags ...string) Runner {
 			defer cancel()
 		}
 		cmd := exec.CommandContext(ctx, "tmux", append(slices.Clone(global), args...)...)
+		if commandName(args) != "switch-client" {
+			cmd.Env = Outside()
+		}
 		if in := Input(ctx); in != nil {
 			cmd.Stdin = bytes.NewReader(in)
 		}
@@ -64,6 +67,18 @@ func ExecRunner(socket string, timeout time.Duration, flags ...string) Runner {
 		msg := strings.TrimSpace(string(stderr))
 		return stdout, wrapErr(commandName(args), classify(msg, err), msg)
 	}
+}
+
+// Outside is this process's environment without $TMUX and $TMUX_PANE,
+// for a tmux call: with them, tmux with no -L would reach the server this
+// process runs in instead of tmux's default one, the server lanes means by
+// socket "" (it put the sessions there, and reads them there from inside
+// any other server). switch-client alone keeps them: they name the client
+// it moves.
+func Outside() []string {
+	return slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "TMUX=") || strings.HasPrefix(kv, "TMUX_PANE=")
+	})
 }
 
 // pipeGrace is how long a tmux client that has exited may leave its output

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -68,9 +67,7 @@ func (c *Client) StartControl(ctx context.Context, session string) (*Control, er
 	k.cmd = exec.Command("tmux", args...)
 	// A board inside tmux must not look like a nested attach, and the
 	// client has no terminal of its own.
-	k.cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool {
-		return strings.HasPrefix(kv, "TMUX=") || strings.HasPrefix(kv, "TMUX_PANE=")
-	})
+	k.cmd.Env = Outside()
 	k.cmd.Stderr = &k.stderr
 	stdin, err := k.cmd.StdinPipe()
 	if err != nil {
