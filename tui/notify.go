@@ -142,13 +142,28 @@ func within(now, at time.Time, d time.Duration) bool {
 // for several.
 //
 // Another host's session is named NAME@HOST and is said as its host
-// derived it; the tmux servers shown the message are this host's (its
-// socket names mean nothing here).
-func noticeFor(ds []state.Derived, content bool) Notice {
+// derived it; its socket names mean nothing here, so its message goes to
+// every server of this host's live sessions (here), where the user may
+// be attached, or to tmux's default server when none is live.
+func noticeFor(ds []state.Derived, content bool, here []*state.Record) Notice {
 	n := Notice{Title: "lanes"}
-	for _, d := range ds {
-		if s := d.Rec.Runtime.Socket; d.Host == "" && !slices.Contains(n.Sockets, s) {
+	add := func(s string) {
+		if !slices.Contains(n.Sockets, s) {
 			n.Sockets = append(n.Sockets, s)
+		}
+	}
+	for _, d := range ds {
+		switch {
+		case d.Host == "":
+			add(d.Rec.Runtime.Socket)
+		case !slices.ContainsFunc(here, (*state.Record).Live):
+			add("")
+		default:
+			for _, r := range here {
+				if r.Live() {
+					add(r.Runtime.Socket)
+				}
+			}
 		}
 	}
 	name := func(d state.Derived) string {
@@ -249,7 +264,7 @@ func (m *Model) notify(now time.Time) tea.Cmd {
 		return nil
 	}
 	m.pace.kick() // the bell and OSC are written on a tick, view or no view
-	return notifyCmd(m.ctx, noticeFor(ds, !m.o.NoContent), m.o.TmuxEnv != "", m.o.Notify)
+	return notifyCmd(m.ctx, noticeFor(ds, !m.o.NoContent, m.recs), m.o.TmuxEnv != "", m.o.Notify)
 }
 
 // hushed notes whether another board notifies, and says so when that

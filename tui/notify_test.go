@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -160,7 +161,7 @@ func TestNotifyText(t *testing.T) {
 			for _, r := range tt.recs {
 				ds = append(ds, state.DeriveAt(r, fixedNow))
 			}
-			n := noticeFor(ds, tt.content)
+			n := noticeFor(ds, tt.content, nil)
 			if n.Body != tt.want {
 				t.Errorf("body %q, want %q", n.Body, tt.want)
 			}
@@ -244,8 +245,14 @@ func TestNotifyAnotherHostsSession(t *testing.T) {
 	if len(got) != 1 || got[0].Host != "build" {
 		t.Fatalf("entered %+v, want build's api alone (this host's api did not move)", got)
 	}
-	notice := noticeFor(got, true)
-	if notice.Body != "api@build needs you — Needs input" || len(notice.Sockets) != 0 {
-		t.Errorf("notice %+v", notice)
+	// The message goes to this host's servers, never to a socket name of
+	// build's: those of this host's live sessions, else the default one.
+	here.Runtime.Socket = "work"
+	notice := noticeFor(got, true, []*state.Record{here})
+	if notice.Body != "api@build needs you — Needs input" || !slices.Equal(notice.Sockets, []string{"work"}) {
+		t.Errorf("notice %+v, want api@build's message on this host's server work", notice)
+	}
+	if notice := noticeFor(got, true, nil); !slices.Equal(notice.Sockets, []string{""}) {
+		t.Errorf("with no live session here, notice %+v, want the default server", notice)
 	}
 }
