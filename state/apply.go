@@ -73,30 +73,12 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 	asking := a.State == ActivityWaitingInput || a.State == ActivityBlocked
 	switch e.Kind {
 	case KindTurnStart:
-		a.HookTurns = true // only hooks start turns; a soft end never does
-		if a.ProviderSessionID != "" {
-			a.TurnSession = a.ProviderSessionID
-		}
-		a.clearTurn()
-		a.Outcome = OutcomeNone
-		// The last message is the last turn's: a turn that ends saying
-		// nothing (refused, interrupted) must not show an older one.
-		a.LastMessage = ""
+		a.startTurn()
 		next = ActivityActive
 	case KindTurnEnd:
-		if e.SoftEnd && (a.Dialog || a.HookTurns) {
+		var ok bool
+		if next, ok = a.endTurn(e); !ok {
 			return from, false
-		}
-		a.clearCalls()
-		a.Outcome = e.Outcome
-		if e.Message != "" {
-			a.LastMessage = e.Message
-		}
-		if len(a.Subagents) > 0 {
-			a.PendingStop = true
-			next = ActivityActive
-		} else {
-			next = ActivityIdle
 		}
 	case KindToolStart:
 		a.startCall(e.ToolUseID)
@@ -150,6 +132,38 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 		next = ActivityExited
 	}
 	return next, true
+}
+
+// startTurn applies a turn's start (only hooks start turns).
+func (a *ActivityFacts) startTurn() {
+	a.HookTurns = true // only hooks start turns; a soft end never does
+	if a.ProviderSessionID != "" {
+		a.TurnSession = a.ProviderSessionID
+	}
+	a.clearTurn()
+	a.Outcome = OutcomeNone
+	// The last message is the last turn's: a turn that ends saying
+	// nothing (refused, interrupted) must not show an older one.
+	a.LastMessage = ""
+}
+
+// endTurn applies a turn's end and returns the activity it moves to:
+// active while subagents still run, else idle; false for a soft end that
+// a dialog or hook-reported turns overrule (nothing changes then).
+func (a *ActivityFacts) endTurn(e Event) (Activity, bool) {
+	if e.SoftEnd && (a.Dialog || a.HookTurns) {
+		return a.State, false
+	}
+	a.clearCalls()
+	a.Outcome = e.Outcome
+	if e.Message != "" {
+		a.LastMessage = e.Message
+	}
+	if len(a.Subagents) > 0 {
+		a.PendingStop = true
+		return ActivityActive, true
+	}
+	return ActivityIdle, true
 }
 
 // ask records a question or a block and returns the activity it puts the

@@ -4,12 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"time"
-
-	"lanes/state/fsafe"
 )
 
 // Observation is one pane as one tmux read saw it.
@@ -199,6 +195,12 @@ func (c *Collector) cycle(ctx context.Context, readTmux bool) (CycleResult, erro
 	if len(captures) == 0 {
 		return res, nil
 	}
+	return c.takeCaptures(ctx, res, captures)
+}
+
+// takeCaptures takes the witness's captures the cycle chose: beside the
+// cycles when a WitnessRunner is there (the board's), else now.
+func (c *Collector) takeCaptures(ctx context.Context, res CycleResult, captures []witnessCapture) (CycleResult, error) {
 	if c.Witness != nil {
 		c.Witness.start(ctx, captures, c.Panes, c.now)
 		return res, nil
@@ -370,40 +372,3 @@ func (c *cycleTx) note(r *Record, tr *Transition) {
 
 // errUnchanged rolls back a cycle's transaction that changed nothing.
 var errUnchanged = errors.New("cycle changed nothing")
-
-// lastCyclePath's mtime is when the last cycle's read began. A file, not a
-// store key, so a cycle that changes nothing writes nothing to the store.
-func (s *Store) lastCyclePath() string { return filepath.Join(s.Dir, "last-cycle") }
-
-func (s *Store) markCycle(at time.Time) { _ = fsafe.Touch(s.lastCyclePath(), at) }
-
-// reapNextPath exists while the last read saw a pane dead without its time,
-// so the next read — by whichever process — reaps first (tmux 3.3). A file,
-// so a cycle learns it without opening the store before its tmux read.
-func (s *Store) reapNextPath() string { return filepath.Join(s.Dir, "reap-next") }
-
-func (s *Store) reapNext() bool {
-	_, err := os.Stat(s.reapNextPath())
-	return err == nil
-}
-
-func (s *Store) setReapNext(on bool) {
-	if on == s.reapNext() {
-		return
-	}
-	if on {
-		_ = fsafe.WriteFile(s.reapNextPath(), nil, 0o600)
-	} else {
-		_ = os.Remove(s.reapNextPath())
-	}
-}
-
-// LastCycle is when the last finished cycle's tmux read began, by any lanes
-// process (for status-line reuse); zero when none ran.
-func (s *Store) LastCycle() time.Time {
-	fi, err := os.Stat(s.lastCyclePath())
-	if err != nil {
-		return time.Time{}
-	}
-	return fi.ModTime()
-}

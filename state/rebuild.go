@@ -119,26 +119,7 @@ func (got *salvaged) rebuild(spoolDir string, known []string, tr Traces, live ma
 		}
 		ls, isLive := live[id]
 		if isLive {
-			r.Dir, r.Branch, r.Command = ls.Dir, ls.Branch, ls.Command
-			if ls.Name != "" {
-				r.Name = ls.Name
-			}
-			if ls.Agent != "" {
-				r.Agent = ls.Agent
-			}
-			if r.Command == nil {
-				r.Command = LostCommand(ls.CommandText)
-			}
-			if r.Runtime.Launch == "" {
-				r.Runtime.Launch = ls.Launch
-			}
-			r.Runtime.Socket, r.Runtime.TmuxSession = ls.Socket, ls.TmuxSession
-			r.Runtime.SessionID, r.Runtime.PaneID = ls.SessionID, ls.PaneID
-			r.Runtime.PaneStartedAt = ls.Created
-			r.Pane.PID = ls.PID
-			if !ls.Created.IsZero() {
-				r.CreatedAt = ls.Created
-			}
+			r.takeLive(ls)
 		}
 		named := r.Name != ""
 		if !named {
@@ -166,6 +147,31 @@ func (got *salvaged) rebuild(spoolDir string, known []string, tr Traces, live ma
 		out = append(out, Rebuilt{ID: id, Name: r.Name, Live: isLive, Named: named})
 	}
 	return out
+}
+
+// takeLive fills a rebuilt record from the tmux session that still runs
+// it: where, what, and its name and agent when tmux knows them.
+func (r *Record) takeLive(ls LiveSession) {
+	r.Dir, r.Branch, r.Command = ls.Dir, ls.Branch, ls.Command
+	if ls.Name != "" {
+		r.Name = ls.Name
+	}
+	if ls.Agent != "" {
+		r.Agent = ls.Agent
+	}
+	if r.Command == nil {
+		r.Command = LostCommand(ls.CommandText)
+	}
+	if r.Runtime.Launch == "" {
+		r.Runtime.Launch = ls.Launch
+	}
+	r.Runtime.Socket, r.Runtime.TmuxSession = ls.Socket, ls.TmuxSession
+	r.Runtime.SessionID, r.Runtime.PaneID = ls.SessionID, ls.PaneID
+	r.Runtime.PaneStartedAt = ls.Created
+	r.Pane.PID = ls.PID
+	if !ls.Created.IsZero() {
+		r.CreatedAt = ls.Created
+	}
 }
 
 // end terminates a rebuilt record no tmux runs as its salvaged history

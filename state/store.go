@@ -39,35 +39,6 @@ var (
 	keySchema      = []byte("schema")
 )
 
-// Dir resolves the state directory: $LANES_STATE_DIR, else
-// $XDG_STATE_HOME/lanes, else ~/.local/state/lanes, reading the environment
-// through getenv. The result is absolute, and a directory another user could
-// change is refused (see checkPrivate).
-func Dir(getenv func(string) string) (string, error) {
-	dir, err := dirPath(getenv)
-	if err == nil {
-		err = checkPrivate(dir, os.Geteuid())
-	}
-	if err != nil {
-		return "", err
-	}
-	return dir, nil
-}
-
-func dirPath(getenv func(string) string) (string, error) {
-	if d := getenv("LANES_STATE_DIR"); d != "" {
-		return filepath.Abs(d)
-	}
-	if d := getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Abs(filepath.Join(d, "lanes"))
-	}
-	home := getenv("HOME")
-	if home == "" {
-		return "", fmt.Errorf("finding the state directory: $HOME is not set (set LANES_STATE_DIR)")
-	}
-	return filepath.Join(home, ".local", "state", "lanes"), nil
-}
-
 // Store is the bbolt file under the state directory. It holds no open file:
 // every View or Update opens, runs one transaction and closes, so no lanes
 // process keeps the lock between cycles.

@@ -1,7 +1,10 @@
 package state
 
 import (
+	"cmp"
 	"context"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -94,4 +97,103 @@ func capture(ctx context.Context, cp *witnessCapture, panes PaneSource, now func
 	cp.at = now().UTC().Round(0)
 	text, err := panes.CapturePane(ctx, cp.pane)
 	cp.screen, cp.ok = Screen(text), err == nil
+}
+
+// witnessCapture is one capture the witness asked for: which pane, what the
+// record said when it was chosen (a hook event since wins), and the result.
+type witnessCapture struct {
+	id, pane string
+	launch   string // the run it looked at: a restart since makes it another's
+	basis    ActivityFacts
+	due      time.Time
+	at       time.Time
+	screen   Screen
+	ok       bool
+}
+
+// witnessDue reports when r's pane is next due a capture, if ever.
+func witnessDue(r *Record) (time.Time, bool) {
+	a := &r.Activity
+	m, ok := agentMarkers[r.Agent]
+	if !ok || !r.Live() || r.Starting() || r.Pane.Dead || r.Runtime.PaneID == "" || !r.Runtime.UnreachableSince.IsZero() {
+		return time.Time{}, false
+	}
+	switch {
+	case a.Dialog && !a.DialogGoneAt.IsZero():
+		return a.DialogGoneAt.Add(WitnessConfirmGap), true
+	case a.Dialog && a.WitnessAt.IsZero():
+		return a.Since, true
+	case a.Dialog:
+		return a.WitnessAt.Add(WitnessDialogEvery), true
+	case !a.Dialog && a.FirstSignalAt.IsZero() && len(m.Trust)+len(m.HookReview) > 0 && !r.Runtime.PaneStartedAt.IsZero():
+		// A launch no event spoke for yet: the agent may be asking
+		// whether to trust its folder, which fires no hook. Looks back
+		// off, from the draw grace after the start, each twice as far
+		// out, until the no-signal grace (4 or 5 looks in all).
+		// (From the last change: a question answered may be followed by
+		// another, as Codex's hook review follows its folder trust.)
+		start := r.Runtime.PaneStartedAt
+		if a.Since.After(start) {
+			start = a.Since
+		}
+		next := start.Add(WitnessDrawGrace)
+		if a.WitnessAt.After(start) {
+			next = a.WitnessAt.Add(max(a.WitnessAt.Sub(start), WitnessDrawGrace))
+		}
+		return next, next.Sub(start) <= NoSignalGrace
+	case a.State == ActivityActive && a.HooksReport && m.Animates && !r.Pane.WindowActivity.IsZero():
+		// window_activity counts whole seconds: output may have come up to
+		// the end of that second.
+		quiet := r.Pane.WindowActivity.Add(time.Second)
+		if a.LastEventAt.After(quiet) {
+			quiet = a.LastEventAt
+		}
+		if a.WitnessAt.After(quiet) {
+			return time.Time{}, false // captured once in this silence already
+		}
+		return quiet.Add(WitnessSilence), true
+	}
+	return time.Time{}, false
+}
+
+// witnessDue picks this cycle's captures: the sessions of socket due by
+// now and not pending (in flight beside the cycles), oldest-due first, at
+// most room.
+func (c *cycleTx) witnessDue(socket string, now time.Time, room int, pending func(id string) bool) []witnessCapture {
+	var due []witnessCapture
+	for _, r := range c.records {
+		if r.Runtime.Socket != socket || pending(r.ID) {
+			continue
+		}
+		if at, ok := witnessDue(r); ok && !at.After(now) {
+			due = append(due, witnessCapture{id: r.ID, pane: r.Runtime.PaneID, launch: r.Runtime.Launch, basis: r.Activity, due: at})
+		}
+	}
+	slices.SortFunc(due, func(x, y witnessCapture) int { return cmp.Or(x.due.Compare(y.due), strings.Compare(x.id, y.id)) })
+	return due[:max(0, min(len(due), room))]
+}
+
+// witness applies captures taken since witnessDue chose them. A record
+// whose activity changed meanwhile (a hook event, another process's
+// capture) keeps what it has: the capture says nothing of the new state.
+func (c *cycleTx) witness(caps []witnessCapture) {
+	for _, cp := range caps {
+		r := c.record(cp.id)
+		if r == nil || !cp.ok || !r.Live() || !sameBasis(r.Activity, cp.basis) ||
+			r.Runtime.Launch != cp.launch || r.Runtime.PaneID != cp.pane {
+			continue
+		}
+		c.dirty[r.ID] = true
+		if e, ok := witnessSees(r, cp.screen, cp.at); ok {
+			tr, _ := Apply(r, e)
+			c.note(r, tr)
+		}
+	}
+}
+
+// sameBasis: nothing was applied to the activity since the capture was
+// chosen.
+func sameBasis(a, b ActivityFacts) bool {
+	return a.State == b.State && a.Dialog == b.Dialog && a.LastEventAt.Equal(b.LastEventAt) &&
+		a.WitnessAt.Equal(b.WitnessAt) && a.DialogGoneAt.Equal(b.DialogGoneAt)
 }

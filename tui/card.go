@@ -102,43 +102,13 @@ func plainSeg(p paint, text string, room int) seg {
 func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [cardH]string {
 	r := it.Rec
 	cw := w - 4
-	kind, name := frameLive, l.name
-	switch {
-	case sel:
-		kind = frameSelected
-	case r.Runtime.Terminated && it.D.Status == state.StatusMerged:
-		kind = frameMerged
-	case r.Runtime.Terminated:
-		kind = frameTerminated
-	}
-	if r.Runtime.Terminated {
-		name = l.text
-	}
+	fp, name := cardPaint(l, it, sel)
 	b := l.plain
 	if sel {
 		b = l.selected
 	}
-	fp := l.frame[kind]
 
-	// Line 1: dot, name, age.
-	age := theme.Age(now, it.D.Since)
-	var lead seg
-	if r.Live() {
-		lead = seg{l.dotFor(dotActivity(r, it.D), frame) + " ", 2}
-	}
-	ageW := width(age)
-	var mute seg
-	if r.Muted {
-		mute = seg{" " + l.role[theme.Muted.Role].s(theme.Muted.Glyph), 2}
-	}
-	// Another host's session names its host before the age, in what the
-	// name leaves (at most maxTagW cells): the name comes first.
-	tag := hostTag(l, it.Host, cw-lead.w-mute.w-ageW-1-min(width(r.Name), 8)-1)
-	if tag.w > 0 {
-		tag = seg{tag.s + " ", tag.w + 1}
-	}
-	nm := plainSeg(name, r.Name, cw-lead.w-mute.w-tag.w-ageW-1)
-	line1 := lead.s + nm.s + mute.s + strings.Repeat(" ", max(cw-lead.w-nm.w-mute.w-tag.w-ageW, 1)) + tag.s + l.muted.s(age)
+	line1 := titleLine(l, it, name, cw, now, frame)
 
 	// Line 2: the badge, then the marks, or the reason a session ended.
 	line2, w2 := l.badgeFor(it.D.Status, state.Detail(r, it.D), cw)
@@ -197,6 +167,48 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 	c[4] = edge + " " + pad(line4, w4, cw) + " " + redge
 	c[5] = fp.s(b.BottomLeft + strings.Repeat(b.Bottom, w-2) + b.BottomRight)
 	return c
+}
+
+// cardPaint is the paint of a card's frame and of its name (a done
+// card's name is plain text).
+func cardPaint(l *look, it *item, sel bool) (frame, name paint) {
+	kind, name := frameLive, l.name
+	switch {
+	case sel:
+		kind = frameSelected
+	case it.Rec.Runtime.Terminated && it.D.Status == state.StatusMerged:
+		kind = frameMerged
+	case it.Rec.Runtime.Terminated:
+		kind = frameTerminated
+	}
+	if it.Rec.Runtime.Terminated {
+		name = l.text
+	}
+	return l.frame[kind], name
+}
+
+// titleLine is a card's first line, cw cells: dot, name (in name's
+// style), mute glyph, then the host tag and the age at the right.
+func titleLine(l *look, it *item, name paint, cw int, now time.Time, frame int) string {
+	r := it.Rec
+	age := theme.Age(now, it.D.Since)
+	var lead seg
+	if r.Live() {
+		lead = seg{l.dotFor(dotActivity(r, it.D), frame) + " ", 2}
+	}
+	ageW := width(age)
+	var mute seg
+	if r.Muted {
+		mute = seg{" " + l.role[theme.Muted.Role].s(theme.Muted.Glyph), 2}
+	}
+	// Another host's session names its host before the age, in what the
+	// name leaves (at most maxTagW cells): the name comes first.
+	tag := hostTag(l, it.Host, cw-lead.w-mute.w-ageW-1-min(width(r.Name), 8)-1)
+	if tag.w > 0 {
+		tag = seg{tag.s + " ", tag.w + 1}
+	}
+	nm := plainSeg(name, r.Name, cw-lead.w-mute.w-tag.w-ageW-1)
+	return lead.s + nm.s + mute.s + strings.Repeat(" ", max(cw-lead.w-nm.w-mute.w-tag.w-ageW, 1)) + tag.s + l.muted.s(age)
 }
 
 // sayLine is what the session says in at most room cells, and its width:

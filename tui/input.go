@@ -78,6 +78,9 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if cmd, ok := m.answerKey(k, sel); ok {
 		return m, cmd
 	}
+	if cmd, ok := m.actionKey(k, sel); ok {
+		return m, cmd
+	}
 	switch {
 	case key.Matches(k, m.keys.Quit):
 		return m, tea.Quit
@@ -94,22 +97,6 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.openNew()
 	case key.Matches(k, m.keys.Host):
 		return m, tea.Batch(m.cycleHost(), m.capture(), m.loadHistory(false))
-	case key.Matches(k, m.keys.Kill):
-		return m, m.ask(killAction, sel)
-	case key.Matches(k, m.keys.Restart):
-		return m, m.ask(restartAction, sel)
-	case key.Matches(k, m.keys.Remove):
-		return m, m.ask(removeAction, sel)
-	case key.Matches(k, m.keys.Send):
-		return m, m.openSend(sel)
-	case key.Matches(k, m.keys.Mute):
-		return m, m.mute(sel)
-	case key.Matches(k, m.keys.OpenPR):
-		return m, m.openPR(sel)
-	case key.Matches(k, m.keys.CreatePR):
-		return m, m.askCreatePR(sel)
-	case key.Matches(k, m.keys.Restore):
-		return m, m.askRestore(sel)
 	case key.Matches(k, m.keys.Preview):
 		m.showPrev = !m.showPrev
 		m.layout()
@@ -149,6 +136,30 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.capture(), m.loadHistory(false))
 	}
 	return m, nil
+}
+
+// actionKey acts on the selected session for an action key (kill,
+// restart, remove, send, mute, PRs, restore) and reports whether k was one.
+func (m *Model) actionKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(k, m.keys.Kill):
+		return m.ask(killAction, sel), true
+	case key.Matches(k, m.keys.Restart):
+		return m.ask(restartAction, sel), true
+	case key.Matches(k, m.keys.Remove):
+		return m.ask(removeAction, sel), true
+	case key.Matches(k, m.keys.Send):
+		return m.openSend(sel), true
+	case key.Matches(k, m.keys.Mute):
+		return m.mute(sel), true
+	case key.Matches(k, m.keys.OpenPR):
+		return m.openPR(sel), true
+	case key.Matches(k, m.keys.CreatePR):
+		return m.askCreatePR(sel), true
+	case key.Matches(k, m.keys.Restore):
+		return m.askRestore(sel), true
+	}
+	return nil, false
 }
 
 // moveKey moves the selection for a move key and reports whether k was one.

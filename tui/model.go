@@ -231,23 +231,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.mode = modeBoard
 		return m, nil
 	case submitNewMsg:
-		m.o.Agent = msg.agent // the next dialog starts where this one ended
-		if msg.host != "" {
-			return m, m.remoteCreate(msg)
-		}
-		return m, createCmd(m.ctx, m.o.Actions, msg)
+		return m.onSubmitNew(msg)
 	case confirmedMsg:
 		return m.onConfirmed(msg)
 	case submitSendMsg:
-		m.mode = modeBoard
-		if cmd := m.refuseStale("send"); cmd != nil {
-			return m, cmd
-		}
-		if msg.host != "" {
-			return m, m.remoteSend(msg)
-		}
-		m.notifier.actedOn(msg.rec.ID, m.o.Now())
-		return m, sendCmd(m.ctx, m.o.Actions, msg)
+		return m.onSubmitSend(msg)
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	}
@@ -298,6 +286,30 @@ func (m Model) onCreated(msg createdMsg) (tea.Model, tea.Cmd) {
 		what += " on " + msg.host
 	}
 	return m, tea.Batch(m.flash("started "+what, false), m.cycle(full))
+}
+
+// onSubmitNew starts the session the new-session dialog asked for, here
+// or on the host its filter shows.
+func (m Model) onSubmitNew(msg submitNewMsg) (tea.Model, tea.Cmd) {
+	m.o.Agent = msg.agent // the next dialog starts where this one ended
+	if msg.host != "" {
+		return m, m.remoteCreate(msg)
+	}
+	return m, createCmd(m.ctx, m.o.Actions, msg)
+}
+
+// onSubmitSend types the send dialog's prompt, unless the board cannot
+// read the store now (refuseStale).
+func (m Model) onSubmitSend(msg submitSendMsg) (tea.Model, tea.Cmd) {
+	m.mode = modeBoard
+	if cmd := m.refuseStale("send"); cmd != nil {
+		return m, cmd
+	}
+	if msg.host != "" {
+		return m, m.remoteSend(msg)
+	}
+	m.notifier.actedOn(msg.rec.ID, m.o.Now())
+	return m, sendCmd(m.ctx, m.o.Actions, msg)
 }
 
 // onConfirmed runs the action a confirm dialog said yes to, unless the

@@ -89,38 +89,17 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	if a.board == nil {
 		return a.execBoard()
 	}
-	if from := a.getenv(envFrom); from != "" {
-		// Not for the tmux server this board may start, nor its panes.
-		_ = os.Unsetenv(envFrom)
-		if from != a.build && from != unknownBuild && a.build != unknownBuild {
-			return a.fail(fmt.Errorf("this %s (build %s) is not from the same build as the lanes that started it (build %s): %s",
-				boardName, a.build, from, buildBoth))
-		}
+	if err := a.sameBuild(); err != nil {
+		return a.fail(err)
 	}
 	if err := a.boardTerminal(); err != nil {
 		return a.fail(err)
 	}
-	c, err := a.collector()
+	c, done, err := a.boardCollector()
 	if err != nil {
 		return a.fail(err)
 	}
-	// The board reads tmux every second for as long as it runs: over one
-	// control-mode client rather than a new tmux client each time.
-	if !state.Off(a.getenv(envControl)) {
-		reader := &tmux.PaneReader{Client: a.tmuxClient()}
-		defer reader.Close()
-		c.Panes = session.Panes{Client: reader.Client, Reader: reader}
-	}
-	// The board has a next cycle: the witness's captures run beside its
-	// cycles, not inside them.
-	c.Witness = state.NewWitnessRunner()
-	// Only the board, the long-lived process, reads ahead, behind and
-	// changed (beside its cycles); ls shows what it stored.
-	c.Git = &state.GitPoller{}
-	// And PR facts from GitHub, when gh is there and logged in.
-	if c.PRs, err = a.prPoller(); err != nil {
-		return a.fail(err)
-	}
+	defer done()
 	dir, err := a.stateDir()
 	if err != nil {
 		return a.fail(err)
@@ -149,6 +128,50 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 		return a.fail(fmt.Errorf("board: %w", err))
 	}
 	return exitOK
+}
+
+// sameBuild refuses a board started by a lanes of another build (the
+// board and the hooks it installs would disagree).
+func (a *app) sameBuild() error {
+	from := a.getenv(envFrom)
+	if from == "" {
+		return nil
+	}
+	// Not for the tmux server this board may start, nor its panes.
+	_ = os.Unsetenv(envFrom)
+	if from != a.build && from != unknownBuild && a.build != unknownBuild {
+		return fmt.Errorf("this %s (build %s) is not from the same build as the lanes that started it (build %s): %s",
+			boardName, a.build, from, buildBoth)
+	}
+	return nil
+}
+
+// boardCollector is the collector as the board runs it; done ends what
+// it holds open (the control-mode client).
+func (a *app) boardCollector() (c *state.Collector, done func(), err error) {
+	if c, err = a.collector(); err != nil {
+		return nil, nil, err
+	}
+	done = func() {}
+	// The board reads tmux every second for as long as it runs: over one
+	// control-mode client rather than a new tmux client each time.
+	if !state.Off(a.getenv(envControl)) {
+		reader := &tmux.PaneReader{Client: a.tmuxClient()}
+		done = func() { reader.Close() }
+		c.Panes = session.Panes{Client: reader.Client, Reader: reader}
+	}
+	// The board has a next cycle: the witness's captures run beside its
+	// cycles, not inside them.
+	c.Witness = state.NewWitnessRunner()
+	// Only the board, the long-lived process, reads ahead, behind and
+	// changed (beside its cycles); ls shows what it stored.
+	c.Git = &state.GitPoller{}
+	// And PR facts from GitHub, when gh is there and logged in.
+	if c.PRs, err = a.prPoller(); err != nil {
+		done()
+		return nil, nil, err
+	}
+	return c, done, nil
 }
 
 // addHost takes a --host flag; hosts checks them all at once.

@@ -74,6 +74,16 @@ func (a *app) cmdHooks(_ context.Context, args []string) int {
 		fmt.Fprint(a.stdout, hookDiff(path, install, target.Exists(), before, after))
 		return exitOK
 	}
+	return a.writeHooks(target, ag, install, before, after)
+}
+
+// writeHooks writes after over target's before (install, or uninstall
+// when !install): a backup first, then the new file renamed over the old.
+func (a *app) writeHooks(target *fsafe.Target, ag state.Agent, install bool, before, after []byte) int {
+	doing, path := "uninstalling", target.Path
+	if install {
+		doing = "installing"
+	}
 	if installRace != nil {
 		installRace()
 	}

@@ -30,18 +30,8 @@ const watchEvery = time.Second
 // reaches its end (ssh closed: nothing may linger on the host), or on
 // SIGINT or SIGTERM.
 func (a *app) watchLs(ctx context.Context, all bool) int {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := a.watchContext(ctx)
 	defer cancel()
-	if a.signals {
-		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-		defer stop()
-		// Told of SIGPIPE, the runtime lets a write to a broken stdout
-		// fail with EPIPE instead of killing the process by the signal.
-		pipe := make(chan os.Signal, 1)
-		signal.Notify(pipe, syscall.SIGPIPE)
-		defer signal.Stop(pipe)
-	}
 	go a.endWithStdin(cancel)
 	// A warning said each second would bury the first: each says once.
 	a.stderr = &onceWriter{w: a.stderr, seen: map[string]bool{}}
@@ -108,6 +98,24 @@ func (a *app) watchLs(ctx context.Context, all bool) int {
 		if wrote {
 			quiet.Reset(beat)
 		}
+	}
+}
+
+// watchContext is ctx ended by cancel, and, for the real command, by
+// SIGINT, SIGTERM or SIGHUP; a broken stdout then fails a write with
+// EPIPE instead of killing the process by SIGPIPE.
+func (a *app) watchContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancel(ctx)
+	if !a.signals {
+		return ctx, cancel
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	return ctx, func() {
+		signal.Stop(pipe)
+		stop()
+		cancel()
 	}
 }
 

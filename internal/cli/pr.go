@@ -16,10 +16,10 @@ import (
 func (a *app) cmdPR(ctx context.Context, args []string) int {
 	fs := a.flags("pr")
 	number := fs.Int("number", 0, "PR number (required, but with --sync)")
-	prState := fs.String("state", "", "open, draft, merged or closed")
-	review := fs.String("review", "", "none, pending, approved or changes_requested")
-	ci := fs.String("ci", "", "none, pending, passing or failing")
-	mergeable := fs.String("mergeable", "", "yes, no or unknown")
+	fs.String("state", "", "open, draft, merged or closed")
+	fs.String("review", "", "none, pending, approved or changes_requested")
+	fs.String("ci", "", "none, pending, passing or failing")
+	fs.String("mergeable", "", "yes, no or unknown")
 	fs.String("base", "", "base branch")
 	fs.String("head", "", "head branch (default: the session's branch)")
 	fs.String("url", "", "PR URL")
@@ -43,18 +43,8 @@ func (a *app) cmdPR(ctx context.Context, args []string) int {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	for _, f := range []struct {
-		name, val string
-		allowed   []string
-	}{{"state", *prState, state.PRStates}, {"review", *review, state.Reviews}, {"ci", *ci, state.CIs}, {"mergeable", *mergeable, state.Mergeables}} {
-		if set[f.name] && !slices.Contains(f.allowed, f.val) {
-			return a.usageErr(fs, "--%s %q: want one of %s", f.name, f.val, strings.Join(f.allowed, ", "))
-		}
-	}
-	for _, name := range []string{"base", "head", "url"} {
-		if v := fs.Lookup(name).Value.String(); len(v) > state.MaxFieldBytes {
-			return a.usageErr(fs, "--%s is %d bytes long; at most %d fit a spool line", name, len(v), state.MaxFieldBytes)
-		}
+	if err := checkPRFlags(fs, set); err != nil {
+		return a.usageErr(fs, "%v", err)
 	}
 	r, err := a.resolve(ctx, fs.Arg(0))
 	if err != nil {
@@ -96,6 +86,25 @@ func (a *app) cmdPR(ctx context.Context, args []string) int {
 	}
 	fmt.Fprintf(a.stdout, "%s: PR #%d %s, review %s, ci %s, mergeable %s\n", r.Name, p.Number, p.State, p.Review, p.CI, p.Mergeable)
 	return exitOK
+}
+
+// checkPRFlags refuses a PR fact flag given a value outside its
+// vocabulary, and a text flag too long for a spool line.
+func checkPRFlags(fs *flag.FlagSet, set map[string]bool) error {
+	for _, f := range []struct {
+		name    string
+		allowed []string
+	}{{"state", state.PRStates}, {"review", state.Reviews}, {"ci", state.CIs}, {"mergeable", state.Mergeables}} {
+		if v := fs.Lookup(f.name).Value.String(); set[f.name] && !slices.Contains(f.allowed, v) {
+			return fmt.Errorf("--%s %q: want one of %s", f.name, v, strings.Join(f.allowed, ", "))
+		}
+	}
+	for _, name := range []string{"base", "head", "url"} {
+		if v := fs.Lookup(name).Value.String(); len(v) > state.MaxFieldBytes {
+			return fmt.Errorf("--%s is %d bytes long; at most %d fit a spool line", name, len(v), state.MaxFieldBytes)
+		}
+	}
+	return nil
 }
 
 // prApplied reports whether the PR facts of line are in the session's record

@@ -29,48 +29,13 @@ func (s *Service) Answer(ctx context.Context, seen *state.Record, ans agent.Answ
 	if err != nil {
 		return "", err
 	}
-	res, err := s.Cycle(ctx)
-	if err != nil {
-		return "", fmt.Errorf("reading the session before answering: %w; nothing was sent", err)
-	}
-	cur, err := state.Resolve(res.Records, seen.ID)
+	cur, err := s.stillAsking(ctx, seen)
 	if err != nil {
 		return "", err
 	}
-	if err := agent.Answerable(cur); err != nil {
-		if errors.Is(err, agent.ErrNoDialog) {
-			return "", fmt.Errorf("%w (answered meanwhile?); nothing was sent", ErrDialogGone)
-		}
-		return "", err
-	}
-	if c, w := cur.Activity, seen.Activity; c.AskingTool != w.AskingTool || !c.DialogAt.Equal(w.DialogAt) ||
-		c.Tool != w.Tool || c.ToolInput != w.ToolInput || c.Question != w.Question {
-		return "", fmt.Errorf("%w: it changed, and now asks about %s; nothing was sent — look again before answering",
-			ErrDialogGone, toolOf(cur, s.content()))
-	}
-	// One answer per dialog, claimed before any key: a double tap (or a
-	// second lanes answer) finds it taken, even while the first is
-	// sending.
-	sent := s.now()
-	if err := s.Update(cur.ID, func(r *state.Record, _ *state.Tx) error {
-		switch ra := r.Activity; {
-		case !ra.Dialog || !ra.DialogAt.Equal(cur.Activity.DialogAt):
-			return fmt.Errorf("%w (answered meanwhile?)", ErrDialogGone)
-		case !ra.AnsweredAt.IsZero():
-			return agent.ErrAnswered
-		}
-		state.AnsweredFromLanes(r, sent)
-		return nil
-	}); err != nil {
+	sent, unclaim, err := s.claimAnswer(cur)
+	if err != nil {
 		return "", fmt.Errorf("%w; nothing was sent", err)
-	}
-	unclaim := func() {
-		_ = s.Update(cur.ID, func(r *state.Record, _ *state.Tx) error {
-			if r.Activity.AnsweredAt.Equal(sent) {
-				r.Activity.AnsweredAt = time.Time{}
-			}
-			return nil
-		})
 	}
 	// The record can lag the screen by a few seconds (a dialog answered
 	// in the pane says so through no hook): the keys go only while the
@@ -94,9 +59,68 @@ func (s *Service) Answer(ctx context.Context, seen *state.Record, ans agent.Answ
 		// The keys may have gone: the claim stays, so no retry doubles them.
 		return "", fmt.Errorf("%w; look at the pane (lanes attach %s) before answering again", err, cur.Name)
 	}
-	// The history says what was answered; the card follows the screen at
-	// once: lanes' own look counts as the witness's (§11). A store that
-	// does not take it only makes the card slower to follow.
+	s.recordAnswer(ctx, tc, cur, ans, sent)
+	return fmt.Sprintf("%s %s in %s", answered[ans], toolOf(cur, s.content()), cur.Name), nil
+}
+
+// stillAsking is seen's record read fresh after a cycle, if it still
+// shows the dialog seen showed (the same asking tool call, opened at the
+// same time).
+func (s *Service) stillAsking(ctx context.Context, seen *state.Record) (*state.Record, error) {
+	res, err := s.Cycle(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("reading the session before answering: %w; nothing was sent", err)
+	}
+	cur, err := state.Resolve(res.Records, seen.ID)
+	if err != nil {
+		return nil, err
+	}
+	if err := agent.Answerable(cur); err != nil {
+		if errors.Is(err, agent.ErrNoDialog) {
+			return nil, fmt.Errorf("%w (answered meanwhile?); nothing was sent", ErrDialogGone)
+		}
+		return nil, err
+	}
+	if c, w := cur.Activity, seen.Activity; c.AskingTool != w.AskingTool || !c.DialogAt.Equal(w.DialogAt) ||
+		c.Tool != w.Tool || c.ToolInput != w.ToolInput || c.Question != w.Question {
+		return nil, fmt.Errorf("%w: it changed, and now asks about %s; nothing was sent — look again before answering",
+			ErrDialogGone, toolOf(cur, s.content()))
+	}
+	return cur, nil
+}
+
+// claimAnswer takes cur's dialog for one answer before any key: a double
+// tap (or a second lanes answer) finds it taken, even while the first is
+// sending. unclaim gives it back.
+func (s *Service) claimAnswer(cur *state.Record) (sent time.Time, unclaim func(), err error) {
+	sent = s.now()
+	if err := s.Update(cur.ID, func(r *state.Record, _ *state.Tx) error {
+		switch ra := r.Activity; {
+		case !ra.Dialog || !ra.DialogAt.Equal(cur.Activity.DialogAt):
+			return fmt.Errorf("%w (answered meanwhile?)", ErrDialogGone)
+		case !ra.AnsweredAt.IsZero():
+			return agent.ErrAnswered
+		}
+		state.AnsweredFromLanes(r, sent)
+		return nil
+	}); err != nil {
+		return time.Time{}, nil, err
+	}
+	return sent, func() {
+		_ = s.Update(cur.ID, func(r *state.Record, _ *state.Tx) error {
+			if r.Activity.AnsweredAt.Equal(sent) {
+				r.Activity.AnsweredAt = time.Time{}
+			}
+			return nil
+		})
+	}, nil
+}
+
+// recordAnswer says in the history what was answered, and has the card
+// follow the screen at once: lanes' own look counts as the witness's
+// (§11). A store that does not take it only makes the card slower to
+// follow.
+func (s *Service) recordAnswer(ctx context.Context, tc *tmux.Client, cur *state.Record, ans agent.Answer, sent time.Time) {
 	after, at, gone := s.watchAnswer(ctx, tc, cur, ans)
 	_ = s.Update(cur.ID, func(r *state.Record, tx *state.Tx) error {
 		if !r.Activity.AnsweredAt.Equal(sent) {
@@ -115,7 +139,6 @@ func (s *Service) Answer(ctx context.Context, seen *state.Record, ans agent.Answ
 		}
 		return nil
 	})
-	return fmt.Sprintf("%s %s in %s", answered[ans], toolOf(cur, s.content()), cur.Name), nil
 }
 
 // content reports whether what the service says may say what agents do

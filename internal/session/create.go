@@ -69,55 +69,11 @@ func (s *Service) Start(ctx context.Context, name string, agent state.Agent, dir
 	if err != nil {
 		return nil, err
 	}
-	tc := s.Tmux(s.Socket)
-	tmuxName := state.TmuxSessionName(name)
-	id, err := freshID(st, name)
+	r, plan, err := s.newRecord(ctx, st, name, agent, dir, args, wt)
 	if err != nil {
 		return nil, err
 	}
-	if wt != nil {
-		dir = wt.path
-	}
-	r := &state.Record{
-		ID: id, Name: name, Agent: agent, Dir: dir,
-		CreatedAt: s.now().UTC(),
-		Runtime: state.Runtime{Socket: s.Socket, TmuxSession: tmuxName, Launch: state.NewID(),
-			Source: "user", At: s.now().UTC()},
-	}
-	plan, err := s.spawnPlan(r, args)
-	if err != nil {
-		return nil, err
-	}
-	r.Command = plan.command
-	if wt != nil {
-		if err := wt.add(ctx, s); err != nil {
-			plan.cleanup()
-			return nil, err
-		}
-		r.Git = wt.facts()
-		dir = wt.startDir() // now that the worktree is there
-		r.Dir = dir
-		prev := plan.cleanup
-		plan.cleanup = func() { prev(); wt.undo(ctx, s) }
-	}
-	r.Branch = state.GitBranch(dir)
-	r.Activity = state.ActivityFacts{State: state.ActivityIdle, Since: r.CreatedAt, Source: "user", HooksReport: plan.hooks}
-	r.Runtime.StartingAt = s.now().UTC()
-	// The name is checked in the transaction that takes it, so two lanes new
-	// of one name cannot both pass.
-	if err := st.Update(func(tx *state.Tx) error {
-		all, err := tx.All()
-		if err != nil {
-			return err
-		}
-		if err := state.NameTaken(all, name); err != nil {
-			return err
-		}
-		if slices.ContainsFunc(all, func(o *state.Record) bool { return o.Name == r.ID || o.ID == r.ID }) {
-			return fmt.Errorf("session id %s was taken meanwhile; run lanes new again", r.ID)
-		}
-		return tx.Put(r)
-	}); err != nil {
+	if err := claim(st, r); err != nil {
 		plan.cleanup()
 		return nil, err
 	}
@@ -127,48 +83,118 @@ func (s *Service) Start(ctx context.Context, name string, agent state.Agent, dir
 		_ = st.Update(func(tx *state.Tx) error { return tx.Delete(r.ID) })
 		plan.cleanup()
 	}
+	tc := s.Tmux(s.Socket)
 	started := s.now().UTC()
 	info, err := tc.NewSession(ctx, tmux.NewSessionOpts{
-		Name: tmuxName, Dir: dir, Env: plan.env, Command: plan.argv, LanesID: r.ID,
+		Name: r.Runtime.TmuxSession, Dir: r.Dir, Env: plan.env, Command: plan.argv, LanesID: r.ID,
 	})
+	if err != nil {
+		return nil, s.notStarted(ctx, tc, r, err, undo)
+	}
+	return s.started(ctx, st, tc, r, info, started)
+}
+
+// newRecord is the record of a session about to start, and how to start
+// it; with wt, the worktree is made now (plan.cleanup removes it).
+func (s *Service) newRecord(ctx context.Context, st *state.Store, name string, agent state.Agent, dir string, args []string, wt *WorktreePlan) (*state.Record, spawn, error) {
+	id, err := freshID(st, name)
+	if err != nil {
+		return nil, spawn{}, err
+	}
+	if wt != nil {
+		dir = wt.path
+	}
+	r := &state.Record{
+		ID: id, Name: name, Agent: agent, Dir: dir,
+		CreatedAt: s.now().UTC(),
+		Runtime: state.Runtime{Socket: s.Socket, TmuxSession: state.TmuxSessionName(name), Launch: state.NewID(),
+			Source: "user", At: s.now().UTC()},
+	}
+	plan, err := s.spawnPlan(r, args)
+	if err != nil {
+		return nil, spawn{}, err
+	}
+	r.Command = plan.command
+	if wt != nil {
+		if err := wt.add(ctx, s); err != nil {
+			plan.cleanup()
+			return nil, spawn{}, err
+		}
+		r.Git = wt.facts()
+		r.Dir = wt.startDir() // now that the worktree is there
+		prev := plan.cleanup
+		plan.cleanup = func() { prev(); wt.undo(ctx, s) }
+	}
+	r.Branch = state.GitBranch(r.Dir)
+	r.Activity = state.ActivityFacts{State: state.ActivityIdle, Since: r.CreatedAt, Source: "user", HooksReport: plan.hooks}
+	r.Runtime.StartingAt = s.now().UTC()
+	return r, plan, nil
+}
+
+// claim stores r, checking its name in the transaction that takes it, so
+// two lanes new of one name cannot both pass.
+func claim(st *state.Store, r *state.Record) error {
+	return st.Update(func(tx *state.Tx) error {
+		all, err := tx.All()
+		if err != nil {
+			return err
+		}
+		if err := state.NameTaken(all, r.Name); err != nil {
+			return err
+		}
+		if slices.ContainsFunc(all, func(o *state.Record) bool { return o.Name == r.ID || o.ID == r.ID }) {
+			return fmt.Errorf("session id %s was taken meanwhile; run lanes new again", r.ID)
+		}
+		return tx.Put(r)
+	})
+}
+
+// notStarted is Start's error when tmux's new-session failed, with r and
+// what came with it undone unless tmux may make the session all the same.
+func (s *Service) notStarted(ctx context.Context, tc *tmux.Client, r *state.Record, err error, undo func()) error {
+	name, tmuxName := r.Name, r.Runtime.TmuxSession
 	switch {
 	case errors.Is(err, tmux.ErrDuplicate):
 		undo()
 		if id, _ := tc.SessionLanesID(ctx, tmuxName); id != "" {
 			o := s.ReadOrphan(ctx, tc, tmuxName, id)
-			return nil, fmt.Errorf("the name is taken in tmux: %s\n%s\nthen run lanes new %s again, or pick another name (`lanes doctor` lists every such session)", o.What(), strings.Join(o.Fix(), "\n"), name)
+			return fmt.Errorf("the name is taken in tmux: %s\n%s\nthen run lanes new %s again, or pick another name (`lanes doctor` lists every such session)", o.What(), strings.Join(o.Fix(), "\n"), name)
 		}
-		return nil, fmt.Errorf("tmux already has a session named %s (not started by lanes); pick another name", tmuxName)
+		return fmt.Errorf("tmux already has a session named %s (not started by lanes); pick another name", tmuxName)
 	case ctx.Err() != nil && dropHalfMade(ctx, tc, tmuxName, r.ID):
 		// Interrupted (Ctrl-C, SIGTERM) while tmux made it: what it made
 		// is ended, and the record goes with it.
 		undo()
-		return nil, fmt.Errorf("creating tmux session %s: %w; nothing of it is left (run lanes new %s again)", tmuxName, ctx.Err(), name)
+		return fmt.Errorf("creating tmux session %s: %w; nothing of it is left (run lanes new %s again)", tmuxName, ctx.Err(), name)
 	case ctx.Err() != nil:
 		// Interrupted, and tmux does not answer: the user asked to stop,
 		// so no record stays to make a session tmux makes late a live
 		// one; such a session is an orphan, which doctor names.
 		undo()
-		return nil, fmt.Errorf("creating tmux session %s: %w; tmux did not answer, so it may still make the session: `lanes doctor` then lists it with the command to end it", tmuxName, ctx.Err())
+		return fmt.Errorf("creating tmux session %s: %w; tmux did not answer, so it may still make the session: `lanes doctor` then lists it with the command to end it", tmuxName, ctx.Err())
 	case uncertain(ctx, err):
 		// tmux may create the session all the same: the record stays
 		// starting, and the collector adopts it or removes it.
-		return nil, fmt.Errorf("creating tmux session %s: %w; it may still start — `lanes ls` shows it, or drops it within %s",
+		return fmt.Errorf("creating tmux session %s: %w; it may still start — `lanes ls` shows it, or drops it within %s",
 			tmuxName, err, state.StartWindow)
-	case err != nil:
-		undo()
-		return nil, fmt.Errorf("creating tmux session %s: %w", tmuxName, err)
 	}
-	err = st.Update(func(tx *state.Tx) error {
+	undo()
+	return fmt.Errorf("creating tmux session %s: %w", tmuxName, err)
+}
+
+// started records what tmux made for r, unless r was killed or given up
+// on meanwhile (then what was asked last wins: the tmux session ends).
+func (s *Service) started(ctx context.Context, st *state.Store, tc *tmux.Client, r *state.Record, info tmux.SessionInfo, at time.Time) (*state.Record, error) {
+	err := st.Update(func(tx *state.Tx) error {
 		cur, err := tx.Get(r.ID)
 		if err != nil {
 			return err
 		}
 		if cur.Runtime.Terminated {
-			return fmt.Errorf("%s: %w while it started", name, state.ErrTerminated)
+			return fmt.Errorf("%s: %w while it started", r.Name, state.ErrTerminated)
 		}
 		cur.Runtime.SessionID, cur.Runtime.PaneID = info.SessionID, info.PaneID
-		cur.Runtime.PaneStartedAt, cur.Activity.Since = started, started
+		cur.Runtime.PaneStartedAt, cur.Activity.Since = at, at
 		cur.Runtime.StartingAt = time.Time{}
 		if cur.Pane.PID == 0 {
 			cur.Pane.PID = info.PanePID
@@ -178,14 +204,12 @@ func (s *Service) Start(ctx context.Context, name string, agent state.Agent, dir
 	})
 	switch {
 	case errors.Is(err, state.ErrNoSession) || errors.Is(err, state.ErrTerminated):
-		// Killed (or given up on) while tmux was creating it: what was
-		// asked last wins.
 		_ = tc.KillSession(context.WithoutCancel(ctx), info.SessionID)
 		return nil, fmt.Errorf("%w; its tmux session was closed", err)
 	case err != nil:
 		// The session runs and carries the record's @lanes_id: the next
 		// cycle adopts it.
-		s.warn("recording %s's tmux session: %v; the next cycle (`lanes ls`) picks it up", name, err)
+		s.warn("recording %s's tmux session: %v; the next cycle (`lanes ls`) picks it up", r.Name, err)
 		r.Runtime.SessionID, r.Runtime.PaneID = info.SessionID, info.PaneID
 	}
 	s.writeIndexes(r)

@@ -23,6 +23,22 @@ func (s *Service) RestartHow(ctx context.Context, r *state.Record) (how, err err
 	return s.restart(ctx, r, agentArgs(r))
 }
 
+// restartable refuses a session lanes cannot start again: adopted (its
+// command is not lanes'), ended, its command lost, or not started yet.
+func restartable(r *state.Record) error {
+	switch {
+	case r.Adopted:
+		return fmt.Errorf("%w: lanes did not start %s, so it does not know how to start it again", errAdopted, r.Name)
+	case r.Runtime.Terminated:
+		return fmt.Errorf("%s: %w; `lanes restore %s` brings back one you killed, `lanes new %s` starts a new one", r.Name, state.ErrTerminated, r.Name, r.Name)
+	case r.CommandLost():
+		return fmt.Errorf("%s: its command was lost in a damaged store; start a new session", r.Name)
+	}
+	// Restarting one not started yet would record a restart of a session
+	// no read has seen, and the collector would then drop the record.
+	return NotStarted(r)
+}
+
 // restart respawns the pane with a new launch: the record changes first,
 // keeping the previous launch accepted while the respawn is in flight (its
 // agent may be the one that runs: docs/design.md §4). A session whose
@@ -31,18 +47,7 @@ func (s *Service) RestartHow(ctx context.Context, r *state.Record) (how, err err
 // are the agent's arguments (agentArgs, with resume arguments for `lanes
 // restore`); the record's command stays the user's.
 func (s *Service) restart(ctx context.Context, r *state.Record, args []string) (how, err error) {
-	if r.Adopted {
-		return nil, fmt.Errorf("%w: lanes did not start %s, so it does not know how to start it again", errAdopted, r.Name)
-	}
-	if r.Runtime.Terminated {
-		return nil, fmt.Errorf("%s: %w; `lanes restore %s` brings back one you killed, `lanes new %s` starts a new one", r.Name, state.ErrTerminated, r.Name, r.Name)
-	}
-	if r.CommandLost() {
-		return nil, fmt.Errorf("%s: its command was lost in a damaged store; start a new session", r.Name)
-	}
-	if err := NotStarted(r); err != nil {
-		// Restarting it would record a restart of a session no read has
-		// seen, and the collector would then drop the record.
+	if err := restartable(r); err != nil {
 		return nil, err
 	}
 	launch := state.NewID()
