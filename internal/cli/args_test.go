@@ -120,6 +120,12 @@ func TestParseUsageExits(t *testing.T) {
 		{"new", exitUsage, "new needs a NAME\n"},
 		{"new api sh", exitUsage, `unexpected "sh": put agent arguments after --`},
 		{"new api --dir", exitUsage, "lanes: flag needs an argument: --dir\n"},
+		// The board names command sessions custom; nothing after -- is no
+		// command, not Claude (trial 5, item 9).
+		{"new api --", exitUsage, "nothing after --: give the command to run"},
+		{"new api --agent custom", exitUsage, "--agent custom runs the command after --"},
+		{"new api --agent custom --", exitUsage, "nothing after --: give the command to run"},
+		{"new api --agent vim -- x", exitUsage, `unknown agent "vim" (want one of claude, codex, gemini, opencode, shell, or custom with a command after --)`},
 		{"new --dir /tmp api --help", exitOK, "Usage: lanes new NAME"},
 		{"send api --forse hi", exitUsage, "put -- before it"},
 		{"send api", exitUsage, "send needs a NAME and TEXT"},

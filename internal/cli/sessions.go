@@ -41,12 +41,16 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 	}
 	agent := state.Agent(*agentFlag)
 	switch {
-	case agent == "" && len(extra) > 0:
+	case (agent == "" || agent == state.AgentCustom) && extra != nil && len(extra) == 0:
+		return a.usageErr(fs, "nothing after --: give the command to run (lanes new %s -- CMD ARGS…), or leave -- out to start Claude Code", name)
+	case agent == state.AgentCustom && len(extra) == 0:
+		return a.usageErr(fs, "--agent custom runs the command after --: lanes new %s --agent custom -- CMD ARGS…", name)
+	case agent == "" && len(extra) > 0, agent == state.AgentCustom:
 		agent = state.AgentCustom
 	case agent == "":
 		agent = state.AgentClaude
 	case !slices.Contains(agentNames(), string(agent)):
-		return a.usageErr(fs, "unknown agent %q (want one of %s)", agent, strings.Join(agentNames(), ", "))
+		return a.usageErr(fs, "unknown agent %q (want one of %s, or custom with a command after --)", agent, strings.Join(agentNames(), ", "))
 	}
 	if !*wtFlag && (*branchFlag != "" || *fromFlag != "") {
 		return a.usageErr(fs, "--branch and --from go with --worktree")

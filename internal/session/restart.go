@@ -29,8 +29,10 @@ func restartable(r *state.Record) error {
 	switch {
 	case r.Adopted:
 		return fmt.Errorf("%w: lanes did not start %s, so it does not know how to start it again", errAdopted, r.Name)
+	case r.Runtime.Terminated && state.Restorable(r, true) == nil:
+		return fmt.Errorf("%s: %w; `lanes restore %s` brings it back, its conversation resumed; `lanes new %s` starts a new one", r.Name, state.ErrTerminated, r.Name, r.Name)
 	case r.Runtime.Terminated:
-		return fmt.Errorf("%s: %w; `lanes restore %s` brings back one you killed, `lanes new %s` starts a new one", r.Name, state.ErrTerminated, r.Name, r.Name)
+		return fmt.Errorf("%s: %w (%s); `lanes new %s` starts a new one", r.Name, state.ErrTerminated, r.Runtime.TerminatedReason, r.Name)
 	case r.CommandLost():
 		return fmt.Errorf("%s: its command was lost in a damaged store; start a new session", r.Name)
 	}

@@ -147,3 +147,25 @@ func TestRemoveRefusesALiveSession(t *testing.T) {
 		t.Error("the refused remove changed the record")
 	}
 }
+
+// A terminated session's restart refusal points only where lanes can go:
+// restore for one it can bring back, lanes new for one that exited
+// cleanly (trial 5: restart offered restore, which then refused).
+func TestRestartRefusalPointsWhereLanesCanGo(t *testing.T) {
+	for _, c := range []struct {
+		reason      string
+		restore, nw bool
+	}{
+		{state.ReasonKilled, true, true},
+		{state.ReasonGone, true, true},
+		{state.ReasonCleanExit, false, true},
+	} {
+		r := &state.Record{Name: "api", Command: []string{"claude"}}
+		r.Runtime.Terminated, r.Runtime.TerminatedReason = true, c.reason
+		err := restartable(r)
+		if !errors.Is(err, state.ErrTerminated) ||
+			strings.Contains(err.Error(), "lanes restore api") != c.restore || strings.Contains(err.Error(), "`lanes new api`") != c.nw {
+			t.Errorf("%s: %v", c.reason, err)
+		}
+	}
+}
