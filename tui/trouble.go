@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"lanes/state"
@@ -52,10 +53,11 @@ func (m *Model) refuseStale(verb string) tea.Cmd {
 
 // dotActivity is what a session's dot shows, on its card and in the
 // sidebar: its raw activity, unless Derive says the session's state is
-// unknown (its server does not answer, or its session went missing); then
-// nothing about the agent is known either.
+// unknown (its server does not answer, or its session went missing) or
+// marks it unreachable (another host lost): then nothing about the agent
+// is known now either, and its dot does not breathe as if it were.
 func dotActivity(r *state.Record, d state.Derivation) state.Activity {
-	if d.Status == state.StatusUnknown {
+	if d.Status == state.StatusUnknown || slices.Contains(d.Marks, state.MarkUnreachable) {
 		return state.ActivityUnknown
 	}
 	return r.Activity.Known()

@@ -52,7 +52,7 @@ func LoadHosts(path string) ([]Host, error) {
 	defer f.Close()
 	var hosts []Host
 	bad := &HostsError{Path: path}
-	first := map[string]int{} // the line each name is on
+	first := map[string]int{} // the line each name (and, after a NUL, each destination) is on
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		line, _, _ := strings.Cut(sc.Text(), "#")
@@ -73,7 +73,12 @@ func LoadHosts(path string) ([]Host, error) {
 			bad.add(n, fmt.Errorf("%w: host %s named twice (first on line %d): give this one another name", ErrHosts, h.Name, at))
 			continue
 		}
-		first[h.Name] = n
+		if at, twice := first["\x00"+h.Dest]; twice {
+			// The same host twice would show each of its sessions twice.
+			bad.add(n, fmt.Errorf("%w: %s is line %d's destination already: one name a host", ErrHosts, h.Dest, at))
+			continue
+		}
+		first[h.Name], first["\x00"+h.Dest] = n, n
 		hosts = append(hosts, h)
 	}
 	if err := sc.Err(); err != nil {

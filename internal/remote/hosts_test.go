@@ -33,6 +33,7 @@ func TestLoadHosts(t *testing.T) {
 		{"b/x me@b\n", `host name "b/x"`},
 		{"b -oProxyCommand=x\n", `destination "-oProxyCommand=x" is not one ssh takes`},
 		{"b x\nb y\n", ":2: bad hosts entry: host b named twice (first on line 1)"},
+		{"b me@x\nc me@x\n", ":2: bad hosts entry: me@x is line 1's destination already: one name a host"},
 	} {
 		write(bad.file)
 		_, err := LoadHosts(path)
