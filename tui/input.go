@@ -243,7 +243,7 @@ func (m *Model) attach(sel *item) tea.Cmd {
 		return m.flash("select a session first", true)
 	case !sel.Rec.Live():
 		return m.flash(sel.Rec.Name+": "+state.ErrTerminated.Error()+"; nothing to attach to", true)
-	case sel.Rec.Runtime.SessionID == "":
+	case sel.Rec.Runtime.SessionID == "" && sel.Rec.Runtime.TmuxSession == "":
 		return m.flash(sel.Rec.Name+" has no tmux session yet", true)
 	}
 	return attachCmd(m.ctx, m.o.Tmux(sel.Rec.Runtime.Socket), m.o.TmuxEnv, sel.Rec)

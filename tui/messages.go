@@ -211,6 +211,12 @@ func sendCmd(ctx context.Context, a Actions, s submitSendMsg) tea.Cmd {
 // at all (nesting would need $TMUX cleared and confuses everyone).
 func attachCmd(ctx context.Context, c *tmux.Client, tmuxEnv string, r *state.Record) tea.Cmd {
 	sid, name := r.Runtime.SessionID, r.Name
+	if sid == "" {
+		// Just started, its id not read yet: its session's name is held
+		// by this record (the name is taken in the transaction that made
+		// it), and the target is exact.
+		sid = r.Runtime.TmuxSession
+	}
 	if tmuxEnv == "" {
 		return tea.ExecProcess(c.AttachCmd(sid), func(err error) tea.Msg {
 			if err != nil {
