@@ -70,7 +70,7 @@ func FuzzTOMLStringRoundTrip(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		if !utf8.ValidString(s) {
-			t.Skip("TOML strings are UTF-8")
+			return // TOML strings are UTF-8: lanes never writes another
 		}
 		got, found, err := parseTopLevelNotify("notify = " + tomlStringArray([]string{s, "x"}))
 		if err != nil || !found || !slices.Equal(got, []string{s, "x"}) {
