@@ -169,12 +169,20 @@ func (a *app) doctorHosts(add addFunc) {
 	switch {
 	case errors.As(err, &he):
 		add(false, "write each as `NAME DESTINATION` (a # starts a comment), one name once:\n      "+strings.ReplaceAll(err.Error(), "\n", "\n      "),
-			"hosts: skipped bad %s; %d host(s) read", he.Short(), len(hosts))
+			"hosts: skipped bad %s; %s read", he.Short(), hostCount(len(hosts)))
 	case err != nil:
 		add(false, "make it readable, or remove it", "hosts: %v", err)
 	case len(hosts) == 0:
 		add(true, "", "hosts: none in %s (the board shows this host only)", path)
 	default:
-		add(true, "", "hosts: %d hosts in %s", len(hosts), path)
+		add(true, "", "hosts: %s in %s", hostCount(len(hosts)), path)
 	}
+}
+
+// hostCount is "1 host", "2 hosts".
+func hostCount(n int) string {
+	if n == 1 {
+		return "1 host"
+	}
+	return fmt.Sprintf("%d hosts", n)
 }

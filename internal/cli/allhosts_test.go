@@ -196,7 +196,7 @@ func TestAllHostsSkipBadHostsLines(t *testing.T) {
 		t.Errorf("status line %q (exit %d, stderr %q), want ●1 ◆1 and the bad lines on stderr", got, code, errs)
 	}
 	out, _, _ = e.run("doctor")
-	if !strings.Contains(out, "!!  hosts: skipped bad lines 2, 3, 4 of "+file+"; 1 host(s) read") || !strings.Contains(out, file+":2: bad hosts entry") {
+	if !strings.Contains(out, "!!  hosts: skipped bad lines 2, 3, 4 of "+file+"; 1 host read") || !strings.Contains(out, file+":2: bad hosts entry") {
 		t.Errorf("doctor does not name the bad lines:\n%s", out)
 	}
 	if err := os.WriteFile(file, []byte("build me@build.example\ngpu gpu.lan # the gpu box\n"), 0o600); err != nil {

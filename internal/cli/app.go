@@ -32,7 +32,8 @@ const (
 // themeNames are the values of --theme: auto asks the terminal.
 var themeNames = []string{"auto", "dark", "light"}
 
-// version is set at build time with -ldflags "-X lanes/cli.version=…".
+// version is set at build time with -ldflags "-X lanes/internal/cli.version=…";
+// a plain build says dev and its version-control revision (versionLine).
 var version = "dev"
 
 // app is one invocation: its streams, environment and global flags.
@@ -315,8 +316,17 @@ func (a *app) cmdVersion(_ context.Context, args []string) int {
 	if fs.NArg() > 0 {
 		return a.usageErr(fs, "version takes no arguments")
 	}
-	fmt.Fprintf(a.stdout, "lanes %s\n", version)
+	fmt.Fprintln(a.stdout, versionLine(version, a.buildName()))
 	return exitOK
+}
+
+// versionLine is what `lanes version` prints: the version, and the build
+// it names (the revision lanes was built from) when the binary knows it.
+func versionLine(version, build string) string {
+	if build == unknownBuild {
+		return "lanes " + version
+	}
+	return fmt.Sprintf("lanes %s (build %s)", version, build)
 }
 
 // stateDir resolves the state directory from this invocation's environment.

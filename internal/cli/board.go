@@ -83,9 +83,7 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 		return a.usageErr(fs, "%v", err)
 	}
 	a.warnHosts(warn) // said again on the board, where it is seen
-	if a.build == "" {
-		a.build = buildOf(debug.ReadBuildInfo())
-	}
+	a.buildName()
 	if a.board == nil {
 		return a.execBoard()
 	}
@@ -258,6 +256,14 @@ func sameFile(a, b string) bool {
 	fa, errA := os.Stat(a)
 	fb, errB := os.Stat(b)
 	return errA == nil && errB == nil && os.SameFile(fa, fb)
+}
+
+// buildName is this binary's build (buildOf), read once.
+func (a *app) buildName() string {
+	if a.build == "" {
+		a.build = buildOf(debug.ReadBuildInfo())
+	}
+	return a.build
 }
 
 // buildOf names a build by its module version and version-control stamps,

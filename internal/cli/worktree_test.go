@@ -113,6 +113,9 @@ func TestNewWorktree(t *testing.T) {
 	if b := gitOut(t, repo, "branch", "--list", "lanes/api"); b == "" {
 		t.Error("rm --worktree removed the branch; it is kept")
 	}
+	if _, err := os.Stat(filepath.Dir(want)); !os.IsNotExist(err) {
+		t.Errorf("rm --worktree of the last worktree left its empty root %s: %v", filepath.Dir(want), err)
+	}
 }
 
 // --branch with a slash, --from a commit, LANES_WORKTREE_ROOT, and a

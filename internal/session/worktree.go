@@ -259,10 +259,12 @@ func (s *Service) CheckWorktreeClean(ctx context.Context, r *state.Record) error
 }
 
 // RemoveWorktree removes a session's clean worktree with `git worktree
-// remove`, never forced: git refuses what changed since the check.
+// remove`, never forced: git refuses what changed since the check. The
+// root lanes put it in (REPO.lanes) goes with the last worktree in it.
 func (s *Service) RemoveWorktree(ctx context.Context, r *state.Record) error {
 	if _, err := s.git(ctx, r.Git.Worktree, "worktree", "remove", r.Git.Worktree); err != nil {
 		return fmt.Errorf("removing %s's worktree %s: %w; nothing was removed", r.Name, r.Git.Worktree, err)
 	}
+	_ = os.Remove(filepath.Dir(r.Git.Worktree)) // only if empty
 	return nil
 }
