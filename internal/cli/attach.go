@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 
+	"golang.org/x/sys/unix"
+
 	"lanes/state"
 	"lanes/tmux"
 )
@@ -33,6 +35,13 @@ func (a *app) cmdAttach(ctx context.Context, args []string) int {
 			return a.fail(err)
 		}
 		return exitOK
+	}
+	// tmux attaches only a terminal (/dev/null is a character device but
+	// not one); without it tmux says just "open terminal failed".
+	if f, isFile := a.stdin.(*os.File); isFile {
+		if _, err := unix.IoctlGetTermios(int(f.Fd()), unix.TCGETS); err != nil {
+			return a.fail(fmt.Errorf("attach needs a terminal (stdin is not one): run `lanes attach %s` in a terminal or a tmux pane", r.Name))
+		}
 	}
 	cmd := tc.AttachCmd(r.Runtime.SessionID)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
