@@ -16,9 +16,9 @@ import (
 // Version 2 appended the fields after the counters, version 3 the dialog
 // and the witness's stamps, version 4 HookTurns, version 5 the content
 // facts, the dialog's opening and the mute, version 6 the answer, version 7
-// the git facts, version 8 Adopted, version 9 the turn's session id; an
+// the git facts, version 8 Adopted, version 9 the turn's session id, version 10 the server's pid; an
 // older record decodes with them zero.
-const codecVersion = 9
+const codecVersion = 10
 
 var errTruncated = errors.New("record truncated")
 
@@ -253,8 +253,9 @@ func (e *encoder) since1(r *Record) {
 	e.int(int64(g.Behind))
 	e.int(int64(g.Changed))
 	e.time(g.ReadAt)
-	e.bool(r.Adopted)    // 8
-	e.str(a.TurnSession) // 9
+	e.bool(r.Adopted)          // 8
+	e.str(a.TurnSession)       // 9
+	e.int(int64(rt.ServerPID)) // 10
 }
 
 // since1 reads what a record of version v has of those fields; the rest
@@ -306,5 +307,8 @@ func (d *decoder) since1(r *Record, v uint64) {
 	}
 	if v >= 9 {
 		a.TurnSession = d.str()
+	}
+	if v >= 10 {
+		rt.ServerPID = int(d.int())
 	}
 }

@@ -19,6 +19,7 @@ type Observation struct {
 	DeadSignal     string
 	DeadTime       time.Time
 	WindowActivity time.Time
+	ServerPID      int // the tmux server's process
 }
 
 // PaneSource is what the collector needs from tmux: one read of every lanes
@@ -59,6 +60,8 @@ type Collector struct {
 	// Witness, when set (the board), takes the witness's captures beside
 	// the cycles (witnessrun.go); nil: a cycle takes them itself.
 	Witness *WitnessRunner
+	// ServerGone stands in for the package's ServerGone (tests).
+	ServerGone func(pid int) bool
 
 	// cache is the records as of store transaction cacheTx. While no other
 	// process writes, a cycle starts from copies of them instead of decoding
@@ -227,7 +230,7 @@ func (c *Collector) takeCaptures(ctx context.Context, res CycleResult, captures 
 func (c *Collector) transact(now time.Time, read bool, res *CycleResult, body func(*cycleTx)) error {
 	err := c.Store.update(func(tx *Tx) error {
 		ct := &cycleTx{tx: tx, stateDir: c.Store.Dir, now: now, dirty: map[string]bool{},
-			history: map[string][]Transition{}}
+			history: map[string][]Transition{}, serverGone: c.ServerGone}
 		committed := tx.tx.ID() - 1 // a write transaction's id is the next one
 		if err := ct.load(c.cache, c.cache != nil && c.cacheTx == committed); err != nil {
 			return err
@@ -301,6 +304,10 @@ type cycleTx struct {
 	reapNext bool
 	removed  []string // records to delete: starts that never appeared
 	orphans  []Observation
+	// servers memoizes serverGone (ServerGone unless the collector
+	// says) by pid for the cycle.
+	servers    map[int]bool
+	serverGone func(pid int) bool
 
 	ingested, dropped int
 }

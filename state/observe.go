@@ -24,12 +24,15 @@ func (c *cycleTx) observe(socket string, obs []Observation, tmuxErr error, rd re
 		byLanesID[o.LanesID] = o
 	}
 	var closing []string
+	server := serverOf(obs)
 	for _, r := range c.records {
 		if !r.Live() || r.Runtime.Socket != socket || c.older(rd, r.Pane) || r.Adopted && r.Runtime.PaneID == "" {
 			continue // (an adopted session outside tmux: its hooks are all lanes knows)
 		}
 		pane, rt, act := r.Pane, r.Runtime, r.Activity.State
-		if tmuxErr != nil {
+		if _, found := byLanesID[r.ID]; c.lostServer(r, tmuxErr, server, found) {
+			c.serverExited(r, readStart)
+		} else if tmuxErr != nil {
 			// Every session of a silent server is unreachable, a start in
 			// flight too (its start window counts answered reads only).
 			if r.Runtime.UnreachableSince.IsZero() {
@@ -87,7 +90,7 @@ func (c *cycleTx) observeOne(r *Record, byLanesID map[string]*Observation, readS
 		c.gone(r, readStart)
 		return false
 	}
-	r.Runtime.GoneSeenAt = time.Time{}
+	r.Runtime.GoneSeenAt, r.Runtime.ServerPID = time.Time{}, o.ServerPID
 	settleRestart(r, *o, readStart)
 	return c.applyPane(r, *o, readStart)
 }

@@ -88,6 +88,10 @@ type Runtime struct {
 	// one running, and its events still count (docs/design.md §4).
 	PrevLaunch string `json:"prev_launch,omitempty"`
 	PrevPID    int    `json:"prev_pid,omitempty"`
+	// ServerPID is the process of the tmux server the last answered read
+	// found the session on: once it is gone, so is every session it held
+	// (docs/design.md §5, a server that exits).
+	ServerPID int `json:"server_pid,omitempty"`
 
 	Source string    `json:"source"`
 	At     time.Time `json:"at"`

@@ -46,10 +46,10 @@ func (e *SessionError) Unwrap() error { return e.Reason }
 
 // Restorable is nil when r's record allows a restore: a live session (its
 // tmux session may be missing: the caller asks tmux), one terminated
-// because its tmux session was gone, or, when the user named it (named:
-// `lanes restore NAME`, the board's R, never --all), one they killed:
-// that brings back the conversation they stopped. Anything else says why
-// not.
+// because its tmux session or server was gone, or, when the user named it
+// (named: `lanes restore NAME`, the board's R, never --all), one they
+// killed (that brings back the conversation they stopped) or one whose
+// agent had exited before its server went. Anything else says why not.
 func Restorable(r *Record, named bool) error {
 	var why error
 	switch {
@@ -57,7 +57,9 @@ func Restorable(r *Record, named bool) error {
 		why = fmt.Errorf("%w: lanes did not start it (adopted), so it has no command of lanes' to run", ErrNotRestorable)
 	case r.CommandLost():
 		why = fmt.Errorf("%w: its command was lost in a damaged store; start a new session", ErrNotRestorable)
-	case !r.Runtime.Terminated, r.Runtime.TerminatedReason == ReasonGone:
+	case r.Runtime.TerminatedReason == ReasonServerExited && r.Pane.Dead && !named:
+		why = fmt.Errorf("%w: its agent had exited before its tmux server went; `lanes restore %s` brings it back by name", ErrNotRestorable, r.Name)
+	case !r.Runtime.Terminated, r.Runtime.TerminatedReason == ReasonGone, r.Runtime.TerminatedReason == ReasonServerExited:
 		return nil
 	case r.Runtime.TerminatedReason == ReasonKilled && named:
 		return nil
@@ -80,7 +82,7 @@ func Revive(r *Record, named bool) error {
 	}
 	rt := &r.Runtime
 	rt.Terminated, rt.TerminatedReason, rt.TerminatedAt = false, "", time.Time{}
-	rt.UnreachableSince, rt.GoneSeenAt = time.Time{}, time.Time{}
+	rt.UnreachableSince, rt.GoneSeenAt, rt.ServerPID = time.Time{}, time.Time{}, 0
 	return nil
 }
 

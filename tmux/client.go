@@ -274,6 +274,15 @@ func (c *Client) Version(ctx context.Context) (string, error) {
 	return strings.TrimPrefix(strings.TrimSpace(string(out)), "tmux "), nil
 }
 
+// ServerName names a tmux server in lanes' messages, and the command
+// that lists its sessions.
+func ServerName(socket string) (name, ls string) {
+	if socket == "" {
+		return "tmux's default server", "tmux ls"
+	}
+	return "tmux server -L " + socket, "tmux -L " + socket + " ls"
+}
+
 // SocketFile is where tmux puts the socket of the server named name (tmux
 // -L name): $TMUX_TMPDIR, else /tmp, then tmux-UID. It reads no server.
 func SocketFile(name string) string {

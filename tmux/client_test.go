@@ -94,10 +94,10 @@ func TestCommandName(t *testing.T) {
 
 func TestListPanesArgv(t *testing.T) {
 	// The exit fields are looked up only for a dead pane.
-	format := "#{@lanes_id}\x1f#{pane_id}\x1f#{pane_pid}\x1f#{window_activity}\x1f#{session_id}\x1f" +
+	format := "#{@lanes_id}\x1f#{pane_id}\x1f#{pane_pid}\x1f#{window_activity}\x1f#{session_id}\x1f#{pid}\x1f" +
 		"#{?pane_dead,1\x1f#{pane_dead_status}\x1f#{pane_dead_signal}\x1f#{pane_dead_time},0\x1f\x1f\x1f}"
-	ours := line("id1", "%1", "10", "1", "$1", "0", "", "", "") + "\n" +
-		line("", "%2", "11", "1", "$1", "0", "", "", "") + "\n"
+	ours := line("id1", "%1", "10", "1", "$1", "900", "0", "", "", "") + "\n" +
+		line("", "%2", "11", "1", "$1", "900", "0", "", "", "") + "\n"
 	c := fakeClient(t,
 		step{args: argv("list-panes", "-a", "-F", format), out: ours},
 		step{args: argv("run-shell", "true", ";", "list-panes", "-a", "-F", format), out: ""},

@@ -283,11 +283,21 @@ func joinCmds(cmds [][]string, word func(string) string) []string {
 // follow; Close detaches it and ends ReaderSession when no other board's
 // client is on it. Whatever carries it, a read is one command line, run by
 // the server at once: one consistent view of every pane.
+//
+// It attaches only to a server whose version ControlCrash clears, asked
+// once: on an older one a control client that connects while a session
+// opens or closes crashes the server, and every session with it. There
+// every read starts a tmux client, as without a reader.
 type PaneReader struct {
 	Client *Client
-	mu     sync.Mutex
-	ctl    *Control
-	next   time.Time // no control client is started before
+	// AnyVersion attaches whatever the server's version: for tests and
+	// benchmarks on a private server where no session opens or closes
+	// while the client connects.
+	AnyVersion bool
+	mu         sync.Mutex
+	ctl        *Control
+	next       time.Time // no control client is started before
+	never      bool      // the server's version crashes with control clients
 }
 
 // ReaderSession is the session a board's control client attaches to: one
@@ -320,11 +330,20 @@ func (r *PaneReader) ListPanes(ctx context.Context, reap bool) ([]Pane, error) {
 		}
 	}
 	panes, err := r.Client.ListPanes(ctx, reap)
-	if err != nil || time.Now().Before(r.next) || !slices.ContainsFunc(panes, func(p Pane) bool { return p.LanesID != "" }) {
+	if err != nil || r.never || time.Now().Before(r.next) || !slices.ContainsFunc(panes, func(p Pane) bool { return p.LanesID != "" }) {
 		return panes, err
 	}
 	// Failing to attach costs nothing but the next reads' clients.
 	r.next = time.Now().Add(controlRetry)
+	if !r.AnyVersion {
+		v, err := r.Client.ServerVersion(ctx)
+		if err != nil {
+			return panes, nil
+		}
+		if r.never = ControlCrash(v) != ""; r.never {
+			return panes, nil
+		}
+	}
 	_, err = r.Client.NewSession(ctx, NewSessionOpts{Name: ReaderSession, Command: []string{"sleep", "2147483647"},
 		LanesID: readerMark, Width: 20, Height: 2})
 	if err == nil || errors.Is(err, ErrDuplicate) {

@@ -62,7 +62,7 @@ func TestControlReadsAsAClientDoes(t *testing.T) {
 	if got := string(out); got != "id-a\x1fa\nid-b\x1fb;x\n\x1ftheirs\n" {
 		t.Errorf("control output = %q", got)
 	}
-	r := &tmux.PaneReader{Client: c}
+	r := &tmux.PaneReader{Client: c, AnyVersion: true}
 	defer r.Close()
 	for _, reap := range []bool{false, true, false} {
 		got, err := r.ListPanes(t.Context(), reap)
@@ -93,7 +93,7 @@ func TestControlReadsAsAClientDoes(t *testing.T) {
 func TestPaneReaderFollowsTheServer(t *testing.T) {
 	t.Parallel()
 	c := tmuxtest.Server(t)
-	r := &tmux.PaneReader{Client: c}
+	r := &tmux.PaneReader{Client: c, AnyVersion: true}
 	defer r.Close()
 	if _, err := r.ListPanes(t.Context(), false); !errors.Is(err, tmux.ErrNoServer) {
 		t.Fatalf("no server: %v", err)

@@ -25,6 +25,7 @@ var paneFields = []string{
 	"pane_pid",
 	"window_activity",
 	"session_id",
+	"pid", // the server's: a server that exits takes every session with it
 	"pane_dead",
 	"pane_dead_status",
 	"pane_dead_signal",
@@ -36,11 +37,11 @@ var paneFields = []string{
 var paneFormat = func() string {
 	field := func(f string) string { return "#{" + f + "}" }
 	var live []string
-	for _, f := range paneFields[:5] {
+	for _, f := range paneFields[:6] {
 		live = append(live, field(f))
 	}
 	var dead []string
-	for _, f := range paneFields[6:] {
+	for _, f := range paneFields[7:] {
 		dead = append(dead, field(f))
 	}
 	exit := "#{?pane_dead,1" + fieldSep + strings.Join(dead, fieldSep) + ",0" + strings.Repeat(fieldSep, len(dead)) + "}"
@@ -55,6 +56,9 @@ type Pane struct {
 	// SessionID is the pane's session ("$3"): a session lanes started but
 	// never heard back about is found by its @lanes_id, and then needs it.
 	SessionID string
+	// ServerPID is the tmux server's process, the same on every pane of
+	// a read.
+	ServerPID int
 	Dead      bool
 	// DeadStatus is the exit status of a dead pane, nil when tmux did not
 	// report one (killed by a signal, or not yet reaped). Absent is
@@ -140,7 +144,7 @@ func parsePane(line string) (Pane, error) {
 	if len(f) != len(paneFields) {
 		return Pane{}, fmt.Errorf("%d fields, want %d", len(f), len(paneFields))
 	}
-	p := Pane{LanesID: f[0], PaneID: f[1], SessionID: f[4], DeadSignal: signalName(f[7])}
+	p := Pane{LanesID: f[0], PaneID: f[1], SessionID: f[4], DeadSignal: signalName(f[8])}
 	if !isID(p.PaneID, '%') {
 		return Pane{}, fmt.Errorf("bad pane id %q", p.PaneID)
 	}
@@ -154,21 +158,24 @@ func parsePane(line string) (Pane, error) {
 	if p.WindowActivity, err = parseEpoch(f[3]); err != nil {
 		return Pane{}, fmt.Errorf("window_activity: %w", err)
 	}
-	switch f[5] {
+	if p.ServerPID, err = strconv.Atoi(f[5]); err != nil {
+		return Pane{}, fmt.Errorf("pid: %w", err)
+	}
+	switch f[6] {
 	case "0", "":
 	case "1":
 		p.Dead = true
 	default:
-		return Pane{}, fmt.Errorf("pane_dead %q", f[5])
+		return Pane{}, fmt.Errorf("pane_dead %q", f[6])
 	}
-	if f[6] != "" {
-		st, err := strconv.Atoi(f[6])
+	if f[7] != "" {
+		st, err := strconv.Atoi(f[7])
 		if err != nil {
 			return Pane{}, fmt.Errorf("pane_dead_status: %w", err)
 		}
 		p.DeadStatus = &st
 	}
-	if p.DeadTime, err = parseEpoch(f[8]); err != nil {
+	if p.DeadTime, err = parseEpoch(f[9]); err != nil {
 		return Pane{}, fmt.Errorf("pane_dead_time: %w", err)
 	}
 	return p, nil

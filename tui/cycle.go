@@ -71,7 +71,11 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 			if m.tmuxDownSince.IsZero() {
 				m.tmuxDownSince = msg.now
 			}
-			cmds = append(cmds, m.flashOnce("tmux is not answering: "+msg.res.TmuxErr.Error()))
+			if exited := m.serverExitNote(m.w); exited != "" {
+				cmds = append(cmds, m.flashOnce(exited))
+			} else {
+				cmds = append(cmds, m.flashOnce("tmux is not answering: "+msg.res.TmuxErr.Error()))
+			}
 		default:
 			m.lastErr, m.tmuxDownSince = "", time.Time{}
 		}

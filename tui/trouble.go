@@ -2,12 +2,15 @@ package tui
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"lanes/state"
 	"lanes/state/fsafe"
 	"lanes/theme"
+	"lanes/tmux"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -35,6 +38,36 @@ func troubleNote(err error) string {
 // doctor says why.
 func (m Model) tmuxNote() string {
 	return "tmux is not answering (" + theme.Age(m.now, m.tmuxDownSince) + ") — `lanes doctor` says more"
+}
+
+// serverNoteFor is how long the board says that a tmux server exited
+// with sessions on it.
+const serverNoteFor = 10 * time.Minute
+
+// serverExitNote says, for serverNoteFor after it, that a tmux server of
+// this host exited and ended sessions with it, and what brings them back,
+// in the longest of its forms that fits width; "" when none did.
+func (m Model) serverExitNote(room int) string {
+	socket, names := state.LastServerExit(m.recs, m.now.Add(-serverNoteFor))
+	if len(names) == 0 {
+		return ""
+	}
+	server, _ := tmux.ServerName(socket)
+	noun := "sessions"
+	if len(names) == 1 {
+		noun = "session"
+	}
+	const fix = "`lanes restore --all`"
+	for _, note := range []string{
+		fmt.Sprintf("%s exited: %d %s ended with it — %s", server, len(names), noun, fix),
+		fmt.Sprintf("tmux exited: %d %s ended — %s", len(names), noun, fix),
+		"tmux exited — " + fix,
+	} {
+		if width(note) <= room {
+			return note
+		}
+	}
+	return "tmux exited — lanes restore --all"
 }
 
 // stale reports whether the records shown are the last ones read before

@@ -148,7 +148,10 @@ func (m Model) titleLine() string {
 			right, rw = "", 0
 		}
 	}
-	if !m.stale() && !m.tmuxDownSince.IsZero() { // the flash at the bottom passes; this lasts
+	if exited := m.serverExitNote(m.w - 7 - 1 - rw - 1 - 2); !m.stale() && exited != "" { // what went, and what brings it back
+		note := truncate("✗ "+exited, max(m.w-7-1-rw-1, 0))
+		sum, sw = l.errText.s(note), width(note)
+	} else if !m.stale() && !m.tmuxDownSince.IsZero() { // the flash at the bottom passes; this lasts
 		note := truncate("✗ "+m.tmuxNote(), max(m.w-7-1-rw-1, 0))
 		sum, sw = l.errText.s(note), width(note)
 	}

@@ -35,7 +35,7 @@ func BenchmarkCycle(b *testing.B) {
 				b.Run(way, func(b *testing.B) {
 					src := session.Panes{Client: tc}
 					if way == "control" {
-						src.Reader = &tmux.PaneReader{Client: tc}
+						src.Reader = &tmux.PaneReader{Client: tc, AnyVersion: true}
 						defer src.Reader.Close()
 					}
 					col := &state.Collector{Store: state.NewStore(dir), Panes: src, Socket: tc.Socket}

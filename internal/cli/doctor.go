@@ -91,14 +91,6 @@ func (a *app) doctorBoard(add addFunc) {
 	}
 }
 
-func versionAtLeast(v string, major, minor int) bool {
-	var ma, mi int
-	if _, err := fmt.Sscanf(strings.TrimPrefix(v, "next-"), "%d.%d", &ma, &mi); err != nil {
-		return true // an unusual version string: do not cry wolf
-	}
-	return ma > major || ma == major && mi >= minor
-}
-
 func (a *app) doctorState(dir string, add addFunc) {
 	fi, err := os.Stat(dir)
 	switch {

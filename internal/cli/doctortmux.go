@@ -24,19 +24,29 @@ func (a *app) doctorTmux(ctx context.Context, res state.CycleResult, cycleErr er
 		add(false, "install tmux ≥ 3.3 (e.g. apt-get install tmux)", "tmux: %v", err)
 		return
 	}
-	add(versionAtLeast(v, 3, 3), "upgrade tmux to 3.3 or newer", "tmux %s", v)
 	readErr := res.TmuxErr
 	if cycleErr != nil {
 		_, readErr = tc.ListPanes(ctx, false)
 	}
-	server, ls := session.ServerName(a.socket)
+	a.doctorVersion(ctx, tc, v, readErr == nil, add)
+	server, ls := tmux.ServerName(a.socket)
 	var waiting []string
 	for _, r := range res.Records {
 		if r.Live() && r.Runtime.Socket == a.socket {
 			waiting = append(waiting, r.Name)
 		}
 	}
+	var ours []*state.Record
+	for _, r := range res.Records {
+		if r.Runtime.Socket == a.socket {
+			ours = append(ours, r)
+		}
+	}
+	_, ended := state.LastServerExit(ours, a.now().Add(-state.RestoreWindow))
 	switch {
+	case errors.Is(readErr, tmux.ErrNoServer) && len(waiting) == 0 && len(ended) > 0:
+		add(false, "`lanes restore --all` starts them again (an agent resumes its conversation)",
+			"%s: exited, and %d session(s) ended with it: %s", server, len(ended), strings.Join(ended, ", "))
 	case errors.Is(readErr, tmux.ErrNoServer) && len(waiting) == 0:
 		add(true, "", "%s: not running (it starts with the first `lanes new`)", server)
 	case errors.Is(readErr, tmux.ErrNoServer):
@@ -65,7 +75,7 @@ func (a *app) doctorOtherServers(recs []*state.Record, add addFunc) {
 		}
 	}
 	for socket, names := range waiting {
-		server, ls := session.ServerName(socket)
+		server, ls := tmux.ServerName(socket)
 		add(false, fmt.Sprintf("check it with `%s`, or run `lanes --socket %s doctor`", ls, socket),
 			"%d live session(s) wait on %s, which did not answer: %s", len(names), server, strings.Join(names, ", "))
 	}
@@ -115,4 +125,20 @@ func (a *app) doctorPassthrough(ctx context.Context, add addFunc) {
 	if v, err := here.Run(ctx, "show-options", "-gv", "allow-passthrough"); err == nil && strings.TrimSpace(string(v)) == "off" {
 		add(true, "", "notifications: inside tmux the board rings the bell and shows a tmux message; for desktop ones (OSC 9/777) add `set -g allow-passthrough on` to your tmux.conf")
 	}
+}
+
+// doctorVersion names tmux's version — the running server's when it
+// answers, since a server keeps its own until it restarts — and the known
+// crash of it that lanes avoids.
+func (a *app) doctorVersion(ctx context.Context, tc *tmux.Client, binary string, answering bool, add addFunc) {
+	v, line := binary, "tmux "+binary
+	if answering {
+		if sv, err := tc.ServerVersion(ctx); err == nil && sv != binary {
+			v, line = sv, fmt.Sprintf("tmux %s (the running server's; the binary is %s, which counts once the server restarts)", sv, binary)
+		}
+	}
+	if tmux.ControlCrash(v) != "" {
+		line += ": versions up to 3.6a can crash when a control-mode client connects while a session opens or closes; lanes' board never uses one there (it starts a tmux client per read)"
+	}
+	add(tmux.AtLeast(v, 3, 3), "upgrade tmux to 3.3 or newer", "%s", line)
 }

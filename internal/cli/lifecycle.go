@@ -49,7 +49,7 @@ func (a *app) attachable(ctx context.Context, r *state.Record) error {
 		return err
 	}
 	_, err := a.tmuxFor(r.Runtime.Socket).HasSession(ctx, r.Runtime.TmuxSession)
-	server, _ := session.ServerName(r.Runtime.Socket)
+	server, _ := tmux.ServerName(r.Runtime.Socket)
 	switch {
 	case errors.Is(err, tmux.ErrNoServer):
 		return fmt.Errorf("%s: %s is not running, so there is no pane to attach to; `lanes restart %s` starts it again in a new server", r.Name, server, r.Name)

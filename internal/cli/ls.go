@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"lanes/internal/listing"
-	"lanes/internal/session"
 	"lanes/state"
 	"lanes/theme"
+	"lanes/tmux"
 )
 
 func (a *app) cmdLs(ctx context.Context, args []string) int {
@@ -162,9 +162,9 @@ func (a *app) noteOtherServers(recs []*state.Record) {
 			n[r.Runtime.Socket]++
 		}
 	}
-	here, _ := session.ServerName(a.socket)
+	here, _ := tmux.ServerName(a.socket)
 	for _, socket := range slices.Sorted(maps.Keys(n)) {
-		there, _ := session.ServerName(socket)
+		there, _ := tmux.ServerName(socket)
 		flag := "--socket " + socket
 		if socket == "" {
 			flag = `--socket ""`

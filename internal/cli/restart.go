@@ -14,8 +14,9 @@ func (a *app) cmdRestart(ctx context.Context, args []string) int {
 	usage := fs.Usage
 	fs.Usage = func() {
 		usage()
-		fmt.Fprintln(fs.Output(), "\nIf the session's tmux server lost it (the server restarted), or is not running at all")
-		fmt.Fprintln(fs.Output(), "(after a reboot, say), restart starts the session again, in a new server if need be.")
+		fmt.Fprintln(fs.Output(), "\nIf the session's tmux server does not answer, or lost the session while lanes could not tell")
+		fmt.Fprintln(fs.Output(), "whether it exited, restart starts the session again, in a new server if need be. A session")
+		fmt.Fprintln(fs.Output(), "its server's exit ended (lanes ls shows it terminated) comes back with `lanes restore NAME`.")
 	}
 	r, code, done := a.named(ctx, fs, args)
 	if done {

@@ -7,6 +7,7 @@ import (
 	"lanes/internal/listing"
 	"lanes/internal/session"
 	"lanes/state"
+	"lanes/tmux"
 )
 
 // snapshotMaxAge: while another process holds the store's lock, the
@@ -91,7 +92,7 @@ func (a *app) reachable(d statusData) (statusData, error) {
 		since = d.tally.Silent[a.socket]
 	}
 	if !since.IsZero() {
-		server, _ := session.ServerName(a.socket)
+		server, _ := tmux.ServerName(a.socket)
 		return statusData{}, fmt.Errorf("%w (%s, since %s)", session.ErrTmuxDown, server, listing.RFC3339(since))
 	}
 	return d, nil

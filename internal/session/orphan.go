@@ -35,7 +35,7 @@ func (s *Service) ReadOrphan(ctx context.Context, tc *tmux.Client, target, lanes
 
 // What says what the session is.
 func (o Orphan) What() string {
-	server, _ := ServerName(o.socket)
+	server, _ := tmux.ServerName(o.socket)
 	s := o.name + " (@lanes_id " + o.lanesID
 	if o.sessionID != o.name {
 		s = fmt.Sprintf("%s (%s, @lanes_id %s", o.name, o.sessionID, o.lanesID)

@@ -198,7 +198,7 @@ func (p Panes) ListPanes(ctx context.Context, reap bool) ([]state.Observation, e
 	for i, pn := range panes {
 		obs[i] = state.Observation{
 			LanesID: pn.LanesID, SessionID: pn.SessionID, PaneID: pn.PaneID, PID: pn.PID, Dead: pn.Dead, DeadStatus: pn.DeadStatus,
-			DeadSignal: pn.DeadSignal, DeadTime: pn.DeadTime, WindowActivity: pn.WindowActivity,
+			DeadSignal: pn.DeadSignal, DeadTime: pn.DeadTime, WindowActivity: pn.WindowActivity, ServerPID: pn.ServerPID,
 		}
 	}
 	return obs, nil
@@ -225,15 +225,6 @@ func IsDown(err error) bool {
 // been carried out: it timed out, or the caller gave up on it.
 func uncertain(ctx context.Context, err error) bool {
 	return errors.Is(err, tmux.ErrTimeout) || err != nil && ctx.Err() != nil
-}
-
-// ServerName names a tmux server in lanes' messages, and the command
-// that lists its sessions.
-func ServerName(socket string) (name, ls string) {
-	if socket == "" {
-		return "tmux's default server", "tmux ls"
-	}
-	return "tmux server -L " + socket, "tmux -L " + socket + " ls"
 }
 
 func tmuxSocketArgs(socket string) []string {

@@ -143,8 +143,8 @@ func drillDoctorTmux(w *world.World) (string, error) {
 	}
 	dead := doctorLines(w, "tmux server")
 	evidence += "\ndead server:\n" + dead
-	if strings.HasPrefix(dead, "ok") || !strings.Contains(dead, "lanes kill a --yes") {
-		return evidence, fmt.Errorf("doctor's advice for a dead server with a live session")
+	if strings.HasPrefix(dead, "ok") || !strings.Contains(dead, "exited, and 1 session(s) ended with it: a") || !strings.Contains(dead, "lanes restore --all") {
+		return evidence, fmt.Errorf("doctor's advice for a server that exited with a live session")
 	}
 	return evidence, nil
 }

@@ -142,6 +142,22 @@ func (w *World) StartServer() error {
 	return err
 }
 
+// CutServer makes the world's tmux server unreachable while it lives: its
+// socket file is taken away (as a cleaner of /tmp would), so lanes can
+// neither reach it nor know it ended. Close ends the server by its pid.
+func (w *World) CutServer() error {
+	out, err := w.Tmux(w.Socket, "display-message", "-p", "#{pid}")
+	if err != nil {
+		return fmt.Errorf("the server's pid: %v %s", err, out)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(out))
+	if err != nil {
+		return err
+	}
+	w.OnClose(func() { _ = syscall.Kill(pid, syscall.SIGTERM) })
+	return os.Remove(tmux.SocketFile(w.Socket))
+}
+
 // Result is one finished lanes call.
 type Result struct {
 	Stdout, Stderr string

@@ -1,0 +1,121 @@
+package state
+
+import (
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// ReasonServerExited: the tmux server the session was on is gone, and
+// every session with it (a crash, a kill-server, a reboot): not its
+// agent's exit, nor a user's kill of it. `lanes restore` takes it as it
+// takes a gone session.
+const ReasonServerExited = "tmux server exited"
+
+// ServerGone reports whether pid, the process of a tmux server a read
+// found, is certainly no longer that server: no such process, a zombie (a
+// crashed server whose parent has not reaped it), or a process of another
+// name (the pid taken again, as after a reboot). A process lanes cannot
+// look at counts as the server: unreachable, not gone (docs/design.md §5).
+func ServerGone(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+		return true
+	}
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false // no procfs: the process is there, so is the server
+	}
+	// "PID (COMM) STATE …": COMM may hold spaces and parentheses.
+	s := string(b)
+	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || end < open || len(s) < end+3 {
+		return false
+	}
+	comm, state := s[open+1:end], s[end+2]
+	return state == 'Z' || state == 'X' || !strings.HasPrefix(comm, "tmux")
+}
+
+// serverExited ends r, whose tmux server is gone, at readStart, and keeps
+// the server it was on for the board's word of it.
+func (c *cycleTx) serverExited(r *Record, readStart time.Time) {
+	r.Runtime.UnreachableSince = time.Time{}
+	c.note(r, Terminate(r, ReasonServerExited, "tmux", readStart))
+}
+
+// serverOf is the server pid of an answered read; 0 when it had no pane
+// (or a tmux that does not say).
+func serverOf(obs []Observation) int {
+	for _, o := range obs {
+		if o.ServerPID > 0 {
+			return o.ServerPID
+		}
+	}
+	return 0
+}
+
+// lostServer reports whether r's session went with the server it was
+// on: its process is gone, and a read failed or another server (a new
+// one started since) answered without it.
+func (c *cycleTx) lostServer(r *Record, tmuxErr error, server int, found bool) bool {
+	was := r.Runtime.ServerPID
+	switch {
+	case was == 0 || r.Adopted:
+		return false
+	case tmuxErr != nil:
+		return c.goneServer(was)
+	default:
+		// A new server on the socket is not the old one's end: a server
+		// whose socket file went lives on out of reach.
+		return !found && server != 0 && server != was && c.goneServer(was)
+	}
+}
+
+// goneServer is ServerGone once per pid and cycle (or the collector's stand-in).
+func (c *cycleTx) goneServer(pid int) bool {
+	if g, ok := c.servers[pid]; ok {
+		return g
+	}
+	if c.servers == nil {
+		c.servers = map[int]bool{}
+	}
+	gone := c.serverGone
+	if gone == nil {
+		gone = ServerGone
+	}
+	c.servers[pid] = gone(pid)
+	return c.servers[pid]
+}
+
+// LastServerExit is the newest tmux server exit that ended sessions of
+// recs after after: its socket, and the names of the sessions it ended
+// that `restore --all` brings back (one read ends them all; a session
+// whose agent had exited already is not among them). names is empty when
+// there was none.
+func LastServerExit(recs []*Record, after time.Time) (socket string, names []string) {
+	ended := func(r *Record) bool {
+		rt := r.Runtime
+		return rt.Terminated && rt.TerminatedReason == ReasonServerExited && rt.TerminatedAt.After(after)
+	}
+	var newest *Record
+	for _, r := range recs {
+		if ended(r) && (newest == nil || r.Runtime.TerminatedAt.After(newest.Runtime.TerminatedAt)) {
+			newest = r
+		}
+	}
+	if newest == nil {
+		return "", nil
+	}
+	for _, r := range recs {
+		if ended(r) && r.Runtime.Socket == newest.Runtime.Socket &&
+			newest.Runtime.TerminatedAt.Sub(r.Runtime.TerminatedAt) <= ConfirmGap && Restorable(r, false) == nil {
+			names = append(names, r.Name)
+		}
+	}
+	return newest.Runtime.Socket, names
+}
