@@ -3,7 +3,6 @@ package agent
 import (
 	"errors"
 	"fmt"
-	"path"
 	"strings"
 
 	"lanes/state"
@@ -142,33 +141,6 @@ func Offers(a state.Agent) []Answer {
 
 // Words are agent a's dialog labels for each answer.
 func Words(a state.Agent) map[Answer]string { return dialogKeys[a].Words }
-
-// ShowsDialog reports whether screen (a pane's text) shows agent a's
-// dialog about input (a tool input's summary, as the record holds it):
-// the option answer picks, and a clue of the input — a path's file name,
-// else its first words — so a key meant for one dialog never answers
-// another that replaced it on screen. Every agent prints the command or
-// file its dialog asks about.
-func ShowsDialog(a state.Agent, answer Answer, input, screen string) bool {
-	w := dialogKeys[a].Words[answer]
-	if w == "" || !strings.Contains(screen, w) {
-		return false
-	}
-	clue := inputClue(input)
-	return clue == "" || strings.Contains(strings.Join(strings.Fields(screen), " "), clue)
-}
-
-// inputClue is what of a tool input's summary a dialog surely shows: a
-// path's file name (a dialog may show the path relative), else its first
-// 20 runes (a long command may be cut or wrapped further on).
-func inputClue(input string) string {
-	input = strings.TrimSuffix(input, "…")
-	if strings.Contains(input, "/") && !strings.ContainsAny(input, " \t") {
-		return path.Base(input)
-	}
-	r := []rune(input)
-	return strings.TrimSpace(string(r[:min(len(r), 20)]))
-}
 
 // Answerable is nil when r, as read, shows a permission dialog an answer
 // may be typed into; else why not: the reasons send refuses (state.CanSend,

@@ -46,6 +46,7 @@ func hookEvent(l Line, kind EventKind, detail string) Event {
 		ToolName:          l.ToolName,
 		ToolInput:         l.ToolInput,
 		Question:          l.Question,
+		CallSum:           l.CallSum,
 		Message:           l.Message,
 	}
 }

@@ -173,11 +173,17 @@ func (a *ActivityFacts) ask(e Event) Activity {
 		a.startCall(e.ToolUseID) // the question is itself a call in flight
 	}
 	a.setAsking(e.ToolUseID)
-	// A dialog opens, or another call's dialog replaces it: DialogAt
-	// names it (an answer from lanes is meant for one dialog). A second
-	// event of the same dialog keeps its time.
-	if another := a.noteTool(e); e.Dialog && (!a.Dialog || another) {
-		a.DialogAt, a.AnsweredAt = e.At, time.Time{}
+	// A dialog opens, or another call's dialog replaces it — another
+	// input, or the same one asked again by a new call: DialogAt names it
+	// (an answer from lanes is meant for one dialog). A second event of
+	// the same dialog keeps its time.
+	call := e.ToolUseID
+	if call == "" && len(a.ToolsInFlight) > 0 {
+		call = a.ToolsInFlight[len(a.ToolsInFlight)-1] // the newest call asks
+	}
+	newCall := a.Dialog && call != "" && a.DialogCall != "" && call != a.DialogCall
+	if another := a.noteTool(e); e.Dialog && (!a.Dialog || another || newCall) {
+		a.DialogAt, a.AnsweredAt, a.DialogCall = e.At, time.Time{}, call
 	}
 	a.Dialog, a.DialogGoneAt = e.Dialog, time.Time{}
 	if e.Kind == KindAsk {
@@ -196,7 +202,7 @@ func startsSession(e Event) bool {
 // only while the activity is blocked or waiting: every way out clears it.
 func (a *ActivityFacts) move(to Activity, at time.Time, source, detail string) *Transition {
 	if to != ActivityBlocked && to != ActivityWaitingInput {
-		a.Dialog, a.DialogGoneAt, a.DialogAt, a.AnsweredAt = false, time.Time{}, time.Time{}, time.Time{}
+		a.Dialog, a.DialogGoneAt, a.DialogAt, a.AnsweredAt, a.DialogCall = false, time.Time{}, time.Time{}, time.Time{}, ""
 	}
 	if to == a.State {
 		return nil
@@ -220,7 +226,7 @@ func (a *ActivityFacts) clearCalls() {
 func (a *ActivityFacts) clearTurn() {
 	a.clearCalls()
 	a.Subagents, a.PendingStop = nil, false
-	a.Tool, a.ToolInput = "", ""
+	a.Tool, a.ToolInput, a.CallSum = "", "", ""
 }
 
 // noteTool keeps the tool call an event names as the current one, with
@@ -229,20 +235,22 @@ func (a *ActivityFacts) clearTurn() {
 // permission notification) keeps the call, and adds a summary where there
 // was none, or replaces it when the dialog asks about another input.
 func (a *ActivityFacts) noteTool(e Event) (another bool) {
+	// Two inputs may share their summary: the digest tells them apart.
+	otherSum := e.CallSum != "" && e.CallSum != a.CallSum
 	switch {
 	case e.ToolName != "":
-		if e.ToolName != a.Tool || e.ToolInput != a.ToolInput {
+		if e.ToolName != a.Tool || e.ToolInput != a.ToolInput || otherSum {
 			a.Question = "" // another call: the last one's question is not its own
 			another = true
 		}
-		a.Tool, a.ToolInput = e.ToolName, e.ToolInput
-	case e.ToolInput != "" && a.ToolInput == "":
-		a.ToolInput = e.ToolInput
-	case e.ToolInput != "" && e.Dialog && e.ToolInput != a.ToolInput:
+		a.Tool, a.ToolInput, a.CallSum = e.ToolName, e.ToolInput, e.CallSum
+	case (e.ToolInput != "" || e.CallSum != "") && a.ToolInput == "" && a.CallSum == "":
+		a.ToolInput, a.CallSum = e.ToolInput, e.CallSum
+	case e.Dialog && (e.ToolInput != "" && e.ToolInput != a.ToolInput || otherSum):
 		// A dialog that names another input than the current call's
 		// (Gemini's ToolPermission, after two BeforeTools) is about that
 		// input: the card must show what the dialog asks.
-		a.ToolInput, a.Question, another = e.ToolInput, "", true
+		a.ToolInput, a.CallSum, a.Question, another = cmp.Or(e.ToolInput, a.ToolInput), e.CallSum, "", true
 	}
 	if e.Question != "" && e.Question != a.Question {
 		a.Question, another = e.Question, true

@@ -16,9 +16,9 @@ import (
 // Version 2 appended the fields after the counters, version 3 the dialog
 // and the witness's stamps, version 4 HookTurns, version 5 the content
 // facts, the dialog's opening and the mute, version 6 the answer, version 7
-// the git facts, version 8 Adopted, version 9 the turn's session id, version 10 the server's pid; an
+// the git facts, version 8 Adopted, version 9 the turn's session id, version 10 the server's pid, version 11 the call's digest and the dialog's call; an
 // older record decodes with them zero.
-const codecVersion = 10
+const codecVersion = 11
 
 var errTruncated = errors.New("record truncated")
 
@@ -256,6 +256,8 @@ func (e *encoder) since1(r *Record) {
 	e.bool(r.Adopted)          // 8
 	e.str(a.TurnSession)       // 9
 	e.int(int64(rt.ServerPID)) // 10
+	e.str(a.CallSum)           // 11
+	e.str(a.DialogCall)
 }
 
 // since1 reads what a record of version v has of those fields; the rest
@@ -310,5 +312,9 @@ func (d *decoder) since1(r *Record, v uint64) {
 	}
 	if v >= 10 {
 		rt.ServerPID = int(d.int())
+	}
+	if v >= 11 {
+		a.CallSum = d.str()
+		a.DialogCall = d.str()
 	}
 }

@@ -36,9 +36,19 @@ func ToolInputKeys() []string { return append(slices.Clone(summaryKeys), "questi
 // says what the call does, as one line of at most ToolInputMax runes; ""
 // when the input has none.
 func ToolSummary(input []byte) string {
+	if _, v := ToolField(input); v != "" {
+		return Summary(v, ToolInputMax)
+	}
+	return ""
+}
+
+// ToolField is that field of a tool call's input whole: its key and its
+// value as the agent runs it (an argv joined, a shell's -c script alone);
+// "" when the input has none.
+func ToolField(input []byte) (key, value string) {
 	var obj map[string]json.RawMessage
 	if len(input) == 0 || json.Unmarshal(input, &obj) != nil {
-		return ""
+		return "", ""
 	}
 	for _, k := range summaryKeys {
 		raw, ok := obj[k]
@@ -47,17 +57,17 @@ func ToolSummary(input []byte) string {
 		}
 		var s string
 		if json.Unmarshal(raw, &s) == nil && strings.TrimSpace(s) != "" {
-			return Summary(s, ToolInputMax)
+			return k, s
 		}
 		var argv []string // Codex's shell command is an argv
 		if json.Unmarshal(raw, &argv) == nil && len(argv) > 0 {
 			if n := len(argv); n >= 3 && (argv[n-2] == "-lc" || argv[n-2] == "-c") {
 				argv = argv[n-1:] // bash -lc SCRIPT: the script is what runs
 			}
-			return Summary(strings.Join(argv, " "), ToolInputMax)
+			return k, strings.Join(argv, " ")
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // AskQuestion is the first question of an asking tool's input

@@ -143,3 +143,36 @@ func TestCodexInterruptHookEndsTheTurn(t *testing.T) {
 		}
 	}
 }
+
+// The same tool and input asked again by a new call is a new dialog (a
+// new DialogAt, no answer taken), and so is another input that shares the
+// first one's summary (its digest differs); a second event of one dialog
+// keeps its time (issue 30, item 1).
+func TestDialogOfANewCall(t *testing.T) {
+	line := func(at time.Duration, event, id, sum string) Line {
+		return Line{V: LineVersion, At: t0.Add(at), Launch: "L1", Agent: "claude", Event: event,
+			ToolName: "Bash", ToolUseID: id, ToolInput: "git status", CallSum: sum}
+	}
+	r := replay(t, realRecord(AgentClaude), []Line{
+		line(time.Second, "UserPromptSubmit", "", ""),
+		line(2*time.Second, "PreToolUse", "toolu_1", "s1"),
+		line(3*time.Second, "PermissionRequest", "", "s1"),
+	})
+	first := r.Activity.DialogAt
+	if !r.Activity.Dialog || !first.Equal(t0.Add(3*time.Second)) || r.Activity.DialogCall != "toolu_1" {
+		t.Fatalf("first dialog: %+v", r.Activity)
+	}
+	r.Activity.AnsweredAt = t0.Add(4 * time.Second) // answered from lanes
+	r = replay(t, r, []Line{line(5*time.Second, "PermissionRequest", "", "s1")})
+	if !r.Activity.DialogAt.Equal(first) || r.Activity.AnsweredAt.IsZero() {
+		t.Fatalf("the same dialog's event again: %+v", r.Activity)
+	}
+	r = replay(t, r, []Line{line(6*time.Second, "PreToolUse", "toolu_2", "s1"), line(7*time.Second, "PermissionRequest", "", "s1")})
+	if !r.Activity.DialogAt.Equal(t0.Add(7*time.Second)) || !r.Activity.AnsweredAt.IsZero() || r.Activity.DialogCall != "toolu_2" {
+		t.Fatalf("the same input asked by a new call: %+v", r.Activity)
+	}
+	r = replay(t, r, []Line{line(8*time.Second, "PermissionRequest", "", "s2")})
+	if !r.Activity.DialogAt.Equal(t0.Add(8*time.Second)) || r.Activity.CallSum != "s2" {
+		t.Fatalf("another input with the same summary: %+v", r.Activity)
+	}
+}

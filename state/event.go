@@ -65,6 +65,7 @@ type Event struct {
 	// Content (docs/design.md §2): the tool and its input's summary, a
 	// dialog's question, the last assistant message's start.
 	ToolName, ToolInput, Question, Message string
+	CallSum                                string // the call as its dialog prints it, digested
 	// Dialog: an ask or block the agent shows as a TUI dialog that Enter
 	// would answer (docs/design.md §4, §11).
 	Dialog bool

@@ -53,6 +53,10 @@ type Line struct {
 	ToolInput string `json:"tool_input,omitempty"`
 	Question  string `json:"question,omitempty"`
 	Message   string `json:"message,omitempty"`
+	// CallSum is the digest of the tool call as the agent's dialog prints
+	// it (agent.CallSum), kept whatever LANES_CONTENT says: it shows
+	// nothing.
+	CallSum string `json:"call_sum,omitempty"`
 
 	PR *PR `json:"pr,omitempty"` // agent "lanes", event "pr"
 

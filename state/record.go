@@ -179,6 +179,13 @@ type ActivityFacts struct {
 	// AnsweredAt is when lanes sent an answer to the dialog that shows
 	// (§15): it takes one; the witness then says what the screen shows.
 	AnsweredAt time.Time `json:"answered_at,omitzero"`
+	// CallSum is the digest of the current tool call as its agent's dialog
+	// prints it (agent.CallSum; the call itself is never kept): a key goes
+	// into a dialog only when the screen's shows this call (§15).
+	CallSum string `json:"call_sum,omitempty"`
+	// DialogCall is the tool call the dialog that shows is about: another
+	// call's dialog, even for the same tool and input, is another dialog.
+	DialogCall string `json:"dialog_call,omitempty"`
 }
 
 // PR is the facts about one pull request attributed to a session.

@@ -166,12 +166,49 @@ func TestAnswerLooksAtThePaneFirst(t *testing.T) {
 		e.must("hook", "claude", "--session", "api")
 	}
 	e.stdin = ""
-	if _, errs, code := e.run("answer", "api", "yes"); code != exitError || !strings.Contains(errs, `no longer shows this dialog with "1. Yes"`) {
+	if _, errs, code := e.run("answer", "api", "yes"); code != exitError || !strings.Contains(errs, "shows no permission dialog lanes can read whole") {
 		t.Errorf("answer to a pane without the dialog: exit %d %q", code, errs)
 	}
 	if e.record("api").Activity.AnsweredAt.IsZero() == false {
 		t.Error("a refused answer counted as sent")
 	}
+}
+
+// A newer dialog drawn before its hook, for another command, under the
+// one the board shows (its transcript line above it): the answer meant for
+// the one shown sends nothing, and says what the pane asks now (issue 30,
+// item 1: the key "1" approved the rm).
+func TestAnswerRefusesANewerDialog(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	dir := t.TempDir()
+	real, err := os.ReadFile(filepath.Join("..", "..", "testdata", "real", "claude", "permission-approve", "dialog.screen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const shown = "touch approved.txt && sleep 12"
+	newer := string(real) + "\n⏺ Bash(" + shown + ")\n" + strings.ReplaceAll(string(real), shown, "rm -rf ~/src")
+	screen, received := filepath.Join(dir, "screen"), filepath.Join(dir, "received")
+	if err := os.WriteFile(screen, []byte(newer), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.newAs("api", state.AgentClaude, "sh", "-c", "clear; cat "+shellQuote(screen)+"; stty raw -echo && exec cat > "+shellQuote(received))
+	waitPane(t, e.tc, "lanes-api", "rm -rf ~/src")
+	for _, ev := range []string{"PreToolUse", "PermissionRequest"} {
+		e.stdin = firstRealPayload(t, "claude", "permission-approve", ev)
+		e.must("hook", "claude", "--session", "api")
+	}
+	e.stdin = ""
+	if got := e.record("api").Activity; !got.Dialog || got.ToolInput != shown || got.CallSum == "" {
+		t.Fatalf("the card's dialog: %+v", got)
+	}
+	if _, errs, code := e.run("answer", "api", "yes"); code != exitError || !strings.Contains(errs, "asks about another call (rm -rf ~/src") {
+		t.Errorf("answer to a newer dialog: exit %d %q", code, errs)
+	}
+	if err := e.tc.SendKeys(context.Background(), e.record("api").Runtime.PaneID, "9"); err != nil {
+		t.Fatal(err)
+	}
+	waitBytes(t, received, "9")
 }
 
 // waitBytes waits until file holds want exactly (a deadline, not a sleep).

@@ -215,6 +215,8 @@ func (a *app) hook(dir string, h hookArgs) error {
 	if !state.Off(a.getenv(state.EnvContent)) {
 		l.ToolInput, l.Question, l.Message = hookContent(p)
 	}
+	// A digest, not content: what answers from lanes check the screen by.
+	l.CallSum = agent.CallSum(state.Agent(ag), p.ToolName, p.ToolInput, p.Details)
 	if err := state.AppendLine(dir, l); err != nil {
 		return fmt.Errorf("lanes hook %s %s: appending to the spool of %s: %w", ag, event, id, err)
 	}

@@ -38,17 +38,21 @@ func (s *Service) Answer(ctx context.Context, seen *state.Record, ans agent.Answ
 		return "", fmt.Errorf("%w; nothing was sent", err)
 	}
 	// The record can lag the screen by a few seconds (a dialog answered
-	// in the pane says so through no hook): the keys go only while the
-	// pane shows this dialog, with the option they pick.
+	// in the pane says so through no hook, a newer one opens before its
+	// hook): the keys go only while the pane's newest dialog asks about
+	// exactly this call, with the option they pick.
 	tc := s.Tmux(cur.Runtime.Socket)
 	screen, err := tc.CaptureText(ctx, cur.Runtime.PaneID)
 	if err != nil {
 		unclaim()
 		return "", fmt.Errorf("reading its pane before answering: %w; nothing was sent", err)
 	}
-	if !agent.ShowsDialog(cur.Agent, ans, cur.Activity.ToolInput, string(screen)) {
+	if err := agent.CheckDialog(cur.Agent, ans, cur.Activity.CallSum, string(screen)); err != nil {
 		unclaim()
-		return "", fmt.Errorf("%w: its pane no longer shows this dialog with %q; nothing was sent", ErrDialogGone, agent.Words(cur.Agent)[ans])
+		if errors.Is(err, agent.ErrNoDialogOnScreen) {
+			err = fmt.Errorf("%w: %w", ErrDialogGone, err)
+		}
+		return "", fmt.Errorf("%w; nothing was sent — `lanes attach %s` to answer in its pane", err, cur.Name)
 	}
 	err = tc.SendKeys(ctx, cur.Runtime.PaneID, keys...)
 	switch {
@@ -82,7 +86,7 @@ func (s *Service) stillAsking(ctx context.Context, seen *state.Record) (*state.R
 		return nil, err
 	}
 	if c, w := cur.Activity, seen.Activity; c.AskingTool != w.AskingTool || !c.DialogAt.Equal(w.DialogAt) ||
-		c.Tool != w.Tool || c.ToolInput != w.ToolInput || c.Question != w.Question {
+		c.Tool != w.Tool || c.ToolInput != w.ToolInput || c.Question != w.Question || c.CallSum != w.CallSum || c.DialogCall != w.DialogCall {
 		return nil, fmt.Errorf("%w: it changed, and now asks about %s; nothing was sent — look again before answering",
 			ErrDialogGone, toolOf(cur, s.content()))
 	}
@@ -164,7 +168,7 @@ func (s *Service) watchAnswer(ctx context.Context, tc *tmux.Client, r *state.Rec
 		if err != nil {
 			return "", time.Time{}, false
 		}
-		if !agent.ShowsDialog(r.Agent, ans, "", string(b)) {
+		if agent.CheckDialog(r.Agent, ans, r.Activity.CallSum, string(b)) != nil {
 			return string(b), s.now(), true
 		}
 	}

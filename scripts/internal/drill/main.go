@@ -90,6 +90,7 @@ func main() {
 		{"17.A1 one argument parser: the hook's --session=NAME, a mistyped hook flag logged", drillOneParser},
 		{"17.Q1 a question before the start holds Needs you over pane output", drillStartQuestionHolds},
 		{"17.U1 hooks uninstall gives the file back; doctor names a gone hook binary", drillHooksUninstall},
+		{"30.A1 an answer goes only to the dialog shown, each agent's real screens", drillAnswerRace},
 		{"38.C1 a board starting while sessions open and close never crashes tmux", drillNoServerCrash},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
