@@ -174,6 +174,50 @@ func TestOpenPR(t *testing.T) {
 	}
 }
 
+// o opens only a PR's page on the forge: a URL that is an option for the
+// browser (another host's lines gave one), another scheme, site or shape
+// is refused, said, and never reaches $BROWSER (issue 30, item 3).
+func TestOpenPRRefusesAnythingButAForgePage(t *testing.T) {
+	t.Parallel()
+	bin := t.TempDir()
+	log := filepath.Join(bin, "browser.log")
+	browser := writeScript(t, bin, "browser", "printf '%s\\n' \"$@\" >> "+shellQuote(log)+"\n")
+	vars := map[string]string{"BROWSER": browser, "PATH": bin, "GH_HOST": "git.corp.example"}
+	a := newApp(strings.NewReader(""), io.Discard, io.Discard, func(k string) string { return vars[k] })
+	for _, u := range []string{
+		"--renderer-cmd-prefix=touch /tmp/pwned",
+		"javascript:alert(1)",
+		"http://github.com/o/r/pull/1",
+		"file:///etc/passwd",
+		"https://evil.example/o/r/pull/1",
+		"https://user@github.com/o/r/pull/1",
+		"https://github.com/o/r/pull/1?x=--y",
+		"https://github.com/o/r/pull/1 --incognito",
+		"https://github.com/o/r/issues/1",
+		"https://github.com/o/r/pull/1\x1b]52;c;aGk=\x07",
+	} {
+		r := &state.Record{Name: "api", PRs: []state.PR{{Number: 1, State: state.PRStateOpen, URL: u}}}
+		if said, err := a.svc().OpenPR(context.Background(), r); err == nil || !strings.Contains(err.Error(), "lanes opens only https://") {
+			t.Errorf("OpenPR(%q) = %q, %v; want it refused", u, said, err)
+		} else if strings.ContainsAny(err.Error(), "\x1b\x07") {
+			t.Errorf("the refusal carries the URL's escapes raw: %q", err)
+		}
+	}
+	// The refusals started nothing: the first line the browser gets is
+	// the one page opened after them.
+	r := &state.Record{Name: "api", PRs: []state.PR{{Number: 1, State: state.PRStateOpen, URL: "https://github.com/o/r/pull/1"}}}
+	if _, err := a.svc().OpenPR(context.Background(), r); err != nil {
+		t.Fatalf("a forge page: %v", err)
+	}
+	if got := waitLines(t, log); !slices.Equal(got, []string{"https://github.com/o/r/pull/1"}) {
+		t.Errorf("the browser got %q", got)
+	}
+	r.PRs[0].URL = "https://git.corp.example/o/r/pull/2/"
+	if _, err := a.svc().OpenPR(context.Background(), r); err != nil {
+		t.Errorf("a page on $GH_HOST: %v", err)
+	}
+}
+
 // P asks git how far the branch is ahead at the moment it runs, not the
 // poller's last count, which lags a commit made in the pane by up to a
 // minute: a stale 0 does not refuse a branch with a commit, and a stale 1

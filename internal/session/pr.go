@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,6 +42,9 @@ func (s *Service) OpenPR(_ context.Context, r *state.Record) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%s has no PR with a URL; lanes pr %s --number N --url U, or the GitHub poller, gives one", r.Name, r.Name)
 	}
+	if err := s.forgeURL(p.URL); err != nil {
+		return "", fmt.Errorf("not opening PR #%d of %s: %w", p.Number, r.Name, err)
+	}
 	browser := s.getenv("BROWSER")
 	if browser != "" && !strings.Contains(browser, "/") {
 		browser = s.LookPath(browser)
@@ -62,6 +66,38 @@ func (s *Service) OpenPR(_ context.Context, r *state.Record) (string, error) {
 	}
 	go func() { _ = cmd.Wait() }() // reaped, never waited for
 	return fmt.Sprintf("opened PR #%d with %s", p.Number, filepath.Base(browser)), nil
+}
+
+// forgeURL is nil when u is a PR's page on the forge gh speaks to:
+// https://HOST/OWNER/REPO/pull/N, HOST github.com or $GH_HOST, nothing
+// else in it. A URL comes from gh, a hand-made `lanes pr --url` or another
+// host's lines: whatever else it says (an option for the browser, another
+// scheme, another site) is refused, and said as refused, never opened.
+// Starting with https://, it can be no opener's option.
+func (s *Service) forgeURL(u string) error {
+	refuse := func(why string) error {
+		return fmt.Errorf("its URL %s %s; lanes opens only https://HOST/OWNER/REPO/pull/N on github.com or $GH_HOST", strconv.Quote(state.Summary(u, 80)), why)
+	}
+	parsed, err := url.Parse(u)
+	switch {
+	case err != nil || parsed.String() != u:
+		return refuse("is not a plain URL")
+	case parsed.Scheme != "https":
+		return refuse("is not https")
+	case parsed.User != nil || parsed.RawQuery != "" || parsed.Fragment != "" || parsed.Opaque != "":
+		return refuse("carries more than a page's address")
+	}
+	hosts := []string{"github.com"}
+	if h := s.getenv("GH_HOST"); h != "" {
+		hosts = append(hosts, h)
+	}
+	if !slices.Contains(hosts, parsed.Host) {
+		return refuse("is not on " + strings.Join(hosts, " or "))
+	}
+	if f := strings.Split(strings.TrimSuffix(parsed.Path, "/"), "/"); len(f) != 5 || f[1] == "" || f[2] == "" || f[3] != "pull" || !prURLNumber.MatchString(parsed.Path) {
+		return refuse("is not a pull request's page")
+	}
+	return nil
 }
 
 // CreatePR pushes r's branch to origin and runs gh pr create --fill for it

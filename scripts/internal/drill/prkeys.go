@@ -99,6 +99,25 @@ func drillPRKeys(w *world.World) (string, error) {
 	if string(argv) != "https://github.com/o/r/pull/42\n" {
 		return ev, fmt.Errorf("o: $BROWSER got %q, want only the URL", argv)
 	}
+	// A PR whose URL is an option for the browser (another host's lines,
+	// a gh stand-in, a hand-made lanes pr gave one): o refuses it, says
+	// so, and starts no browser (issue 30, item 3).
+	_ = os.Remove(browserLog)
+	hostile := "--renderer-cmd-prefix=touch " + filepath.Join(w.Root, "pwned")
+	if r := w.Lanes("", "pr", "api", "--number", "43", "--ci", "failing", "--url="+hostile); r.Code != 0 {
+		return ev, fmt.Errorf("lanes pr --url: exit %d %s", r.Code, r.Stderr)
+	}
+	if !shows("#43") {
+		return ev, fmt.Errorf("the board never showed PR #43:\n%s", w.Screen(view))
+	}
+	_, _ = w.Tmux(view, "send-keys", "o")
+	if !shows("not opening PR #43") {
+		return ev, fmt.Errorf("o on a PR whose URL is an option said nothing:\n%s", w.Screen(view))
+	}
+	ev += "\no on --renderer-cmd-prefix=…: " + grepLine(w.Screen(view), "not opening")
+	if _, err := os.Stat(browserLog); err == nil {
+		return ev, fmt.Errorf("o started the browser with a URL that is an option")
+	}
 	return ev, nil
 }
 
