@@ -16,6 +16,20 @@ const (
 	ReasonKilled = "killed by user"
 )
 
+// Killed records that the user ended r at killed (reason ReasonKilled, or
+// KilledWhileDown), as of at. The kill's fact wins whichever process saw
+// the session go first: a read that found it gone after the kill (the
+// board's, meanwhile) had ended it as ReasonGone, and that becomes the
+// kill. Any other earlier end stands.
+func Killed(r *Record, reason string, killed, at time.Time) *Transition {
+	rt := &r.Runtime
+	if rt.Terminated && rt.TerminatedReason == ReasonGone && !rt.GoneSeenAt.Before(killed.Add(-ConfirmGap)) {
+		rt.TerminatedReason, rt.Source = reason, "user"
+		return &Transition{At: at, From: ActivityExited, To: ActivityExited, Source: "user", Detail: reason}
+	}
+	return Terminate(r, reason, "user", at)
+}
+
 // ErrNotRestorable: the session's end was not its tmux session going away
 // (a reboot, a lost server), so `lanes restore` leaves it ended.
 var ErrNotRestorable = errors.New("not restorable")

@@ -82,3 +82,31 @@ func TestResumeID(t *testing.T) {
 		t.Errorf("after a prompt: %q", ResumeID(r))
 	}
 }
+
+// A kill's fact wins over a read that found the session gone after the
+// kill (another process's, meanwhile); an end before the kill stands.
+func TestKilledWinsOverGoneAfterTheKill(t *testing.T) {
+	killed := t0.Add(time.Minute)
+	for _, c := range []struct {
+		name    string
+		goneAt  time.Time
+		reason  string
+		want    string
+		history bool
+	}{
+		{"gone after the kill", killed.Add(200 * time.Millisecond), ReasonGone, ReasonKilled, true},
+		{"gone long before", killed.Add(-time.Hour), ReasonGone, ReasonGone, false},
+		{"exited cleanly", killed.Add(200 * time.Millisecond), ReasonCleanExit, ReasonCleanExit, false},
+		{"live", time.Time{}, "", ReasonKilled, true},
+	} {
+		r := rec(ActivityIdle)
+		if c.reason != "" {
+			r.Runtime.GoneSeenAt = c.goneAt
+			Terminate(r, c.reason, "pane", c.goneAt.Add(time.Second))
+		}
+		tr := Killed(r, ReasonKilled, killed, killed.Add(3*time.Second))
+		if r.Runtime.TerminatedReason != c.want || (tr != nil) != c.history {
+			t.Errorf("%s: reason %q, history %v; want %q, %v", c.name, r.Runtime.TerminatedReason, tr, c.want, c.history)
+		}
+	}
+}

@@ -27,18 +27,45 @@ func ServerGone(pid int) bool {
 	if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
 		return true
 	}
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
+	p, ok := ReadProc(pid)
+	if !ok {
 		return false // no procfs: the process is there, so is the server
 	}
-	// "PID (COMM) STATE …": COMM may hold spaces and parentheses.
+	return p.Dead() || !strings.HasPrefix(p.Comm, "tmux")
+}
+
+// Proc is what /proc/PID/stat says of a process.
+type Proc struct {
+	Comm  string
+	State byte // R, S, Z (a zombie), X (dead) …
+	Pgrp  int
+}
+
+// Dead reports whether the process has ended and only waits to be reaped.
+func (p Proc) Dead() bool { return p.State == 'Z' || p.State == 'X' }
+
+// ReadProc reads /proc/PID/stat; ok is false where there is none (no
+// procfs, or no such process).
+func ReadProc(pid int) (Proc, bool) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return Proc{}, false
+	}
+	// "PID (COMM) STATE PPID PGRP …": COMM may hold spaces and parentheses.
 	s := string(b)
 	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-	if open < 0 || end < open || len(s) < end+3 {
-		return false
+	if open < 0 || end < open {
+		return Proc{}, false
 	}
-	comm, state := s[open+1:end], s[end+2]
-	return state == 'Z' || state == 'X' || !strings.HasPrefix(comm, "tmux")
+	f := strings.Fields(s[end+1:])
+	if len(f) < 3 || len(f[0]) != 1 {
+		return Proc{}, false
+	}
+	pgrp, err := strconv.Atoi(f[2])
+	if err != nil {
+		return Proc{}, false
+	}
+	return Proc{Comm: s[open+1 : end], State: f[0][0], Pgrp: pgrp}, true
 }
 
 // serverExited ends r, whose tmux server is gone, at readStart, and keeps

@@ -101,3 +101,38 @@ func TestRestartWhileTmuxIsDown(t *testing.T) {
 		t.Fatalf("no session after restart: %v %v", ok, err)
 	}
 }
+
+// With a board open, its reads find a killed session gone while lanes
+// kill still ends the agent's leftovers (one that ignores the hangup and
+// SIGTERM here: 3 s): the kill's fact wins, so restore --all leaves the
+// session ended as README says (issue 30, item 7: "tmux session gone" in
+// 4 of 5 tries, and restore --all started them again).
+func TestKillWinsOverABoardsRead(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.must("new", "k", "--", "sh", "-c", `trap "" HUP TERM; exec sleep 3600`)
+	e.waitFor("k idle", 10*time.Second, func(m map[string]listing.Session) bool { return m["k"].Status == state.StatusIdle })
+	stop := make(chan struct{})
+	board := make(chan struct{})
+	go func() { // a board: a read every 100 ms
+		defer close(board)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+				_, _ = e.app().quietCycle(context.Background())
+			}
+		}
+	}()
+	e.must("kill", "k")
+	close(stop)
+	<-board
+	got := e.ls()["k"]
+	if !got.IsTerminated || got.TerminatedReason == nil || *got.TerminatedReason != state.ReasonKilled {
+		t.Fatalf("after kill with a board reading: %+v", got)
+	}
+	if out := e.must("restore", "--all"); strings.Contains(out, "restored k") {
+		t.Fatalf("restore --all brought the killed session back: %q", out)
+	}
+}

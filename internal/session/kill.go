@@ -31,11 +31,15 @@ func (s *Service) Kill(ctx context.Context, r *state.Record, anyway bool) error 
 	if sid == "" {
 		sid, err = pane.SessionID, perr
 	}
+	killed := s.now().UTC()
 	if err == nil && sid != "" {
 		err = tc.KillSession(ctx, sid)
 	}
+	// What is left of the pane's processes ends after the kill is
+	// recorded: that takes up to 3 s for an agent that ignores the hangup,
+	// and meanwhile another process's reads may find the session gone.
 	if err == nil {
-		endLeftovers(pane)
+		defer endLeftovers(pane)
 	}
 	reason := state.ReasonKilled
 	switch {
@@ -48,7 +52,7 @@ func (s *Service) Kill(ctx context.Context, r *state.Record, anyway bool) error 
 		return fmt.Errorf("killing %s: %w (nothing was changed)", r.Name, err)
 	}
 	err = s.Update(r.ID, func(cur *state.Record, tx *state.Tx) error {
-		tr := state.Terminate(cur, reason, "user", s.now().UTC())
+		tr := state.Killed(cur, reason, killed, s.now().UTC())
 		*r = *cur
 		return appendHistory(tx, cur.ID, tr)
 	})
