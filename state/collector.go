@@ -146,11 +146,16 @@ func (c *Collector) cycle(ctx context.Context, readTmux bool) (CycleResult, erro
 	var prJobs []prJob
 	reap := false
 	now := c.now()
+	// The live branch: a file read per session dir, no process, and not
+	// while the store is held (a checkout's files may be anyone's).
+	var branches map[string]string
+	if readPanes {
+		branches = c.heads.branches(c.recordsNow(), readStart)
+	}
 	err := c.transact(now, readPanes, &res, func(ct *cycleTx) {
 		ct.witness(c.Witness.take()) // taken beside earlier cycles
 		if readPanes {
-			// The live branch: a file read per session, no process.
-			ct.setBranches(c.heads.branches(ct.records, readStart))
+			ct.setBranches(branches)
 			if c.Git != nil {
 				ct.setGit(c.Git.take())
 				gitJobs = c.Git.due(ct.records, now)

@@ -1,9 +1,12 @@
 package state
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -36,7 +39,7 @@ func headFile(dir string) string {
 			if fi.IsDir() {
 				return filepath.Join(g, "HEAD")
 			}
-			b, err := os.ReadFile(g)
+			b, err := readGitFile(g)
 			if err != nil {
 				return ""
 			}
@@ -63,7 +66,7 @@ func branchOf(head string) (string, bool) {
 	if head == "" {
 		return "", false
 	}
-	b, err := os.ReadFile(head)
+	b, err := readGitFile(head)
 	if err != nil {
 		return "", false
 	}
@@ -75,6 +78,32 @@ func branchOf(head string) (string, bool) {
 		return s[:7], true
 	}
 	return "", false
+}
+
+// gitFileMax is the most of a .git file or a HEAD file lanes reads: both
+// hold one line.
+const gitFileMax = 4096
+
+// readGitFile reads a .git or HEAD file of a checkout, which another user
+// may have planted (a world-writable parent of a session dir): only a
+// regular file of at most gitFileMax bytes, opened so that a FIFO never
+// blocks the open and a device (/dev/zero) is never read.
+func readGitFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, err
+	case !fi.Mode().IsRegular():
+		return nil, fmt.Errorf("%s is not a regular file (%s)", path, fi.Mode().Type())
+	case fi.Size() > gitFileMax:
+		return nil, fmt.Errorf("%s holds %d bytes, more than a git file does", path, fi.Size())
+	}
+	return io.ReadAll(io.LimitReader(f, gitFileMax))
 }
 
 // heads remembers where each session directory's HEAD file is, and what
@@ -161,4 +190,20 @@ func (c *cycleTx) setBranches(branches map[string]string) {
 			c.dirty[r.ID] = true
 		}
 	}
+}
+
+// recordsNow is the records as the last cycle left them, or as stored
+// when this collector has run none: whose session dirs the branch read
+// looks at.
+func (c *Collector) recordsNow() []*Record {
+	if c.cache != nil {
+		return c.cache
+	}
+	var recs []*Record
+	_ = c.Store.View(func(tx *Tx) error {
+		var err error
+		recs, err = tx.All()
+		return err
+	})
+	return recs
 }

@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -138,5 +139,57 @@ func BenchmarkBranchesOneCheckout(b *testing.B) {
 	c := &cycleTx{records: recs, dirty: map[string]bool{}}
 	for b.Loop() {
 		c.setBranches(h.branches(recs, t0))
+	}
+}
+
+// A checkout's files may be another user's: a HEAD that is a FIFO, a
+// device or a huge file, a .git that is a FIFO, is read as no branch, at
+// once and without reading it whole (issue 30, item 5: lanes new hung on
+// the FIFO, lanes ls grew to 3 GB on /dev/zero).
+func TestPlantedGitFilesDoNotHang(t *testing.T) {
+	plant := func(t *testing.T, head func(string) error) string {
+		dir := t.TempDir()
+		git := filepath.Join(dir, ".git")
+		if err := os.Mkdir(git, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := head(filepath.Join(git, "HEAD")); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	big := strings.Repeat("ref: refs/heads/x\n", 1<<16)
+	cases := map[string]func(string) error{
+		"FIFO":      func(p string) error { return syscall.Mkfifo(p, 0o600) },
+		"/dev/zero": func(p string) error { return os.Symlink("/dev/zero", p) },
+		"1 MiB":     func(p string) error { return os.WriteFile(p, []byte(big), 0o600) },
+	}
+	for name, head := range cases {
+		dir := plant(t, head)
+		done := make(chan string, 1)
+		go func() { done <- GitBranch(dir) }()
+		select {
+		case b := <-done:
+			if b != "" {
+				t.Errorf("HEAD a %s: branch %q", name, b)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("HEAD a %s: GitBranch did not return", name)
+		}
+	}
+	// .git itself a FIFO (a worktree's .git is a file naming its gitdir).
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, ".git"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string, 1)
+	go func() { done <- GitBranch(dir) }()
+	select {
+	case b := <-done:
+		if b != "" {
+			t.Errorf(".git a FIFO: branch %q", b)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal(".git a FIFO: GitBranch did not return")
 	}
 }
