@@ -70,7 +70,8 @@ func (g ghPR) changed() time.Time {
 
 // fact is the PR as lanes keeps it (docs/design.md §2).
 func (g ghPR) fact() PR {
-	p := PR{Number: g.Number, URL: g.URL, Base: g.BaseRefName, Head: g.HeadRefName,
+	// gh's words are the forge's, and anyone may name a branch anything.
+	p := PR{Number: g.Number, URL: CleanText(g.URL), Base: CleanText(g.BaseRefName), Head: CleanText(g.HeadRefName),
 		State: PRStateOpen, Review: ReviewNone, CI: CINone, Mergeable: MergeableUnknown}
 	switch {
 	case g.State == "MERGED":

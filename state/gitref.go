@@ -70,7 +70,8 @@ func branchOf(head string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	s := strings.TrimSpace(string(b))
+	// Anyone may name a branch anything: printable first.
+	s := strings.TrimSpace(CleanText(string(b)))
 	if ref, ok := strings.CutPrefix(s, "ref:"); ok {
 		return strings.TrimPrefix(strings.TrimSpace(ref), "refs/heads/"), true
 	}

@@ -1,6 +1,8 @@
 package state
 
 import (
+	"bytes"
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -9,11 +11,16 @@ import (
 // CleanText is s without terminal control: escape sequences (CSI, OSC, DCS
 // and the other string commands, two-byte ESC sequences) whole, and every
 // other C0, DEL and C1 character (unicode.IsControl, the rule tmux.SendText
-// refuses text by). Agent payload text goes through it before it reaches a
-// record or the history, so no surface can be made to move the cursor,
-// retitle a window or write the clipboard by printing it.
+// refuses text by); without the characters that reorder or hide text
+// (bidi embeddings, overrides and isolates, zero-width ones); and with
+// each byte that is not UTF-8 (a raw 0x9b is an 8-bit CSI) as U+FFFD. It
+// is the one rule for every string lanes did not write itself — agent
+// payload text, branch names, PR fields, other hosts' lines, other
+// programs' output — before it reaches a record, the history or a
+// terminal, so none can move the cursor, retitle a window, write the
+// clipboard or pass for other text by being printed.
 func CleanText(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsControl) {
+	if !strings.ContainsFunc(s, unclean) && utf8.ValidString(s) {
 		return s // the common case, no allocation
 	}
 	var b strings.Builder
@@ -26,7 +33,10 @@ func CleanText(s string) string {
 			i += size + csiLen(s[i+size:])
 		case r == 0x90 || r == 0x9d || r == 0x98 || r == 0x9e || r == 0x9f: // C1 DCS, OSC, SOS, PM, APC
 			i += size + stringLen(s[i+size:])
-		case unicode.IsControl(r):
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+			i++
+		case unclean(r):
 			i += size
 		default:
 			b.WriteString(s[i : i+size])
@@ -81,4 +91,41 @@ func stringLen(s string) int {
 		}
 	}
 	return len(s)
+}
+
+// unclean: a control character, or one that reorders or hides text — the
+// bidi marks, embeddings, overrides and isolates (U+061C, U+200E–U+200F,
+// U+202A–U+202E, U+2066–U+2069), the zero-width space, joiners and word
+// joiner (U+200B–U+200D, U+2060–U+2064) and the BOM.
+func unclean(r rune) bool {
+	switch {
+	case unicode.IsControl(r):
+		return true
+	case r == 0x061c, r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e,
+		r >= 0x2060 && r <= 0x2064, r >= 0x2066 && r <= 0x2069, r == 0xfeff:
+		return true
+	}
+	return false
+}
+
+// JSONSafe is JSON text b with every character CleanText would drop
+// written as a \uXXXX escape (encoding/json leaves C1 controls, bidi and
+// zero-width characters raw): the same data for a program, nothing a
+// terminal acts on for a person who prints it. Such characters occur only
+// inside JSON strings, where the escape means the same.
+func JSONSafe(b []byte) []byte {
+	if !bytes.ContainsFunc(b, unclean) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if unclean(r) {
+			out = fmt.Appendf(out, "\\u%04x", r)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
 }

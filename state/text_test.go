@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -52,5 +53,40 @@ func TestIngestCleansPayloadText(t *testing.T) {
 	}
 	if s, _ := json.Marshal(got); strings.ContainsAny(string(s), "\x1b\x07\u009b") {
 		t.Errorf("control characters in the record: %s", s)
+	}
+}
+
+// What reorders or hides text goes too, and a byte that is not UTF-8
+// (a raw 0x9b is an 8-bit CSI) becomes U+FFFD (issue 30, item 4).
+func TestCleanTextBidiZeroWidthAndBadBytes(t *testing.T) {
+	for in, want := range map[string]string{
+		"main\u202e\u2066evil\u2069":     "mainevil",
+		"fix\u200b\u200d-\ufeffit\u061c": "fix-it",
+		"a\x9b2Jb":                       "a\ufffd2Jb",
+		"a\u009b2Jb\u009d0;x\u0007c":     "abc",
+		"\x1b]52;c;aGk=\x07branch":       "branch",
+		"plain ünïcode ✓":                "plain ünïcode ✓",
+	} {
+		if got := CleanText(in); got != want {
+			t.Errorf("CleanText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// JSON text keeps its data but carries no raw C1, bidi or zero-width
+// character: each is a \u escape (issue 30, item 4).
+func TestJSONSafe(t *testing.T) {
+	in := map[string]string{"branch": "a\u009b2J\u202eb\u200bc", "plain": "ünï ✓"}
+	b, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	safe := JSONSafe(b)
+	if bytes.ContainsFunc(safe, unclean) {
+		t.Fatalf("JSONSafe left %q", safe)
+	}
+	var back map[string]string
+	if err := json.Unmarshal(safe, &back); err != nil || back["branch"] != in["branch"] || back["plain"] != in["plain"] {
+		t.Fatalf("JSONSafe changed the data: %q → %v, %v", b, back, err)
 	}
 }

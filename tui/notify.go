@@ -243,6 +243,7 @@ func Outside(tmuxFor func(socket string) *tmux.Client) func(context.Context, Not
 	return func(ctx context.Context, n Notice) {
 		ctx, cancel := context.WithTimeout(ctx, outsideTimeout)
 		defer cancel()
+		n.Title, n.Body = state.CleanText(n.Title), state.CleanText(n.Body)
 		for _, s := range n.Sockets {
 			_, _ = tmuxFor(s).Display(ctx, n.Title+": "+n.Body, displayFor)
 		}

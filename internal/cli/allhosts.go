@@ -88,6 +88,9 @@ func listHost(ctx context.Context, ssh remote.SSH, h remote.Host, timeout time.D
 	if err := json.Unmarshal(b, &list); err != nil {
 		return nil, fmt.Errorf("host %s: its `lanes ls --json` printed what this lanes cannot read (%v): is lanes there current?", h.Name, err)
 	}
+	for i := range list { // another host's words
+		list[i].Clean()
+	}
 	return list, nil
 }
 

@@ -55,10 +55,11 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(a.stdout)
-		if err := enc.Encode(a.listings(views)); err != nil {
+		b, err := json.Marshal(a.listings(views))
+		if err != nil {
 			return a.fail(err)
 		}
+		_, _ = a.stdout.Write(append(state.JSONSafe(b), '\n'))
 		return done
 	}
 	if len(views) == 0 {
@@ -68,11 +69,13 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
 	head, row := "", func(state.Derived) string { return "" }
 	if *allHosts {
-		head, row = "HOST\t", func(v state.Derived) string { return cmp.Or(v.Host, localHost) + "\t" }
+		head, row = "HOST\t", func(v state.Derived) string { return state.CleanText(cmp.Or(v.Host, localHost)) + "\t" }
 	}
 	fmt.Fprintln(tw, head+"NAME\tAGENT\tBRANCH\tSTATUS\tZONE\tAGE\tID")
 	for _, v := range views {
-		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s\t%s\t%s\t%s\n", row(v), v.Rec.Name, v.Rec.Agent, lsBranch(v.Rec.Branch), statusLabel(v),
+		// Cleaned where they come in; once more here, before a terminal.
+		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s\t%s\t%s\t%s\n", row(v), state.CleanText(v.Rec.Name), state.CleanText(string(v.Rec.Agent)),
+			lsBranch(state.CleanText(v.Rec.Branch)), statusLabel(v),
 			theme.ZoneSpec(v.D.Zone).Short, theme.Age(now, v.D.Since), v.Rec.ID)
 	}
 	tw.Flush()

@@ -227,7 +227,7 @@ func (s *streamer) add(l listing.Line) error {
 	if err != nil {
 		return fmt.Errorf("encoding a %s line: %w", l.Type, err)
 	}
-	s.buf.Write(b)
+	s.buf.Write(state.JSONSafe(b))
 	s.buf.WriteByte('\n')
 	return nil
 }

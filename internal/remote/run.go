@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"lanes/state"
 )
 
 // ErrRemote: `lanes` on the other host ran and failed; the error says
@@ -93,7 +95,8 @@ func lastLine(s, def string) string {
 	if len(lines) == 0 {
 		return def
 	}
-	if l := strings.TrimSpace(lines[len(lines)-1]); l != "" {
+	// Another host's words: printable before they reach a terminal.
+	if l := strings.TrimSpace(state.CleanText(lines[len(lines)-1])); l != "" {
 		return strings.TrimPrefix(l, "lanes: ")
 	}
 	return def

@@ -150,6 +150,12 @@ func (w *hostWatch) line(b []byte, n int, snapshot *bool) (changed bool, err err
 	if err := json.Unmarshal(b, &l); err != nil {
 		return false, w.unreadable(n, "not a stream line: %v: %.80q", err, b)
 	}
+	for i := range l.Sessions { // another host's words
+		l.Sessions[i].Clean()
+	}
+	if l.Session != nil {
+		l.Session.Clean()
+	}
 	if n == 1 && l.Type != listing.LineSnapshot {
 		return false, w.unreadable(n, "the stream did not open with a snapshot: %.80q", b)
 	}

@@ -92,6 +92,7 @@ func main() {
 		{"17.U1 hooks uninstall gives the file back; doctor names a gone hook binary", drillHooksUninstall},
 		{"30.A1 an answer goes only to the dialog shown, each agent's real screens", drillAnswerRace},
 		{"30.G1 planted .git files (a FIFO, /dev/zero) hold no command and no board", drillPlantedGit},
+		{"30.E1 a branch full of terminal control reaches no terminal raw", drillEscapes},
 		{"38.C1 a board starting while sessions open and close never crashes tmux", drillNoServerCrash},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
