@@ -109,6 +109,9 @@ func (s *Service) planRestore(ctx context.Context, r *state.Record, all []*state
 	if err := NotStarted(r); err != nil {
 		return restoring{}, err
 	}
+	if err := checkWorktree(r.Git.Worktree); err != nil {
+		return restoring{}, &state.SessionError{Name: r.Name, Reason: fmt.Errorf("%w: not starting its agent: %w", state.ErrNotRestorable, err)}
+	}
 	pane, err := findPane(ctx, s.Tmux(r.Runtime.Socket), r.ID)
 	not := func(verb bool, format string, args ...any) (restoring, error) {
 		return restoring{}, &state.SessionError{Name: r.Name, Reason: fmt.Errorf(format, args...), Verb: verb}

@@ -31,6 +31,11 @@ func (s *Service) spawnPlan(r *state.Record, args []string) (spawn, error) {
 	if err != nil {
 		return spawn{}, err
 	}
+	// A worktree's directories may have been swapped since (restore,
+	// restart): no agent starts in one that is not the user's alone.
+	if err := checkWorktree(r.Git.Worktree); err != nil {
+		return spawn{}, fmt.Errorf("%s: not starting its agent: %w", r.Name, err)
+	}
 	var self string
 	if s.HookBinary != nil {
 		if self, err = s.HookBinary(dir); err != nil {

@@ -5,12 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"lanes/state"
+	"lanes/state/fsafe"
 )
 
 // A worktree per session (docs/design.md §12): `lanes new --worktree`
@@ -149,8 +151,15 @@ func (s *Service) PlanWorktree(ctx context.Context, name, dir, branch, from stri
 	if _, err := os.Lstat(p.path); err == nil {
 		return nil, fmt.Errorf("worktree path %s is taken; choose another name, or move what is there", p.path)
 	}
-	if _, err := os.Lstat(root); errors.Is(err, os.ErrNotExist) {
+	switch _, err := os.Lstat(root); {
+	case errors.Is(err, os.ErrNotExist):
 		p.madeRoot = root
+	case err != nil:
+		return nil, fmt.Errorf("worktree root %s: %w", root, err)
+	default:
+		if err := WorktreeDirSafe(root); err != nil {
+			return nil, err
+		}
 	}
 	return p, nil
 }
@@ -185,9 +194,32 @@ func (s *Service) worktreeBase(ctx context.Context, top, from string) (string, e
 }
 
 // add makes the worktree and its branch; on failure it leaves neither.
+// The root is made by lanes, as the user (0755), unless it was there and
+// passed WorktreeDirSafe; root and worktree are checked again once git made
+// it, so one another user swapped in meanwhile gets no agent.
 func (p *WorktreePlan) add(ctx context.Context, s *Service) error {
+	if p.madeRoot != "" {
+		// ($LANES_WORKTREE_ROOT itself may not be there yet.)
+		err := os.MkdirAll(filepath.Dir(p.madeRoot), 0o755)
+		if err == nil {
+			err = os.Mkdir(p.madeRoot, 0o755)
+		}
+		if err != nil && !errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("creating worktree root %s: %w", p.madeRoot, err)
+		} else if err != nil {
+			p.madeRoot = "" // another made it first: it is checked below
+		}
+	}
+	if err := WorktreeDirSafe(filepath.Dir(p.path)); err != nil {
+		p.removeRoot()
+		return err
+	}
 	_, err := s.git(ctx, p.repo, "worktree", "add", "--quiet", "-b", p.branch, p.path, p.base)
 	if err == nil {
+		if err = checkWorktree(p.path); err != nil {
+			// Not removed: what is there now may not be what git made.
+			return fmt.Errorf("%w; look at it, then `git worktree remove --force %s` and `git branch -D %s`", err, p.path, p.branch)
+		}
 		return nil
 	}
 	// git makes the branch before the checkout, and keeps it when the
@@ -220,6 +252,44 @@ func (p *WorktreePlan) removeRoot() {
 	if p.madeRoot != "" {
 		_ = os.Remove(p.madeRoot)
 	}
+}
+
+// WorktreeDirSafe applies the state dir's rule to a worktree root or a
+// worktree (docs/design.md §12): a directory, not a link, owned by this
+// user and writable by no one else. A repository in a world-writable
+// directory leaves REPO.lanes to whoever makes it first: another user's,
+// or one they can write, could hold their own settings and hooks when the
+// agent starts there.
+func WorktreeDirSafe(path string) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return fmt.Errorf("worktree directory %s: %w", path, err)
+	}
+	uid := os.Geteuid()
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		to, _ := os.Readlink(path)
+		return fmt.Errorf("worktree directory %s is a link (to %s); lanes uses only directories of yours: %w", path, to, fsafe.ErrForeign)
+	case !fi.IsDir():
+		return fmt.Errorf("worktree directory %s is not a directory: %w", path, fsafe.ErrForeign)
+	case fsafe.Owner(fi) != uid:
+		return fmt.Errorf("worktree directory %s is owned by %s, not by you, %s: %w", path, fsafe.Who(fsafe.Owner(fi)), fsafe.Who(uid), fsafe.ErrForeign)
+	case fi.Mode().Perm()&0o022 != 0:
+		return fmt.Errorf("worktree directory %s is writable by other users (mode %04o): %w", path, fi.Mode().Perm(), fsafe.ErrForeign)
+	}
+	return nil
+}
+
+// checkWorktree checks a worktree lanes made and its root, before an agent
+// starts there: at new, restart and restore.
+func checkWorktree(path string) error {
+	if path == "" {
+		return nil
+	}
+	if err := WorktreeDirSafe(filepath.Dir(path)); err != nil {
+		return err
+	}
+	return WorktreeDirSafe(path)
 }
 
 // facts are the git facts a session in the worktree starts with.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,7 +46,7 @@ func drillEscapes(w *world.World) (string, error) {
 	for _, args := range [][]string{{"ls"}, {"ls", "--json"}, {"ls", "--json", "--all"}} {
 		r := w.Lanes("", args...)
 		bad := unprintable(r.Stdout + r.Stderr)
-		ev = append(ev, fmt.Sprintf("lanes %s: exit %d, %d bytes, unprintable: %s", strings.Join(args, " "), r.Code, len(r.Stdout), cmpOr(bad, "none")))
+		ev = append(ev, fmt.Sprintf("lanes %s: exit %d, %d bytes, unprintable: %s", strings.Join(args, " "), r.Code, len(r.Stdout), cmp.Or(bad, "none")))
 		if r.Code != 0 || bad != "" {
 			return strings.Join(ev, "\n"), fmt.Errorf("lanes %s printed the branch raw", strings.Join(args, " "))
 		}
@@ -63,11 +64,4 @@ func drillEscapes(w *world.World) (string, error) {
 		return strings.Join(ev, "\n"), fmt.Errorf("the branch retitled the board's pane")
 	}
 	return strings.Join(ev, "\n"), nil
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

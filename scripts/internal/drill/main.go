@@ -93,6 +93,7 @@ func main() {
 		{"30.A1 an answer goes only to the dialog shown, each agent's real screens", drillAnswerRace},
 		{"30.G1 planted .git files (a FIFO, /dev/zero) hold no command and no board", drillPlantedGit},
 		{"30.E1 a branch full of terminal control reaches no terminal raw", drillEscapes},
+		{"30.W1 a worktree root or worktree another user could change gets no worktree and no agent", drillForeignWorktree},
 		{"38.C1 a board starting while sessions open and close never crashes tmux", drillNoServerCrash},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })

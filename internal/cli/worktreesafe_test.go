@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A worktree root another user could have made or can change gets no
+// worktree, and nothing is made (issue 30, item 2: another user made
+// REPO.lanes 0777 beside a repository in a world-writable directory, and
+// swapped their own worktree in, with their hooks and CLAUDE.md).
+func TestNewWorktreeRefusesAForeignRoot(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		make func(root string) error
+		says string
+	}{
+		{"writable", func(root string) error {
+			if err := os.Mkdir(root, 0o777); err != nil {
+				return err
+			}
+			return os.Chmod(root, 0o777)
+		}, "writable by other users"},
+		{"link", func(root string) error { return os.Symlink(t.TempDir(), root) }, "is a link"},
+		{"owned", func(root string) error {
+			if os.Geteuid() != 0 {
+				return os.Mkdir(root, 0o755) // checked as root only: below
+			}
+			if err := os.Mkdir(root, 0o755); err != nil {
+				return err
+			}
+			return os.Chown(root, 65534, 65534)
+		}, "owned by"},
+	} {
+		if c.name == "owned" && os.Geteuid() != 0 {
+			continue // only root can give a directory away; CI runs as root
+		}
+		e := gitEnv(t)
+		repo := tempRepo(t, 1)
+		if err := c.make(repo + ".lanes"); err != nil {
+			t.Fatal(err)
+		}
+		before := viewGit(t, repo)
+		_, errs, code := e.run("new", "wtx", "--worktree", "--dir", repo, "--", "sleep", "600")
+		if code == exitOK || !strings.Contains(errs, c.says) {
+			t.Errorf("%s root: exit %d %q, want a refusal saying %q", c.name, code, errs, c.says)
+		}
+		e.nothingMade("wtx", repo, before)
+	}
+}
+
+// Restore starts no agent in a worktree swapped since (a link elsewhere,
+// or one others can write): it says why and leaves the session ended.
+func TestRestoreRechecksTheWorktree(t *testing.T) {
+	t.Parallel()
+	e := gitEnv(t)
+	repo := tempRepo(t, 1)
+	e.must("new", "wtx", "--worktree", "--dir", repo, "--", "sleep", "600")
+	wt := filepath.Join(filepath.Dir(repo), "proj.lanes", "wtx")
+	e.must("kill", "wtx")
+	if err := os.Chmod(wt, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := e.run("restore", "wtx"); code == exitOK || !strings.Contains(errs, "not starting its agent") || !strings.Contains(errs, "writable by other users") {
+		t.Errorf("restore into a worktree others can write: exit %d %q", code, errs)
+	}
+	if err := os.Rename(wt, wt+".theirs"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(wt+".theirs", wt); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := e.run("restore", "wtx"); code == exitOK || !strings.Contains(errs, "is a link") {
+		t.Errorf("restore into a worktree swapped for a link: exit %d %q", code, errs)
+	}
+	if s := e.ls()["wtx"]; !s.IsTerminated {
+		t.Errorf("after the refusals: %+v", s)
+	}
+}
