@@ -308,3 +308,19 @@ func TestNewLaunchEventSettlesRestart(t *testing.T) {
 		t.Fatalf("after the new launch's event: %+v", got.Runtime)
 	}
 }
+
+// A start with a worktree whose session never appeared (lanes new killed
+// after making it) is ended, not removed: the record says where its
+// worktree is (issue 30, item 6).
+func TestStartingWorktreeNeverSeenStaysEnded(t *testing.T) {
+	col, _, clk := newCollector(t)
+	r := starting(t0)
+	r.Git.Worktree = "/src/proj.lanes/api"
+	put(t, col.Store, r)
+	clk.advance(StartWindow + time.Second)
+	cycle(t, col)
+	got := get(t, col.Store, r.ID)
+	if !got.Runtime.Terminated || got.Runtime.TerminatedReason != ReasonNeverStarted || got.Git.Worktree != r.Git.Worktree {
+		t.Fatalf("a start with a worktree that never appeared: %+v %+v", got.Runtime, got.Git)
+	}
+}

@@ -14,6 +14,9 @@ const (
 	ReasonCleanExit = "agent exited cleanly (status 0)"
 	// ReasonKilled: `lanes kill` (or the board's x) ended it.
 	ReasonKilled = "killed by user"
+	// ReasonNeverStarted: its `lanes new --worktree` was stopped before
+	// tmux made the session; the record stays for its worktree.
+	ReasonNeverStarted = "never started (lanes new was interrupted)"
 )
 
 // Killed records that the user ended r at killed (reason ReasonKilled, or

@@ -38,12 +38,20 @@ func NotRespawned(r *Record) {
 
 // adopt settles a record `lanes new` wrote but never confirmed (no session
 // id) from one answered read: a session carrying its @lanes_id is adopted,
-// and after StartWindow without one the record is removed. It reports
+// and after StartWindow without one the record is removed (ended, when it
+// names a worktree). It reports
 // whether the record now has a session to observe.
 func (c *cycleTx) adopt(r *Record, seen map[string]*Observation, readStart time.Time) bool {
 	o, ok := seen[r.ID]
 	if !ok {
-		if readStart.Sub(r.Runtime.StartingAt) >= StartWindow {
+		switch {
+		case readStart.Sub(r.Runtime.StartingAt) < StartWindow:
+		case r.Git.Worktree != "":
+			// Its worktree may be there (lanes new killed after making
+			// it): the record stays, ended, and says where; `lanes rm
+			// NAME --worktree` or doctor's commands remove it.
+			c.note(r, Terminate(r, ReasonNeverStarted, "pane", readStart))
+		default:
 			c.remove(r)
 		}
 		return false

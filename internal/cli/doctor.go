@@ -137,6 +137,7 @@ func (a *app) doctorState(dir string, add addFunc) {
 	add(schema == state.SchemaVersion, "", "store %s: schema %d, %d KiB, %d session(s), every page readable", st.Path(), schema, size/1024, len(recs))
 
 	a.doctorOtherServers(recs, add)
+	doctorWorktrees(recs, add)
 	doctorSpool(st, add)
 	doctorDropped(dir, recs, counters, add)
 	doctorHookErrors(dir, add)

@@ -80,3 +80,25 @@ func TestRestoreRechecksTheWorktree(t *testing.T) {
 		t.Errorf("after the refusals: %+v", s)
 	}
 }
+
+// doctor lists a worktree under lanes' root that no record owns, with the
+// commands that remove it and its branch; a session's own is not listed
+// (issue 30, item 6).
+func TestDoctorListsWorktreesNoRecordOwns(t *testing.T) {
+	t.Parallel()
+	e := gitEnv(t)
+	repo := tempRepo(t, 1)
+	e.must("new", "a", "--worktree", "--dir", repo, "--", "sleep", "600")
+	e.must("new", "b", "--worktree", "--dir", repo, "--", "sleep", "600")
+	e.must("kill", "b")
+	e.must("rm", "b") // the record goes, the worktree stays
+	out, _, _ := e.run("doctor")
+	b := filepath.Join(filepath.Dir(repo), "proj.lanes", "b")
+	if !strings.Contains(out, "worktree "+b+" (branch lanes/b) under lanes' root has no session") ||
+		!strings.Contains(out, "git -C "+repo+" worktree remove "+b) || !strings.Contains(out, "branch -D lanes/b") {
+		t.Errorf("doctor did not list b's worktree with its fix:\n%s", out)
+	}
+	if strings.Contains(out, "proj.lanes/a (") {
+		t.Errorf("doctor listed a's own worktree:\n%s", out)
+	}
+}

@@ -83,6 +83,14 @@ func (s *Service) Start(ctx context.Context, name string, agent state.Agent, dir
 		_ = st.Update(func(tx *state.Tx) error { return tx.Delete(r.ID) })
 		plan.cleanup()
 	}
+	if wt != nil {
+		// After the record (a kill -9 from here on leaves a starting
+		// record that names the worktree, not a worktree nobody owns).
+		if err := s.addWorktree(ctx, st, r, wt, &plan); err != nil {
+			undo()
+			return nil, err
+		}
+	}
 	tc := s.Tmux(s.Socket)
 	started := s.now().UTC()
 	info, err := tc.NewSession(ctx, tmux.NewSessionOpts{
@@ -94,8 +102,40 @@ func (s *Service) Start(ctx context.Context, name string, agent state.Agent, dir
 	return s.started(ctx, st, tc, r, info, started)
 }
 
+// worktreeAddTimeout bounds a `git worktree add` that an interrupt does
+// not stop: its checkout of a very large repository.
+const worktreeAddTimeout = 5 * time.Minute
+
+// addWorktree makes wt for r, whose record is stored: git runs to its end
+// even when the user interrupts (a git killed mid-checkout leaves a worktree
+// locked "initializing" and its branch), and an interrupt then undoes it.
+// r starts where the worktree has the directory the user named.
+func (s *Service) addWorktree(ctx context.Context, st *state.Store, r *state.Record, wt *WorktreePlan, plan *spawn) error {
+	addCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), worktreeAddTimeout)
+	err := wt.add(addCtx, s)
+	cancel()
+	if err != nil {
+		return err
+	}
+	prev := plan.cleanup
+	plan.cleanup = func() { prev(); wt.undo(ctx, s) }
+	if ctx.Err() != nil {
+		return fmt.Errorf("making the worktree of %s: %w; nothing of it is left (run lanes new %s again)", r.Name, ctx.Err(), r.Name)
+	}
+	r.Dir = wt.startDir()
+	r.Branch = state.GitBranch(r.Dir)
+	return st.Update(func(tx *state.Tx) error {
+		cur, err := tx.Get(r.ID)
+		if err != nil {
+			return err
+		}
+		cur.Dir, cur.Branch = r.Dir, r.Branch
+		return tx.Put(cur)
+	})
+}
+
 // newRecord is the record of a session about to start, and how to start
-// it; with wt, the worktree is made now (plan.cleanup removes it).
+// it; with wt, in the worktree Start makes once the record is stored.
 func (s *Service) newRecord(ctx context.Context, st *state.Store, name string, agent state.Agent, dir string, args []string, wt *WorktreePlan) (*state.Record, spawn, error) {
 	id, err := freshID(st, name)
 	if err != nil {
@@ -116,14 +156,7 @@ func (s *Service) newRecord(ctx context.Context, st *state.Store, name string, a
 	}
 	r.Command = plan.command
 	if wt != nil {
-		if err := wt.add(ctx, s); err != nil {
-			plan.cleanup()
-			return nil, spawn{}, err
-		}
 		r.Git = wt.facts()
-		r.Dir = wt.startDir() // now that the worktree is there
-		prev := plan.cleanup
-		plan.cleanup = func() { prev(); wt.undo(ctx, s) }
 	}
 	r.Branch = state.GitBranch(r.Dir)
 	r.Activity = state.ActivityFacts{State: state.ActivityIdle, Since: r.CreatedAt, Source: "user", HooksReport: plan.hooks}
