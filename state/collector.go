@@ -68,6 +68,10 @@ type Collector struct {
 	// every record again: an idle board's cycle then costs one tmux read.
 	cache   []*Record
 	cacheTx int
+	// known is the records the last cycle that committed (or changed
+	// nothing) left, kept when a later one fails: where the branch read
+	// looks.
+	known []*Record
 	// heads finds each session directory's git HEAD file, for the live
 	// branch.
 	heads heads
@@ -249,7 +253,7 @@ func (c *Collector) transact(now time.Time, read bool, res *CycleResult, body fu
 			return err
 		}
 		res.Records = ct.records
-		c.cache, c.cacheTx = ct.records, committed
+		c.cache, c.cacheTx, c.known = ct.records, committed, ct.records
 		if !tx.wrote {
 			return errUnchanged // roll back: nothing to commit, no fsync
 		}

@@ -193,12 +193,17 @@ func (c *cycleTx) setBranches(branches map[string]string) {
 	}
 }
 
-// recordsNow is the records as the last cycle left them, or as stored
-// when this collector has run none: whose session dirs the branch read
-// looks at.
+// recordsNow is whose session dirs the branch read looks at, read without
+// the store's lock where it can be (a board must not wait on it twice a
+// cycle while another process holds it): the records this collector's
+// last cycle left, else the last cycle's snapshot (any process's), else,
+// a first cycle with none, a read of the store.
 func (c *Collector) recordsNow() []*Record {
-	if c.cache != nil {
-		return c.cache
+	if c.known != nil {
+		return c.known
+	}
+	if recs, _, err := c.Store.Snapshot(); err == nil {
+		return recs
 	}
 	var recs []*Record
 	_ = c.Store.View(func(tx *Tx) error {
