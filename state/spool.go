@@ -308,6 +308,12 @@ func (c *cycleTx) applyLine(fileID string, raw []byte, torn bool) {
 		c.drop(r, DropUnknownEvent)
 		return
 	}
+	if !c.now.IsZero() && e.At.Sub(c.now) > ClockStepTolerance {
+		// Stamped ahead of its ingest (a clock that stepped back since, a
+		// line another program wrote): as of now, or its card would say
+		// 0s for as long as it is ahead.
+		e.At = c.now
+	}
 	tr, reason := Apply(r, e)
 	if reason != "" {
 		c.drop(r, reason)

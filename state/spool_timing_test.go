@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // timingStream is a spool file holding every kind of damage a line can
@@ -172,4 +173,25 @@ func TestIngestRotatesMidSkip(t *testing.T) {
 
 func (o ingestOutcome) String() string {
 	return fmt.Sprintf("applied %d dropped %v %s offsets %v", o.Applied, o.Dropped, o.State, o.Offsets)
+}
+
+// A line stamped a day ahead of its ingest is taken as of the ingest: the
+// card's age counts from now instead of showing 0s for a day (issue 30,
+// item 8).
+func TestLineStampedAheadIsTakenAsOfNow(t *testing.T) {
+	col, _, clk := newCollector(t)
+	r := rec(ActivityIdle)
+	r.Runtime.Launch = "L1"
+	put(t, col.Store, r)
+	b, _ := json.Marshal(Line{V: 1, At: clk.t.Add(24 * time.Hour), Session: r.ID, Launch: "L1", Agent: "generic", Event: "active"})
+	appendRaw(t, col.Store.Dir, r.ID, string(b)+"\n")
+	cycle(t, col)
+	got := get(t, col.Store, r.ID)
+	if got.Activity.State != ActivityActive || !got.Activity.Since.Equal(clk.t) {
+		t.Fatalf("a line a day ahead: %s since %v, want active since the ingest %v", got.Activity.State, got.Activity.Since, clk.t)
+	}
+	clk.advance(time.Minute)
+	if d := Derive(got, clk.t); clk.t.Sub(d.Since) != time.Minute {
+		t.Errorf("its age a minute later: %v", clk.t.Sub(d.Since))
+	}
 }

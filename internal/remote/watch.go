@@ -47,7 +47,8 @@ type WatchTiming struct {
 	Heartbeat time.Duration
 	// Retry is the first wait before ssh runs again (1 s); each failure
 	// doubles it up to MaxRetry (10 s: a host back after an outage is
-	// seen again within seconds), and a snapshot sets it back.
+	// seen again within seconds), and a stream that sent its snapshot and
+	// lived MaxRetry sets it back.
 	Retry, MaxRetry time.Duration
 }
 
@@ -104,11 +105,15 @@ type hostWatch struct {
 func (w *hostWatch) run(ctx context.Context) {
 	wait := w.timing.Retry
 	for ctx.Err() == nil {
+		began := time.Now()
 		snapshot, err := w.stream(ctx)
 		if ctx.Err() != nil {
 			return
 		}
-		if snapshot {
+		// A stream that lived past the longest wait was a good one; a
+		// host that sends its snapshot and exits is failing, and backs
+		// off like any other (it was asked again every second).
+		if snapshot && time.Since(began) >= w.timing.MaxRetry {
 			wait = w.timing.Retry
 		}
 		w.down(ctx, err.Error(), time.Now().Add(wait))

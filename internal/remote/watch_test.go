@@ -223,6 +223,32 @@ func TestWatchBacksOff(t *testing.T) {
 	}
 }
 
+// A host that sends its snapshot and exits backs off too: a snapshot
+// resets the wait only from a stream that lived (issue 30, item 8: it was
+// reconnected every second).
+func TestWatchBacksOffASnapshotThatExits(t *testing.T) {
+	t.Parallel()
+	snap := lines(t, listing.Line{Type: listing.LineSnapshot, Version: listing.StreamVersion})
+	s := fakeSSH(t, snap, "", false, 0)
+	s.Timing.Retry, s.Timing.MaxRetry = 100*time.Millisecond, 400*time.Millisecond
+	ch := watch(t, s, false, Host{Name: "build", Dest: "me@build"})
+	go func() {
+		for range ch {
+		}
+	}()
+	// Waits of 100, 200, 400, 400 ms: five runs take at least 1.1 s.
+	began := time.Now()
+	for runs(s) < 5 {
+		if time.Since(began) > 10*time.Second {
+			t.Fatalf("ssh ran %d times in 10 s", runs(s))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if took := time.Since(began); took < time.Second {
+		t.Errorf("five runs in %s: a snapshot that exits reset the backoff", took)
+	}
+}
+
 // A host back after an outage is tried again within 10 s: the wait stops
 // doubling there.
 func TestWatchWaitsAtMostTenSeconds(t *testing.T) {
