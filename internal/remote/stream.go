@@ -16,9 +16,9 @@ import (
 // exitGrace is how long an ssh whose stream ended may take to exit.
 const exitGrace = 5 * time.Second
 
-// maxLine bounds one line of a stream: a snapshot of thousands of
-// sessions is a few megabytes.
-const maxLine = 64 << 20
+// maxLine bounds one line of a stream: a snapshot of MaxMirrored sessions
+// is about 3 MB. (At 64 MiB, 60 lines of 20 MB took a board to 540 MB.)
+const maxLine = 8 << 20
 
 // Why a stream stopped, besides what ssh or lanes said.
 var (

@@ -29,7 +29,15 @@ type Status struct {
 	// Next is when ssh runs again, while the host is down (zero while a
 	// try is under way or the host is up): the board says how long.
 	Next time.Time
+	// Over is how many sessions the host listed past MaxMirrored, which
+	// are not mirrored.
+	Over int
 }
+
+// MaxMirrored is the most sessions of one host a board mirrors: a host
+// that floods its stream with distinct sessions (30,000 pinned a core and
+// grew without bound) gets this many, and the rest are counted.
+const MaxMirrored = 2000
 
 // Lost reports a host heard once whose stream is lost now: its sessions
 // stay, shown unreachable.
@@ -99,6 +107,9 @@ type hostWatch struct {
 	st     Status
 	byID   map[string]mirrored
 	order  []string // ids, as the host's listing orders them
+	// sorted is false once a session line may have moved one: order is
+	// sorted again once, when the batch is sent, not on every line.
+	sorted bool
 }
 
 // run streams from the host until ctx ends, again after each loss.
@@ -131,6 +142,15 @@ func (w *hostWatch) run(ctx context.Context) {
 // send gives the status to the reader, with a copy of the sessions it may
 // keep; false when ctx ended first.
 func (w *hostWatch) send(ctx context.Context) bool {
+	if !w.sorted {
+		// The host sorted its listing; a changed session's place is
+		// found again by the same order (state.Derived.Compare).
+		slices.SortStableFunc(w.order, func(a, b string) int {
+			x, y := w.byID[a].d, w.byID[b].d
+			return x.Compare(&y)
+		})
+		w.sorted = true
+	}
 	st := w.st
 	st.Sessions = make([]listing.Session, 0, len(w.order))
 	for _, id := range w.order {
@@ -162,31 +182,32 @@ func (w *hostWatch) up() {
 	w.st.Err, w.st.Heard, w.st.Next = "", true, time.Time{}
 }
 
+// mirror takes one session of the host in, unless MaxMirrored others are
+// there already.
+func (w *hostWatch) mirror(s listing.Session) {
+	if _, ok := w.byID[s.ID]; !ok {
+		if len(w.order) >= MaxMirrored {
+			w.st.Over++
+			return
+		}
+		w.order = append(w.order, s.ID)
+	}
+	w.byID[s.ID] = mirrored{s, s.Mirror(w.host.Name)}
+}
+
 // apply takes one line of the stream into the mirror.
 func (w *hostWatch) apply(l listing.Line) {
 	switch l.Type {
 	case listing.LineSnapshot:
 		clear(w.byID)
-		w.order = w.order[:0]
+		w.order, w.st.Over = w.order[:0], 0
 		for _, s := range l.Sessions {
-			if _, twice := w.byID[s.ID]; !twice {
-				w.order = append(w.order, s.ID)
-			}
-			w.byID[s.ID] = mirrored{s, s.Mirror(w.host.Name)}
+			w.mirror(s)
 		}
 		w.up()
 	case listing.LineSession:
-		s := *l.Session
-		if _, ok := w.byID[s.ID]; !ok {
-			w.order = append(w.order, s.ID)
-		}
-		w.byID[s.ID] = mirrored{s, s.Mirror(w.host.Name)}
-		// The host sorted its listing; a changed session's place is
-		// found again by the same order (state.Derived.Compare).
-		slices.SortStableFunc(w.order, func(a, b string) int {
-			x, y := w.byID[a].d, w.byID[b].d
-			return x.Compare(&y)
-		})
+		w.mirror(*l.Session)
+		w.sorted = false
 	case listing.LineGone:
 		if _, ok := w.byID[l.ID]; ok {
 			delete(w.byID, l.ID)

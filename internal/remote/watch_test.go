@@ -266,3 +266,31 @@ func TestWatchSilentSSHFailureSaysSSHOnce(t *testing.T) {
 		t.Errorf("Err %q, want %q", st.Err, "ssh: could not reach me@build")
 	}
 }
+
+// A host that floods its stream with distinct sessions is mirrored up to
+// MaxMirrored, the rest counted; a line over the stream's bound ends the
+// stream as unreadable instead of growing the board (issue 30, item 8:
+// 30,000 sessions pinned a core, 60 lines of 20 MB took 540 MB).
+func TestWatchBoundsAFloodingHost(t *testing.T) {
+	t.Parallel()
+	ls := []listing.Line{{Type: listing.LineSnapshot, Version: listing.StreamVersion}}
+	for i := range 30000 {
+		s := sess(fmt.Sprintf("s%07d", i), fmt.Sprintf("n%d", i))
+		ls = append(ls, listing.Line{Type: listing.LineSession, Session: &s})
+	}
+	s := fakeSSH(t, lines(t, ls...), "", true, 0)
+	ch := watch(t, s, false, Host{Name: "flood", Dest: "me@flood"})
+	st := until(t, ch, "the flood mirrored", 60*time.Second, func(st Status) bool { return st.Over == 30000-MaxMirrored })
+	if len(st.Sessions) != MaxMirrored {
+		t.Errorf("%d sessions mirrored, want %d", len(st.Sessions), MaxMirrored)
+	}
+
+	big := lines(t, listing.Line{Type: listing.LineSnapshot, Version: listing.StreamVersion}) +
+		`{"type":"session","session":{"id":"x","name":"` + strings.Repeat("a", maxLine) + `"}}` + "\n"
+	s = fakeSSH(t, big, "", true, 0)
+	ch = watch(t, s, false, Host{Name: "big", Dest: "me@big"})
+	st = until(t, ch, "the long line refused", 30*time.Second, func(st Status) bool { return st.Err != "" })
+	if st.Up || !strings.Contains(st.Err, "unreadable") && !strings.Contains(st.Err, "too long") {
+		t.Errorf("a line over %d bytes: %+v", maxLine, st)
+	}
+}
