@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -56,7 +57,15 @@ func readPayload(r io.Reader, first time.Duration) ([]byte, error) {
 	arrived := make(chan struct{})
 	go func() {
 		var res result
-		res.err = json.NewDecoder(&noticeRead{r: io.LimitReader(r, maxPayloadBytes), first: arrived}).Decode(&res.raw)
+		var seen bytes.Buffer // what the decoder read: salvaged when it is cut
+		res.err = json.NewDecoder(io.TeeReader(&noticeRead{r: io.LimitReader(r, maxPayloadBytes), first: arrived}, &seen)).Decode(&res.raw)
+		if res.err != nil && seen.Len() >= maxPayloadBytes {
+			// Over the bound (a Write of a large file): the fields read
+			// before the cut still say what the agent asks, so its dialog
+			// shows; the rest of stdin is drained, not left to the agent.
+			res.raw, res.err = salvagePayload(seen.Bytes()), nil
+			go func() { _, _ = io.Copy(io.Discard, r) }()
+		}
 		done <- res
 	}()
 	start := time.Now()
@@ -97,4 +106,81 @@ func (n *noticeRead) Read(p []byte) (int, error) {
 		close(n.first)
 	}
 	return k, err
+}
+
+// salvagePayload is the object prefix (a payload cut at maxPayloadBytes)
+// began, with the members that ended before the cut: the top level's
+// scalars, and the scalars of its objects (tool_input, details) up to the
+// cut. A member cut short is left out: a tool's long content, say.
+func salvagePayload(prefix []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(prefix))
+	out := map[string]any{}
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		k, err := dec.Token()
+		key, ok := k.(string)
+		if err != nil || !ok {
+			break
+		}
+		v, err := dec.Token()
+		if err != nil {
+			break
+		}
+		switch v {
+		case json.Delim('{'):
+			inner := map[string]any{}
+			out[key] = inner
+			if !salvageObject(dec, inner) {
+				b, _ := json.Marshal(out)
+				return b
+			}
+		case json.Delim('['):
+			var skip []json.RawMessage
+			for dec.More() {
+				var e json.RawMessage
+				if dec.Decode(&e) != nil {
+					b, _ := json.Marshal(out)
+					return b
+				}
+				skip = append(skip, e)
+			}
+			if _, err := dec.Token(); err != nil {
+				b, _ := json.Marshal(out)
+				return b
+			}
+			out[key] = skip
+		default:
+			out[key] = v
+		}
+	}
+	b, _ := json.Marshal(out)
+	return b
+}
+
+// salvageObject reads an object's scalar members into into, up to its end
+// (true) or the cut (false); a nested value is skipped.
+func salvageObject(dec *json.Decoder, into map[string]any) bool {
+	for dec.More() {
+		k, err := dec.Token()
+		key, ok := k.(string)
+		if err != nil || !ok {
+			return false
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return false
+		}
+		var scalar any
+		if json.Unmarshal(v, &scalar) == nil {
+			switch scalar.(type) {
+			case map[string]any, []any:
+				continue
+			}
+			into[key] = scalar
+		}
+	}
+	_, err := dec.Token()
+	return err == nil
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"lanes/state"
 )
 
 // runHookWithStdin runs `lanes hook ARGS` with stdin a pipe the test feeds
@@ -60,4 +63,34 @@ func TestHookDoesNotWaitOnSilentStdin(t *testing.T) {
 			t.Errorf("no EVENT, stdin silent: took %v; log %q", took, log)
 		}
 	})
+}
+
+// A payload over the bound (a Write of a large file) keeps the members
+// that ended before the cut: the dialog it opens shows, without the
+// oversized content (issue 30, item 8: it was dropped whole, and the card
+// stayed idle while the agent asked).
+func TestOversizedPayloadOpensTheDialog(t *testing.T) {
+	t.Parallel()
+	payload := `{"session_id":"s1","hook_event_name":"PermissionRequest","tool_name":"Write",` +
+		`"tool_input":{"file_path":"/p/big.txt","content":"` + strings.Repeat("x", 20<<20) + `"},"tool_use_id":"toolu_1"}`
+	raw, err := readPayload(strings.NewReader(payload), time.Second)
+	if err != nil {
+		t.Fatalf("readPayload: %v", err)
+	}
+	var p hookPayload
+	if err := json.Unmarshal(raw, &p); err != nil || len(raw) > 1<<10 {
+		t.Fatalf("salvaged %d bytes: %v", len(raw), err)
+	}
+	if p.HookEventName != "PermissionRequest" || p.ToolName != "Write" || state.ToolSummary(p.ToolInput) != "/p/big.txt" {
+		t.Errorf("salvaged %s", raw)
+	}
+
+	e := newEnv(t)
+	e.newAs("api", state.AgentClaude, "sleep", "600")
+	e.stdin = payload
+	e.must("hook", "claude", "--session", "api")
+	e.stdin = ""
+	if a := e.record("api").Activity; !a.Dialog || a.Tool != "Write" || a.ToolInput != "/p/big.txt" {
+		t.Errorf("after a 20 MiB PermissionRequest: %+v", a)
+	}
 }
