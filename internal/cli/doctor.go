@@ -24,7 +24,7 @@ type check struct {
 
 func (a *app) cmdDoctor(ctx context.Context, args []string) int {
 	fs := a.flags("doctor")
-	repair := fs.Bool("repair", false, "replace a damaged store with one holding every readable record (the damaged file is kept aside)")
+	repair := fs.Bool("repair", false, "replace a damaged store with one holding every readable record (the damaged file is kept aside), and remove worktrees under lanes' roots that no session owns and nothing is checked out in")
 	if code, done := a.parse(fs, args); done {
 		return code
 	}
@@ -33,6 +33,14 @@ func (a *app) cmdDoctor(ctx context.Context, args []string) int {
 	}
 	if *repair && !a.doctorRepair(ctx) {
 		return exitError
+	}
+	if *repair {
+		if st, err := a.store(); err == nil {
+			var recs []*state.Record
+			if st.View(func(tx *state.Tx) error { var err error; recs, err = tx.All(); return err }) == nil {
+				a.repairWorktrees(ctx, recs)
+			}
+		}
 	}
 	var checks []check
 	add := func(ok bool, fix, format string, args ...any) {

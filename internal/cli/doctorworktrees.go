@@ -2,7 +2,10 @@ package cli
 
 import (
 	"cmp"
+	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,12 +14,16 @@ import (
 	"lanes/state"
 )
 
-// doctorWorktrees lists the worktrees under lanes' worktree roots (the
+// orphanWorktree is a worktree under lanes' worktree roots (the
 // directories its records' worktrees are in) that no record owns: what an
 // interrupted `lanes new --worktree` (a kill -9) or a record removed
-// without --worktree left, each with the commands that remove it and its
-// branch, which doctor never runs itself.
-func doctorWorktrees(recs []*state.Record, add addFunc) {
+// without --worktree left.
+type orphanWorktree struct {
+	path, repo, branch string
+	empty              bool // nothing checked out in it: only its .git file
+}
+
+func orphanWorktrees(recs []*state.Record) []orphanWorktree {
 	owned := map[string]bool{}
 	var roots []string
 	for _, r := range recs {
@@ -27,6 +34,7 @@ func doctorWorktrees(recs []*state.Record, add addFunc) {
 			}
 		}
 	}
+	var out []orphanWorktree
 	for _, root := range roots {
 		entries, _ := os.ReadDir(root)
 		for _, e := range entries {
@@ -38,14 +46,49 @@ func doctorWorktrees(recs []*state.Record, add addFunc) {
 			if repo == "" {
 				continue // not a git worktree: not lanes'
 			}
-			branch := state.GitBranch(path)
-			fix := "git -C " + remote.Quote(repo) + " worktree remove " + remote.Quote(path)
-			if branch != "" {
-				fix += "\n         git -C " + remote.Quote(repo) + " branch -D " + remote.Quote(branch) + "   (once nothing on it is wanted)"
-			}
-			add(false, fix, "worktree %s (branch %s) under lanes' root has no session: an interrupted lanes new --worktree, or a session removed without --worktree",
-				path, cmp.Or(branch, "unknown"))
+			in, _ := os.ReadDir(path)
+			out = append(out, orphanWorktree{path: path, repo: repo, branch: state.GitBranch(path),
+				empty: len(in) == 1 && in[0].Name() == ".git"})
 		}
+	}
+	return out
+}
+
+// doctorWorktrees lists each orphan worktree with the commands that
+// remove it and its branch, which doctor never runs itself (--repair
+// removes the empty ones).
+func doctorWorktrees(recs []*state.Record, add addFunc) {
+	for _, o := range orphanWorktrees(recs) {
+		fix := "git -C " + remote.Quote(o.repo) + " worktree remove " + remote.Quote(o.path)
+		if o.empty {
+			fix = "lanes doctor --repair (nothing is checked out in it)"
+		}
+		if o.branch != "" {
+			fix += "\n         git -C " + remote.Quote(o.repo) + " branch -D " + remote.Quote(o.branch) + "   (once nothing on it is wanted)"
+		}
+		add(false, fix, "worktree %s (branch %s) under lanes' root has no session: an interrupted lanes new --worktree, or a session removed without --worktree",
+			o.path, cmp.Or(o.branch, "unknown"))
+	}
+}
+
+// repairWorktrees removes the orphan worktrees with nothing checked out in
+// them (a lanes new --worktree killed mid-checkout left one, locked
+// "initializing"): nothing in them can be lost. Their branches stay.
+func (a *app) repairWorktrees(ctx context.Context, recs []*state.Record) {
+	for _, o := range orphanWorktrees(recs) {
+		if !o.empty {
+			continue
+		}
+		out, err := exec.CommandContext(ctx, "git", "-C", o.repo, "worktree", "remove", "--force", "--force", o.path).CombinedOutput()
+		if err != nil {
+			fmt.Fprintf(a.stdout, "repair: removing the empty worktree %s: %v %s\n", o.path, err, strings.TrimSpace(string(out)))
+			continue
+		}
+		fmt.Fprintf(a.stdout, "repair: removed the empty worktree %s (an interrupted lanes new --worktree)", o.path)
+		if o.branch != "" {
+			fmt.Fprintf(a.stdout, "; its branch is kept: git -C %s branch -D %s", remote.Quote(o.repo), remote.Quote(o.branch))
+		}
+		fmt.Fprintln(a.stdout)
 	}
 }
 

@@ -102,3 +102,30 @@ func TestDoctorListsWorktreesNoRecordOwns(t *testing.T) {
 		t.Errorf("doctor listed a's own worktree:\n%s", out)
 	}
 }
+
+// doctor --repair removes an orphan worktree nothing is checked out in (a
+// lanes new --worktree killed mid-checkout), keeps its branch, and leaves
+// one with files alone.
+func TestDoctorRepairRemovesEmptyOrphanWorktrees(t *testing.T) {
+	t.Parallel()
+	e := gitEnv(t)
+	repo := tempRepo(t, 1)
+	e.must("new", "a", "--worktree", "--dir", repo, "--", "sleep", "600")
+	root := filepath.Join(filepath.Dir(repo), "proj.lanes")
+	gitOut(t, repo, "worktree", "add", "-q", "-b", "lanes/full", filepath.Join(root, "full"))
+	gitOut(t, repo, "worktree", "add", "-q", "--no-checkout", "-b", "lanes/empty", filepath.Join(root, "empty"))
+	gitOut(t, repo, "worktree", "lock", "--reason", "initializing", filepath.Join(root, "empty"))
+	out, _, _ := e.run("doctor", "--repair")
+	if !strings.Contains(out, "repair: removed the empty worktree "+filepath.Join(root, "empty")) {
+		t.Errorf("doctor --repair did not remove the empty worktree:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(root, "empty")); !os.IsNotExist(err) {
+		t.Errorf("the empty worktree is still there: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "full", "f0000.txt")); err != nil {
+		t.Errorf("a worktree with files was touched: %v", err)
+	}
+	if b := gitOut(t, repo, "branch", "--list", "lanes/empty"); b == "" {
+		t.Error("its branch was removed; it is kept")
+	}
+}
