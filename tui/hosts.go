@@ -177,6 +177,8 @@ func (m *Model) hostNotes() (notes []string, failing int) {
 			failing++
 		case !h.st.Tried():
 			connecting = append(connecting, h.host.Name)
+		case h.st.Over > 0: // a host flooding its stream: the board shows its first ones
+			notes = append(notes, fmt.Sprintf("%s lists %d sessions more than the %d shown", h.host.Name, h.st.Over, remote.MaxMirrored))
 		}
 	}
 	if len(connecting) > 0 {

@@ -412,3 +412,13 @@ func TestNewRemoteSessionIsSelected(t *testing.T) {
 		t.Errorf("still waiting for %q", m.pending.name)
 	}
 }
+
+// A host that lists more sessions than the board mirrors says so on the
+// title line (issue 30, item 8).
+func TestHostOverTheBoundSaysSo(t *testing.T) {
+	m, _ := withHosts(emptyLaneFixture(), ThemeDark, 160, 40, twoHosts)
+	m = step(m, hostMsg{st: remote.Status{Host: "gpu", Since: fixedNow, Up: true, Heard: true, Over: 28000}})
+	if title := ansi.Strip(m.titleLine()); !strings.Contains(title, "gpu lists 28000 sessions more than the 2000 shown") {
+		t.Errorf("title %q does not say gpu's sessions past the bound", title)
+	}
+}
