@@ -83,7 +83,7 @@ func (p *GitPoller) due(recs []*Record, now time.Time) []gitKey {
 	wants := map[gitKey]*want{}
 	var order []gitKey
 	for _, r := range recs {
-		if !r.Live() || r.Dir == "" || r.Branch == "" {
+		if !r.Live() || r.Dir == "" || !r.OnBranch() {
 			continue
 		}
 		k := gitKeyOf(r)

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -67,6 +68,9 @@ func branchOf(head string) (string, bool) {
 		return "", false
 	}
 	b, err := readGitFile(head)
+	if errors.Is(err, errNotGitFile) {
+		return BranchUnreadable, true // a fact, said: not a stall, not a guess
+	}
 	if err != nil {
 		return "", false
 	}
@@ -80,6 +84,19 @@ func branchOf(head string) (string, bool) {
 	}
 	return "", false
 }
+
+// BranchUnreadable is the branch of a checkout whose HEAD is there but is
+// no git file (a FIFO, a device, a huge file: planted by another user).
+// git allows no space in a branch name, so no real branch is called so;
+// nothing reads ahead, behind or PRs for it (Record.OnBranch).
+const BranchUnreadable = "HEAD unreadable"
+
+// errNotGitFile: a .git or HEAD file that is there, but is not one.
+var errNotGitFile = errors.New("not a git file")
+
+// OnBranch reports whether r's directory is on a branch lanes can follow
+// (ahead, behind, changed, PRs): one it read.
+func (r *Record) OnBranch() bool { return r.Branch != "" && r.Branch != BranchUnreadable }
 
 // gitFileMax is the most of a .git file or a HEAD file lanes reads: both
 // hold one line.
@@ -100,9 +117,9 @@ func readGitFile(path string) ([]byte, error) {
 	case err != nil:
 		return nil, err
 	case !fi.Mode().IsRegular():
-		return nil, fmt.Errorf("%s is not a regular file (%s)", path, fi.Mode().Type())
+		return nil, fmt.Errorf("%w: %s is %s", errNotGitFile, path, fi.Mode().Type())
 	case fi.Size() > gitFileMax:
-		return nil, fmt.Errorf("%s holds %d bytes, more than a git file does", path, fi.Size())
+		return nil, fmt.Errorf("%w: %s holds %d bytes, more than a git file does", errNotGitFile, path, fi.Size())
 	}
 	return io.ReadAll(io.LimitReader(f, gitFileMax))
 }

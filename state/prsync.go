@@ -89,7 +89,7 @@ func (p *PRPoller) Off() error {
 // followed: a session whose PRs are read — one with a branch, live or
 // ended less than prRecent ago.
 func followed(r *Record, now time.Time) bool {
-	return r.Dir != "" && r.Branch != "" &&
+	return r.Dir != "" && r.OnBranch() &&
 		(r.Live() || r.Runtime.Terminated && now.Sub(r.Runtime.TerminatedAt) < prRecent)
 }
 

@@ -44,8 +44,8 @@ func (m *Model) askCreatePR(sel *item) tea.Cmd {
 	switch {
 	case !r.Live():
 		return m.flash(r.Name+" is terminated; P makes a PR for a live session's branch (lanes pr records one made elsewhere)", true)
-	case r.Branch == "":
-		return m.flash(r.Name+" is on no branch: its directory is not in a git checkout", true)
+	case !r.OnBranch():
+		return m.flash(r.Name+" is on no branch lanes can read: its directory is not in a git checkout, or its HEAD is no git file", true)
 	}
 	push, create := state.PRCreate(r.Branch)
 	do := &action{verb: "create a PR for", question: "Create a PR for %s?",

@@ -71,7 +71,7 @@ func (a *app) cmdPRSync(ctx context.Context, names []string) int {
 	var ids []string
 	for _, r := range named {
 		ids = append(ids, r.ID)
-		if r.Branch == "" || p.RepoOf(r.Dir) == "" {
+		if !r.OnBranch() || p.RepoOf(r.Dir) == "" {
 			fmt.Fprintf(a.stderr, "lanes: %s is in no git checkout (%s): no PRs to read\n", r.Name, r.Dir)
 		}
 	}
@@ -86,7 +86,7 @@ func (a *app) cmdPRSync(ctx context.Context, names []string) int {
 	}
 	shown := 0
 	for _, r := range after.Records {
-		if len(ids) > 0 && !slices.Contains(ids, r.ID) || !slices.Contains(read, p.RepoOf(r.Dir)) || r.Branch == "" {
+		if len(ids) > 0 && !slices.Contains(ids, r.ID) || !slices.Contains(read, p.RepoOf(r.Dir)) || !r.OnBranch() {
 			continue
 		}
 		var prs []string

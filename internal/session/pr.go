@@ -112,8 +112,8 @@ func (s *Service) CreatePR(ctx context.Context, r *state.Record) (string, error)
 	if !r.Live() {
 		return "", fmt.Errorf("%s is terminated; P makes a PR for a live session's branch", r.Name)
 	}
-	if r.Branch == "" {
-		return "", fmt.Errorf("%s is on no branch: %s is not in a git checkout", r.Name, r.Dir)
+	if !r.OnBranch() {
+		return "", fmt.Errorf("%s is on no branch lanes can read: %s is not in a git checkout, or its HEAD is no git file", r.Name, r.Dir)
 	}
 	// Git now, not the poller's count: that lags a commit made in the pane
 	// by up to a minute. A count git cannot give refuses nothing (gh says).

@@ -13,7 +13,8 @@ import (
 
 // drillPlantedGit (issue 30, item 5): session dirs whose .git another user
 // planted — HEAD a FIFO, HEAD → /dev/zero — under a running board: lanes
-// new, ls and the status line answer at once, and the board goes on.
+// new, ls and the status line answer at once, ls says "HEAD unreadable",
+// and the board goes on.
 func drillPlantedGit(w *world.World) (string, error) {
 	plants := map[string]func(string) error{
 		"fifo": func(p string) error { return syscall.Mkfifo(p, 0o600) },
@@ -42,6 +43,9 @@ func drillPlantedGit(w *world.World) (string, error) {
 			ls.Code, ls.Took.Round(time.Millisecond), st.Stdout, st.Took.Round(time.Millisecond))
 		if r.Code != 0 || ls.Code != 0 || r.Took > 5*time.Second || ls.Took > 5*time.Second || st.Took > 2*time.Second {
 			return ev, fmt.Errorf("a planted HEAD (%s) held a command", name)
+		}
+		if !strings.Contains(ls.Stdout, "HEAD unreadable") {
+			return ev + ls.Stdout, fmt.Errorf("ls does not say the branch of %s is unreadable", name)
 		}
 	}
 	if !world.WaitFor(10*time.Second, func() bool {
