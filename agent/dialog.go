@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
-	"unicode"
+	"unicode/utf8"
 
 	"lanes/state"
 )
@@ -43,50 +45,58 @@ func (e *OtherCallError) Error() string {
 
 // CallSum is the digest of the call agent a's permission dialog prints
 // for a tool call (its tool name, its input and Gemini's details, as the
-// hook received them); "" when lanes cannot read such a dialog.
+// hook received them); "" when lanes cannot read such a dialog. It holds
+// the command's digest, the description's (Claude Code prints it under
+// the command; "-" for the others), and the command's lines and length:
+// "CMD.DESC.LINES.RUNES".
 func CallSum(a state.Agent, tool string, input, details []byte) string {
-	if text := dialogText(a, tool, input, details); text != "" {
-		return sum(text)
+	cmd, desc, ok := dialogText(a, tool, input, details)
+	if !ok {
+		return ""
 	}
-	return ""
+	d := "-"
+	if desc != nil {
+		d = sum(*desc)
+	}
+	cmd = strings.TrimRight(cmd, "\n")
+	return fmt.Sprintf("%s.%s.%d.%d", sum(cmd), d, strings.Count(cmd, "\n")+1, utf8.RuneCountInString(collapse(cmd)))
 }
 
-// dialogText is the call as agent a's dialog prints it: the shell command
-// (Claude Code adds the call's description under it); "" for any other
-// call.
-func dialogText(a state.Agent, tool string, input, details []byte) string {
+// dialogText is the call as agent a's dialog prints it: the shell command,
+// and for Claude Code the call's description, printed under it; ok is
+// false for any other call.
+func dialogText(a state.Agent, tool string, input, details []byte) (cmd string, desc *string, ok bool) {
 	key, cmd := state.ToolField(input)
 	if key != "command" && key != "cmd" {
 		key, cmd = state.ToolField(details) // Gemini's ToolPermission
 	}
 	if key != "command" && key != "cmd" || strings.TrimSpace(cmd) == "" {
-		return ""
+		return "", nil, false
 	}
 	switch a {
 	case state.AgentClaude:
 		if tool != "Bash" {
-			return ""
+			return "", nil, false
 		}
 		var in struct {
 			Description string `json:"description"`
 		}
 		_ = json.Unmarshal(input, &in)
-		return cmd + "\n" + in.Description
+		return cmd, &in.Description, true
 	case state.AgentCodex, state.AgentGemini, state.AgentOpenCode:
-		return cmd
+		return cmd, nil, true
 	}
-	return ""
+	return "", nil, false
 }
 
-// sum is the digest of text with every space left out: the screen wraps
-// and indents a call as it likes, and only its characters count.
+// collapse is text as a screen shows it, give or take its wrapping: each
+// run of spaces and line ends one space, none at the ends. "rm -rf ~/x"
+// and "rm -rf ~ /x" stay two calls.
+func collapse(text string) string { return strings.Join(strings.Fields(text), " ") }
+
+// sum is the digest of text collapsed.
 func sum(text string) string {
-	h := sha256.Sum256([]byte(strings.Map(func(r rune) rune {
-		if unicode.IsSpace(r) {
-			return -1
-		}
-		return r
-	}, text)))
+	h := sha256.Sum256([]byte(collapse(text)))
 	return hex.EncodeToString(h[:16])
 }
 
@@ -94,15 +104,16 @@ func sum(text string) string {
 // asks about the call whose digest is callSum and offers answer ans; else
 // why a key must not go.
 func CheckDialog(a state.Agent, ans Answer, callSum, screen string) error {
-	if callSum == "" {
+	want := strings.Split(callSum, ".")
+	if len(want) != 4 {
 		return ErrUncheckable
 	}
 	call, rest, ok := dialogCall(a, screen)
 	if !ok {
 		return ErrNoDialogOnScreen
 	}
-	if sum(call) != callSum {
-		return &OtherCallError{Call: state.Summary(call, 60)}
+	if !callMatches(call, want, screenWidth(screen)) {
+		return &OtherCallError{Call: state.Summary(collapse(strings.Join(call, " ")), 60)}
 	}
 	if w := dialogKeys[a].Words[ans]; w == "" || !strings.Contains(strings.Join(rest, "\n"), w) {
 		return fmt.Errorf("%w: its dialog offers no %q", ErrNoDialogOnScreen, w)
@@ -110,10 +121,50 @@ func CheckDialog(a state.Agent, ans Answer, callSum, screen string) error {
 	return nil
 }
 
+// callMatches reports whether the dialog's call lines print the call want
+// describes (CallSum's parts): the command in the first k lines and the
+// description in the rest, for some k; the command in as many lines as it
+// has at least, and in one when it has one and fits the screen's width
+// with room to spare (a second line there is a line end in the command,
+// not a wrap).
+func callMatches(lines []string, want []string, width int) bool {
+	cmdLines, _ := strconv.Atoi(want[2])
+	runes, _ := strconv.Atoi(want[3])
+	for k := 1; k <= len(lines); k++ {
+		if sum(strings.Join(lines[:k], " ")) != want[0] {
+			continue
+		}
+		desc := strings.Join(lines[k:], " ")
+		switch {
+		case want[1] == "-" && collapse(desc) != "", want[1] != "-" && sum(desc) != want[1]:
+		case k < cmdLines, cmdLines == 1 && runes+12 < width && k != 1:
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// screenWidth is the widest line of screen: the pane's width, near enough.
+func screenWidth(screen string) int {
+	w := 0
+	for l := range strings.Lines(screen) {
+		w = max(w, utf8.RuneCountInString(strings.TrimRight(l, "\n")))
+	}
+	return w
+}
+
 // dialogCall reads the newest permission dialog agent a draws on screen:
 // the call it asks about, as printed, and its lines from the question on
 // (the options). ok is false when there is none lanes can read whole.
-func dialogCall(a state.Agent, screen string) (call string, rest []string, ok bool) {
+func dialogCall(a state.Agent, screen string) (call []string, rest []string, ok bool) {
+	call, rest, ok = dialogLines(a, screen)
+	call = slices.DeleteFunc(slices.Clone(call), func(l string) bool { return strings.TrimSpace(l) == "" })
+	return call, rest, ok && len(call) > 0
+}
+
+// dialogLines is dialogCall by agent, the call's lines as drawn.
+func dialogLines(a state.Agent, screen string) ([]string, []string, bool) {
 	lines := strings.Split(screen, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
@@ -128,7 +179,7 @@ func dialogCall(a state.Agent, screen string) (call string, rest []string, ok bo
 	case state.AgentOpenCode:
 		return opencodeDialog(lines)
 	}
-	return "", nil, false
+	return nil, nil, false
 }
 
 // last is the index of the last line from..end that is, trimmed, want
@@ -154,10 +205,10 @@ func last(lines []string, from int, want string, match bool) int {
 //	Esc to cancel · Tab to amend · ctrl+e to explain
 //
 // and nothing after its footer.
-func claudeDialog(lines []string) (string, []string, bool) {
+func claudeDialog(lines []string) ([]string, []string, bool) {
 	q := last(lines, 0, "Do you want to proceed?", false)
 	if q < 0 {
-		return "", nil, false
+		return nil, nil, false
 	}
 	head := -1
 	for i := q - 1; i >= 0 && head < 0; i-- {
@@ -172,9 +223,9 @@ func claudeDialog(lines []string) (string, []string, bool) {
 		}
 	}
 	if head < 0 || foot < 0 || strings.TrimSpace(strings.Join(lines[foot+1:], "")) != "" {
-		return "", nil, false
+		return nil, nil, false
 	}
-	return strings.Join(lines[head+1:q], "\n"), lines[q+1 : foot+1], true
+	return lines[head+1 : q], lines[q+1 : foot+1], true
 }
 
 // Codex 0.171:
@@ -186,10 +237,10 @@ func claudeDialog(lines []string) (string, []string, bool) {
 //	› 1. Yes, proceed (y)
 //	  …
 //	  Press enter to confirm or esc to cancel
-func codexDialog(lines []string) (string, []string, bool) {
+func codexDialog(lines []string) ([]string, []string, bool) {
 	q := last(lines, 0, "Would you like to run the following command?", false)
 	if q < 0 {
-		return "", nil, false
+		return nil, nil, false
 	}
 	cmd, opt := -1, -1
 	for i := q + 1; i < len(lines) && opt < 0; i++ {
@@ -203,9 +254,9 @@ func codexDialog(lines []string) (string, []string, bool) {
 	}
 	foot := last(lines, max(opt, 0), "Press enter to confirm or esc to cancel", false)
 	if cmd < 0 || opt < 0 || foot < 0 {
-		return "", nil, false
+		return nil, nil, false
 	}
-	call := strings.TrimPrefix(strings.TrimSpace(lines[cmd]), "$ ") + "\n" + strings.Join(lines[cmd+1:opt], "\n")
+	call := append([]string{strings.TrimPrefix(strings.TrimSpace(lines[cmd]), "$ ")}, lines[cmd+1:opt]...)
 	return call, lines[opt : foot+1], true
 }
 
@@ -219,10 +270,10 @@ func codexDialog(lines []string) (string, []string, bool) {
 //	│ ● 1. Allow once                                  │
 //	│   …                                              │
 //	╰──────────────────────────────────────────────────╯
-func geminiDialog(lines []string) (string, []string, bool) {
+func geminiDialog(lines []string) ([]string, []string, bool) {
 	q := last(lines, 0, "Allow execution of [", true)
 	if q < 0 {
-		return "", nil, false
+		return nil, nil, false
 	}
 	bottom, top := -1, -1
 	for i := q - 1; i >= 0 && top < 0; i-- {
@@ -240,7 +291,7 @@ func geminiDialog(lines []string) (string, []string, bool) {
 		}
 	}
 	if top < 0 || end < 0 {
-		return "", nil, false
+		return nil, nil, false
 	}
 	var call []string
 	for _, l := range lines[top+1 : bottom] {
@@ -248,7 +299,7 @@ func geminiDialog(lines []string) (string, []string, bool) {
 		t = strings.TrimSuffix(strings.TrimPrefix(t, "│ │"), "│ │")
 		call = append(call, t)
 	}
-	return strings.Join(call, "\n"), lines[q+1 : end], true
+	return call, lines[q+1 : end], true
 }
 
 // OpenCode 1.18, its sidebar sharing the lines on the right:
@@ -259,7 +310,7 @@ func geminiDialog(lines []string) (string, []string, bool) {
 //	┃  $ touch approved.txt && sleep 12
 //	┃
 //	┃   Allow once   Allow always   Reject          ⇆ select  enter confirm
-func opencodeDialog(lines []string) (string, []string, bool) {
+func opencodeDialog(lines []string) ([]string, []string, bool) {
 	const gap = "          " // ten spaces: the sidebar's column begins
 	strip := func(l string) string {
 		t := strings.TrimPrefix(strings.TrimLeft(l, " "), "┃")
@@ -278,7 +329,7 @@ func opencodeDialog(lines []string) (string, []string, bool) {
 		}
 	}
 	if q < 0 || q+1 >= len(lines) || strip(lines[q+1]) != "# Shell command" {
-		return "", nil, false
+		return nil, nil, false
 	}
 	cmd, opt := -1, -1
 	for i := q + 2; i < len(lines) && opt < 0; i++ {
@@ -291,11 +342,11 @@ func opencodeDialog(lines []string) (string, []string, bool) {
 		}
 	}
 	if cmd < 0 || opt < 0 {
-		return "", nil, false
+		return nil, nil, false
 	}
 	call := []string{strings.TrimPrefix(strip(lines[cmd]), "$ ")}
 	for _, l := range lines[cmd+1 : opt] {
 		call = append(call, strip(l))
 	}
-	return strings.Join(call, "\n"), lines[opt : opt+1], true
+	return call, lines[opt : opt+1], true
 }

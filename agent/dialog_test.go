@@ -176,3 +176,41 @@ func TestCallSumOnlyForCommands(t *testing.T) {
 		t.Error("two descriptions, one digest")
 	}
 }
+
+// Found by the hostile re-run: a digest of the call with its spaces left
+// out let "rm -rf ~ /x" pass for "rm -rf ~/x", and a command and
+// description split elsewhere pass for the recorded pair. Spaces count
+// (as runs), command and description are told apart, and a command that
+// fits one line must be on one line (a second there is a line end in the
+// command: `ls -la` and `/tmp/x` run as two commands).
+func TestCheckDialogSpacesAndLines(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "real", "claude", "permission-approve", "dialog.screen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := string(b)
+	const cmd, desc = "touch approved.txt && sleep 12", "Run touch approved.txt && sleep 12"
+	in := func(c, d string) json.RawMessage { return mustJSON(map[string]string{"command": c, "description": d}) }
+	shows := func(c, d string) string {
+		return strings.Replace(real, "   "+cmd+"\n   "+desc+"\n", "   "+c+"\n   "+d+"\n", 1)
+	}
+	if !strings.Contains(real, "   "+cmd+"\n   "+desc+"\n") {
+		t.Fatal("the recording changed")
+	}
+	rmSum := CallSum(state.AgentClaude, "Bash", in("rm -rf ~/x", "Remove x"), nil)
+	sum := CallSum(state.AgentClaude, "Bash", in(cmd, desc), nil)
+	for name, c := range map[string]struct{ sum, screen string }{
+		"a space added":        {rmSum, shows("rm -rf ~ /x", "Remove x")},
+		"spaces in the digits": {sum, shows("touch approved .txt && sleep 1 2", desc)},
+		"split elsewhere":      {sum, shows(cmd+" Run touch approved.txt", "&& sleep 12")},
+		"a line end added":     {sum, shows("touch approved.txt &&\n   sleep 12", desc)},
+	} {
+		var oc *OtherCallError
+		if err := CheckDialog(state.AgentClaude, Yes, c.sum, c.screen); !errors.As(err, &oc) {
+			t.Errorf("%s: CheckDialog = %v, want another call", name, err)
+		}
+	}
+	if err := CheckDialog(state.AgentClaude, Yes, rmSum, shows("rm -rf ~/x", "Remove x")); err != nil {
+		t.Errorf("the very call: %v", err)
+	}
+}

@@ -212,9 +212,15 @@ func TestOpenPRRefusesAnythingButAForgePage(t *testing.T) {
 	if got := waitLines(t, log); !slices.Equal(got, []string{"https://github.com/o/r/pull/1"}) {
 		t.Errorf("the browser got %q", got)
 	}
-	r.PRs[0].URL = "https://git.corp.example/o/r/pull/2/"
+	r.PRs[0].URL = "https://git.corp.example/o/r/pull/1/"
 	if _, err := a.svc().OpenPR(context.Background(), r); err != nil {
 		t.Errorf("a page on $GH_HOST: %v", err)
+	}
+	// Another PR's page is not this one's (the board would say it opened
+	// #1 and show #6).
+	r.PRs[0].URL = "https://github.com/o/r/pull/6"
+	if _, err := a.svc().OpenPR(context.Background(), r); err == nil || !strings.Contains(err.Error(), "another PR's page") {
+		t.Errorf("#1 with #6's URL: %v", err)
 	}
 }
 

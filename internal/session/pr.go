@@ -45,6 +45,9 @@ func (s *Service) OpenPR(_ context.Context, r *state.Record) (string, error) {
 	if err := s.forgeURL(p.URL); err != nil {
 		return "", fmt.Errorf("not opening PR #%d of %s: %w", p.Number, r.Name, err)
 	}
+	if m := prURLNumber.FindStringSubmatch(p.URL); m == nil || m[1] != strconv.Itoa(p.Number) {
+		return "", fmt.Errorf("not opening PR #%d of %s: its URL %s is another PR's page", p.Number, r.Name, p.URL)
+	}
 	browser := s.getenv("BROWSER")
 	if browser != "" && !strings.Contains(browser, "/") {
 		browser = s.LookPath(browser)

@@ -118,7 +118,10 @@ func drillAnswerRace(w *world.World) (string, error) {
 	for _, a := range agents {
 		real, _ := os.ReadFile(filepath.Join("testdata", "real", a.name, "permission-approve", "dialog.screen"))
 		newer := string(real) + "\n⏺ Bash(" + a.command + ")\n" + strings.ReplaceAll(string(real), a.command, "rm -rf ~/src")
-		for file, b := range map[string]string{a.name + ".race": newer, a.name + ".plain": string(real)} {
+		// The same characters, spaced otherwise: another command (the
+		// hostile re-run's "rm -rf ~ /x" for "rm -rf ~/x").
+		spaced := strings.ReplaceAll(string(real), a.command, "touch approved .txt && sleep 1 2")
+		for file, b := range map[string]string{a.name + ".race": newer, a.name + ".plain": string(real), a.name + ".spaced": spaced} {
 			if err := os.WriteFile(filepath.Join(dir, file), []byte(b), 0o600); err != nil {
 				return "", err
 			}
@@ -146,7 +149,7 @@ func drillAnswerRace(w *world.World) (string, error) {
 // raceOne runs agent a's race and plain stand-ins and answers each.
 func raceOne(w *world.World, dir string, a raceAgent) (string, error) {
 	var said []string
-	for _, screen := range []string{"race", "plain"} {
+	for _, screen := range []string{"race", "spaced", "plain"} {
 		name := a.name[:2] + "-" + screen
 		// The world's private server hands new panes its environment.
 		_, _ = w.Tmux(w.Socket, "set-environment", "-g", "LANES_DRILL_SCREEN", screen)
@@ -154,10 +157,7 @@ func raceOne(w *world.World, dir string, a raceAgent) (string, error) {
 		if r.Code != 0 {
 			return "", fmt.Errorf("lanes new %s --agent %s: exit %d: %s", name, a.name, r.Code, r.Stderr)
 		}
-		shows := a.command
-		if screen == "race" {
-			shows = "rm -rf ~/src"
-		}
+		shows := map[string]string{"race": "rm -rf ~/src", "spaced": "approved .txt", "plain": a.command}[screen]
 		if !world.WaitFor(10*time.Second, func() bool {
 			out, _ := w.Tmux(w.Socket, "capture-pane", "-p", "-t", "=lanes-"+name+":")
 			return strings.Contains(out, shows)
@@ -194,7 +194,7 @@ func raceOne(w *world.World, dir string, a raceAgent) (string, error) {
 		said = append(said, fmt.Sprintf("%s: exit %d %q, the pane got %q", screen, ans.Code,
 			strings.TrimSpace(ans.Stdout+ans.Stderr), got))
 		switch {
-		case screen == "race" && (ans.Code == 0 || !strings.Contains(ans.Stderr, "asks about another call (rm -rf ~/src")):
+		case screen != "plain" && (ans.Code == 0 || !strings.Contains(ans.Stderr, "asks about another call (") || !strings.Contains(ans.Stderr, shows)):
 			return a.name + ": " + strings.Join(said, "; "), fmt.Errorf("%s: the answer to a newer dialog was not refused so", a.name)
 		case screen == "plain" && ans.Code != 0:
 			return a.name + ": " + strings.Join(said, "; "), fmt.Errorf("%s: the answer to the dialog shown was refused", a.name)
