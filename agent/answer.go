@@ -62,6 +62,9 @@ type DialogKeys struct {
 	Yes, No, Always []string
 	// Words are the option labels as the dialog shows them, by answer.
 	Words map[Answer]string
+	// Options are the lines the dialog draws the options on, which the
+	// screen check asks for where the key picks them (dialogscreens.go).
+	Options map[Answer]option
 }
 
 // Keys returns the keys for answer a; ok is false when the dialog has no
@@ -89,16 +92,21 @@ var dialogKeys = map[state.Agent]DialogKeys{
 	// Claude Code 2.1: "❯ 1. Yes / 2. Yes, and always allow … / 3. No";
 	// a digit picks its option.
 	state.AgentClaude: {Yes: []string{"1"}, Always: []string{"2"}, No: []string{"3"},
-		Words: map[Answer]string{Yes: "1. Yes", Always: "2. Yes, and ", No: "3. No"}},
+		Words:   map[Answer]string{Yes: "1. Yes", Always: "2. Yes, and ", No: "3. No"},
+		Options: map[Answer]option{Yes: {text: "1. Yes"}, Always: {text: "2. Yes, and ", prefix: true}, No: {text: "3. No"}}},
 	// Codex 0.171: "1. Yes, proceed (y) / 2. Yes, and don't ask again … (p)
 	// / 3. No, and tell Codex what to do differently (esc)": the letters it
 	// advertises; no has only Esc.
 	state.AgentCodex: {Yes: []string{"y"}, Always: []string{"p"}, No: []string{"Escape"},
-		Words: map[Answer]string{Yes: "Yes, proceed (y)", Always: "don't ask again", No: "No, and tell Codex what to do differently (esc)"}},
+		Words: map[Answer]string{Yes: "Yes, proceed (y)", Always: "don't ask again", No: "No, and tell Codex what to do differently (esc)"},
+		Options: map[Answer]option{Yes: {text: "1. Yes, proceed (y)"}, Always: {text: "2. Yes, and don't ask again", prefix: true},
+			No: {text: "3. No, and tell Codex what to do differently (esc)"}}},
 	// Gemini CLI 0.61: "1. Allow once / 2. Allow for this session / 3. No,
 	// suggest changes (esc)"; a digit picks its option.
 	state.AgentGemini: {Yes: []string{"1"}, Always: []string{"2"}, No: []string{"3"},
-		Words: map[Answer]string{Yes: "1. Allow once", Always: "2. Allow for this session", No: "3. No, suggest changes"}},
+		Words: map[Answer]string{Yes: "1. Allow once", Always: "2. Allow for this session", No: "3. No, suggest changes"},
+		Options: map[Answer]option{Yes: {text: "1. Allow once"}, Always: {text: "2. Allow for this session"},
+			No: {text: "3. No, suggest changes (esc)"}}},
 	// OpenCode 1.18: "Allow once   Allow always   Reject" with "⇆ select
 	// enter confirm": Enter takes the first, highlighted, option; Right
 	// Right Enter selects Reject and confirms it (Esc left the dialog
@@ -106,7 +114,10 @@ var dialogKeys = map[state.Agent]DialogKeys{
 	// "Allow always" is not offered: Right Enter left the dialog on
 	// screen (it may ask again to confirm), so it is not settled.
 	state.AgentOpenCode: {Yes: []string{"Enter"}, No: []string{"Right", "Right", "Enter"},
-		Words: map[Answer]string{Yes: "Allow once", No: "Reject"}},
+		Words: map[Answer]string{Yes: "Allow once", No: "Reject"},
+		// One line; Enter takes the option highlighted, which a text
+		// capture cannot show: the first, as it opens.
+		Options: map[Answer]option{Yes: {text: "Allow once   Allow always   Reject"}, No: {text: "Allow once   Allow always   Reject"}}},
 }
 
 // KeysFor is what answers agent a's permission dialog with answer.

@@ -214,3 +214,43 @@ func TestCheckDialogSpacesAndLines(t *testing.T) {
 		t.Errorf("the very call: %v", err)
 	}
 }
+
+// The second hostile re-run's screens: whitespace of another kind or
+// count, a line end added to a command, altered option lines, another
+// dialog under the one shown, text hidden in Gemini's box or OpenCode's
+// sidebar column. Each is refused; the recorded screen still passes.
+func TestCheckDialogSecondRerun(t *testing.T) {
+	for _, d := range realDialogs(t) {
+		sum := CallSum(d.agent, d.tool, d.input, d.details)
+		spaced := map[string]string{
+			"two spaces": strings.Replace(d.command, " ", "  ", 1),
+			"nbsp":       strings.Replace(d.command, " ", "\u00a0", 1),
+			"em space":   strings.Replace(d.command, " ", "\u2003", 1),
+		}
+		for name, cmd := range spaced {
+			screen := strings.ReplaceAll(d.screen, d.command, cmd)
+			if err := CheckDialog(d.agent, Yes, sum, screen); err == nil {
+				t.Errorf("%s: %s in the command passed", d.dir, name)
+			}
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join("..", "testdata", "real", "claude", "permission-approve", "dialog.screen"))
+	claude := string(b)
+	sum := CallSum(state.AgentClaude, "Bash", mustJSON(map[string]string{"command": "touch approved.txt && sleep 12", "description": "Run touch approved.txt && sleep 12"}), nil)
+	for name, screen := range map[string]string{
+		"always where yes was": strings.Replace(strings.Replace(claude, "❯ 1. Yes\n", "❯ 1. Yes, and always allow access to / from this project\n", 1),
+			"   2. Yes, and always allow access to proj-claude/ from this project\n", "   2. Yes\n", 1),
+		"a line end added": strings.Replace(claude, "   touch approved.txt && sleep 12\n", "   touch approved.txt &&\n   sleep 12\n", 1),
+	} {
+		if err := CheckDialog(state.AgentClaude, Yes, sum, screen); err == nil {
+			t.Errorf("claude, %s: passed", name)
+		}
+	}
+	b, _ = os.ReadFile(filepath.Join("..", "testdata", "real", "codex", "permission-approve", "dialog.screen"))
+	codex := strings.TrimRight(string(b), "\n ")
+	csum := CallSum(state.AgentCodex, "Bash", mustJSON(map[string]string{"command": "touch approved.txt && sleep 12"}), nil)
+	edit := codex + "\n  Would you like to make the following edits?\n  /etc/passwd (+1 -0)\n› 1. Yes, proceed (y)\n  2. No (esc)\n  Press enter to confirm or esc to cancel\n"
+	if err := CheckDialog(state.AgentCodex, Yes, csum, edit); err == nil {
+		t.Error("codex: an edit dialog drawn under the one shown passed")
+	}
+}
