@@ -48,10 +48,18 @@ type Store struct {
 	Attempts    int
 }
 
-// NewStore returns the store in dir with the default lock budget (about 1 s).
+// NewStore returns the store in dir with a command's lock budget, about
+// 5 s. A write holds the lock for milliseconds, but on a loaded machine
+// its fsync can take a second or more, and a person's lanes new or kill
+// had better wait for it than fail.
 func NewStore(dir string) *Store {
-	return &Store{Dir: dir, LockTimeout: 250 * time.Millisecond, Attempts: 4}
+	return &Store{Dir: dir, LockTimeout: 250 * time.Millisecond, Attempts: 25}
 }
+
+// ReaderAttempts is the lock budget, about 1 s, of a cycle that has
+// something to fall back on: ls the last cycle's snapshot, the board its
+// next cycle.
+const ReaderAttempts = 4
 
 // Path is the store file.
 func (s *Store) Path() string { return filepath.Join(s.Dir, "lanes.db") }

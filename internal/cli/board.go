@@ -147,7 +147,7 @@ func (a *app) sameBuild() error {
 // boardCollector is the collector as the board runs it; done ends what
 // it holds open (the control-mode client).
 func (a *app) boardCollector() (c *state.Collector, done func(), err error) {
-	if c, err = a.collector(); err != nil {
+	if c, err = a.readerCollector(); err != nil {
 		return nil, nil, err
 	}
 	done = func() {}

@@ -40,7 +40,7 @@ func (a *app) watchLs(ctx context.Context, all bool) int {
 	if err != nil {
 		return a.fail(err)
 	}
-	c, err := a.svc().Collector()
+	c, err := a.readerCollector()
 	if err != nil {
 		return a.fail(err)
 	}

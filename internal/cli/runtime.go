@@ -69,6 +69,17 @@ func (h *hungServers) still(socket string, now time.Time) bool {
 // collector wires a collector for this invocation's server and store.
 func (a *app) collector() (*state.Collector, error) { return a.svc().Collector() }
 
+// readerCollector is a collector for what shows the store (ls, ls
+// --watch, the board): its cycles give up on a busy lock after about 1 s,
+// as each has the last snapshot or its next cycle to fall back on.
+func (a *app) readerCollector() (*state.Collector, error) {
+	c, err := a.collector()
+	if err == nil {
+		c.Store.Attempts = state.ReaderAttempts
+	}
+	return c, err
+}
+
 // ingest is c's cycles without the tmux read (state.Collector.Ingest), as
 // the board's Cycler for hook lines.
 type ingest struct{ c *state.Collector }
@@ -78,7 +89,11 @@ func (i ingest) Cycle(ctx context.Context) (state.CycleResult, error) { return i
 // cycle runs one collector cycle, warning on stderr when tmux did not answer
 // (the records are still printed: docs/design.md §10).
 func (a *app) cycle(ctx context.Context) (state.CycleResult, error) {
-	res, err := a.quietCycle(ctx)
+	c, err := a.readerCollector()
+	if err != nil {
+		return state.CycleResult{}, err
+	}
+	res, err := c.Cycle(ctx)
 	if err == nil && res.TmuxErr != nil && res.Watching {
 		a.warn("tmux is not answering (%v); showing what the store holds", res.TmuxErr)
 	}
