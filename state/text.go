@@ -1,7 +1,6 @@
 package state
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 	"unicode"
@@ -114,11 +113,12 @@ func unclean(r rune) bool {
 // terminal acts on for a person who prints it. Such characters occur only
 // inside JSON strings, where the escape means the same.
 func JSONSafe(b []byte) []byte {
-	if !bytes.ContainsFunc(b, unclean) {
+	i := firstUnclean(b)
+	if i < 0 {
 		return b
 	}
-	out := make([]byte, 0, len(b)+16)
-	for i := 0; i < len(b); {
+	out := append(make([]byte, 0, len(b)+16), b[:i]...)
+	for i < len(b) {
 		r, size := utf8.DecodeRune(b[i:])
 		if unclean(r) {
 			out = fmt.Appendf(out, "\\u%04x", r)
@@ -128,4 +128,21 @@ func JSONSafe(b []byte) []byte {
 		i += size
 	}
 	return out
+}
+
+// firstUnclean is the offset of b's first unclean character, -1 when none:
+// printable ASCII, nearly all of JSON text, is passed byte by byte.
+func firstUnclean(b []byte) int {
+	for i := 0; i < len(b); {
+		if c := b[i]; c >= 0x20 && c < 0x7f {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if unclean(r) {
+			return i
+		}
+		i += size
+	}
+	return -1
 }

@@ -3,6 +3,7 @@ package state
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"strings"
 	"testing"
 )
@@ -76,17 +77,22 @@ func TestCleanTextBidiZeroWidthAndBadBytes(t *testing.T) {
 // JSON text keeps its data but carries no raw C1, bidi or zero-width
 // character: each is a \u escape (issue 30, item 4).
 func TestJSONSafe(t *testing.T) {
-	in := map[string]string{"branch": "a\u009b2J\u202eb\u200bc", "plain": "ünï ✓"}
-	b, err := json.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	safe := JSONSafe(b)
-	if bytes.ContainsFunc(safe, unclean) {
-		t.Fatalf("JSONSafe left %q", safe)
-	}
-	var back map[string]string
-	if err := json.Unmarshal(safe, &back); err != nil || back["branch"] != in["branch"] || back["plain"] != in["plain"] {
-		t.Fatalf("JSONSafe changed the data: %q → %v, %v", b, back, err)
+	for _, in := range []map[string]string{
+		{"branch": "a\u009b2J\u202eb\u200bc", "plain": "ünï ✓"},
+		// Non-ASCII text before the first unclean character, a DEL last.
+		{"plain": "ünï ✓", "zeta": "é\u2066x\u007f"},
+	} {
+		b, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		safe := JSONSafe(b)
+		if bytes.ContainsFunc(safe, unclean) {
+			t.Fatalf("JSONSafe left %q", safe)
+		}
+		var back map[string]string
+		if err := json.Unmarshal(safe, &back); err != nil || !maps.Equal(back, in) {
+			t.Fatalf("JSONSafe changed the data: %q → %v, %v", b, back, err)
+		}
 	}
 }
