@@ -64,14 +64,6 @@ var (
 	ErrNotOurs = errors.New("file exists and was not written by lanes")
 )
 
-// binaries are the agents' program names, found on PATH.
-var binaries = map[state.Agent]string{
-	state.AgentClaude:   "claude",
-	state.AgentCodex:    "codex",
-	state.AgentGemini:   "gemini",
-	state.AgentOpenCode: "opencode",
-}
-
 // HookDir is where a session's injected hook files live.
 func HookDir(stateDir, sessionID string) string {
 	return filepath.Join(stateDir, "hooks", sessionID)
@@ -100,7 +92,8 @@ func Launch(a state.Agent, lanesBin, stateDir, sessionID string, userArgs []stri
 		}
 		return Plan{Args: slices.Clone(userArgs), Note: "custom commands have no hooks; activity follows pane output (or `lanes hook generic`)"}, nil
 	}
-	if _, ok := binaries[a]; !ok {
+	d, ok := DriverOf(a)
+	if !ok {
 		return Plan{}, fmt.Errorf("unknown agent %q", a)
 	}
 	if !filepath.IsAbs(lanesBin) {
@@ -112,17 +105,7 @@ func Launch(a state.Agent, lanesBin, stateDir, sessionID string, userArgs []stri
 	if !state.ValidID(sessionID) {
 		return Plan{}, fmt.Errorf("invalid session id %q", sessionID)
 	}
-	dir := HookDir(stateDir, sessionID)
-	switch a {
-	case state.AgentClaude:
-		return claudeLaunch(lanesBin, dir, userArgs)
-	case state.AgentCodex:
-		return codexLaunch(lanesBin, userArgs, env)
-	case state.AgentGemini:
-		return geminiLaunch(lanesBin, dir, userArgs, env)
-	default:
-		return opencodeLaunch(lanesBin, dir, userArgs, env)
-	}
+	return d.launch(lanesBin, HookDir(stateDir, sessionID), userArgs, env)
 }
 
 // hookSpec is one event an agent's hooks are registered for; Matcher "" means
@@ -131,60 +114,6 @@ type hookSpec struct {
 	Event   string
 	Matcher string
 }
-
-// Claude Code events lanes registers (state.Translate maps each of them).
-var claudeHooks = []hookSpec{
-	{"SessionStart", ""},
-	{"SessionEnd", ""},
-	{"UserPromptSubmit", ""},
-	{"PreToolUse", "*"},
-	{"PostToolUse", "*"},
-	{"PostToolUseFailure", "*"},
-	{"PermissionRequest", "*"},
-	{"Notification", ""},
-	{"Stop", ""},
-	{"StopFailure", ""},
-	{"SubagentStart", ""},
-	{"SubagentStop", ""},
-	{"PreCompact", ""},
-}
-
-// Codex lifecycle events lanes registers: the set every Codex release with
-// hooks documents, and Interrupt, the only sign of an Esc or Ctrl-C (Codex
-// 0.171; a Codex that does not know an event name ignores it: 0.171 runs
-// with `-c hooks.Bogus=…`). Newer releases add SubagentStart/Stop,
-// PreCompact, PostCompact and StopFailure (Translate maps them); they are
-// left out so an older Codex never meets more names than it must.
-var codexHooks = []hookSpec{
-	{"SessionStart", ""},
-	{"UserPromptSubmit", ""},
-	{"PreToolUse", ""},
-	{"PermissionRequest", ""},
-	{"PostToolUse", ""},
-	{"Stop", ""},
-	{"Interrupt", ""},
-}
-
-// Gemini CLI events lanes registers. AfterModel is left out: it fires for
-// every streamed chunk, and BeforeModel already shows the model working.
-var geminiHooks = []hookSpec{
-	{"SessionStart", ""},
-	{"SessionEnd", ""},
-	{"BeforeAgent", ""},
-	{"AfterAgent", ""},
-	{"BeforeTool", "*"},
-	{"AfterTool", "*"},
-	{"BeforeModel", ""},
-	{"Notification", ""},
-	{"PreCompress", ""},
-}
-
-// Hook timeouts: Claude Code counts seconds, Gemini CLI milliseconds. `lanes
-// hook` appends one line and exits; the timeout only bounds a wedged disk.
-const (
-	claudeTimeoutSec = 10
-	geminiTimeoutMs  = 10000
-)
 
 // hookCommand is the shell command an agent's hook runs: the lanes binary,
 // single-quoted so any path survives the shell, then `hook AGENT`, then
@@ -247,95 +176,4 @@ func shellQuote(s string) string {
 
 func injectedEnv(extra ...string) []string {
 	return append([]string{EnvInjected + "=1"}, extra...)
-}
-
-// claudeLaunch: `claude --settings FILE ARGS…`. Claude Code merges a
-// --settings file with the user, project and local settings, hook arrays
-// included, so the user's own hooks keep running.
-func claudeLaunch(lanesBin, dir string, userArgs []string) (Plan, error) {
-	settings, err := patchHooks(nil, "claude", claudeHooks, claudeHandler(lanesBin, false))
-	if err != nil {
-		return Plan{}, err
-	}
-	file := filepath.Join(dir, "claude-settings.json")
-	return Plan{
-		Args:     append([]string{"claude", "--settings", file}, userArgs...),
-		Env:      injectedEnv(),
-		Files:    map[string][]byte{file: settings},
-		Injected: true,
-	}, nil
-}
-
-func claudeHandler(lanesBin string, installed bool) hookHandler {
-	return hookHandler{Type: "command", Command: hookCommand(lanesBin, "claude", installed), Timeout: claudeTimeoutSec}
-}
-
-func geminiHandler(lanesBin string, installed bool) hookHandler {
-	return hookHandler{Name: "lanes", Type: "command", Command: hookCommand(lanesBin, "gemini", installed), Timeout: geminiTimeoutMs}
-}
-
-func codexHandler(lanesBin string, installed bool) hookHandler {
-	return hookHandler{Type: "command", Command: hookCommand(lanesBin, "codex", installed)}
-}
-
-// codexLaunch: `codex -c hooks.EVENT=[…]… -c notify=[…] ARGS…`. The -c
-// overrides form Codex's session-flags config layer; hooks from every layer
-// run, so the user's own hooks keep running. notify is a single setting, so
-// lanes' notify replaces the user's, and `lanes hook codex notify` runs the
-// user's program (EnvCodexNotifyChain) with the same payload.
-func codexLaunch(lanesBin string, userArgs []string, env func(string) string) (Plan, error) {
-	var args []string
-	for _, h := range codexHooks {
-		args = append(args, "-c", codexHookOverride(h, hookCommand(lanesBin, "codex", false)))
-	}
-	notify := []string{lanesBin, "hook", "codex", "notify"}
-	args = append(args, "-c", "notify="+tomlStringArray(notify))
-	p := Plan{Env: injectedEnv(), Injected: true,
-		Note: "Codex runs lanes' hooks only once trusted: the first time, it asks at start (the card shows Needs you); choose \"Trust all and continue\" (until then only each turn's end reports)"}
-
-	chain, err := userCodexNotify(env)
-	switch {
-	case err != nil:
-		// Never drop a notify program we could not read: keep the user's
-		// setting and rely on the lifecycle hooks alone.
-		args = args[:len(args)-2]
-		p.Note = "Codex notify left as configured (" + err.Error() + "); " + p.Note
-	case len(chain) > 0 && !isLanesNotify(chain):
-		p.Env = append(p.Env, EnvCodexNotifyChain+"="+string(mustJSON(chain)))
-	}
-	p.Args = append(append([]string{"codex"}, args...), userArgs...)
-	return p, nil
-}
-
-// codexHookOverride is one `-c` value: hooks.EVENT=[{hooks=[{…}]}] in TOML.
-func codexHookOverride(h hookSpec, command string) string {
-	var b strings.Builder
-	b.WriteString("hooks." + h.Event + "=[{")
-	if h.Matcher != "" {
-		b.WriteString("matcher=" + tomlString(h.Matcher) + ",")
-	}
-	b.WriteString(`hooks=[{type="command",command=` + tomlString(command) + "}]}]")
-	return b.String()
-}
-
-// isLanesNotify: the configured notify program is already lanes' (chaining
-// it would record every turn end twice).
-func isLanesNotify(argv []string) bool {
-	for i := 0; i+2 < len(argv); i++ {
-		if argv[i] == "hook" && argv[i+1] == "codex" && argv[i+2] == "notify" {
-			return true
-		}
-	}
-	return false
-}
-
-// codexHome is $CODEX_HOME, else ~/.codex ("" when neither is known).
-func codexHome(env func(string) string) string {
-	if h := env("CODEX_HOME"); h != "" {
-		return h
-	}
-	if home := env("HOME"); home != "" {
-		return filepath.Join(home, ".codex")
-	}
-	return ""
 }

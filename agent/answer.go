@@ -81,54 +81,15 @@ func (k DialogKeys) Keys(a Answer) (keys []string, ok bool) {
 	return keys, len(keys) > 0
 }
 
-// dialogKeys are settled against the real agents (scripts/agents
-// answer_yes, answer_no, answer_always) and their recorded screens
-// (testdata/real/<agent>/permission-*/dialog.screen; TestDialogKeysOnScreens).
-// A key that picks an option outright is preferred over moving a
-// highlight, and no is never Escape where the dialog numbers its options:
-// should the dialog close between lanes' read and the key, Esc would
-// interrupt the agent's turn, where a digit only lands in its input.
-var dialogKeys = map[state.Agent]DialogKeys{
-	// Claude Code 2.1: "❯ 1. Yes / 2. Yes, and always allow … / 3. No";
-	// a digit picks its option.
-	state.AgentClaude: {Yes: []string{"1"}, Always: []string{"2"}, No: []string{"3"},
-		Words:   map[Answer]string{Yes: "1. Yes", Always: "2. Yes, and ", No: "3. No"},
-		Options: map[Answer]option{Yes: {text: "1. Yes"}, Always: {text: "2. Yes, and ", prefix: true}, No: {text: "3. No"}}},
-	// Codex 0.171: "1. Yes, proceed (y) / 2. Yes, and don't ask again … (p)
-	// / 3. No, and tell Codex what to do differently (esc)": the letters it
-	// advertises; no has only Esc.
-	state.AgentCodex: {Yes: []string{"y"}, Always: []string{"p"}, No: []string{"Escape"},
-		Words: map[Answer]string{Yes: "Yes, proceed (y)", Always: "don't ask again", No: "No, and tell Codex what to do differently (esc)"},
-		Options: map[Answer]option{Yes: {text: "1. Yes, proceed (y)"}, Always: {text: "2. Yes, and don't ask again", prefix: true},
-			No: {text: "3. No, and tell Codex what to do differently (esc)"}}},
-	// Gemini CLI 0.61: "1. Allow once / 2. Allow for this session / 3. No,
-	// suggest changes (esc)"; a digit picks its option.
-	state.AgentGemini: {Yes: []string{"1"}, Always: []string{"2"}, No: []string{"3"},
-		Words: map[Answer]string{Yes: "1. Allow once", Always: "2. Allow for this session", No: "3. No, suggest changes"},
-		Options: map[Answer]option{Yes: {text: "1. Allow once"}, Always: {text: "2. Allow for this session"},
-			No: {text: "3. No, suggest changes (esc)"}}},
-	// OpenCode 1.18: "Allow once   Allow always   Reject" with "⇆ select
-	// enter confirm": Enter takes the first, highlighted, option; Right
-	// Right Enter selects Reject and confirms it (Esc left the dialog
-	// open in 2 of 2 runs of the real agent here, raw or from lanes).
-	// "Allow always" is not offered: Right Enter left the dialog on
-	// screen (it may ask again to confirm), so it is not settled.
-	state.AgentOpenCode: {Yes: []string{"Enter"}, No: []string{"Right", "Right", "Enter"},
-		Words: map[Answer]string{Yes: "Allow once", No: "Reject"},
-		// One line; Enter takes the option highlighted, which a text
-		// capture cannot show: the first, as it opens.
-		Options: map[Answer]option{Yes: {text: "Allow once   Allow always   Reject"}, No: {text: "Allow once   Allow always   Reject"}}},
-}
-
 // KeysFor is what answers agent a's permission dialog with answer.
 // Refused with ErrNoDialogKeys for an agent lanes knows no keys of, and
 // ErrNoAlways for an "always" its dialog does not offer.
 func KeysFor(a state.Agent, answer Answer) ([]string, error) {
-	k, ok := dialogKeys[a]
+	d, ok := DriverOf(a)
 	if !ok {
 		return nil, ErrNoDialogKeys
 	}
-	keys, ok := k.Keys(answer)
+	keys, ok := d.keys.Keys(answer)
 	if !ok && answer == Always {
 		return nil, ErrNoAlways
 	}
@@ -151,7 +112,12 @@ func Offers(a state.Agent) []Answer {
 }
 
 // Words are agent a's dialog labels for each answer.
-func Words(a state.Agent) map[Answer]string { return dialogKeys[a].Words }
+func Words(a state.Agent) map[Answer]string {
+	if d, ok := DriverOf(a); ok {
+		return d.keys.Words
+	}
+	return nil
+}
 
 // Answerable is nil when r, as read, shows a permission dialog an answer
 // may be typed into; else why not: the reasons send refuses (state.CanSend,

@@ -42,7 +42,8 @@ func dialogScreens(t *testing.T, a state.Agent) []string {
 // dialog says enter confirms. An agent release that renumbers, renames
 // or drops an option fails here.
 func TestDialogKeysOnScreens(t *testing.T) {
-	for ag, k := range dialogKeys {
+	for _, d := range drivers {
+		ag, k := d.Agent, d.keys
 		for _, file := range dialogScreens(t, ag) {
 			name, screen, _ := strings.Cut(file, "\x00")
 			for _, ans := range Offers(ag) {

@@ -3,7 +3,6 @@ package agent
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -69,23 +68,15 @@ func dialogText(a state.Agent, tool string, input, details []byte) (string, bool
 	if key != "command" && key != "cmd" || strings.TrimSpace(cmd) == "" || strings.ContainsAny(cmd, "\t\r") {
 		return "", false
 	}
-	cmd = trimLines(strings.TrimRight(cmd, "\n"))
-	switch a {
-	case state.AgentClaude:
-		var in struct {
-			Description string `json:"description"`
-		}
-		_ = json.Unmarshal(input, &in)
-		desc := strings.TrimSpace(in.Description)
-		if tool != "Bash" || desc == "" || strings.ContainsAny(desc, "\n\t\r") {
-			return "", false
-		}
-		return cmd + "\n" + desc, true
-	case state.AgentCodex, state.AgentGemini, state.AgentOpenCode:
-		return cmd, true
+	d, ok := DriverOf(a)
+	if !ok {
+		return "", false
 	}
-	return "", false
+	return d.callText(tool, trimLines(strings.TrimRight(cmd, "\n")), input)
 }
+
+// plainCall: the agent prints the command alone.
+func plainCall(_, cmd string, _ []byte) (string, bool) { return cmd, true }
 
 // trimLines is text with each line's trailing spaces gone: a screen has
 // none to show.
@@ -110,15 +101,16 @@ func CheckDialog(a state.Agent, ans Answer, callSum, screen string) error {
 	if callSum == "" || strings.Contains(callSum, ".") { // none, or a digest of before
 		return ErrUncheckable
 	}
+	drv, known := DriverOf(a)
 	d, ok := readDialog(a, screen)
-	if !ok {
+	if !known || !ok {
 		return ErrNoDialogOnScreen
 	}
 	if sum(d.call) != callSum {
 		return &OtherCallError{Call: state.Summary(d.call, 60)}
 	}
-	if !d.offers(dialogKeys[a].Options[ans]) {
-		return fmt.Errorf("%w: its dialog does not offer %q where the key would pick it", ErrNoDialogOnScreen, dialogKeys[a].Words[ans])
+	if !d.offers(drv.keys.Options[ans]) {
+		return fmt.Errorf("%w: its dialog does not offer %q where the key would pick it", ErrNoDialogOnScreen, drv.keys.Words[ans])
 	}
 	return nil
 }

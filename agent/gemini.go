@@ -7,8 +7,55 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
+
+	"lanes/state"
 )
+
+// gemini is Gemini CLI as lanes drives it: its hooks in a system defaults
+// file of its own, its dialog's keys and screen, --resume.
+var gemini = Driver{
+	Agent: state.AgentGemini, Binary: "gemini",
+	launch:     geminiLaunch,
+	userConfig: filepath.Join(".gemini", "settings.json"), projectConfig: filepath.Join(".gemini", "settings.json"),
+	hooks: geminiHooks, handler: geminiHandler,
+	// Gemini CLI 0.61: "1. Allow once / 2. Allow for this session / 3. No,
+	// suggest changes (esc)"; a digit picks its option.
+	keys: DialogKeys{Yes: []string{"1"}, Always: []string{"2"}, No: []string{"3"},
+		Words: map[Answer]string{Yes: "1. Allow once", Always: "2. Allow for this session", No: "3. No, suggest changes"},
+		Options: map[Answer]option{Yes: {text: "1. Allow once"}, Always: {text: "2. Allow for this session"},
+			No: {text: "3. No, suggest changes (esc)"}}},
+	readDialog: geminiDialog, callText: plainCall,
+	resume:    func(id string) []string { return []string{"--resume", id} },
+	injected:  geminiDefaults,
+	continues: true,
+}
+
+// geminiDefaults is the file under HookDir a Gemini CLI launch names in
+// EnvGeminiSystemDefaults.
+const geminiDefaults = "gemini-system-defaults.json"
+
+// Gemini CLI events lanes registers. AfterModel is left out: it fires for
+// every streamed chunk, and BeforeModel already shows the model working.
+var geminiHooks = []hookSpec{
+	{"SessionStart", ""},
+	{"SessionEnd", ""},
+	{"BeforeAgent", ""},
+	{"AfterAgent", ""},
+	{"BeforeTool", "*"},
+	{"AfterTool", "*"},
+	{"BeforeModel", ""},
+	{"Notification", ""},
+	{"PreCompress", ""},
+}
+
+// geminiTimeoutMs bounds a hook run (Gemini CLI counts milliseconds).
+const geminiTimeoutMs = 10000
+
+func geminiHandler(lanesBin string, installed bool) hookHandler {
+	return hookHandler{Name: "lanes", Type: "command", Command: hookCommand(lanesBin, "gemini", installed), Timeout: geminiTimeoutMs}
+}
 
 // EnvGeminiSystemDefaults is Gemini CLI's variable naming its system
 // defaults settings file, the lowest-precedence settings layer.
@@ -46,7 +93,7 @@ func geminiLaunch(lanesBin, dir string, userArgs []string, env func(string) stri
 		// Never shadow a defaults file lanes cannot reproduce.
 		return Plan{Args: args, Note: "Gemini hooks not injected: system defaults " + base + ": " + err.Error()}, nil
 	}
-	file := filepath.Join(dir, "gemini-system-defaults.json")
+	file := filepath.Join(dir, geminiDefaults)
 	if err := geminiReads(dir); err != nil {
 		return Plan{Args: args, Note: "Gemini hooks not injected: Gemini CLI skips a system defaults file unless it and every directory above it belong to root and only root may write them (" +
 			err.Error() + "); `lanes hooks install gemini` adds lanes' hooks to ~/.gemini/settings.json instead"}, nil
@@ -89,4 +136,66 @@ var geminiReads = func(dir string) error {
 			return nil
 		}
 	}
+}
+
+// Gemini CLI 0.61: the command in a box inside the dialog's box, and the
+// same command after "? Shell" in its header; nothing under the outer box.
+//
+//	╭──────────────────────────────╮
+//	│ ? Shell  touch approved.txt && sleep 12   │
+//	│ ╭──────────────────────────╮ │
+//	│ │ touch approved.txt && sleep 12       │ │
+//	│ ╰──────────────────────────╯ │
+//	│ Allow execution of [Shell]?    │
+//	│                                │
+//	│ ● 1. Allow once                │
+//	│   …                            │
+//	╰────────────────────────────────╯
+func geminiDialog(lines []string) (dialog, bool) {
+	q := -1
+	for i := len(lines) - 1; i >= 0 && q < 0; i-- {
+		if strings.TrimRight(strings.TrimSuffix(lines[i], "│"), " ") == "│ Allow execution of [Shell]?" {
+			q = i
+		}
+	}
+	if q < 4 || !strings.HasPrefix(lines[q-1], "│ ╰") {
+		return dialog{}, false
+	}
+	top := -1
+	for i := q - 2; i >= 1 && top < 0; i-- {
+		if strings.HasPrefix(lines[i], "│ ╭") {
+			top = i
+		}
+	}
+	end := -1
+	for i := q + 1; i < len(lines) && end < 0; i++ {
+		if strings.HasPrefix(lines[i], "╰") {
+			end = i
+		}
+	}
+	if top < 2 || end < 0 || !blank(lines[end+1:], keep) || !strings.HasPrefix(lines[top-2], "╭") {
+		return dialog{}, false
+	}
+	inner := func(l string) (string, bool) {
+		body, ok := strings.CutPrefix(l, "│ │ ")
+		body, end := strings.CutSuffix(body, "│ │")
+		return strings.TrimRight(body, " "), ok && end
+	}
+	var call []string
+	for _, l := range lines[top+1 : q-1] {
+		t, ok := inner(l)
+		if !ok {
+			return dialog{}, false
+		}
+		call = append(call, t)
+	}
+	header := strings.TrimRight(strings.TrimSuffix(lines[top-1], "│"), " ")
+	if len(call) == 0 || header != "│ ? Shell  "+call[0] {
+		return dialog{}, false
+	}
+	opts := make([]string, 0, end-q-1)
+	for _, l := range lines[q+1 : end] {
+		opts = append(opts, strings.TrimSuffix(strings.TrimPrefix(l, "│"), "│"))
+	}
+	return dialog{strings.Join(call, "\n"), optionLines(opts)}, true
 }

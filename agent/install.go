@@ -15,38 +15,22 @@ import (
 )
 
 // InstallPath is the file Install writes for agent a: the user's config
-// under home, or the project's under projectDir when it is not empty.
+// under home, or the project's under projectDir when it is not empty
+// (each Driver's userConfig and projectConfig).
 //
 //	claude    ~/.claude/settings.json            DIR/.claude/settings.json
 //	gemini    ~/.gemini/settings.json            DIR/.gemini/settings.json
 //	codex     ~/.codex/hooks.json                DIR/.codex/hooks.json
 //	opencode  ~/.config/opencode/plugins/lanes.js DIR/.opencode/plugins/lanes.js
 func InstallPath(a state.Agent, home, projectDir string) (string, error) {
-	base, user := projectDir, projectDir == ""
-	if user {
-		if home == "" {
-			return "", errors.New("no home directory")
-		}
-		base = home
+	d, err := driverOrNoHooks(a)
+	if err != nil {
+		return "", err
 	}
-	switch a {
-	case state.AgentClaude:
-		return filepath.Join(base, ".claude", "settings.json"), nil
-	case state.AgentGemini:
-		return filepath.Join(base, ".gemini", "settings.json"), nil
-	case state.AgentCodex:
-		// Codex reads hooks.json next to each config layer; the JSON form
-		// lets lanes merge without rewriting the user's config.toml.
-		return filepath.Join(base, ".codex", "hooks.json"), nil
-	case state.AgentOpenCode:
-		if user {
-			return filepath.Join(home, ".config", "opencode", "plugins", "lanes.js"), nil
-		}
-		return filepath.Join(projectDir, ".opencode", "plugins", "lanes.js"), nil
-	case state.AgentShell, state.AgentCustom:
-		return "", fmt.Errorf("%s: %w: nothing to install (use `lanes hook generic ACTIVITY` from your own scripts)", a, ErrNoHooks)
+	if projectDir == "" && home == "" {
+		return "", errors.New("no home directory")
 	}
-	return "", fmt.Errorf("unknown agent %q", a)
+	return d.configPath(home, projectDir), nil
 }
 
 // Install computes the agent's config file with lanes' hooks added: it
@@ -79,23 +63,20 @@ func Install(a state.Agent, lanesBin, home, projectDir string) (t *fsafe.Target,
 }
 
 func merge(a state.Agent, lanesBin string, t *fsafe.Target) (before, after []byte, err error) {
+	d, err := driverOrNoHooks(a)
+	if err != nil {
+		return nil, nil, err
+	}
 	if before, err = t.ReadFile(); err != nil {
 		return nil, nil, err
 	}
-	switch a {
-	case state.AgentOpenCode:
+	if d.plugin != nil {
 		if before != nil && !isLanesPlugin(before) {
 			return nil, nil, fmt.Errorf("%s: %w", t.Path, ErrNotOurs)
 		}
-		return before, opencodePlugin(lanesBin, true), nil
-	case state.AgentClaude:
-		after, err = mergeFile(before, "claude", claudeHooks, claudeHandler(lanesBin, true))
-	case state.AgentGemini:
-		after, err = mergeFile(before, "gemini", geminiHooks, geminiHandler(lanesBin, true))
-	case state.AgentCodex:
-		after, err = mergeFile(before, "codex", codexHooks, codexHandler(lanesBin, true))
+		return before, d.plugin(lanesBin, true), nil
 	}
-	if err != nil {
+	if after, err = mergeFile(before, string(a), d.hooks, d.handler(lanesBin, true)); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", t.Path, err)
 	}
 	return before, after, nil
@@ -115,7 +96,8 @@ func mergeFile(before []byte, agent string, specs []hookSpec, handler hookHandle
 // Installed reports whether lanes' hooks are installed in the user's config
 // of agent a (under home) for every event lanes uses, for `lanes doctor`.
 func Installed(a state.Agent, home string) (bool, error) {
-	if a == state.AgentShell || a == state.AgentCustom {
+	d, ok := DriverOf(a)
+	if !ok {
 		return false, nil
 	}
 	path, err := InstallPath(a, home, "")
@@ -129,20 +111,12 @@ func Installed(a state.Agent, home string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	var specs []hookSpec
-	switch a {
-	case state.AgentOpenCode:
+	if d.plugin != nil {
 		return isLanesPlugin(b), nil
-	case state.AgentClaude:
-		specs = claudeHooks
-	case state.AgentGemini:
-		specs = geminiHooks
-	case state.AgentCodex:
-		specs = codexHooks
 	}
 	root, err := parseObject(b)
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", path, err)
 	}
-	return hasAllHooks(root.Value.(*hujson.Object), string(a), specs), nil
+	return hasAllHooks(root.Value.(*hujson.Object), string(a), d.hooks), nil
 }

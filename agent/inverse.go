@@ -17,36 +17,34 @@ func UserCommand(a state.Agent, stateDir, sessionID string, argv []string) (cmd 
 	if len(argv) == 0 {
 		return nil, false
 	}
-	switch a {
-	case state.AgentClaude:
-		settings := filepath.Join(HookDir(stateDir, sessionID), "claude-settings.json")
-		if len(argv) >= 3 && argv[0] == "claude" && argv[1] == "--settings" && argv[2] == settings {
-			return append([]string{"claude"}, argv[3:]...), true
-		}
-	case state.AgentGemini, state.AgentOpenCode:
-		if argv[0] == binaries[a] { // their hooks travel in files and the environment
-			return argv, true
-		}
-	case state.AgentCustom:
+	if a == state.AgentCustom {
 		if len(argv) == 3 && argv[0] == "/usr/bin/env" && argv[1] == "--" {
 			return argv[2:], true // a single word runs through env (tmux commandArgs)
 		}
 		return argv, true
 	}
-	return nil, false
+	d, ok := DriverOf(a)
+	switch {
+	case !ok:
+		return nil, false
+	case d.userCommand != nil:
+		return d.userCommand(HookDir(stateDir, sessionID), argv)
+	}
+	// Its hooks travel in files and the environment: the command is the
+	// user's own.
+	return argv, argv[0] == d.Binary
 }
 
 // InjectedFor is the agent whose injected hook files a session's hook dir
 // holds, "" when it holds none (Codex's hooks travel on its command line).
 func InjectedFor(stateDir, sessionID string) state.Agent {
 	dir := HookDir(stateDir, sessionID)
-	for file, a := range map[string]state.Agent{
-		"claude-settings.json":        state.AgentClaude,
-		"gemini-system-defaults.json": state.AgentGemini,
-		"opencode":                    state.AgentOpenCode,
-	} {
-		if _, err := os.Lstat(filepath.Join(dir, file)); err == nil {
-			return a
+	for _, d := range drivers {
+		if d.injected == "" {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(dir, d.injected)); err == nil {
+			return d.Agent
 		}
 	}
 	return ""

@@ -39,4 +39,15 @@ func TestUserCommandUndoesLaunch(t *testing.T) {
 	if got, ok := UserCommand(state.AgentCustom, dir, id, []string{"/usr/bin/env", "--", "my agent"}); !ok || !slices.Equal(got, []string{"my agent"}) {
 		t.Errorf("a single word run through env: %q, %v", got, ok)
 	}
+	// A Claude Code pane lanes injected nothing into is the user's own
+	// command; one with another session's settings is not this one's.
+	if got, ok := UserCommand(state.AgentClaude, dir, id, []string{"claude", "-c"}); !ok || !slices.Equal(got, []string{"claude", "-c"}) {
+		t.Errorf("claude without lanes' settings: %q, %v", got, ok)
+	}
+	if got, ok := UserCommand(state.AgentClaude, dir, id, []string{"claude", "--settings", "/elsewhere/claude-settings.json", "-c"}); ok {
+		t.Errorf("claude with another file's settings: %q, %v (want not told)", got, ok)
+	}
+	if _, ok := UserCommand(state.AgentCodex, dir, id, []string{"codex"}); ok {
+		t.Error("codex: its -c overrides cannot be told from the user's: want not told")
+	}
 }

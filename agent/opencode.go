@@ -8,6 +8,29 @@ import (
 	"lanes/state"
 )
 
+// opencode is OpenCode as lanes drives it: lanes' plugin in a config
+// directory of its own, its dialog's keys and screen, -s to resume.
+var opencode = Driver{
+	Agent: state.AgentOpenCode, Binary: "opencode",
+	launch:     opencodeLaunch,
+	userConfig: filepath.Join(".config", "opencode", "plugins", "lanes.js"), projectConfig: filepath.Join(".opencode", "plugins", "lanes.js"),
+	plugin: opencodePlugin,
+	// OpenCode 1.18: "Allow once   Allow always   Reject" with "⇆ select
+	// enter confirm": Enter takes the first, highlighted, option; Right
+	// Right Enter selects Reject and confirms it (Esc left the dialog
+	// open in 2 of 2 runs of the real agent here, raw or from lanes).
+	// "Allow always" is not offered: Right Enter left the dialog on
+	// screen (it may ask again to confirm), so it is not settled.
+	keys: DialogKeys{Yes: []string{"Enter"}, No: []string{"Right", "Right", "Enter"},
+		Words: map[Answer]string{Yes: "Allow once", No: "Reject"},
+		// One line; Enter takes the option highlighted, which a text
+		// capture cannot show: the first, as it opens.
+		Options: map[Answer]option{Yes: {text: "Allow once   Allow always   Reject"}, No: {text: "Allow once   Allow always   Reject"}}},
+	readDialog: opencodeDialog, callText: plainCall,
+	resume:   func(id string) []string { return []string{"-s", id} },
+	injected: "opencode",
+}
+
 // EnvOpenCodeConfigDir is OpenCode's variable naming an extra config
 // directory; its plugins/ are loaded alongside the global and project ones.
 const EnvOpenCodeConfigDir = "OPENCODE_CONFIG_DIR"
@@ -234,4 +257,78 @@ export const LanesPlugin = async () => {
 // isLanesPlugin reports whether a plugin file's content was written by lanes.
 func isLanesPlugin(b []byte) bool {
 	return strings.HasPrefix(string(b), opencodePluginMarker)
+}
+
+// OpenCode 1.18, its sidebar sharing the lines far to the right; the
+// command after "$ " on a line of its own, the options on one line, and
+// only the sidebar under them:
+//
+//	┃  △ Permission required
+//	┃    # Shell command
+//	┃
+//	┃  $ touch approved.txt && sleep 12
+//	┃                                                  /root/proj
+//	┃   Allow once   Allow always   Reject        ⇆ select  enter confirm
+//	┃                                                  • OpenCode 1.18.33
+func opencodeDialog(lines []string) (dialog, bool) {
+	const gap = "          " // ten spaces: the sidebar's column begins
+	// main is a line's text left of the sidebar.
+	main := func(l string) string {
+		if i := strings.Index(l, gap); i >= 0 {
+			return strings.TrimRight(l[:i], " ")
+		}
+		return l
+	}
+	q := -1
+	for i := len(lines) - 1; i >= 0 && q < 0; i-- {
+		if strings.TrimSpace(main(lines[i])) == "┃  △ Permission required" {
+			q = i
+		}
+	}
+	opt := -1
+	for i := q + 1; i < len(lines) && opt < 0 && q >= 0; i++ {
+		if strings.HasPrefix(strings.TrimSpace(main(lines[i])), "┃   Allow once") {
+			opt = i
+		}
+	}
+	if q < 0 || opt < q+4 {
+		return dialog{}, false
+	}
+	// The sidebar's column: where its text starts under the options.
+	col := -1
+	for _, l := range lines[opt+1:] {
+		bar, ok := strings.CutPrefix(strings.TrimLeft(l, " "), "┃")
+		switch t := strings.TrimLeft(bar, " "); {
+		case ok && t != "":
+			if c := len(l) - len(t); col < 0 || c < col {
+				col = c
+			}
+		case strings.TrimSpace(l) != "":
+			return dialog{}, false // anything but the sidebar under the options
+		}
+	}
+	// Every line of the dialog but the command's: its text, or the sidebar.
+	side := func(l string) string {
+		if col > 0 && len(l) > col && strings.TrimSpace(l[:col]) == "┃" {
+			return "┃"
+		}
+		return strings.TrimSpace(l)
+	}
+	if side(lines[q+1]) != "┃    # Shell command" || side(lines[q+2]) != "┃" {
+		return dialog{}, false
+	}
+	cmd := ""
+	for _, l := range lines[q+3 : opt] {
+		switch t := side(l); {
+		case t == "┃":
+		case cmd == "" && strings.HasPrefix(t, "┃  $ ") && !strings.Contains(l, gap):
+			cmd = strings.TrimPrefix(t, "┃  $ ")
+		default:
+			return dialog{}, false // a second line of the command, or text beside it
+		}
+	}
+	if cmd == "" {
+		return dialog{}, false
+	}
+	return dialog{cmd, []string{strings.TrimPrefix(strings.TrimSpace(main(lines[opt])), "┃   ")}}, true
 }

@@ -44,7 +44,7 @@ func Uninstall(a state.Agent, home, projectDir string) (t *fsafe.Target, before,
 }
 
 func unpatch(a state.Agent, before []byte) ([]byte, error) {
-	if a == state.AgentOpenCode {
+	if d, _ := DriverOf(a); d != nil && d.plugin != nil {
 		if bins, _ := InstalledBinaries(a, before); len(bins) > 0 {
 			return nil, nil
 		}
@@ -73,7 +73,7 @@ func unpatch(a state.Agent, before []byte) ([]byte, error) {
 // `lanes doctor` checks still exists. Injected hooks and the user's are not
 // listed. A file that is not JSON or JSONC is an error.
 func InstalledBinaries(a state.Agent, content []byte) ([]string, error) {
-	if a == state.AgentOpenCode {
+	if d, _ := DriverOf(a); d != nil && d.plugin != nil {
 		return pluginBinary(content), nil
 	}
 	if len(bytes.TrimSpace(content)) == 0 {

@@ -182,21 +182,14 @@ func Says(r *Record) (Say, string) {
 	return SayNothing, ""
 }
 
-// askTools are the tools with which each agent asks its human a question.
-// Their dialogs take a choice or words, never yes or no, and some reach
-// lanes as a permission (Claude Code's PermissionRequest for
-// AskUserQuestion, Gemini's ToolPermission for ask_user).
-var askTools = map[Agent]string{
-	AgentClaude:   "AskUserQuestion",
-	AgentCodex:    "request_user_input",
-	AgentGemini:   "ask_user",
-	AgentOpenCode: "question",
-}
-
-// IsAskTool reports whether tool is agent a's question tool.
+// IsAskTool reports whether tool is the one agent a asks its human a
+// question with (its Reading's AskTool). Such a dialog takes a choice or
+// words, never yes or no, and some reach lanes as a permission (Claude
+// Code's PermissionRequest for AskUserQuestion, Gemini's ToolPermission
+// for ask_user).
 func IsAskTool(a Agent, tool string) bool {
-	q, ok := askTools[a]
-	return ok && tool == q
+	r, ok := ReadingOf(a)
+	return ok && r.AskTool != "" && tool == r.AskTool
 }
 
 // AsksQuestion reports whether the session waits on a question (a choice

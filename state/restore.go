@@ -3,7 +3,6 @@ package state
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 )
 
@@ -103,9 +102,9 @@ func Revive(r *Record, named bool) error {
 	return nil
 }
 
-// uuidShape is 8-4-4-4-12 hex digits; opencodeShape "ses_" and 10 to 64
-// letters and digits. (Hand-written: this package is linked into the
-// hook, where a regexp compiled at init costs every hook run.)
+// uuidShape is 8-4-4-4-12 hex digits. (Hand-written, as the agents'
+// other shapes: this package is linked into the hook, where a regexp
+// compiled at init costs every hook run.)
 func uuidShape(s string) bool {
 	if len(s) != 36 {
 		return false
@@ -123,19 +122,6 @@ func uuidShape(s string) bool {
 	return true
 }
 
-func opencodeShape(s string) bool {
-	rest, ok := strings.CutPrefix(s, "ses_")
-	if !ok || len(rest) < 10 || len(rest) > 64 {
-		return false
-	}
-	for _, c := range []byte(rest) {
-		if !isDigit(c) && !isLower(c) && !('A' <= c && c <= 'Z') {
-			return false
-		}
-	}
-	return true
-}
-
 // ResumeID is the agent's own session id to resume r's conversation by, or
 // "" when there is none: no id captured, an id of a shape the agent would
 // not take as an id (Claude reads any other text as a search in a picker,
@@ -145,15 +131,8 @@ func opencodeShape(s string) bool {
 // a restored launch that resumed it reports the same id).
 func ResumeID(r *Record) string {
 	id := r.Activity.ProviderSessionID
-	shape := uuidShape
-	switch r.Agent {
-	case AgentClaude, AgentCodex, AgentGemini:
-	case AgentOpenCode:
-		shape = opencodeShape
-	default:
-		return ""
-	}
-	if !shape(id) || id != r.Activity.TurnSession {
+	reading, ok := ReadingOf(r.Agent)
+	if !ok || reading.ResumeShape == nil || !reading.ResumeShape(id) || id != r.Activity.TurnSession {
 		return ""
 	}
 	return id

@@ -122,18 +122,18 @@ const (
 // Agent names the program running in a session's pane.
 type Agent string
 
-// The agents lanes knows.
+// The agents that are not coding agents (those have a file each:
+// claude.go, codex.go, …).
 const (
-	AgentClaude   Agent = "claude"
-	AgentCodex    Agent = "codex"
-	AgentGemini   Agent = "gemini"
-	AgentOpenCode Agent = "opencode"
-	AgentShell    Agent = "shell"
-	AgentCustom   Agent = "custom"
+	AgentShell  Agent = "shell"
+	AgentCustom Agent = "custom"
 )
 
+// DefaultAgent is the agent `lanes new` runs when it is given none.
+const DefaultAgent = AgentClaude
+
 // Agents lists the agents `lanes new --agent` accepts (custom comes from `-- CMD`).
-var Agents = []Agent{AgentClaude, AgentCodex, AgentGemini, AgentOpenCode, AgentShell}
+var Agents = append(CodingAgents(), AgentShell)
 
 // PR vocabularies.
 const (

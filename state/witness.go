@@ -33,84 +33,6 @@ type Markers struct {
 	Animates bool
 }
 
-// agentMarkers holds the markers of the agents whose screens were recorded
-// (Claude Code 2.1.197, Codex 0.171.0, Gemini CLI 0.61.0). An agent missing
-// here is never captured: a guess would be worse than the hooks alone.
-// OpenCode 1.18.33 has none because it needs none: its plugin events report
-// all three (testdata/real/opencode): permission.replied for approve and
-// Esc, session.error MessageAbortedError for an interrupt.
-var agentMarkers = map[Agent]Markers{
-	// Dialog: "Do you want to proceed?" above "❯ 1. Yes" and the footer
-	// "Esc to cancel · Tab to amend · ctrl+e to explain". Busy: the footer
-	// "esc to interrupt · ← for agents" under a "✻ Sautéing… (2s · ↓ 29
-	// tokens)" spinner (its word changes, its timer ticks). Idle: the footer
-	// "? for shortcuts · ← for agents".
-	AgentClaude: {
-		Dialog: []string{"Do you want to proceed?", "Esc to cancel"},
-		Idle:   []string{"? for shortcuts"},
-		Busy:   []string{"esc to interrupt"},
-		// A refused dialog, or Esc on one: "⎿ Interrupted · What should
-		// Claude do instead?" (testdata/real/claude/permission-reject).
-		Interrupted: []string{"Interrupted · What should Claude do instead?"},
-		// In a folder never trusted: "Quick safety check: Is this a
-		// project you created or one you trust?" over "❯ 1. Yes, I trust
-		// this folder" and "2. No, exit", before any hook
-		// (testdata/real/harness/claude/trust).
-		Trust:    []string{"Is this a project you created or one you trust?", "Yes, I trust this folder"},
-		Animates: true,
-	},
-	// Dialog: "Would you like to run the following command?" and "Press
-	// enter to confirm or esc to cancel". Busy: "• Working (3s • esc to
-	// interrupt)", its timer ticking. Idle: the composer's footer "← for
-	// agents · ? for shortcuts" (shown while busy too; the busy line tells).
-	// Its questions (request_user_input) end in "tab to add notes | enter
-	// to submit answer | esc to interrupt" (testdata/real/harness/codex/
-	// question): the busy marker shows there too, the dialog marker rules.
-	// A failed turn fires no hook: "■ We’re currently experiencing high
-	// demand, which may cause temporary errors." above the prompt (a 500);
-	// an interrupt prints "■ Conversation interrupted - use /feedback …".
-	AgentCodex: {
-		// In a repository it was never told to trust, a few seconds after
-		// its prompt: "Folder access … Trust this folder? … › 1. Trust and
-		// continue  2. Back to Agent Command Center" (testdata/real/
-		// harness/codex/trust).
-		Trust: []string{"Trust and continue", "Folder access"},
-		// Then, without the bypass flag, on hooks it has not run before:
-		// "Hooks need review … › 1. Review hooks  2. Trust all and continue
-		// 3. Continue without trusting (hooks won't run)".
-		HookReview:  []string{"Hooks need review"},
-		Dialog:      []string{"Would you like to run the following command?", "Press enter to confirm or esc to cancel", "enter to submit answer"},
-		Idle:        []string{"? for shortcuts"},
-		Busy:        []string{"esc to interrupt"},
-		Failed:      []string{"■ "},
-		Interrupted: []string{"■ Conversation interrupted"},
-		Animates:    true,
-	},
-	// Its questions (ask_user, also a ToolPermission notification) draw
-	// "Answer Questions" over "Enter to select · ↑/↓ to navigate · Esc to
-	// cancel" (testdata/real/harness/gemini/question).
-	// Dialog: "Allow execution of [Shell]?" above "● 1. Allow once" and
-	// "3. No, suggest changes (esc)" (the last option of its edit, exec,
-	// info and MCP confirmations alike). Busy: "⠹ Thinking... (esc to
-	// cancel, 1s)", its spinner and timer ticking, while a tool runs too.
-	// Idle: the composer ">   Type your message or @path/to/file" (shown
-	// while busy too, hidden while a dialog shows). Esc on the dialog
-	// prints "ℹ Request cancelled." and fires no hook; Ctrl-C mid-turn
-	// fires AfterAgent (Idle, with nothing saying it was interrupted).
-	AgentGemini: {
-		Dialog: []string{"Allow execution of", "No, suggest changes (esc)", "Enter to select"},
-		Idle:   []string{"Type your message"},
-		Busy:   []string{"esc to cancel"},
-		// In a folder never trusted (a fresh worktree is one): "Do you
-		// trust the files in this folder?" over "● 1. Trust folder (NAME)",
-		// "2. Trust parent folder", "3. Don't trust", before any hook
-		// (testdata/real/harness/gemini/trust).
-		Trust:       []string{"Do you trust the files in this folder?"},
-		Interrupted: []string{"Request cancelled."},
-		Animates:    true,
-	},
-}
-
 // What the card says while an agent asks, before it starts, whether to
 // trust its folder, or the hooks it has not run before (the transition's
 // detail says "asks before it starts").
@@ -140,10 +62,14 @@ func (m Markers) Ready(s Screen) bool {
 	return s.any(m.Idle) && !s.any(m.Dialog)
 }
 
-// MarkersOf returns agent a's screen markers; false when it has none.
+// MarkersOf returns agent a's screen markers; false when it has none
+// (its Reading's Markers: an agent without is never captured).
 func MarkersOf(a Agent) (Markers, bool) {
-	m, ok := agentMarkers[a]
-	return m, ok
+	r, ok := ReadingOf(a)
+	if !ok || r.Markers == nil {
+		return Markers{}, false
+	}
+	return *r.Markers, true
 }
 
 // Witness timing (docs/design.md §11).
@@ -202,7 +128,7 @@ func AnsweredFromLanes(r *Record, at time.Time) {
 // inside the draw grace) is due again when the grace is over, as the
 // witness's own. It returns the transition the screen proved, if any.
 func SeeScreen(r *Record, screen string, at time.Time) *Transition {
-	if _, ok := agentMarkers[r.Agent]; !ok {
+	if _, ok := MarkersOf(r.Agent); !ok {
 		return nil
 	}
 	e, ok := witnessSees(r, Screen(screen), at)
@@ -239,7 +165,7 @@ func (s Screen) last(words []string) int {
 //   - an active, silent pane that shows the idle prompt and no busy
 //     indicator was interrupted: idle, outcome cancellation.
 func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
-	m := agentMarkers[r.Agent]
+	m, _ := MarkersOf(r.Agent)
 	a := &r.Activity
 	a.WitnessAt = at
 	ev := Event{At: at, Source: "witness"}

@@ -13,7 +13,11 @@ import (
 // screen where it does. A marker that also showed in another state would
 // make the witness settle a session wrongly.
 func TestMarkersTellTheRecordedScreensApart(t *testing.T) {
-	for ag, m := range agentMarkers {
+	for _, ag := range CodingAgents() {
+		m, ok := MarkersOf(ag)
+		if !ok {
+			continue
+		}
 		files, err := filepath.Glob(filepath.Join(realDir, string(ag), "*", "*.screen"))
 		// The harness's full recordings too: every dialog the agent shows
 		// (a question is one) must carry a dialog marker, or the witness

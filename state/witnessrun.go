@@ -114,7 +114,7 @@ type witnessCapture struct {
 // witnessDue reports when r's pane is next due a capture, if ever.
 func witnessDue(r *Record) (time.Time, bool) {
 	a := &r.Activity
-	m, ok := agentMarkers[r.Agent]
+	m, ok := MarkersOf(r.Agent)
 	if !ok || !r.Live() || r.Starting() || r.Pane.Dead || r.Runtime.PaneID == "" || !r.Runtime.UnreachableSince.IsZero() {
 		return time.Time{}, false
 	}

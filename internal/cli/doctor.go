@@ -214,7 +214,7 @@ func doctorHookErrors(dir string, add addFunc) {
 
 func (a *app) doctorHooks(stateDir string, add addFunc) {
 	home := a.getenv("HOME")
-	for _, ag := range []state.Agent{state.AgentClaude, state.AgentCodex, state.AgentGemini, state.AgentOpenCode} {
+	for _, ag := range state.CodingAgents() {
 		if doctorHookBinaries(ag, home, stateDir, add) {
 			continue
 		}

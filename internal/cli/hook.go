@@ -28,9 +28,6 @@ const hookErrorsCap = 256 << 10
 // hookErrorsLog is where `lanes hook` writes its own failures.
 func hookErrorsLog(stateDir string) string { return filepath.Join(stateDir, "hook-errors.log") }
 
-// hookAgents are the AGENT values `lanes hook` accepts.
-var hookAgents = []string{"claude", "codex", "gemini", "opencode", "generic"}
-
 // hookPayload is every input field a hook reads (docs/design.md §6); the
 // decoder skips the rest, so prompts and transcripts never reach the spool,
 // and of a tool's input, a question and a message only the summaries
@@ -86,7 +83,7 @@ func hookContent(p hookPayload) (toolInput, question, message string) {
 func (a *app) cmdHook(_ context.Context, args []string) int {
 	h, err := parseHookArgs(args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(a.stdout, hookHelp)
+		fmt.Fprint(a.stdout, strings.Replace(hookHelp, "@AGENTS@", orList(hookAgents()), 1))
 		return exitOK
 	}
 	dir, _ := a.stateDir()
@@ -122,7 +119,7 @@ func parseHookArgs(args []string) (hookArgs, error) {
 	}
 	pos := fs.Args()
 	if len(pos) == 0 {
-		return h, fmt.Errorf("lanes hook: no AGENT given (want one of %s)", strings.Join(hookAgents, ", "))
+		return h, fmt.Errorf("lanes hook: no AGENT given (want one of %s)", strings.Join(hookAgents(), ", "))
 	}
 	h.agent = pos[0]
 	if len(pos) > 1 {
@@ -141,7 +138,7 @@ reads the hook's JSON payload on stdin (Codex notify: the last argument),
 appends one line to $LANES_STATE_DIR/spool/<id>.jsonl, and always exits 0.
 Failures are written to $LANES_STATE_DIR/hook-errors.log (see lanes doctor).
 
-AGENT is claude, codex, gemini, opencode or generic. EVENT may be left out
+AGENT is @AGENTS@. EVENT may be left out
 when the payload names it (hook_event_name). The hook reads one JSON value,
 not to EOF; with EVENT given it waits at most 2 s for stdin to say anything,
 and never more than 10 s for a payload. For generic, EVENT is an
@@ -154,8 +151,8 @@ targets the session's current launch).
 
 func (a *app) hook(dir string, h hookArgs) error {
 	ag, event, named, payloadArg, installed := h.agent, h.event, h.session, h.payload, h.installed
-	if !slices.Contains(hookAgents, ag) {
-		return fmt.Errorf("lanes hook: unknown agent %q (want one of %s)", ag, strings.Join(hookAgents, ", "))
+	if !slices.Contains(hookAgents(), ag) {
+		return fmt.Errorf("lanes hook: unknown agent %q (want one of %s)", ag, strings.Join(hookAgents(), ", "))
 	}
 	// Hooks installed in the agent's own config stand down inside sessions
 	// whose hooks lanes injected at launch, so nothing is recorded twice.
@@ -164,9 +161,10 @@ func (a *app) hook(dir string, h hookArgs) error {
 	}
 
 	// With no usable state dir there is nowhere to write: return before
-	// waiting on stdin. Only Codex's notify still has work, chaining the
-	// user's own notify program.
-	if dir == "" && (ag != "codex" || event != "notify") {
+	// waiting on stdin, unless lanes' hook stands in for a program of the
+	// user's (Codex's notify), which still runs.
+	chain := agent.Chained(state.Agent(ag), event, a.getenv)
+	if dir == "" && chain == nil {
 		return nil
 	}
 
@@ -186,8 +184,9 @@ func (a *app) hook(dir string, h hookArgs) error {
 	if event == "" {
 		return fmt.Errorf("lanes hook %s: no EVENT given and the payload has no hook_event_name", ag)
 	}
-	if ag == "codex" && event == "notify" {
-		a.chainCodexNotify(raw)
+	if chain != nil {
+		// Not waited for: the agent waits on the hook.
+		_ = exec.Command(chain[0], append(chain[1:], string(raw))...).Start()
 	}
 
 	if dir == "" {
@@ -292,17 +291,6 @@ func (a *app) adoptHere(p hookPayload) *state.Adopt {
 		ad.Socket, ad.Pane = socket, pane
 	}
 	return ad
-}
-
-// chainCodexNotify runs the user's own Codex notify program, which lanes'
-// injected notify setting replaced, with the same payload; it is not waited for.
-func (a *app) chainCodexNotify(payload []byte) {
-	var argv []string
-	if err := json.Unmarshal([]byte(a.getenv(agent.EnvCodexNotifyChain)), &argv); err != nil || len(argv) == 0 {
-		return
-	}
-	cmd := exec.Command(argv[0], append(argv[1:], string(payload))...)
-	_ = cmd.Start()
 }
 
 // logHookError appends to the size-capped hook error log.

@@ -24,12 +24,12 @@ func (a *app) cmdHooks(_ context.Context, args []string) int {
 		return code
 	}
 	if fl.NArg() != 2 || (fl.Arg(0) != "install" && fl.Arg(0) != "uninstall") {
-		return a.usageErr(fl, "usage: lanes hooks install|uninstall AGENT (claude, codex, gemini or opencode)")
+		return a.usageErr(fl, "usage: lanes hooks install|uninstall AGENT (%s)", orList(codingAgents()))
 	}
 	install := fl.Arg(0) == "install"
 	ag := state.Agent(fl.Arg(1))
-	if !slices.Contains([]string{"claude", "codex", "gemini", "opencode"}, string(ag)) {
-		return a.usageErr(fl, "unknown agent %q (want claude, codex, gemini or opencode)", ag)
+	if !slices.Contains(codingAgents(), string(ag)) {
+		return a.usageErr(fl, "unknown agent %q (want %s)", ag, orList(codingAgents()))
 	}
 	dir, err := a.stateDir()
 	if err != nil {

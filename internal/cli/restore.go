@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"lanes/agent"
 	"lanes/internal/session"
 	"lanes/state"
 )
@@ -18,8 +19,8 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 	fs.Usage = func() {
 		usage()
 		fmt.Fprintln(fs.Output(), "\nrestore starts a session whose tmux session went away (a reboot, a lost server) again, in")
-		fmt.Fprintln(fs.Output(), "its dir, resuming its agent's conversation where the agent can (claude --resume ID, codex")
-		fmt.Fprintln(fs.Output(), "resume ID, gemini --resume ID, opencode -s ID), else afresh. A clean exit is not restored;")
+		fmt.Fprintln(fs.Output(), "its dir, resuming its agent's conversation where the agent can ("+resumeForms()+"),")
+		fmt.Fprintln(fs.Output(), "else afresh. A clean exit is not restored;")
 		fmt.Fprintln(fs.Output(), "a session you killed is, when you name it (never by --all).")
 	}
 	if code, done := a.parse(fs, args); done {
@@ -88,4 +89,16 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 		fmt.Fprintf(a.stdout, "skipped %d adopted session(s): lanes did not start them, so it does not start them again\n", adopted)
 	}
 	return code
+}
+
+// resumeForms is how each agent resumes, as restore's help says it:
+// "claude --resume ID, codex resume ID, …".
+func resumeForms() string {
+	var forms []string
+	for _, ag := range state.CodingAgents() {
+		if args := agent.ResumeArgs(ag, "ID"); args != nil {
+			forms = append(forms, string(ag)+" "+strings.Join(args, " "))
+		}
+	}
+	return strings.Join(forms, ", ")
 }

@@ -14,7 +14,7 @@ import (
 
 func (a *app) cmdNew(ctx context.Context, args []string) int {
 	fs := a.flags("new")
-	agentFlag := fs.String("agent", "", "agent to run: claude, codex, gemini, opencode or shell (default claude; -- CMD alone runs a custom command)")
+	agentFlag := fs.String("agent", "", "agent to run: "+orList(newAgents())+" (default "+string(state.DefaultAgent)+"; -- CMD alone runs a custom command)")
 	dirFlag := fs.String("dir", "", "working directory (default: the current directory)")
 	wtFlag := fs.Bool("worktree", false, "start it in a new git worktree of the repository DIR is in, on a new branch ("+session.EnvWorktreeRoot+" overrides where worktrees go)")
 	branchFlag := fs.String("branch", "", "with --worktree: the new branch (default lanes/NAME)")
@@ -48,7 +48,7 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 	case agent == "" && len(extra) > 0, agent == state.AgentCustom:
 		agent = state.AgentCustom
 	case agent == "":
-		agent = state.AgentClaude
+		agent = state.DefaultAgent
 	case !slices.Contains(agentNames(), string(agent)):
 		return a.usageErr(fs, "unknown agent %q (want one of %s, or custom with a command after --)", agent, strings.Join(agentNames(), ", "))
 	}

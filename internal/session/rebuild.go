@@ -95,8 +95,8 @@ func (s *Service) liveSessions(ctx context.Context, socket, stateDir string) []s
 		ls.Agent = agent.InjectedFor(stateDir, ls.ID)
 		if ls.Agent == "" && ok {
 			ls.Agent = state.AgentCustom
-			if slices.Contains([]state.Agent{state.AgentCodex, state.AgentGemini, state.AgentOpenCode}, state.Agent(words[0])) {
-				ls.Agent = state.Agent(words[0])
+			if a, known := agent.ByBinary(words[0]); known {
+				ls.Agent = a
 			}
 		}
 		if ok {

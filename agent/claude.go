@@ -1,0 +1,138 @@
+package agent
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+
+	"lanes/state"
+)
+
+// claude is Claude Code as lanes drives it: its hooks in a --settings file,
+// its dialog's keys and screen, --resume.
+var claude = Driver{
+	Agent: state.AgentClaude, Binary: "claude",
+	launch: func(lanesBin, dir string, userArgs []string, _ func(string) string) (Plan, error) {
+		return claudeLaunch(lanesBin, dir, userArgs)
+	},
+	userConfig: filepath.Join(".claude", "settings.json"), projectConfig: filepath.Join(".claude", "settings.json"),
+	hooks: claudeHooks, handler: claudeHandler,
+	// Claude Code 2.1: "❯ 1. Yes / 2. Yes, and always allow … / 3. No";
+	// a digit picks its option.
+	keys: DialogKeys{Yes: []string{"1"}, Always: []string{"2"}, No: []string{"3"},
+		Words:   map[Answer]string{Yes: "1. Yes", Always: "2. Yes, and ", No: "3. No"},
+		Options: map[Answer]option{Yes: {text: "1. Yes"}, Always: {text: "2. Yes, and ", prefix: true}, No: {text: "3. No"}}},
+	readDialog: claudeDialog, callText: claudeCallText,
+	resume:      func(id string) []string { return []string{"--resume", id} },
+	userCommand: claudeUserCommand,
+	injected:    claudeSettings,
+	continues:   true,
+}
+
+// claudeSettings is the file under HookDir a Claude Code launch passes to
+// --settings.
+const claudeSettings = "claude-settings.json"
+
+// Claude Code events lanes registers (state.Translate maps each of them).
+var claudeHooks = []hookSpec{
+	{"SessionStart", ""},
+	{"SessionEnd", ""},
+	{"UserPromptSubmit", ""},
+	{"PreToolUse", "*"},
+	{"PostToolUse", "*"},
+	{"PostToolUseFailure", "*"},
+	{"PermissionRequest", "*"},
+	{"Notification", ""},
+	{"Stop", ""},
+	{"StopFailure", ""},
+	{"SubagentStart", ""},
+	{"SubagentStop", ""},
+	{"PreCompact", ""},
+}
+
+// claudeTimeoutSec bounds a hook run (Claude Code counts seconds): `lanes
+// hook` appends one line and exits; the timeout only bounds a wedged disk.
+const claudeTimeoutSec = 10
+
+// claudeLaunch: `claude --settings FILE ARGS…`. Claude Code merges a
+// --settings file with the user, project and local settings, hook arrays
+// included, so the user's own hooks keep running.
+func claudeLaunch(lanesBin, dir string, userArgs []string) (Plan, error) {
+	settings, err := patchHooks(nil, "claude", claudeHooks, claudeHandler(lanesBin, false))
+	if err != nil {
+		return Plan{}, err
+	}
+	file := filepath.Join(dir, claudeSettings)
+	return Plan{
+		Args:     append([]string{"claude", "--settings", file}, userArgs...),
+		Env:      injectedEnv(),
+		Files:    map[string][]byte{file: settings},
+		Injected: true,
+	}, nil
+}
+
+func claudeHandler(lanesBin string, installed bool) hookHandler {
+	return hookHandler{Type: "command", Command: hookCommand(lanesBin, "claude", installed), Timeout: claudeTimeoutSec}
+}
+
+// claudeUserCommand: Claude Code's launch adds --settings FILE after the
+// binary; the rest is the user's. Without it, lanes injected nothing: the
+// command is the user's own.
+func claudeUserCommand(dir string, argv []string) ([]string, bool) {
+	if len(argv) >= 3 && argv[0] == "claude" && argv[1] == "--settings" {
+		if argv[2] != filepath.Join(dir, claudeSettings) {
+			return nil, false // another session's, or the user's own settings
+		}
+		return append([]string{"claude"}, argv[3:]...), true
+	}
+	return argv, argv[0] == "claude"
+}
+
+// claudeCallText: Claude Code prints a Bash call's command, then its
+// description on a line of its own; a description that is empty or has
+// lines of its own would not say where the command ends.
+func claudeCallText(tool, cmd string, input []byte) (string, bool) {
+	var in struct {
+		Description string `json:"description"`
+	}
+	_ = json.Unmarshal(input, &in)
+	desc := strings.TrimSpace(in.Description)
+	if tool != "Bash" || desc == "" || strings.ContainsAny(desc, "\n\t\r") {
+		return "", false
+	}
+	return cmd + "\n" + desc, true
+}
+
+// Claude Code 2.1, the call and its description three columns in, and
+// nothing under the footer:
+//
+//	Bash command
+//	  touch approved.txt && sleep 12
+//	  Run touch approved.txt && sleep 12
+//	Do you want to proceed?
+//	❯ 1. Yes
+//	  …
+//	Esc to cancel · Tab to amend · ctrl+e to explain
+func claudeDialog(lines []string) (dialog, bool) {
+	q := last(lines, "Do you want to proceed?")
+	head := -1
+	for i := q - 1; i >= 0 && head < 0 && q > 0; i-- {
+		if lines[i] == " Bash command" {
+			head = i
+		}
+	}
+	foot := -1
+	for i := q + 1; i < len(lines) && foot < 0 && q >= 0; i++ {
+		if strings.HasPrefix(lines[i], " Esc to cancel") {
+			foot = i
+		}
+	}
+	if head < 0 || foot < 0 || !blank(lines[foot+1:], keep) {
+		return dialog{}, false
+	}
+	call, ok := margin(lines[head+1:q], "   ")
+	if !ok {
+		return dialog{}, false
+	}
+	return dialog{strings.Join(call, "\n"), optionLines(lines[q+1 : foot])}, true
+}

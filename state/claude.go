@@ -1,0 +1,108 @@
+package state
+
+// AgentClaude is Claude Code.
+const AgentClaude Agent = "claude"
+
+// Claude Code, as lanes reads it: its hooks (docs/hooks-research.md),
+// its screen (testdata/real/claude), the tool it asks with, the ids it
+// resumes by.
+var claude = Reading{
+	Agent: AgentClaude, Translate: claudeEvent, Markers: &claudeMarkers,
+	AskTool: claudeAskTool, ResumeShape: uuidShape,
+}
+
+// claudeAskTool is the tool Claude Code asks its human a question with.
+const claudeAskTool = "AskUserQuestion"
+
+// Claude Code hook events (hook_event_name) lanes registers.
+var claudeKinds = map[string]EventKind{
+	"SessionStart":       KindSessionStart,
+	"UserPromptSubmit":   KindTurnStart,
+	"PreToolUse":         KindToolStart,
+	"PostToolUse":        KindToolEnd,
+	"PostToolUseFailure": KindToolEnd,
+	"PermissionRequest":  KindBlock,
+	"Notification":       KindSignal, // refined by notification_type
+	"Stop":               KindTurnEnd,
+	"StopFailure":        KindTurnEnd, // outcome failure: the turn is over, the prompt free
+	"SubagentStart":      KindSubagentStart,
+	"SubagentStop":       KindSubagentStop,
+	"PreCompact":         KindSignal,
+	"SessionEnd":         KindAgentExit,
+}
+
+// Claude Code Notification notification_type values that change activity;
+// every other type (auth_success, elicitation_complete, elicitation_response,
+// agent_needs_input, agent_completed, future ones) is a plain signal.
+var claudeNotificationKinds = map[string]EventKind{
+	"permission_prompt":  KindBlock,
+	"elicitation_dialog": KindAsk,
+	"idle_prompt":        KindIdlePrompt,
+}
+
+func claudeEvent(l Line) (Event, bool) {
+	kind, ok := claudeKinds[l.Event]
+	if !ok {
+		return Event{}, false
+	}
+	e := claudeShaped(l, kind, l.Event, claudeAskTool)
+	if l.Event == "Notification" {
+		e.Detail = qualified(l.Event, l.NotificationType)
+		if k, ok := claudeNotificationKinds[l.NotificationType]; ok {
+			e.Kind = k
+			e.Dialog = k == KindBlock || k == KindAsk // permission_prompt, elicitation_dialog
+		}
+	}
+	return e, true
+}
+
+// claudeShaped makes the Event of a Claude Code hook, or of a Codex one
+// (Codex's lifecycle hooks copy Claude Code's names and payloads): the
+// session source, the tool that asks the human, an interrupted or failed
+// stop, and the SessionEnd reasons after which the agent goes on.
+func claudeShaped(l Line, kind EventKind, name, askTool string) Event {
+	e := hookEvent(l, kind, name)
+	switch name {
+	case "SessionStart":
+		e.SessionSource = l.Source
+	case "PermissionRequest":
+		e.Dialog = true
+	case "PreToolUse":
+		if l.ToolName == askTool {
+			e.Kind, e.Dialog = KindAsk, true
+		}
+	case "Stop":
+		if l.IsInterrupt {
+			e.Outcome = OutcomeCancellation
+		}
+	case "StopFailure":
+		e.Outcome = OutcomeFailure
+	case "SessionEnd":
+		sessionEnd(&e, name, l.Reason, claudeEndKeeps)
+	}
+	return e
+}
+
+// Claude Code's SessionEnd reasons after which it goes on: a /clear, or an
+// interactive /resume switching to another conversation.
+var claudeEndKeeps = []string{"clear", "resume"}
+
+// Dialog: "Do you want to proceed?" above "❯ 1. Yes" and the footer
+// "Esc to cancel · Tab to amend · ctrl+e to explain". Busy: the footer
+// "esc to interrupt · ← for agents" under a "✻ Sautéing… (2s · ↓ 29
+// tokens)" spinner (its word changes, its timer ticks). Idle: the footer
+// "? for shortcuts · ← for agents".
+var claudeMarkers = Markers{
+	Dialog: []string{"Do you want to proceed?", "Esc to cancel"},
+	Idle:   []string{"? for shortcuts"},
+	Busy:   []string{"esc to interrupt"},
+	// A refused dialog, or Esc on one: "⎿ Interrupted · What should
+	// Claude do instead?" (testdata/real/claude/permission-reject).
+	Interrupted: []string{"Interrupted · What should Claude do instead?"},
+	// In a folder never trusted: "Quick safety check: Is this a
+	// project you created or one you trust?" over "❯ 1. Yes, I trust
+	// this folder" and "2. No, exit", before any hook
+	// (testdata/real/harness/claude/trust).
+	Trust:    []string{"Is this a project you created or one you trust?", "Yes, I trust this folder"},
+	Animates: true,
+}

@@ -1,0 +1,99 @@
+package state
+
+// AgentCodex is Codex.
+const AgentCodex Agent = "codex"
+
+// Codex, as lanes reads it: its lifecycle hooks (Claude Code's names and
+// payloads) and notify program, its screen (testdata/real/codex), the
+// tool it asks with, the ids it resumes by.
+var codex = Reading{
+	Agent: AgentCodex, Translate: codexEvent, Markers: &codexMarkers,
+	AskTool: codexAskTool, ResumeShape: uuidShape,
+}
+
+// codexAskTool is the tool Codex asks its human a question with.
+const codexAskTool = "request_user_input"
+
+// Codex lifecycle hook events (same names and payloads as Claude Code) and
+// the legacy notify program.
+var codexKinds = map[string]EventKind{
+	"SessionStart":      KindSessionStart,
+	"UserPromptSubmit":  KindTurnStart,
+	"PreToolUse":        KindToolStart,
+	"PostToolUse":       KindToolEnd,
+	"PermissionRequest": KindBlock,
+	"Stop":              KindTurnEnd,
+	"StopFailure":       KindTurnEnd,
+	"SubagentStart":     KindSubagentStart,
+	"SubagentStop":      KindSubagentStop,
+	"PreCompact":        KindSignal,
+	"PostCompact":       KindSignal,
+	"SessionEnd":        KindAgentExit,
+	// Interrupt: the human pressed Esc (on a dialog too) or Ctrl-C; the
+	// turn ends there, with no Stop (testdata/real/codex).
+	"Interrupt": KindTurnEnd,
+	"notify":    KindSignal, // refined by type
+}
+
+// codexTurnComplete is the notify payload type of a finished turn (the
+// only type Codex documents for notify).
+const codexTurnComplete = "agent-turn-complete"
+
+func codexEvent(l Line) (Event, bool) {
+	name := l.Event
+	if name == "" && l.Type != "" {
+		name = "notify" // a notify payload whose event name was not kept
+	}
+	if name == codexTurnComplete {
+		name = "notify" // the notify type written as the event name
+		if l.Type == "" {
+			l.Type = codexTurnComplete
+		}
+	}
+	kind, ok := codexKinds[name]
+	if !ok {
+		return Event{}, false
+	}
+	e := claudeShaped(l, kind, name, codexAskTool)
+	if name == "Interrupt" {
+		e.Outcome = OutcomeCancellation
+	}
+	if name == "notify" {
+		e.Detail = qualified(name, l.Type)
+		if l.Type == codexTurnComplete {
+			// Codex 0.171 also sent it as its approval dialog opened
+			// (testdata/real/codex/permission-approve): its Stop hook
+			// ends the turn then.
+			e.Kind, e.SoftEnd = KindTurnEnd, true
+		}
+	}
+	return e, true
+}
+
+// Dialog: "Would you like to run the following command?" and "Press
+// enter to confirm or esc to cancel". Busy: "• Working (3s • esc to
+// interrupt)", its timer ticking. Idle: the composer's footer "← for
+// agents · ? for shortcuts" (shown while busy too; the busy line tells).
+// Its questions (request_user_input) end in "tab to add notes | enter
+// to submit answer | esc to interrupt" (testdata/real/harness/codex/
+// question): the busy marker shows there too, the dialog marker rules.
+// A failed turn fires no hook: "■ We’re currently experiencing high
+// demand, which may cause temporary errors." above the prompt (a 500);
+// an interrupt prints "■ Conversation interrupted - use /feedback …".
+var codexMarkers = Markers{
+	// In a repository it was never told to trust, a few seconds after
+	// its prompt: "Folder access … Trust this folder? … › 1. Trust and
+	// continue  2. Back to Agent Command Center" (testdata/real/
+	// harness/codex/trust).
+	Trust: []string{"Trust and continue", "Folder access"},
+	// Then, without the bypass flag, on hooks it has not run before:
+	// "Hooks need review … › 1. Review hooks  2. Trust all and continue
+	// 3. Continue without trusting (hooks won't run)".
+	HookReview:  []string{"Hooks need review"},
+	Dialog:      []string{"Would you like to run the following command?", "Press enter to confirm or esc to cancel", "enter to submit answer"},
+	Idle:        []string{"? for shortcuts"},
+	Busy:        []string{"esc to interrupt"},
+	Failed:      []string{"■ "},
+	Interrupted: []string{"■ Conversation interrupted"},
+	Animates:    true,
+}

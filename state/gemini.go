@@ -1,0 +1,77 @@
+package state
+
+// AgentGemini is Gemini CLI.
+const AgentGemini Agent = "gemini"
+
+// Gemini CLI, as lanes reads it: its hooks, its screen
+// (testdata/real/gemini), the tool it asks with, the ids it resumes by.
+var gemini = Reading{
+	Agent: AgentGemini, Translate: geminiEvent, Markers: &geminiMarkers,
+	AskTool: "ask_user", ResumeShape: uuidShape,
+}
+
+// Gemini CLI hook events.
+var geminiKinds = map[string]EventKind{
+	"SessionStart": KindSessionStart,
+	"BeforeAgent":  KindTurnStart,
+	"BeforeTool":   KindToolStart,
+	"AfterTool":    KindToolEnd,
+	"BeforeModel":  KindWorking,
+	"AfterModel":   KindWorking,
+	"Notification": KindSignal, // refined by notification_type
+	"AfterAgent":   KindTurnEnd,
+	"PreCompress":  KindSignal,
+	"SessionEnd":   KindAgentExit,
+}
+
+// geminiToolPermission is the Gemini CLI Notification type shown when a tool
+// waits for the human's confirmation.
+const geminiToolPermission = "ToolPermission"
+
+func geminiEvent(l Line) (Event, bool) {
+	kind, ok := geminiKinds[l.Event]
+	if !ok {
+		return Event{}, false
+	}
+	e := hookEvent(l, kind, l.Event)
+	switch l.Event {
+	case "SessionStart":
+		e.SessionSource = l.Source // startup, resume, clear
+	case "Notification":
+		e.Detail = qualified(l.Event, l.NotificationType)
+		if l.NotificationType == geminiToolPermission {
+			e.Kind, e.Dialog = KindBlock, true
+		}
+	case "SessionEnd":
+		// reason: exit, clear, logout, prompt_input_exit, other.
+		sessionEnd(&e, l.Event, l.Reason, geminiEndKeeps)
+	}
+	return e, true
+}
+
+// Gemini CLI's SessionEnd reason after which it goes on: a /clear.
+var geminiEndKeeps = []string{"clear"}
+
+// Its questions (ask_user, also a ToolPermission notification) draw
+// "Answer Questions" over "Enter to select · ↑/↓ to navigate · Esc to
+// cancel" (testdata/real/harness/gemini/question).
+// Dialog: "Allow execution of [Shell]?" above "● 1. Allow once" and
+// "3. No, suggest changes (esc)" (the last option of its edit, exec,
+// info and MCP confirmations alike). Busy: "⠹ Thinking... (esc to
+// cancel, 1s)", its spinner and timer ticking, while a tool runs too.
+// Idle: the composer ">   Type your message or @path/to/file" (shown
+// while busy too, hidden while a dialog shows). Esc on the dialog
+// prints "ℹ Request cancelled." and fires no hook; Ctrl-C mid-turn
+// fires AfterAgent (Idle, with nothing saying it was interrupted).
+var geminiMarkers = Markers{
+	Dialog: []string{"Allow execution of", "No, suggest changes (esc)", "Enter to select"},
+	Idle:   []string{"Type your message"},
+	Busy:   []string{"esc to cancel"},
+	// In a folder never trusted (a fresh worktree is one): "Do you
+	// trust the files in this folder?" over "● 1. Trust folder (NAME)",
+	// "2. Trust parent folder", "3. Don't trust", before any hook
+	// (testdata/real/harness/gemini/trust).
+	Trust:       []string{"Do you trust the files in this folder?"},
+	Interrupted: []string{"Request cancelled."},
+	Animates:    true,
+}

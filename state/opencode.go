@@ -1,0 +1,97 @@
+package state
+
+import "strings"
+
+// AgentOpenCode is OpenCode.
+const AgentOpenCode Agent = "opencode"
+
+// OpenCode, as lanes reads it: the events lanes' plugin forwards, the tool
+// it asks with, the ids it resumes by. It has no screen markers because it
+// needs none: its plugin events report what the witness reads elsewhere
+// (testdata/real/opencode): permission.replied for approve and Esc,
+// session.error MessageAbortedError for an interrupt.
+var opencode = Reading{
+	Agent: AgentOpenCode, Translate: opencodeEvent,
+	AskTool: "question", ResumeShape: opencodeShape,
+}
+
+// OpenCode events, named as the lanes OpenCode plugin passes them: the bus
+// event types it forwards (session.*, permission.*, question.*), the plugin
+// hooks it implements (chat.message, tool.execute.*), and three names of its
+// own: lanes.start (the plugin loaded, i.e. the agent started) and
+// subagent.start / subagent.stop (a child session began or went idle).
+var opencodeKinds = map[string]EventKind{
+	"lanes.start":         KindSessionStart,
+	"chat.message":        KindTurnStart,
+	"session.status":      KindSignal, // refined by status
+	"session.idle":        KindTurnEnd,
+	"session.error":       KindTurnEnd,
+	"session.deleted":     KindAgentExit,
+	"tool.execute.before": KindToolStart,
+	"tool.execute.after":  KindToolEnd,
+	"permission.asked":    KindBlock,
+	"permission.updated":  KindBlock, // the name before OpenCode 1.x
+	"permission.replied":  KindToolEnd,
+	"question.asked":      KindAsk,
+	"question.replied":    KindToolEnd,
+	"question.rejected":   KindToolEnd,
+	"subagent.start":      KindSubagentStart,
+	"subagent.stop":       KindSubagentStop,
+}
+
+// OpenCode session.status types: busy and retry (an API error being retried
+// on a timer, still inside the turn) are work; idle ends the turn.
+var opencodeStatusKinds = map[string]EventKind{
+	"busy":  KindWorking,
+	"retry": KindWorking,
+	"idle":  KindTurnEnd,
+}
+
+// opencodeAborted is the session.error name OpenCode gives a turn the user
+// interrupted; the plugin passes the error name as the line's reason.
+const opencodeAborted = "MessageAbortedError"
+
+// opencodeEvent notes: a permission or question reply is the human's answer,
+// so it maps to the completion of the asking call (ToolEnd with the call id
+// the plugin remembered from permission.asked's tool.callID). That clears
+// blocked/waiting_input exactly as a Claude PostToolUse of the asking call
+// does; the tool's own tool.execute.after later finds the call already gone.
+func opencodeEvent(l Line) (Event, bool) {
+	kind, ok := opencodeKinds[l.Event]
+	if !ok {
+		return Event{}, false
+	}
+	e := hookEvent(l, kind, l.Event)
+	switch l.Event {
+	case "lanes.start":
+		e.SessionSource = "startup"
+	case "session.status":
+		e.Detail = qualified(l.Event, l.Status)
+		if k, ok := opencodeStatusKinds[l.Status]; ok {
+			e.Kind = k
+		}
+	case "permission.asked", "permission.updated", "question.asked":
+		e.Dialog = true // OpenCode asks in its TUI
+	case "session.error":
+		e.Detail = qualified(l.Event, l.Reason)
+		e.Outcome = OutcomeFailure
+		if l.Reason == opencodeAborted {
+			e.Outcome = OutcomeCancellation
+		}
+	}
+	return e, true
+}
+
+// opencodeShape: "ses_" and 10 to 64 letters and digits.
+func opencodeShape(s string) bool {
+	rest, ok := strings.CutPrefix(s, "ses_")
+	if !ok || len(rest) < 10 || len(rest) > 64 {
+		return false
+	}
+	for _, c := range []byte(rest) {
+		if !isDigit(c) && !isLower(c) && !('A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return true
+}
