@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"lanes/state"
 )
@@ -127,12 +128,41 @@ func claudeDialog(lines []string) (dialog, bool) {
 			foot = i
 		}
 	}
-	if head < 0 || foot < 0 || !blank(lines[foot+1:], keep) {
+	if head < 1 || foot < 0 || !blank(lines[foot+1:], keep) {
 		return dialog{}, false
 	}
 	call, ok := margin(lines[head+1:q], "   ")
-	if !ok {
+	if !ok || mayWrap(call, ruleWidth(lines[head-1])) {
 		return dialog{}, false
 	}
 	return dialog{strings.Join(call, "\n"), optionLines(lines[q+1 : foot])}, true
+}
+
+// claudeWrapSlack: Claude Code word-wraps a dialog's line some columns
+// short of the pane's edge (at 50 columns, before a word that would have
+// ended in column 49: testdata/real/hostile/claude-one-line-wrapped).
+const claudeWrapSlack = 6
+
+// ruleWidth is the pane's width as the rule Claude Code draws over its
+// dialog gives it (one ─ per column), 0 when line is no such rule.
+func ruleWidth(line string) int {
+	if line == "" || strings.Trim(line, "─") != "" {
+		return 0
+	}
+	return utf8.RuneCountInString(line)
+}
+
+// mayWrap reports whether a line of call could be the line before it
+// word-wrapped (the line and the next one's first word come near the
+// edge), as it would read just like a line of its own: a command and its
+// description, say, like one longer command. Lengths count bytes, never
+// fewer than the columns a line takes; no width known, every line may.
+func mayWrap(call []string, width int) bool {
+	for i := 0; i+1 < len(call); i++ {
+		next := strings.Fields(call[i+1])
+		if len(next) > 0 && len("   "+call[i])+1+len(next[0]) > width-claudeWrapSlack {
+			return true
+		}
+	}
+	return false
 }

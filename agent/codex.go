@@ -147,22 +147,30 @@ func codexDialog(lines []string) (dialog, bool) {
 			return dialog{}, false // another dialog under it
 		}
 	}
-	cmd, opt := -1, -1
-	for i := q + 1; i < foot && opt < 0; i++ {
-		switch t := strings.TrimSpace(lines[i]); {
-		case cmd < 0 && strings.HasPrefix(lines[i], "  $ "):
+	// The options are the block over the footer, found from the footer
+	// up: a command's line that reads like an option is above them.
+	end := foot
+	for end > q+1 && strings.TrimSpace(lines[end-1]) == "" {
+		end--
+	}
+	opt := end
+	for opt > q+1 && strings.TrimSpace(lines[opt-1]) != "" {
+		opt--
+	}
+	if first := strings.TrimSpace(lines[opt]); !strings.HasPrefix(first, "› 1. ") && !strings.HasPrefix(first, "1. ") {
+		return dialog{}, false
+	}
+	cmd := -1
+	for i := q + 1; i < opt && cmd < 0; i++ {
+		if strings.HasPrefix(lines[i], "  $ ") {
 			cmd = i
-		case cmd >= 0 && (strings.HasPrefix(t, "› 1. ") || strings.HasPrefix(t, "1. ")):
-			opt = i
 		}
 	}
-	if cmd < 0 || opt < 0 {
+	// Nothing but blank lines between the command and the options: Codex
+	// draws a command's further lines, and its wraps, at its dialog's
+	// margin, where they cannot be told from its other lines.
+	if cmd < 0 || !blank(lines[cmd+1:opt], keep) {
 		return dialog{}, false
 	}
-	rest, ok := margin(lines[cmd+1:opt], "    ")
-	if !ok {
-		return dialog{}, false
-	}
-	call := append([]string{strings.TrimPrefix(lines[cmd], "  $ ")}, rest...)
-	return dialog{strings.Join(call, "\n"), optionLines(lines[opt:foot])}, true
+	return dialog{strings.TrimPrefix(lines[cmd], "  $ "), optionLines(lines[opt:end])}, true
 }

@@ -29,7 +29,7 @@ var (
 	// ErrUncheckable: lanes keeps no digest of the call the dialog asks
 	// about (a tool other than a shell command, or a hook from before it
 	// kept one), so it cannot check the screen.
-	ErrUncheckable = errors.New("lanes cannot check this dialog on the screen (it reads one shell command with a one-line description, or none); attach to answer it")
+	ErrUncheckable = errors.New("lanes cannot check this dialog on the screen (it reads a one-line shell command, with a one-line description or none); attach to answer it")
 	// ErrNoDialogOnScreen: the pane shows no dialog lanes can read, or
 	// something follows the newest one (another being drawn).
 	ErrNoDialogOnScreen = errors.New("its pane shows no permission dialog lanes can read whole")
@@ -65,14 +65,18 @@ func dialogText(a state.Agent, tool string, input, details []byte) (string, bool
 	if key != "command" && key != "cmd" {
 		key, cmd = state.ToolField(details) // Gemini's ToolPermission
 	}
-	if key != "command" && key != "cmd" || strings.TrimSpace(cmd) == "" || strings.ContainsAny(cmd, "\t\r") {
+	cmd = strings.TrimRight(cmd, "\n")
+	// One line only: the agents draw a command's further lines and its
+	// wraps alike (Codex, Claude Code at the same margin), so a call of
+	// several lines could be read as another's.
+	if key != "command" && key != "cmd" || strings.TrimSpace(cmd) == "" || strings.ContainsAny(cmd, "\t\r\n") {
 		return "", false
 	}
 	d, ok := DriverOf(a)
 	if !ok {
 		return "", false
 	}
-	return d.callText(tool, trimLines(strings.TrimRight(cmd, "\n")), input)
+	return d.callText(tool, strings.TrimRight(cmd, " "), input)
 }
 
 // plainCall: the agent prints the command alone.

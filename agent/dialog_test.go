@@ -130,9 +130,10 @@ func TestCheckDialogRefusesAnotherCall(t *testing.T) {
 			t.Errorf("%s: a command that only starts like the one shown: %v", d.dir, err)
 		}
 		// The old dialog stays in the scrollback; a newer one, for
-		// another command, is drawn under it.
+		// another command, is drawn under it: read as the newer one's, or
+		// (OpenCode: its header twice) not read at all.
 		newer := d.screen + "\n⏺ Bash(" + d.command + ")\n" + strings.ReplaceAll(d.screen, d.command, "rm -rf ~/src")
-		if err := CheckDialog(d.agent, Yes, sum, newer); !errors.As(err, &oc) || !strings.Contains(oc.Call, "rm -rf") {
+		if err := CheckDialog(d.agent, Yes, sum, newer); err == nil || errors.As(err, &oc) && !strings.Contains(oc.Call, "rm -rf") {
 			t.Errorf("%s: a newer dialog under the one shown: %v", d.dir, err)
 		}
 		// Being drawn: the screen up to the call's line, then nothing.

@@ -279,9 +279,14 @@ func opencodeDialog(lines []string) (dialog, bool) {
 		}
 		return l
 	}
+	// Its header, once: a command's lines are drawn at the same margin, so
+	// a header in one could pass for the dialog's.
 	q := -1
-	for i := len(lines) - 1; i >= 0 && q < 0; i-- {
-		if strings.TrimSpace(main(lines[i])) == "┃  △ Permission required" {
+	for i, l := range lines {
+		if strings.TrimSpace(main(l)) == "┃  △ Permission required" {
+			if q >= 0 {
+				return dialog{}, false
+			}
 			q = i
 		}
 	}

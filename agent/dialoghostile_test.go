@@ -1,0 +1,50 @@
+package agent
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"lanes/state"
+)
+
+// The third hostile run's real screens (testdata/real/hostile): each
+// agent drew a dialog about call Y whose text reads, line by line, like
+// call X's. A key for X must not go.
+func TestCheckDialogHostileScreens(t *testing.T) {
+	for _, c := range []struct {
+		file, input string
+		agent       state.Agent
+		tool        string
+	}{
+		// Y: git status\n1. x\nrm -rf ~/h3-victim; its option-like line
+		// read as the dialog's options.
+		{"codex-option-line-in-command", `{"command":"git status"}`, state.AgentCodex, "Bash"},
+		// Y: rm -rf ./h3-victim\n△ Permission required\n  # Shell
+		// command\n\n$ git status; the header in it read as the dialog's.
+		{"opencode-header-in-command", `{"command":"git status"}`, state.AgentOpenCode, "bash"},
+		// Y: the one line "touch … echo second-part", wrapped at 50
+		// columns where X, two lines, breaks. X itself is now refused (one
+		// line only); the wrap is also refused for the one-line X whose
+		// description is Y's second line.
+		{"claude-one-line-wrapped", `{"command":"touch first-part-of-the-long-command-here\necho second-part","description":"Clean build"}`, state.AgentClaude, "Bash"},
+		{"claude-one-line-wrapped", `{"command":"touch first-part-of-the-long-command-here","description":"echo second-part"}`, state.AgentClaude, "Bash"},
+		// And where it draws no description: the wrapped command alone
+		// reads as a command and its description.
+		{"claude-one-line-wrapped -desc", `{"command":"touch first-part-of-the-long-command-here","description":"echo second-part"}`, state.AgentClaude, "Bash"},
+	} {
+		file, noDesc := strings.CutSuffix(c.file, " -desc")
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "real", "hostile", file+".screen"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if noDesc {
+			b = []byte(strings.Replace(string(b), "   Clean build\n", "", 1))
+		}
+		sum := CallSum(c.agent, c.tool, []byte(c.input), nil)
+		if err := CheckDialog(c.agent, Yes, sum, string(b)); err == nil {
+			t.Errorf("%s for %s: the key would go to another call's dialog", c.file, c.input)
+		}
+	}
+}
