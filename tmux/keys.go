@@ -2,7 +2,9 @@ package tmux
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -44,6 +46,9 @@ func (c *Client) SendKeys(ctx context.Context, paneID string, keys ...string) er
 			return fmt.Errorf("%w: %q is not a key lanes sends", ErrInvalid, k)
 		}
 	}
+	if err := c.alone(ctx, paneID); err != nil {
+		return err
+	}
 	for i, k := range keys {
 		if i > 0 {
 			select {
@@ -58,6 +63,24 @@ func (c *Client) SendKeys(ctx context.Context, paneID string, keys ...string) er
 			}
 			return err
 		}
+	}
+	return nil
+}
+
+// ErrSynchronized: the pane's window has synchronize-panes on, so tmux
+// would type what lanes sends into every pane of it, where lanes checked
+// none.
+var ErrSynchronized = errors.New("its window has synchronize-panes on: what lanes sends would go into every pane of it")
+
+// alone is nil when what is sent to paneID goes there only (its window
+// does not synchronize its panes), else ErrSynchronized.
+func (c *Client) alone(ctx context.Context, paneID string) error {
+	out, err := c.run(ctx, []string{"display-message", "-p", "-t", paneID, "#{pane_synchronized}"})
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(string(out)) == "1" {
+		return ErrSynchronized
 	}
 	return nil
 }

@@ -44,6 +44,9 @@ func (c *Client) SendText(ctx context.Context, paneID, text string) error {
 	case strings.ContainsFunc(text, func(r rune) bool { return unicode.IsControl(r) && r != '\t' && r != '\n' }):
 		return fmt.Errorf("%w: text contains control characters", ErrInvalid)
 	}
+	if err := c.alone(ctx, paneID); err != nil {
+		return err
+	}
 	// Unique, not secret: the buffer lives only inside this one command
 	// list, which the server runs with nothing in between.
 	buf := "lanes-" + strconv.FormatUint(rand.Uint64(), 36)

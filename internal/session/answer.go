@@ -59,6 +59,9 @@ func (s *Service) Answer(ctx context.Context, seen *state.Record, ans agent.Answ
 	case errors.Is(err, tmux.ErrNoSession), errors.Is(err, tmux.ErrNoServer):
 		unclaim()
 		return "", fmt.Errorf("its pane is gone (the session ended); nothing was sent")
+	case errors.Is(err, tmux.ErrSynchronized):
+		unclaim()
+		return "", fmt.Errorf("%w; nothing was sent — answer in its pane (lanes attach %s), or turn synchronize-panes off", err, cur.Name)
 	case err != nil:
 		// The keys may have gone: the claim stays, so no retry doubles them.
 		return "", fmt.Errorf("%w; look at the pane (lanes attach %s) before answering again", err, cur.Name)

@@ -36,6 +36,8 @@ func (s *Service) Send(ctx context.Context, r *state.Record, text string, force 
 	switch {
 	case err == nil, errors.Is(err, tmux.ErrInvalid), errors.Is(err, tmux.ErrNoSession), errors.Is(err, tmux.ErrNoServer):
 		return err // nothing to look at: the text was refused, or the pane is gone
+	case errors.Is(err, tmux.ErrSynchronized):
+		return fmt.Errorf("%w; nothing was sent", err)
 	}
 	// A timeout leaves it open what the pane holds now.
 	return fmt.Errorf("%w; look at the pane (lanes attach %s) before sending again", err, r.Name)
