@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"lanes/state"
 )
@@ -36,7 +38,7 @@ var (
 )
 
 // OtherCallError: the pane's newest dialog asks about another call than
-// the one the board showed.
+// the one the board showed; Call is its text as visible spells it.
 type OtherCallError struct{ Call string }
 
 func (e *OtherCallError) Error() string {
@@ -111,10 +113,35 @@ func CheckDialog(a state.Agent, ans Answer, callSum, screen string) error {
 		return ErrNoDialogOnScreen
 	}
 	if sum(d.call) != callSum {
-		return &OtherCallError{Call: state.Summary(d.call, 60)}
+		return &OtherCallError{Call: visible(d.call, 80)}
 	}
 	if !d.offers(drv.keys.Options[ans]) {
 		return fmt.Errorf("%w: its dialog does not offer %q where the key would pick it", ErrNoDialogOnScreen, drv.keys.Words[ans])
 	}
 	return nil
+}
+
+// visible is a call's text as a refusal prints it: what could make two
+// calls look alike spelled out — a character a terminal would not show
+// or a space other than the plain one as ⟨U+200B⟩, a line end as ⏎ — and
+// runs of spaces kept; cut to n characters with "…".
+func visible(s string, n int) string {
+	var b strings.Builder
+	k := 0
+	for _, r := range s {
+		if k == n {
+			b.WriteString("…")
+			break
+		}
+		switch {
+		case r == '\n':
+			b.WriteString("⏎")
+		case r != ' ' && (unicode.IsSpace(r) || r == utf8.RuneError || state.CleanText(string(r)) == ""):
+			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
+		default:
+			b.WriteRune(r)
+		}
+		k++
+	}
+	return b.String()
 }

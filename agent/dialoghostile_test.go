@@ -48,3 +48,21 @@ func TestCheckDialogHostileScreens(t *testing.T) {
 		}
 	}
 }
+
+// A refusal spells out what makes the screen's call another: the board
+// shows text cleaned of what a terminal would not show, so the two could
+// read alike.
+func TestOtherCallSpellsOutTheDifference(t *testing.T) {
+	for in, want := range map[string]string{
+		"git\u200bstatus":       "git⟨U+200B⟩status",
+		"rm -rf ~\u00a0/x":      "rm -rf ~⟨U+00A0⟩/x",
+		"ls  -la":               "ls  -la",
+		"a\nb":                  "a⏎b",
+		"\x1b[31mred":           "⟨U+001B⟩[31mred",
+		strings.Repeat("x", 90): strings.Repeat("x", 80) + "…",
+	} {
+		if got := visible(in, 80); got != want {
+			t.Errorf("visible(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
