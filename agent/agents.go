@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 	"path/filepath"
+	"time"
 
 	"lanes/state"
 )
@@ -55,6 +56,8 @@ type Driver struct {
 	// chain is the user's own program that lanes' hook for event stands
 	// in for, nil for none (Chained).
 	chain func(event string, env func(string) string) []string
+	// guard is how long its dialog ignores keys after it opens (KeyGuard).
+	guard time.Duration
 }
 
 // drivers are the coding agents lanes drives, in the order lists show them.
@@ -109,4 +112,14 @@ func Chained(a state.Agent, event string, env func(string) string) []string {
 		return d.chain(event, env)
 	}
 	return nil
+}
+
+// KeyGuard is how long agent a's permission dialog ignores keys after it
+// opens, so that keys meant for its prompt do not answer it: a key sent
+// sooner is lost, and the answer said done is not.
+func KeyGuard(a state.Agent) time.Duration {
+	if d, ok := DriverOf(a); ok {
+		return d.guard
+	}
+	return 0
 }

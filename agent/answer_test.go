@@ -47,6 +47,14 @@ func TestDialogKeysOnScreens(t *testing.T) {
 		for _, file := range dialogScreens(t, ag) {
 			name, screen, _ := strings.Cut(file, "\x00")
 			for _, ans := range Offers(ag) {
+				if opt := k.Options[ans]; opt.numbered {
+					// The key is the number the dialog draws before it.
+					dlg, _ := readDialog(ag, screen)
+					if key, ok := dlg.pick(opt); !ok || strings.Trim(key, "0123456789") != "" || key == "" {
+						t.Errorf("%s %s on %s: no one option line %q numbered (got %q, %v in %q)", ag, ans, name, opt.text, key, ok, dlg.options)
+					}
+					continue
+				}
 				keys, _ := k.Keys(ans)
 				if err := advertised(ag, screen, k.Words[ans], keys); err != nil {
 					t.Errorf("%s %s on %s: %v", ag, ans, name, err)

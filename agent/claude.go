@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"lanes/state"
@@ -19,15 +20,21 @@ var claude = Driver{
 	userConfig: filepath.Join(".claude", "settings.json"), projectConfig: filepath.Join(".claude", "settings.json"),
 	hooks: claudeHooks, handler: claudeHandler,
 	// Claude Code 2.1: "❯ 1. Yes / 2. Yes, and always allow … / 3. No";
-	// a digit picks its option.
+	// 2.1.332 puts "3. Yes, and switch to auto mode" before "4. No". A
+	// digit picks its option: the one drawn before it on the screen read.
 	keys: DialogKeys{Yes: []string{"1"}, Always: []string{"2"}, No: []string{"3"},
-		Words:   map[Answer]string{Yes: "1. Yes", Always: "2. Yes, and ", No: "3. No"},
-		Options: map[Answer]option{Yes: {text: "1. Yes"}, Always: {text: "2. Yes, and ", prefix: true}, No: {text: "3. No"}}},
+		Words: map[Answer]string{Yes: "Yes", Always: "Yes, and always allow", No: "No"},
+		Options: map[Answer]option{Yes: {text: "Yes", numbered: true}, No: {text: "No", numbered: true},
+			Always: {text: "Yes, and always allow", or: []string{"Yes, and don't ask again", "Yes, and don’t ask again"}, prefix: true, numbered: true}}},
 	readDialog: claudeDialog, callText: claudeCallText,
 	resume:      func(id string) []string { return []string{"--resume", id} },
 	userCommand: claudeUserCommand,
 	injected:    claudeSettings,
 	continues:   true,
+	// 2.1.332 drops a key sent within about a second of its dialog
+	// opening (scripts/agents answer_yes: `1` at 0.6 s was lost, the
+	// same key later approved).
+	guard: 1500 * time.Millisecond,
 }
 
 // claudeSettings is the file under HookDir a Claude Code launch passes to
@@ -104,16 +111,19 @@ func claudeCallText(tool, cmd string, input []byte) (string, bool) {
 	return cmd + "\n" + desc, true
 }
 
-// Claude Code 2.1, the call and its description three columns in, and
-// nothing under the footer:
+// Claude Code 2.1 up to 2.1.197, the call and its description three
+// columns in; 2.1.332, its description (after a tip) and then its
+// command alone between two dashed rules, one column in. Nothing under
+// the footer:
 //
-//	Bash command
-//	  touch approved.txt && sleep 12
-//	  Run touch approved.txt && sleep 12
-//	Do you want to proceed?
-//	❯ 1. Yes
-//	  …
-//	Esc to cancel · Tab to amend · ctrl+e to explain
+//	Bash command                        Bash command
+//	  touch approved.txt && sleep 12    Tip: auto mode handles these …
+//	  Run touch approved.txt && …       Run touch approved.txt && …
+//	Do you want to proceed?            ╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌
+//	❯ 1. Yes                            touch approved.txt && sleep 12
+//	  …                                ╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌
+//	Esc to cancel · Tab to amend · …    Do you want to proceed?
+//	                                    ❯ 1. Yes …
 func claudeDialog(lines []string) (dialog, bool) {
 	q := last(lines, "Do you want to proceed?")
 	head := -1
@@ -131,11 +141,57 @@ func claudeDialog(lines []string) (dialog, bool) {
 	if head < 1 || foot < 0 || !blank(lines[foot+1:], keep) {
 		return dialog{}, false
 	}
-	call, ok := margin(lines[head+1:q], "   ")
-	if !ok || mayWrap(call, ruleWidth(lines[head-1])) {
-		return dialog{}, false
+	call, ok := claudeRuled(lines[head+1 : q])
+	if !ok {
+		if call, ok = margin(lines[head+1:q], "   "); !ok || mayWrap(call, ruleWidth(lines[head-1])) {
+			return dialog{}, false
+		}
 	}
 	return dialog{strings.Join(call, "\n"), optionLines(lines[q+1 : foot])}, true
+}
+
+// claudeTip is the line Claude Code 2.1.332 draws over a call's
+// description.
+const claudeTip = ` Tip: auto mode handles these prompts for you — choose "switch to auto mode" below`
+
+// claudeRuled reads the call from the lines between the header and the
+// question as Claude Code 2.1.332 draws them: the tip, the description,
+// a dashed rule, the command, a dashed rule, then its notices ("This
+// command requires approval"); each line but the rules one column in, or
+// after " │ " (testdata/real/harness/claude/worktree). The call is the
+// command's line, then the description's (the order the hook's digest
+// has). ok is false for any other shape: a command or a description of
+// more than one line, one of them wrapped, is one, as a rule line of a
+// command is drawn in from the edge.
+func claudeRuled(region []string) ([]string, bool) {
+	var lines []string
+	for _, l := range region {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > 0 && lines[0] == claudeTip {
+		lines = lines[1:]
+	}
+	rule := func(l string) bool { return l != "" && strings.Trim(l, "╌") == "" }
+	if len(lines) < 4 || !rule(lines[1]) || !rule(lines[3]) {
+		return nil, false
+	}
+	m := " "
+	if strings.HasPrefix(lines[0], " │ ") {
+		m = " │ "
+	}
+	desc, ok1 := strings.CutPrefix(lines[0], m)
+	cmd, ok2 := strings.CutPrefix(lines[2], m)
+	if !ok1 || !ok2 || strings.HasPrefix(desc, " ") || strings.HasPrefix(cmd, "│") {
+		return nil, false
+	}
+	for _, notice := range lines[4:] {
+		if !strings.HasPrefix(notice, " ") || strings.HasPrefix(notice, "  ") || strings.HasPrefix(notice, " │") {
+			return nil, false
+		}
+	}
+	return []string{cmd, desc}, true
 }
 
 // claudeWrapSlack: Claude Code word-wraps a dialog's line some columns

@@ -84,41 +84,36 @@ func dialogText(a state.Agent, tool string, input, details []byte) (string, bool
 // plainCall: the agent prints the command alone.
 func plainCall(_, cmd string, _ []byte) (string, bool) { return cmd, true }
 
-// trimLines is text with each line's trailing spaces gone: a screen has
-// none to show.
-func trimLines(text string) string {
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return strings.Join(lines, "\n")
-}
-
 // sum is the digest of text, exactly.
 func sum(text string) string {
 	h := sha256.Sum256([]byte(text))
 	return hex.EncodeToString(h[:16])
 }
 
-// CheckDialog is nil when screen's newest permission dialog of agent a
-// asks about exactly the call whose digest is callSum and offers answer
-// ans; else why a key must not go.
-func CheckDialog(a state.Agent, ans Answer, callSum, screen string) error {
+// CheckDialog is the keys that answer ans on screen's newest permission
+// dialog of agent a, when it asks about exactly the call whose digest is
+// callSum and draws the option the keys pick; else why no key may go.
+func CheckDialog(a state.Agent, ans Answer, callSum, screen string) ([]string, error) {
 	if callSum == "" || strings.Contains(callSum, ".") { // none, or a digest of before
-		return ErrUncheckable
+		return nil, ErrUncheckable
 	}
 	drv, known := DriverOf(a)
 	d, ok := readDialog(a, screen)
 	if !known || !ok {
-		return ErrNoDialogOnScreen
+		return nil, ErrNoDialogOnScreen
 	}
 	if sum(d.call) != callSum {
-		return &OtherCallError{Call: visible(d.call, 80)}
+		return nil, &OtherCallError{Call: visible(d.call, 300)}
 	}
-	if !d.offers(drv.keys.Options[ans]) {
-		return fmt.Errorf("%w: its dialog does not offer %q where the key would pick it", ErrNoDialogOnScreen, drv.keys.Words[ans])
+	keys, fixed := drv.keys.Keys(ans)
+	key, drawn := d.pick(drv.keys.Options[ans])
+	switch {
+	case !fixed || !drawn:
+		return nil, fmt.Errorf("%w: its dialog does not offer %q where the key would pick it", ErrNoDialogOnScreen, drv.keys.Words[ans])
+	case key != "":
+		return []string{key}, nil // its number on this screen
 	}
-	return nil
+	return keys, nil
 }
 
 // visible is a call's text as a refusal prints it: what could make two

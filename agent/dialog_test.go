@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,7 +110,7 @@ func TestCallSumOnRealDialogs(t *testing.T) {
 			continue
 		}
 		for _, ans := range Offers(d.agent) {
-			if err := CheckDialog(d.agent, ans, sum, d.screen); err != nil {
+			if _, err := CheckDialog(d.agent, ans, sum, d.screen); err != nil {
 				t.Errorf("%s: CheckDialog(%s) = %v", d.dir, ans, err)
 			}
 		}
@@ -126,25 +127,25 @@ func TestCheckDialogRefusesAnotherCall(t *testing.T) {
 		sum := CallSum(d.agent, d.tool, d.input, d.details)
 		longer := strings.ReplaceAll(d.screen, d.command, d.command+evil)
 		var oc *OtherCallError
-		if err := CheckDialog(d.agent, Yes, sum, longer); !errors.As(err, &oc) || !strings.Contains(oc.Call, "curl -s") {
+		if _, err := CheckDialog(d.agent, Yes, sum, longer); !errors.As(err, &oc) || !strings.Contains(oc.Call, "curl -s") {
 			t.Errorf("%s: a command that only starts like the one shown: %v", d.dir, err)
 		}
 		// The old dialog stays in the scrollback; a newer one, for
 		// another command, is drawn under it: read as the newer one's, or
 		// (OpenCode: its header twice) not read at all.
 		newer := d.screen + "\n⏺ Bash(" + d.command + ")\n" + strings.ReplaceAll(d.screen, d.command, "rm -rf ~/src")
-		if err := CheckDialog(d.agent, Yes, sum, newer); err == nil || errors.As(err, &oc) && !strings.Contains(oc.Call, "rm -rf") {
+		if _, err := CheckDialog(d.agent, Yes, sum, newer); err == nil || errors.As(err, &oc) && !strings.Contains(oc.Call, "rm -rf") {
 			t.Errorf("%s: a newer dialog under the one shown: %v", d.dir, err)
 		}
 		// Being drawn: the screen up to the call's line, then nothing.
 		cut := d.screen[:strings.LastIndex(d.screen, d.command)+len(d.command)]
-		if err := CheckDialog(d.agent, Yes, sum, cut); !errors.Is(err, ErrNoDialogOnScreen) {
+		if _, err := CheckDialog(d.agent, Yes, sum, cut); !errors.Is(err, ErrNoDialogOnScreen) {
 			t.Errorf("%s: a dialog not drawn whole: %v", d.dir, err)
 		}
-		if err := CheckDialog(d.agent, Yes, sum, "❯ ready for your next prompt\n"); !errors.Is(err, ErrNoDialogOnScreen) {
+		if _, err := CheckDialog(d.agent, Yes, sum, "❯ ready for your next prompt\n"); !errors.Is(err, ErrNoDialogOnScreen) {
 			t.Errorf("%s: no dialog: %v", d.dir, err)
 		}
-		if err := CheckDialog(d.agent, Yes, "", d.screen); !errors.Is(err, ErrUncheckable) {
+		if _, err := CheckDialog(d.agent, Yes, "", d.screen); !errors.Is(err, ErrUncheckable) {
 			t.Errorf("%s: no digest: %v", d.dir, err)
 		}
 	}
@@ -207,11 +208,11 @@ func TestCheckDialogSpacesAndLines(t *testing.T) {
 		"a line end added":     {sum, shows("touch approved.txt &&\n   sleep 12", desc)},
 	} {
 		var oc *OtherCallError
-		if err := CheckDialog(state.AgentClaude, Yes, c.sum, c.screen); !errors.As(err, &oc) {
+		if _, err := CheckDialog(state.AgentClaude, Yes, c.sum, c.screen); !errors.As(err, &oc) {
 			t.Errorf("%s: CheckDialog = %v, want another call", name, err)
 		}
 	}
-	if err := CheckDialog(state.AgentClaude, Yes, rmSum, shows("rm -rf ~/x", "Remove x")); err != nil {
+	if _, err := CheckDialog(state.AgentClaude, Yes, rmSum, shows("rm -rf ~/x", "Remove x")); err != nil {
 		t.Errorf("the very call: %v", err)
 	}
 }
@@ -230,7 +231,7 @@ func TestCheckDialogSecondRerun(t *testing.T) {
 		}
 		for name, cmd := range spaced {
 			screen := strings.ReplaceAll(d.screen, d.command, cmd)
-			if err := CheckDialog(d.agent, Yes, sum, screen); err == nil {
+			if _, err := CheckDialog(d.agent, Yes, sum, screen); err == nil {
 				t.Errorf("%s: %s in the command passed", d.dir, name)
 			}
 		}
@@ -238,20 +239,21 @@ func TestCheckDialogSecondRerun(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join("..", "testdata", "real", "claude", "permission-approve", "dialog.screen"))
 	claude := string(b)
 	sum := CallSum(state.AgentClaude, "Bash", mustJSON(map[string]string{"command": "touch approved.txt && sleep 12", "description": "Run touch approved.txt && sleep 12"}), nil)
-	for name, screen := range map[string]string{
-		"always where yes was": strings.Replace(strings.Replace(claude, "❯ 1. Yes\n", "❯ 1. Yes, and always allow access to / from this project\n", 1),
-			"   2. Yes, and always allow access to proj-claude/ from this project\n", "   2. Yes\n", 1),
-		"a line end added": strings.Replace(claude, "   touch approved.txt && sleep 12\n", "   touch approved.txt &&\n   sleep 12\n", 1),
-	} {
-		if err := CheckDialog(state.AgentClaude, Yes, sum, screen); err == nil {
-			t.Errorf("claude, %s: passed", name)
-		}
+	// Options swapped: the key is the number drawn before "Yes".
+	swapped := strings.Replace(strings.Replace(claude, "❯ 1. Yes\n", "❯ 1. Yes, and always allow access to / from this project\n", 1),
+		"   2. Yes, and always allow access to proj-claude/ from this project\n", "   2. Yes\n", 1)
+	if keys, err := CheckDialog(state.AgentClaude, Yes, sum, swapped); err != nil || !slices.Equal(keys, []string{"2"}) {
+		t.Errorf("claude, always where yes was: keys %q, %v; want 2, the number of Yes", keys, err)
+	}
+	broken := strings.Replace(claude, "   touch approved.txt && sleep 12\n", "   touch approved.txt &&\n   sleep 12\n", 1)
+	if _, err := CheckDialog(state.AgentClaude, Yes, sum, broken); err == nil {
+		t.Error("claude, a line end added: passed")
 	}
 	b, _ = os.ReadFile(filepath.Join("..", "testdata", "real", "codex", "permission-approve", "dialog.screen"))
 	codex := strings.TrimRight(string(b), "\n ")
 	csum := CallSum(state.AgentCodex, "Bash", mustJSON(map[string]string{"command": "touch approved.txt && sleep 12"}), nil)
 	edit := codex + "\n  Would you like to make the following edits?\n  /etc/passwd (+1 -0)\n› 1. Yes, proceed (y)\n  2. No (esc)\n  Press enter to confirm or esc to cancel\n"
-	if err := CheckDialog(state.AgentCodex, Yes, csum, edit); err == nil {
+	if _, err := CheckDialog(state.AgentCodex, Yes, csum, edit); err == nil {
 		t.Error("codex: an edit dialog drawn under the one shown passed")
 	}
 }

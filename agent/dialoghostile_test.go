@@ -3,6 +3,7 @@ package agent
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -43,7 +44,7 @@ func TestCheckDialogHostileScreens(t *testing.T) {
 			b = []byte(strings.Replace(string(b), "   Clean build\n", "", 1))
 		}
 		sum := CallSum(c.agent, c.tool, []byte(c.input), nil)
-		if err := CheckDialog(c.agent, Yes, sum, string(b)); err == nil {
+		if _, err := CheckDialog(c.agent, Yes, sum, string(b)); err == nil {
 			t.Errorf("%s for %s: the key would go to another call's dialog", c.file, c.input)
 		}
 	}
@@ -64,5 +65,26 @@ func TestOtherCallSpellsOutTheDifference(t *testing.T) {
 		if got := visible(in, 80); got != want {
 			t.Errorf("visible(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// Claude Code 2.1.332 draws "3. Yes, and switch to auto mode" before
+// "4. No": no is the number drawn before "No" on the screen read, 3 on
+// 2.1.197's dialog, 4 on 2.1.332's (a fixed 3 would switch its mode).
+func TestClaudeNoIsTheNumberOnScreen(t *testing.T) {
+	want := map[string]string{"claude/permission-approve": "3", "harness/claude/approve": "4"}
+	for _, d := range realDialogs(t) {
+		dir := strings.TrimPrefix(d.dir, filepath.Join("..", "testdata", "real")+"/")
+		if want[dir] == "" {
+			continue
+		}
+		keys, err := CheckDialog(state.AgentClaude, No, CallSum(d.agent, d.tool, d.input, d.details), d.screen)
+		if err != nil || !slices.Equal(keys, []string{want[dir]}) {
+			t.Errorf("%s: no = %q, %v; want %s", dir, keys, err, want[dir])
+		}
+		delete(want, dir)
+	}
+	if len(want) > 0 {
+		t.Errorf("no recorded dialog in %v", want)
 	}
 }

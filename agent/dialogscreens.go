@@ -20,20 +20,41 @@ type dialog struct {
 }
 
 // option is how a dialog draws the option an answer picks: its line,
-// trimmed and without the selection marker, whole or (prefix) its start.
+// trimmed and without the selection marker, whole or (prefix) its start;
+// or, numbered, "N. " and then that, where N is the key that picks it (an
+// agent's release may renumber its options: Claude Code 2.1.332 put
+// "3. Yes, and switch to auto mode" before "4. No"). or: the words other
+// releases draw.
 type option struct {
-	text   string
-	prefix bool
+	text     string
+	prefix   bool
+	numbered bool
+	or       []string
 }
 
-// offers reports whether the dialog draws o.
-func (d dialog) offers(o option) bool {
+// pick is the key that picks o on the dialog: "" with ok for an option
+// whose key is not its number (the agent's fixed keys pick it); ok is false
+// when the dialog does not draw o, or draws it twice.
+func (d dialog) pick(o option) (key string, ok bool) {
+	found := 0
 	for _, l := range d.options {
-		if l == o.text || o.prefix && strings.HasPrefix(l, o.text) {
-			return true
+		n := ""
+		if o.numbered {
+			digits := strings.TrimLeft(l, "0123456789")
+			rest, dot := strings.CutPrefix(digits, ". ")
+			if !dot || len(digits) == len(l) {
+				continue
+			}
+			n, l = l[:len(l)-len(digits)], rest
+		}
+		for _, t := range append([]string{o.text}, o.or...) {
+			if l == t || o.prefix && strings.HasPrefix(l, t) {
+				key, found = n, found+1
+				break
+			}
 		}
 	}
-	return false
+	return key, found == 1
 }
 
 // readDialog reads the newest permission dialog agent a draws on screen;

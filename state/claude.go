@@ -94,8 +94,13 @@ var claudeEndKeeps = []string{"clear", "resume"}
 // "? for shortcuts · ← for agents".
 var claudeMarkers = Markers{
 	Dialog: []string{"Do you want to proceed?", "Esc to cancel"},
-	Idle:   []string{"? for shortcuts"},
-	Busy:   []string{"esc to interrupt"},
+	// In another permission mode the footer names the mode instead:
+	// "⏵⏵ auto mode on (shift+tab to cycle)" in auto mode, the one Claude
+	// Code 2.1.332 starts in (testdata/real/harness/claude/mode_interrupt;
+	// busy, "· esc to interrupt" follows); issue 32 saw plan mode's and
+	// accept-edits' end the same way.
+	Idle: []string{"? for shortcuts", "(shift+tab to cycle)"},
+	Busy: []string{"esc to interrupt"},
 	// A refused dialog, or Esc on one: "⎿ Interrupted · What should
 	// Claude do instead?" (testdata/real/claude/permission-reject).
 	Interrupted: []string{"Interrupted · What should Claude do instead?"},

@@ -25,8 +25,7 @@ func (s *Service) Answer(ctx context.Context, seen *state.Record, ans agent.Answ
 	if err := agent.Answerable(seen); err != nil {
 		return "", err
 	}
-	keys, err := agent.KeysFor(seen.Agent, ans)
-	if err != nil {
+	if _, err := agent.KeysFor(seen.Agent, ans); err != nil {
 		return "", err
 	}
 	cur, err := s.stillAsking(ctx, seen)
@@ -41,13 +40,24 @@ func (s *Service) Answer(ctx context.Context, seen *state.Record, ans agent.Answ
 	// in the pane says so through no hook, a newer one opens before its
 	// hook): the keys go only while the pane's newest dialog asks about
 	// exactly this call, with the option they pick.
+	// An agent may ignore keys for a moment after its dialog opens: the
+	// keys wait that out (the check below reads the screen after it).
+	if wait := min(cur.Activity.DialogAt.Add(agent.KeyGuard(cur.Agent)).Sub(s.now()), agent.KeyGuard(cur.Agent)); wait > 0 {
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			unclaim()
+			return "", fmt.Errorf("%w; nothing was sent", ctx.Err())
+		}
+	}
 	tc := s.Tmux(cur.Runtime.Socket)
 	screen, err := tc.CaptureText(ctx, cur.Runtime.PaneID)
 	if err != nil {
 		unclaim()
 		return "", fmt.Errorf("reading its pane before answering: %w; nothing was sent", err)
 	}
-	if err := agent.CheckDialog(cur.Agent, ans, cur.Activity.CallSum, string(screen)); err != nil {
+	keys, err := agent.CheckDialog(cur.Agent, ans, cur.Activity.CallSum, string(screen))
+	if err != nil {
 		unclaim()
 		if errors.Is(err, agent.ErrNoDialogOnScreen) {
 			err = fmt.Errorf("%w: %w", ErrDialogGone, err)
@@ -171,7 +181,7 @@ func (s *Service) watchAnswer(ctx context.Context, tc *tmux.Client, r *state.Rec
 		if err != nil {
 			return "", time.Time{}, false
 		}
-		if agent.CheckDialog(r.Agent, ans, r.Activity.CallSum, string(b)) != nil {
+		if _, err := agent.CheckDialog(r.Agent, ans, r.Activity.CallSum, string(b)); err != nil {
 			return string(b), s.now(), true
 		}
 	}

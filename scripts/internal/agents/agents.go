@@ -20,15 +20,21 @@ type agent struct {
 	// files writes the agent's config into the private HOME.
 	files func(h *home, url string) error
 	args  []string // the agent's own arguments, after lanes new's --
+	// mode replaces args to start the agent in the mode a new user's
+	// starts in where the harness runs it in another (Claude Code 2.1.332
+	// starts in auto mode, which answers its own dialogs; the harness runs
+	// it in manual mode to see them); nil: none.
+	mode []string
 
 	// Screen markers: the idle prompt (any of them), and the dialog. Where
 	// lanes' witness has markers for the agent these are they, so a release
 	// that changes the screen fails the harness (docs/design.md §11).
 	ready  []string
 	dialog []string
-	// Keys: answer the dialog yes, answer it no, stop a turn.
-	approve, reject, interrupt string
-	exit, compact              string // slash commands
+	// Keys: answer the dialog yes, answer it no, stop a turn; trust the
+	// folder it asks about before it starts ("" is Enter).
+	approve, reject, interrupt, trust string
+	exit, compact                     string // slash commands
 	// quiet is a tool call that runs without asking; asks(cmd) one that asks.
 	quiet modelserver.ToolCall
 	asks  func(cmd string) modelserver.ToolCall
@@ -116,10 +122,14 @@ var agents = []agent{
 			return h.write(".claude.json", map[string]any{"hasCompletedOnboarding": true,
 				"projects": map[string]any{h.proj: map[string]any{"hasTrustDialogAccepted": true}}})
 		},
+		args:    []string{"--permission-mode", "manual"},
+		mode:    []string{"--permission-mode", "auto"},
 		ready:   lanesMarkers(state.AgentClaude).Idle,
 		dialog:  lanesMarkers(state.AgentClaude).Dialog,
 		approve: "Enter", reject: "Escape", interrupt: "Escape",
-		exit: "/exit", compact: "/compact",
+		// 2.1.332 highlights "❯ No, exit" over "Yes, I trust this folder".
+		trust: "Down Enter",
+		exit:  "/exit", compact: "/compact",
 		quiet:     shell("echo hi"),
 		asks:      func(cmd string) modelserver.ToolCall { return shell("touch asked.txt && " + cmd) },
 		question:  tool("AskUserQuestion", `{"questions":[{"question":"Which colour should the button be?","header":"Colour","multiSelect":false,"options":[{"label":"Red","description":"a red button"},{"label":"Blue","description":"a blue button"}]}]}`),

@@ -166,6 +166,9 @@ func (r *run) setUp(cfg config, sc scenario, turns []modelserver.Turn) error {
 		// hooks (the harness otherwise passes its bypass flag).
 		agentArgs = slices.DeleteFunc(slices.Clone(agentArgs), func(a string) bool { return a == "--dangerously-bypass-hook-trust" })
 	}
+	if sc.mode {
+		agentArgs = r.a.mode
+	}
 	args = append(append(args, "--"), agentArgs...)
 	r.started = time.Now()
 	if sc.adopt {

@@ -8,6 +8,7 @@ import (
 
 	m "lanes/scripts/internal/modelserver"
 	"lanes/scripts/internal/world"
+	"lanes/state"
 )
 
 // scenario is one thing a human does with an agent, and the card walk the
@@ -26,6 +27,8 @@ type scenario struct {
 	// adopt: the agent is started by hand in a plain tmux pane, with
 	// lanes' hooks installed in its config, not by lanes new.
 	adopt bool
+	// mode: the agent starts with its mode args (agent.mode).
+	mode bool
 	// turns is the model's script for this agent; nil with a reason when
 	// the agent lacks the feature.
 	turns func(a agent, q bool) ([]m.Turn, string)
@@ -98,7 +101,7 @@ var scenarios = []scenario{
 			if err := idleAfter(r, "tool ran"); err != nil {
 				return err
 			}
-			r.capture("idle")
+			r.captureIdle()
 			return nil
 		}},
 	{name: "approve", quick: true,
@@ -116,7 +119,7 @@ var scenarios = []scenario{
 			if err := r.toolRuns("approved"); err != nil {
 				return err
 			}
-			r.capture("idle")
+			r.captureIdle()
 			return nil
 		}},
 	{name: "reject", quick: true,
@@ -137,31 +140,18 @@ var scenarios = []scenario{
 			r.capture("rejected")
 			return afterwards(r)
 		}},
-	{name: "interrupt", quick: true,
-		turns: func(agent, bool) ([]m.Turn, string) {
-			slow := m.SlowText(strings.Repeat("Thinking about it slowly. ", 40), 700*time.Millisecond)
-			return append([]m.Turn{{slow}}, texts...), ""
+	{name: "interrupt", quick: true, turns: slowTurns, drive: interrupt},
+	// The same in the mode a new user's agent starts in: its footer has
+	// other words (issue 32, item 5), and send and the witness must still
+	// find its prompt.
+	{name: "mode_interrupt", quick: true, quickOnly: "claude", mode: true,
+		turns: func(a agent, q bool) ([]m.Turn, string) {
+			if a.mode == nil {
+				return nil, "starts in the harness's own mode"
+			}
+			return slowTurns(a, q)
 		},
-		drive: func(r *run) error {
-			if err := r.prompt("Tell me a long story."); err != nil {
-				return err
-			}
-			if _, err := r.expect("turn → working", turnDeadline, working); err != nil {
-				return err
-			}
-			if err := r.waitScreen("the slow stream", 30*time.Second, []string{"Thinking about it"}); err != nil {
-				return err
-			}
-			r.capture("busy")
-			if err := r.press(r.a.interrupt); err != nil {
-				return err
-			}
-			if err := r.witnessed("interrupted → idle+interrupted", witnessDeadline, is("idle", "interrupted")); err != nil {
-				return err
-			}
-			r.capture("interrupted")
-			return nil
-		}},
+		drive: interrupt},
 	{name: "api_error", quick: true,
 		turns: func(a agent, _ bool) ([]m.Turn, string) {
 			// Claude and Codex are told not to retry; Gemini and OpenCode
@@ -390,4 +380,45 @@ func (r *run) toolRuns(what string) error {
 	r.capture("running")
 	_, err := r.expect("tool done → idle", run+turnDeadline, idle)
 	return err
+}
+
+// slowTurns: a text streamed slowly enough to be interrupted.
+func slowTurns(agent, bool) ([]m.Turn, string) {
+	slow := m.SlowText(strings.Repeat("Thinking about it slowly. ", 40), 700*time.Millisecond)
+	return append([]m.Turn{{slow}}, texts...), ""
+}
+
+// interrupt: a turn stopped with the agent's interrupt key shows as idle
+// and interrupted.
+func interrupt(r *run) error {
+	if err := r.prompt("Tell me a long story."); err != nil {
+		return err
+	}
+	if _, err := r.expect("turn → working", turnDeadline, working); err != nil {
+		return err
+	}
+	if err := r.waitScreen("the slow stream", 30*time.Second, []string{"Thinking about it"}); err != nil {
+		return err
+	}
+	r.capture("busy")
+	if err := r.press(r.a.interrupt); err != nil {
+		return err
+	}
+	if err := r.witnessed("interrupted → idle+interrupted", witnessDeadline, is("idle", "interrupted")); err != nil {
+		return err
+	}
+	r.capture("interrupted")
+	return nil
+}
+
+// captureIdle records the idle screen once the agent has drawn it: its
+// prompt, and no busy indicator (Claude Code 2.1.332's footer says "esc
+// to interrupt" a moment after its Stop hook).
+func (r *run) captureIdle() {
+	busy := lanesMarkers(state.Agent(r.a.name)).Busy
+	world.Poll(5*time.Second, 250*time.Millisecond, func() bool {
+		screen := r.capture("")
+		return hasAny(screen, r.a.ready) && !hasAny(screen, busy)
+	})
+	r.capture("idle")
 }

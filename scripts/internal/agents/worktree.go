@@ -164,7 +164,7 @@ func (r *run) trusted() error {
 		return err
 	}
 	r.notes = append(r.notes, fmt.Sprintf("Needs you %.1fs after lanes new", time.Since(r.started).Seconds()))
-	if err := r.press("Enter"); err != nil {
+	if err := r.press(cmp.Or(r.a.trust, "Enter")); err != nil {
 		return err
 	}
 	// Codex then asks to review the hooks it has not run (lanes' injected
