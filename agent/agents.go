@@ -58,6 +58,9 @@ type Driver struct {
 	chain func(event string, env func(string) string) []string
 	// guard is how long its dialog ignores keys after it opens (KeyGuard).
 	guard time.Duration
+	// dialogWords show only while one of its dialogs does, for an agent
+	// without screen markers (ShowsDialog).
+	dialogWords []string
 }
 
 // drivers are the coding agents lanes drives, in the order lists show them.
@@ -122,4 +125,19 @@ func KeyGuard(a state.Agent) time.Duration {
 		return d.guard
 	}
 	return 0
+}
+
+// ShowsDialog reports whether screen shows one of agent a's dialogs: its
+// dialog markers (state.Markers), or a permission dialog it draws. Text
+// typed there would answer it.
+func ShowsDialog(a state.Agent, screen string) bool {
+	if m, ok := state.MarkersOf(a); ok && m.Asks(state.Screen(screen)) {
+		return true
+	}
+	d, ok := DriverOf(a)
+	if ok && d.dialogWords != nil && state.Screen(screen).Shows(d.dialogWords) {
+		return true
+	}
+	_, read := readDialog(a, screen)
+	return read
 }

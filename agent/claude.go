@@ -143,7 +143,7 @@ func claudeDialog(lines []string) (dialog, bool) {
 	}
 	call, ok := claudeRuled(lines[head+1 : q])
 	if !ok {
-		if call, ok = margin(lines[head+1:q], "   "); !ok || mayWrap(call, ruleWidth(lines[head-1])) {
+		if call, ok = claudeMargined(lines[head+1 : q]); !ok || mayWrap(call, ruleWidth(lines[head-1])) {
 			return dialog{}, false
 		}
 	}
@@ -166,7 +166,7 @@ const claudeTip = ` Tip: auto mode handles these prompts for you — choose "swi
 func claudeRuled(region []string) ([]string, bool) {
 	var lines []string
 	for _, l := range region {
-		if strings.TrimSpace(l) != "" {
+		if trim(l) != "" {
 			lines = append(lines, l)
 		}
 	}
@@ -221,4 +221,17 @@ func mayWrap(call []string, width int) bool {
 		}
 	}
 	return false
+}
+
+// claudeMargined reads the call from the lines between the header and the
+// question as Claude Code up to 2.1.197 draws them: an empty line, the
+// command, the description, an empty line, the two three columns in.
+// Nothing else: a blank description is drawn as an empty line, and the
+// command's second line would then read as its description.
+func claudeMargined(region []string) ([]string, bool) {
+	call, ok := margin(region, "   ")
+	if !ok || len(call) != 4 || call[0] != "" || call[3] != "" || call[1] == "" || call[2] == "" {
+		return nil, false
+	}
+	return call[1:3], true
 }

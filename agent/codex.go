@@ -150,19 +150,21 @@ func codexDialog(lines []string) (dialog, bool) {
 	// The options are the block over the footer, found from the footer
 	// up: a command's line that reads like an option is above them.
 	end := foot
-	for end > q+1 && strings.TrimSpace(lines[end-1]) == "" {
+	for end > q+1 && trim(lines[end-1]) == "" {
 		end--
 	}
 	opt := end
-	for opt > q+1 && strings.TrimSpace(lines[opt-1]) != "" {
+	for opt > q+1 && trim(lines[opt-1]) != "" {
 		opt--
 	}
-	if first := strings.TrimSpace(lines[opt]); !strings.HasPrefix(first, "› 1. ") && !strings.HasPrefix(first, "1. ") {
+	if first := trim(lines[opt]); !strings.HasPrefix(first, "› 1. ") && !strings.HasPrefix(first, "1. ") {
 		return dialog{}, false
 	}
+	// The command's line: "  $ " and its text, or "  $" for an empty
+	// first line (whose next lines then are the command's).
 	cmd := -1
 	for i := q + 1; i < opt && cmd < 0; i++ {
-		if strings.HasPrefix(lines[i], "  $ ") {
+		if lines[i] == "  $" || strings.HasPrefix(lines[i], "  $ ") {
 			cmd = i
 		}
 	}

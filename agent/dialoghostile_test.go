@@ -34,6 +34,20 @@ func TestCheckDialogHostileScreens(t *testing.T) {
 		// And where it draws no description: the wrapped command alone
 		// reads as a command and its description.
 		{"claude-one-line-wrapped -desc", `{"command":"touch first-part-of-the-long-command-here","description":"echo second-part"}`, state.AgentClaude, "Bash"},
+		// The fourth re-run. Y: git status\nrm -rf ~/h4-victim with the
+		// description " ", drawn as an empty line.
+		{"claude-blank-description", `{"command":"git status","description":"rm -rf ~/h4-victim"}`, state.AgentClaude, "Bash"},
+		// Y: one line, true; and 70 spaces, wrapped after the spaces.
+		{"claude-oneline-padded-blank-description", `{"command":"true;","description":"touch ./PWNED-claude-oneline"}`, state.AgentClaude, "Bash"},
+		// Y: \ntouch ./PWNED-codex\n$ git status; its empty first line is
+		// drawn "  $".
+		{"codex-empty-first-line", `{"command":"git status"}`, state.AgentCodex, "Bash"},
+		// Y: git status\n<U+00A0>: not blank to a shell.
+		{"codex-nbsp-line", `{"command":"git status"}`, state.AgentCodex, "Bash"},
+		// Y: git status\n<57 U+00A0, 6 spaces>;touch …: its text in the
+		// sidebar's column counted in bytes, not in columns.
+		{"opencode-nbsp-pad-sidebar", `{"command":"git status"}`, state.AgentOpenCode, "bash"},
+		{"opencode-nbsp-line", `{"command":"git status"}`, state.AgentOpenCode, "bash"},
 	} {
 		file, noDesc := strings.CutSuffix(c.file, " -desc")
 		b, err := os.ReadFile(filepath.Join("..", "testdata", "real", "hostile", file+".screen"))

@@ -77,7 +77,7 @@ func readDialog(a state.Agent, screen string) (dialog, bool) {
 // last is the index of the last line that is, trimmed, want; -1 for none.
 func last(lines []string, want string) int {
 	for i := len(lines) - 1; i >= 0; i-- {
-		if strings.TrimSpace(lines[i]) == want {
+		if trim(lines[i]) == want {
 			return i
 		}
 	}
@@ -104,7 +104,7 @@ func margin(lines []string, m string) ([]string, bool) {
 // blank reports whether every line is empty once cut is taken off them.
 func blank(lines []string, cut func(string) string) bool {
 	for _, l := range lines {
-		if strings.TrimSpace(cut(l)) != "" {
+		if trim(cut(l)) != "" {
 			return false
 		}
 	}
@@ -115,13 +115,17 @@ func blank(lines []string, cut func(string) string) bool {
 func optionLines(lines []string) []string {
 	var out []string
 	for _, l := range lines {
-		t := strings.TrimSpace(l)
+		t := trim(l)
 		for _, m := range []string{"❯ ", "› ", "● "} {
 			t = strings.TrimPrefix(t, m)
 		}
-		out = append(out, strings.TrimSpace(t))
+		out = append(out, trim(t))
 	}
 	return out
 }
 
 func keep(s string) string { return s }
+
+// trim is s without the plain spaces around it: the screen readers' one
+// trim. Any other space (U+00A0, say) is text, as it is to a shell.
+func trim(s string) string { return strings.Trim(s, " ") }

@@ -29,6 +29,9 @@ var opencode = Driver{
 	readDialog: opencodeDialog, callText: plainCall,
 	resume:   func(id string) []string { return []string{"-s", id} },
 	injected: "opencode",
+	// Its permission dialog's header and its question dialog's footer
+	// (testdata/real/opencode, testdata/real/harness/opencode/question).
+	dialogWords: []string{"△ Permission required", "⇆ select", "enter submit  esc dismiss"},
 }
 
 // EnvOpenCodeConfigDir is OpenCode's variable naming an extra config
@@ -283,7 +286,7 @@ func opencodeDialog(lines []string) (dialog, bool) {
 	// a header in one could pass for the dialog's.
 	q := -1
 	for i, l := range lines {
-		if strings.TrimSpace(main(l)) == "┃  △ Permission required" {
+		if trim(main(l)) == "┃  △ Permission required" {
 			if q >= 0 {
 				return dialog{}, false
 			}
@@ -292,7 +295,7 @@ func opencodeDialog(lines []string) (dialog, bool) {
 	}
 	opt := -1
 	for i := q + 1; i < len(lines) && opt < 0 && q >= 0; i++ {
-		if strings.HasPrefix(strings.TrimSpace(main(lines[i])), "┃   Allow once") {
+		if strings.HasPrefix(trim(main(lines[i])), "┃   Allow once") {
 			opt = i
 		}
 	}
@@ -308,16 +311,16 @@ func opencodeDialog(lines []string) (dialog, bool) {
 			if c := len(l) - len(t); col < 0 || c < col {
 				col = c
 			}
-		case strings.TrimSpace(l) != "":
+		case trim(l) != "":
 			return dialog{}, false // anything but the sidebar under the options
 		}
 	}
 	// Every line of the dialog but the command's: its text, or the sidebar.
 	side := func(l string) string {
-		if col > 0 && len(l) > col && strings.TrimSpace(l[:col]) == "┃" {
+		if col > 0 && len(l) > col && trim(l[:col]) == "┃" {
 			return "┃"
 		}
-		return strings.TrimSpace(l)
+		return trim(l)
 	}
 	if side(lines[q+1]) != "┃    # Shell command" || side(lines[q+2]) != "┃" {
 		return dialog{}, false
@@ -335,5 +338,5 @@ func opencodeDialog(lines []string) (dialog, bool) {
 	if cmd == "" {
 		return dialog{}, false
 	}
-	return dialog{cmd, []string{strings.TrimPrefix(strings.TrimSpace(main(lines[opt])), "┃   ")}}, true
+	return dialog{cmd, []string{strings.TrimPrefix(trim(main(lines[opt])), "┃   ")}}, true
 }

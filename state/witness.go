@@ -62,6 +62,12 @@ func (m Markers) Ready(s Screen) bool {
 	return s.any(m.Idle) && !s.any(m.Dialog)
 }
 
+// Shows reports whether s shows any of words.
+func (s Screen) Shows(words []string) bool { return s.any(words) }
+
+// Asks reports whether s shows one of the agent's dialogs.
+func (m Markers) Asks(s Screen) bool { return s.any(m.Dialog) }
+
 // MarkersOf returns agent a's screen markers; false when it has none
 // (its Reading's Markers: an agent without is never captured).
 func MarkersOf(a Agent) (Markers, bool) {

@@ -46,9 +46,6 @@ func (c *Client) SendKeys(ctx context.Context, paneID string, keys ...string) er
 			return fmt.Errorf("%w: %q is not a key lanes sends", ErrInvalid, k)
 		}
 	}
-	if err := c.alone(ctx, paneID); err != nil {
-		return err
-	}
 	for i, k := range keys {
 		if i > 0 {
 			select {
@@ -57,7 +54,7 @@ func (c *Client) SendKeys(ctx context.Context, paneID string, keys ...string) er
 				return fmt.Errorf("%s not sent after %s: %w", k, keys[i-1], ctx.Err())
 			}
 		}
-		if _, err := c.run(ctx, leaveModes(paneID), []string{"send-keys", "-t", paneID, k}); err != nil {
+		if err := c.runAlone(ctx, leaveModes(paneID), unlessSynchronized(paneID, "send-keys -t "+paneID+" "+k)); err != nil {
 			if i > 0 {
 				return fmt.Errorf("key %s not confirmed by tmux after %s was sent: %w", k, keys[i-1], err)
 			}
@@ -72,15 +69,24 @@ func (c *Client) SendKeys(ctx context.Context, paneID string, keys ...string) er
 // none.
 var ErrSynchronized = errors.New("its window has synchronize-panes on: what lanes sends would go into every pane of it")
 
-// alone is nil when what is sent to paneID goes there only (its window
-// does not synchronize its panes), else ErrSynchronized.
-func (c *Client) alone(ctx context.Context, paneID string) error {
-	out, err := c.run(ctx, []string{"display-message", "-p", "-t", paneID, "#{pane_synchronized}"})
-	if err != nil {
-		return err
-	}
-	if strings.TrimSpace(string(out)) == "1" {
+// unlessSynchronized is a command that runs cmd, a command line of lanes'
+// own words (a %id, a key name, a buffer name: nothing tmux would parse
+// otherwise), in the same step as tmux checks that paneID's window does
+// not synchronize its panes, else says synchronizedMark. Checked before,
+// the window could start synchronizing before the key (the fourth hostile
+// run switched it on between two keys of one answer).
+func unlessSynchronized(paneID, cmd string) []string {
+	return []string{"if-shell", "-F", "-t", paneID, "#{pane_synchronized}", "display-message -p " + synchronizedMark, cmd}
+}
+
+const synchronizedMark = "lanes:synchronized"
+
+// runAlone runs cmds, the last of them from unlessSynchronized:
+// ErrSynchronized when tmux did not run it.
+func (c *Client) runAlone(ctx context.Context, cmds ...[]string) error {
+	out, err := c.run(ctx, cmds...)
+	if err == nil && strings.Contains(string(out), synchronizedMark) {
 		return ErrSynchronized
 	}
-	return nil
+	return err
 }

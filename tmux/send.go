@@ -44,16 +44,16 @@ func (c *Client) SendText(ctx context.Context, paneID, text string) error {
 	case strings.ContainsFunc(text, func(r rune) bool { return unicode.IsControl(r) && r != '\t' && r != '\n' }):
 		return fmt.Errorf("%w: text contains control characters", ErrInvalid)
 	}
-	if err := c.alone(ctx, paneID); err != nil {
-		return err
-	}
 	// Unique, not secret: the buffer lives only inside this one command
 	// list, which the server runs with nothing in between.
 	buf := "lanes-" + strconv.FormatUint(rand.Uint64(), 36)
-	_, err := c.run(WithInput(ctx, []byte(text)),
+	err := c.runAlone(WithInput(ctx, []byte(text)),
 		[]string{"load-buffer", "-b", buf, "-"},
 		leaveModes(paneID),
-		[]string{"paste-buffer", "-p", "-r", "-d", "-b", buf, "-t", paneID})
+		unlessSynchronized(paneID, "paste-buffer -p -r -d -b "+buf+" -t "+paneID))
+	if errors.Is(err, ErrSynchronized) {
+		return errors.Join(err, c.dropBuffer(ctx, buf))
+	}
 	if err != nil {
 		err = fmt.Errorf("paste not confirmed by tmux, the text may not have arrived: %w", err)
 		return errors.Join(err, c.dropBuffer(ctx, buf))
@@ -65,7 +65,7 @@ func (c *Client) SendText(ctx context.Context, paneID, text string) error {
 	case <-ctx.Done():
 		return fmt.Errorf("text pasted but Enter not sent, it is waiting unsent: %w", ctx.Err())
 	}
-	if _, err := c.run(ctx, leaveModes(paneID), []string{"send-keys", "-t", paneID, "Enter"}); err != nil {
+	if err := c.runAlone(ctx, leaveModes(paneID), unlessSynchronized(paneID, "send-keys -t "+paneID+" Enter")); err != nil {
 		return fmt.Errorf("text pasted but Enter not confirmed by tmux, it may be waiting unsent: %w", err)
 	}
 	return nil

@@ -167,11 +167,14 @@ func TestSendTextWaitsBeforeEnter(t *testing.T) {
 	var pasted, entered time.Time
 	run := c.Run
 	c.Run = func(ctx context.Context, args ...string) ([]byte, error) {
-		if slices.Contains(args, "Enter") {
+		has := func(word string) bool {
+			return slices.ContainsFunc(args, func(a string) bool { return slices.Contains(strings.Fields(a), word) })
+		}
+		if has("Enter") {
 			entered = time.Now()
 		}
 		b, err := run(ctx, args...)
-		if slices.Contains(args, "paste-buffer") {
+		if has("paste-buffer") {
 			pasted = time.Now()
 		}
 		return b, err

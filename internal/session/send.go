@@ -31,6 +31,9 @@ func (s *Service) Send(ctx context.Context, r *state.Record, text string, force 
 		if err := s.awaitPrompt(ctx, tc, r); err != nil {
 			return err
 		}
+		if err := s.noDialog(ctx, tc, r); err != nil {
+			return err
+		}
 	}
 	err := tc.SendText(ctx, r.Runtime.PaneID, agent.Prompt(r.Agent, text))
 	switch {
@@ -76,4 +79,22 @@ func (s *Service) awaitPrompt(ctx context.Context, tc *tmux.Client, r *state.Rec
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// ErrDialogShows: the pane shows one of the agent's dialogs, which the
+// text and its Enter would answer, though the record (a hook late, or
+// none) may not say so yet.
+var ErrDialogShows = errors.New("its pane shows a dialog, which the text would answer")
+
+// noDialog is ErrDialogShows when r's pane shows one of its agent's
+// dialogs now.
+func (s *Service) noDialog(ctx context.Context, tc *tmux.Client, r *state.Record) error {
+	screen, err := tc.CaptureText(ctx, r.Runtime.PaneID)
+	if err != nil {
+		return fmt.Errorf("reading its pane before sending: %w; nothing was sent", err)
+	}
+	if agent.ShowsDialog(r.Agent, string(screen)) {
+		return fmt.Errorf("%w; nothing was sent — `lanes answer %s yes|no`, `lanes attach %s`, or send --force", ErrDialogShows, r.Name, r.Name)
+	}
+	return nil
 }

@@ -61,7 +61,8 @@ func TestKillASessionTmuxLost(t *testing.T) {
 // "look at the pane" a send that may have arrived gets; to an agent that
 // exited it types nothing, asking tmux nothing.
 func TestSendRefusals(t *testing.T) {
-	calls := fakeTmux(t, reply{cmd: "paste-buffer", stderr: noPane, exit: 1})
+	// The paste runs inside if-shell (tmux.ErrSynchronized).
+	calls := fakeTmux(t, reply{cmd: "if-shell", stderr: noPane, exit: 1})
 	s := newService(t, "lanes-test-fake", 5*time.Second)
 	r := liveRecord(t, s)
 	err := s.Send(bg, r, "run the tests", false)

@@ -1,0 +1,38 @@
+package session
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"lanes/state"
+)
+
+// A record can lag its pane: send reads the pane first and types nothing
+// where one of the agent's dialogs shows, which the text and its Enter
+// would answer (the fourth hostile run of issue 30 got a PWNED file that
+// way into all four agents); --force still sends.
+func TestSendRefusesADialogOnScreen(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "real", "claude", "permission-approve", "dialog.screen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := fakeTmux(t, reply{cmd: "capture-pane", stdout: string(b)})
+	s := newService(t, "lanes-test-fake", 5*time.Second)
+	r := liveRecord(t, s)
+	r.Agent = state.AgentClaude
+	if err := s.Send(bg, r, "yes", false); !errors.Is(err, ErrDialogShows) {
+		t.Errorf("send over a dialog: %v, want ErrDialogShows", err)
+	}
+	for _, c := range calls() {
+		if strings.Contains(c, "paste-buffer") || strings.Contains(c, "send-keys") {
+			t.Fatalf("send typed into the dialog: %s", c)
+		}
+	}
+	if err := s.Send(bg, r, "yes", true); err != nil {
+		t.Errorf("send --force over a dialog: %v", err)
+	}
+}
