@@ -18,10 +18,9 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 	usage := fs.Usage
 	fs.Usage = func() {
 		usage()
-		fmt.Fprintln(fs.Output(), "\nrestore starts a session whose tmux session went away (a reboot, a lost server) again, in")
-		fmt.Fprintln(fs.Output(), "its dir, resuming its agent's conversation where the agent can ("+resumeForms()+"),")
-		fmt.Fprintln(fs.Output(), "else afresh. A clean exit is not restored;")
-		fmt.Fprintln(fs.Output(), "a session you killed is, when you name it (never by --all).")
+		fmt.Fprint(fs.Output(), "\n"+wrapWords("restore starts a session whose tmux session went away (a reboot, a lost server) again, in its dir, "+
+			"resuming its agent's conversation where the agent can ("+resumeForms()+"), else afresh. "+
+			"A clean exit is not restored; a session you killed is, when you name it (never by --all).", 90))
 	}
 	if code, done := a.parse(fs, args); done {
 		return code
@@ -101,4 +100,21 @@ func resumeForms() string {
 		}
 	}
 	return strings.Join(forms, ", ")
+}
+
+// wrapWords is text in lines of at most width characters, broken between
+// words, each line ended.
+func wrapWords(text string, width int) string {
+	var b, line strings.Builder
+	for _, w := range strings.Fields(text) {
+		if line.Len() > 0 && line.Len()+1+len(w) > width {
+			b.WriteString(line.String() + "\n")
+			line.Reset()
+		}
+		if line.Len() > 0 {
+			line.WriteByte(' ')
+		}
+		line.WriteString(w)
+	}
+	return b.String() + line.String() + "\n"
 }
