@@ -225,13 +225,30 @@ func mayWrap(call []string, width int) bool {
 
 // claudeMargined reads the call from the lines between the header and the
 // question as Claude Code up to 2.1.197 draws them: an empty line, the
-// command, the description, an empty line, the two three columns in.
-// Nothing else: a blank description is drawn as an empty line, and the
-// command's second line would then read as its description.
+// command, the description, an empty line, the two three columns in; then
+// maybe its notices ("This command requires approval"), one column in,
+// and an empty line. Nothing else: a blank description is drawn as an
+// empty line, and the command's second line would then read as its
+// description.
 func claudeMargined(region []string) ([]string, bool) {
-	call, ok := margin(region, "   ")
-	if !ok || len(call) != 4 || call[0] != "" || call[3] != "" || call[1] == "" || call[2] == "" {
+	if len(region) < 4 || region[0] != "" || region[3] != "" {
 		return nil, false
 	}
-	return call[1:3], true
+	call, ok := margin(region[1:3], "   ")
+	if !ok || call[0] == "" || call[1] == "" {
+		return nil, false
+	}
+	notices := region[4:]
+	if len(notices) == 0 {
+		return call, true
+	}
+	if len(notices) < 2 || notices[len(notices)-1] != "" {
+		return nil, false
+	}
+	for _, l := range notices[:len(notices)-1] {
+		if !strings.HasPrefix(l, " ") || strings.HasPrefix(l, "  ") {
+			return nil, false
+		}
+	}
+	return call, true
 }

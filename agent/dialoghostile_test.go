@@ -102,3 +102,17 @@ func TestClaudeNoIsTheNumberOnScreen(t *testing.T) {
 		t.Errorf("no recorded dialog in %v", want)
 	}
 }
+
+// Claude Code's notices under a call ("This command requires approval",
+// for make build) leave its dialog answerable: they are its own lines, one
+// column in, where a command's and a description's are three.
+func TestClaudeNoticeUnderTheCall(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "real", "hostile", "claude-notice-make-build.screen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := CallSum(state.AgentClaude, "Bash", []byte(`{"command":"make build","description":"Build the project"}`), nil)
+	if keys, err := CheckDialog(state.AgentClaude, Yes, sum, string(b)); err != nil || !slices.Equal(keys, []string{"1"}) {
+		t.Errorf("make build under its notice: %q, %v", keys, err)
+	}
+}
