@@ -116,3 +116,19 @@ func TestClaudeNoticeUnderTheCall(t *testing.T) {
 		t.Errorf("make build under its notice: %q, %v", keys, err)
 	}
 }
+
+// OpenCode at 120 columns or less draws no sidebar: a bare bar under its
+// options, and its key hints on the options' line. Its dialog is
+// answerable there too.
+func TestOpenCodeNarrowDialog(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "real", "hostile", "opencode-narrow-80cols.screen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := CallSum(state.AgentOpenCode, "bash", []byte(`{"command":"touch ./approved.txt"}`), nil)
+	for _, ans := range []Answer{Yes, No} {
+		if _, err := CheckDialog(state.AgentOpenCode, ans, sum, string(b)); err != nil {
+			t.Errorf("%s at 80 columns: %v", ans, err)
+		}
+	}
+}

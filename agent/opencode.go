@@ -25,7 +25,10 @@ var opencode = Driver{
 		Words: map[Answer]string{Yes: "Allow once", No: "Reject"},
 		// One line; Enter takes the option highlighted, which a text
 		// capture cannot show: the first, as it opens.
-		Options: map[Answer]option{Yes: {text: "Allow once   Allow always   Reject"}, No: {text: "Allow once   Allow always   Reject"}}},
+		// Its own key hints follow on the same line where there is no
+		// sidebar (120 columns or less).
+		Options: map[Answer]option{Yes: {text: "Allow once   Allow always   Reject", prefix: true},
+			No: {text: "Allow once   Allow always   Reject", prefix: true}}},
 	readDialog: opencodeDialog, callText: plainCall,
 	resume:   func(id string) []string { return []string{"-s", id} },
 	injected: "opencode",
@@ -311,6 +314,7 @@ func opencodeDialog(lines []string) (dialog, bool) {
 			if c := len(l) - len(t); col < 0 || c < col {
 				col = c
 			}
+		case ok: // its bare bar: no sidebar beside it (120 columns or less)
 		case trim(l) != "":
 			return dialog{}, false // anything but the sidebar under the options
 		}
