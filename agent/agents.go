@@ -128,8 +128,9 @@ func KeyGuard(a state.Agent) time.Duration {
 }
 
 // ShowsDialog reports whether screen shows one of agent a's dialogs: its
-// dialog markers (state.Markers), or a permission dialog it draws. Text
-// typed there would answer it.
+// dialog markers, or the questions it asks before it starts (trust, hook
+// review: state.Markers), its other dialogs' words, or a permission
+// dialog it draws. Text typed there would answer it.
 func ShowsDialog(a state.Agent, screen string) bool {
 	if m, ok := state.MarkersOf(a); ok && m.Asks(state.Screen(screen)) {
 		return true

@@ -35,6 +35,10 @@ var claude = Driver{
 	// opening (scripts/agents answer_yes: `1` at 0.6 s was lost, the
 	// same key later approved).
 	guard: 1500 * time.Millisecond,
+	// Its plan approval (2.1.332: "Exit plan mode?" over "1. Yes, and
+	// switch to …", testdata/real/hostile/claude-332-plan-approval) has
+	// none of its permission dialog's words.
+	dialogWords: []string{"Exit plan mode?"},
 }
 
 // claudeSettings is the file under HookDir a Claude Code launch passes to
@@ -157,8 +161,9 @@ const claudeTip = ` Tip: auto mode handles these prompts for you — choose "swi
 // claudeRuled reads the call from the lines between the header and the
 // question as Claude Code 2.1.332 draws them: the tip, the description,
 // a dashed rule, the command, a dashed rule, then its notices ("This
-// command requires approval"); each line but the rules one column in, or
-// after " │ " (testdata/real/harness/claude/worktree). The call is the
+// command requires approval"); each line but the rules one column in
+// (not after " │ ": testdata/real/harness/claude/worktree, and
+// testdata/real/hostile/claude-332-bar-in-call). The call is the
 // command's line, then the description's (the order the hook's digest
 // has). ok is false for any other shape: a command or a description of
 // more than one line, one of them wrapped, is one, as a rule line of a
@@ -177,13 +182,12 @@ func claudeRuled(region []string) ([]string, bool) {
 	if len(lines) < 4 || !rule(lines[1]) || !rule(lines[3]) {
 		return nil, false
 	}
-	m := " "
-	if strings.HasPrefix(lines[0], " │ ") {
-		m = " │ "
-	}
-	desc, ok1 := strings.CutPrefix(lines[0], m)
-	cmd, ok2 := strings.CutPrefix(lines[2], m)
-	if !ok1 || !ok2 || strings.HasPrefix(desc, " ") || strings.HasPrefix(cmd, "│") {
+	// " │ " in front is the margin 2.1.332 gives long or many lines, and
+	// also how it draws a call that starts with "│ " at its plain margin:
+	// the two cannot be told apart, so neither is read.
+	desc, ok1 := strings.CutPrefix(lines[0], " ")
+	cmd, ok2 := strings.CutPrefix(lines[2], " ")
+	if !ok1 || !ok2 || strings.HasPrefix(desc, " ") || strings.HasPrefix(desc, "│") || strings.HasPrefix(cmd, "│") {
 		return nil, false
 	}
 	for _, notice := range lines[4:] {

@@ -65,8 +65,9 @@ func (m Markers) Ready(s Screen) bool {
 // Shows reports whether s shows any of words.
 func (s Screen) Shows(words []string) bool { return s.any(words) }
 
-// Asks reports whether s shows one of the agent's dialogs.
-func (m Markers) Asks(s Screen) bool { return s.any(m.Dialog) }
+// Asks reports whether s shows one of the agent's dialogs, or a question
+// it asks before it starts, not answered yet.
+func (m Markers) Asks(s Screen) bool { return s.any(m.Dialog) || m.startAsks(s) != "" }
 
 // MarkersOf returns agent a's screen markers; false when it has none
 // (its Reading's Markers: an agent without is never captured).
