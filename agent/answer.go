@@ -42,7 +42,7 @@ func ParseAnswer(s string) (Answer, error) {
 var (
 	// ErrNoDialogKeys: lanes knows no keys for this agent's dialogs (a
 	// shell, a custom command): the user answers in the pane.
-	ErrNoDialogKeys = errors.New("lanes knows no keys for this agent's dialogs; attach to answer")
+	ErrNoDialogKeys = errors.New("lanes answers only the dialogs of the coding agents it knows (not a shell's or a custom command's); attach to answer in its pane")
 	// ErrNoAlways: the agent's dialog has no "always allow" option.
 	ErrNoAlways = errors.New("its dialog offers no \"always allow\"; answer yes or no, or attach")
 	// ErrQuestion: the dialog asks a question, which takes words or a
@@ -129,6 +129,9 @@ func Answerable(r *state.Record) error {
 			return fmt.Errorf("%w; it shows no dialog yet", err)
 		}
 		return err
+	}
+	if _, ok := DriverOf(r.Agent); !ok {
+		return ErrNoDialogKeys
 	}
 	switch a := r.Activity; {
 	case a.Dialog && state.AsksQuestion(r):

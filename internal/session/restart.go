@@ -30,7 +30,11 @@ func restartable(r *state.Record) error {
 	case r.Adopted:
 		return fmt.Errorf("%w: lanes did not start %s, so it does not know how to start it again", errAdopted, r.Name)
 	case r.Runtime.Terminated && state.Restorable(r, true) == nil:
-		return fmt.Errorf("%s: %w; `lanes restore %s` brings it back, its conversation resumed; `lanes new %s` starts a new one", r.Name, state.ErrTerminated, r.Name, r.Name)
+		back := "brings it back"
+		if state.ResumeID(r) != "" {
+			back += ", its conversation resumed"
+		}
+		return fmt.Errorf("%s: %w; `lanes restore %s` %s; `lanes new %s` starts a new one", r.Name, state.ErrTerminated, r.Name, back, r.Name)
 	case r.Runtime.Terminated:
 		return fmt.Errorf("%s: %w (%s); `lanes new %s` starts a new one", r.Name, state.ErrTerminated, r.Runtime.TerminatedReason, r.Name)
 	case r.CommandLost():

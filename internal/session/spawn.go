@@ -46,7 +46,13 @@ func (s *Service) spawnPlan(r *state.Record, args []string) (spawn, error) {
 	if err != nil {
 		return spawn{}, err
 	}
-	if _, err := exec.LookPath(plan.Args[0]); err != nil {
+	// tmux starts the command in the session's directory: a relative
+	// path (./agent.sh) is found there, not where lanes runs.
+	look := plan.Args[0]
+	if strings.ContainsRune(look, '/') && !filepath.IsAbs(look) && r.Dir != "" {
+		look = filepath.Join(r.Dir, look)
+	}
+	if _, err := exec.LookPath(look); err != nil {
 		return spawn{}, notRunnable(r, plan.Args[0], err)
 	}
 	if plan.Note != "" && plan.Injected && r.Activity.FirstSignalAt.IsZero() {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	adapter "lanes/agent"
 	m "lanes/scripts/internal/modelserver"
 	"lanes/scripts/internal/world"
 	"lanes/state"
@@ -83,6 +84,9 @@ func asked(r *run) error {
 		return err
 	}
 	r.capture("dialog")
+	// A person reads the dialog before a key: Claude Code 2.1.332 drops a
+	// key sent within about a second of its dialog opening.
+	time.Sleep(adapter.KeyGuard(state.Agent(r.a.name)))
 	return nil
 }
 

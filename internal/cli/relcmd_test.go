@@ -1,0 +1,27 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"lanes/internal/listing"
+	"lanes/state"
+)
+
+// A command given by a relative path runs in the session's directory,
+// where tmux starts it: lanes looks for it there, not in the directory
+// lanes runs in (a new user's `lanes new x --dir PROJ -- ./agent.sh` from
+// elsewhere was told "cannot run ./agent.sh"), for new and restart alike.
+func TestRelativeCommandFromTheSessionDir(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	proj := t.TempDir()
+	if err := os.WriteFile(filepath.Join(proj, "agent.sh"), []byte("#!/bin/sh\nexec sleep 3600\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	e.must("new", "rel", "--dir", proj, "--", "./agent.sh")
+	e.waitFor("rel running", 10*time.Second, func(m map[string]listing.Session) bool { return m["rel"].Status == state.StatusIdle })
+	e.must("restart", "rel")
+}
