@@ -202,7 +202,9 @@ func TestAnswerRefusesANewerDialog(t *testing.T) {
 	if got := e.record("api").Activity; !got.Dialog || got.ToolInput != shown || got.CallSum == "" {
 		t.Fatalf("the card's dialog: %+v", got)
 	}
-	if _, errs, code := e.run("answer", "api", "yes"); code != exitError || !strings.Contains(errs, "asks about another call (rm -rf ~/src") {
+	// The refusal names both: the screen's call and the card's.
+	if _, errs, code := e.run("answer", "api", "yes"); code != exitError || !strings.Contains(errs, "asks about another call (rm -rf ~/src") ||
+		!strings.Contains(errs, "the card showed Bash: "+shown) {
 		t.Errorf("answer to a newer dialog: exit %d %q", code, errs)
 	}
 	if err := e.tc.SendKeys(context.Background(), e.record("api").Runtime.PaneID, "9"); err != nil {

@@ -59,8 +59,13 @@ func (s *Service) Answer(ctx context.Context, seen *state.Record, ans agent.Answ
 	keys, err := agent.CheckDialog(cur.Agent, ans, cur.Activity.CallSum, string(screen))
 	if err != nil {
 		unclaim()
-		if errors.Is(err, agent.ErrNoDialogOnScreen) {
+		var other *agent.OtherCallError
+		switch {
+		case errors.Is(err, agent.ErrNoDialogOnScreen):
 			err = fmt.Errorf("%w: %w", ErrDialogGone, err)
+		case errors.As(err, &other) && s.content():
+			// Both, so the two can be told apart where they look alike.
+			err = fmt.Errorf("%w; the card showed %s", err, toolOf(cur, true))
 		}
 		return "", fmt.Errorf("%w; nothing was sent — `lanes attach %s` to answer in its pane", err, cur.Name)
 	}
