@@ -37,8 +37,10 @@ var claude = Driver{
 	guard: 1500 * time.Millisecond,
 	// Its plan approval (2.1.332: "Exit plan mode?" over "1. Yes, and
 	// switch to …", testdata/real/hostile/claude-332-plan-approval) has
-	// none of its permission dialog's words.
-	dialogWords: []string{"Exit plan mode?"},
+	// none of its permission dialog's words; nor have its menus
+	// (testdata/real/menus: /config "Esc to go back", /resume "Esc to
+	// close").
+	dialogWords: []string{"Exit plan mode?", "Esc to go back", "Esc to close"},
 }
 
 // claudeSettings is the file under HookDir a Claude Code launch passes to

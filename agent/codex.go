@@ -32,6 +32,9 @@ var codex = Driver{
 	// Its -c overrides cannot be told from the user's own.
 	userCommand: func(string, []string) ([]string, bool) { return nil, false },
 	chain:       codexNotifyChain,
+	// Its menus and pickers (testdata/real/menus: the hooks-review list
+	// "esc close", /model and /permissions "esc back", /resume "esc exit").
+	dialogWords: []string{"esc close", "esc back", "esc exit"},
 }
 
 // codexNotifyChain is the user's own notify program, which lanes' notify

@@ -33,8 +33,9 @@ var opencode = Driver{
 	resume:   func(id string) []string { return []string{"-s", id} },
 	injected: "opencode",
 	// Its permission dialog's header and its question dialog's footer
-	// (testdata/real/opencode, testdata/real/harness/opencode/question).
-	dialogWords: []string{"△ Permission required", "⇆ select", "enter submit  esc dismiss"},
+	// (testdata/real/opencode, testdata/real/harness/opencode/question),
+	// and its pickers' (testdata/real/menus: /models, /sessions).
+	dialogWords: []string{"△ Permission required", "⇆ select", "enter submit  esc dismiss", "Connect provider ctrl+a", "pin/unpin ctrl+f"},
 }
 
 // EnvOpenCodeConfigDir is OpenCode's variable naming an extra config
