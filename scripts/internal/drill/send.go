@@ -84,7 +84,7 @@ func (s *argvScanner) scan() {
 		}
 		name, _, _ := bytes.Cut(argv, []byte{0})
 		isTmux := filepath.Base(string(name)) == "tmux"
-		if isTmux && (bytes.Contains(argv, []byte("\x00send-keys\x00")) || bytes.Contains(argv, []byte("\x00paste-buffer\x00"))) {
+		if isTmux && (bytes.Contains(argv, []byte("\x00load-buffer\x00")) || bytes.Contains(argv, []byte("\x00if-shell\x00"))) {
 			s.sendsSeen.Add(1) // a send's tmux invocation, caught in flight
 		}
 		switch {

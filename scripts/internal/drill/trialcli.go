@@ -141,6 +141,12 @@ func drillDoctorTmux(w *world.World) (string, error) {
 	if _, err := w.Tmux(w.Socket, "kill-server"); err != nil {
 		return evidence, err
 	}
+	// kill-server returns as the server starts to exit: doctor is asked
+	// once it has (gone, or a zombie this machine's init never reaps).
+	world.WaitFor(10*time.Second, func() bool {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		return err != nil || strings.Contains(string(b), ") Z ")
+	})
 	dead := doctorLines(w, "tmux server")
 	evidence += "\ndead server:\n" + dead
 	if strings.HasPrefix(dead, "ok") || !strings.Contains(dead, "exited, and 1 session(s) ended with it: a") || !strings.Contains(dead, "lanes restore --all") {
