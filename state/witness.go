@@ -59,15 +59,12 @@ func (m Markers) startAsks(s Screen) string {
 // Ready reports whether s shows the agent's prompt, ready to take text:
 // its idle prompt, and no dialog over it.
 func (m Markers) Ready(s Screen) bool {
-	return s.any(m.Idle) && !s.any(m.Dialog)
+	return s.Shows(m.Idle) && !s.Shows(m.Dialog)
 }
-
-// Shows reports whether s shows any of words.
-func (s Screen) Shows(words []string) bool { return s.any(words) }
 
 // Asks reports whether s shows one of the agent's dialogs, or a question
 // it asks before it starts, not answered yet.
-func (m Markers) Asks(s Screen) bool { return s.any(m.Dialog) || m.startAsks(s) != "" }
+func (m Markers) Asks(s Screen) bool { return s.Shows(m.Dialog) || m.startAsks(s) != "" }
 
 // MarkersOf returns agent a's screen markers; false when it has none
 // (its Reading's Markers: an agent without is never captured).
@@ -152,8 +149,8 @@ func startQuestion(q string) bool { return q == TrustQuestion || q == HookReview
 // Screen is one capture of a pane, as text.
 type Screen string
 
-// any reports whether the screen shows one of words.
-func (s Screen) any(words []string) bool { return s.last(words) >= 0 }
+// Shows reports whether the screen shows one of words.
+func (s Screen) Shows(words []string) bool { return s.last(words) >= 0 }
 
 // last is where the last of words starts in s, -1 when none shows.
 func (s Screen) last(words []string) int {
@@ -180,7 +177,7 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 	case !a.Dialog && a.FirstSignalAt.IsZero() && m.startAsks(s) != "":
 		ev.Kind, ev.Dialog, ev.Question, ev.Detail = KindAsk, true, m.startAsks(s), "asks before it starts"
 		return ev, true
-	case a.Dialog && (s.any(m.Dialog) || startQuestion(a.Question) && m.startAsks(s) == a.Question):
+	case a.Dialog && (s.Shows(m.Dialog) || startQuestion(a.Question) && m.startAsks(s) == a.Question):
 		a.DialogGoneAt = time.Time{}
 		if !a.AnsweredAt.IsZero() && at.Sub(a.AnsweredAt) > AnswerLost {
 			a.AnsweredAt = time.Time{} // the answer did not take
@@ -206,23 +203,23 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 			// answer (Gemini prints "Request cancelled."): only its busy
 			// indicator says the tool runs.
 			how, drew = "dialog answered from lanes", false
-		case s.any(m.Interrupted):
+		case s.Shows(m.Interrupted):
 			// The draw may be the agent saying it stopped (a human's Esc
 			// on Gemini's dialog): again only the busy indicator counts.
 			drew = false
 		}
-		if drew || s.any(m.Busy) {
+		if drew || s.Shows(m.Busy) {
 			ev.Kind, ev.Detail = KindAnswered, how+", pane busy"
 			return ev, true
 		}
 		ev.Kind, ev.Detail = KindTurnEnd, how+", pane still"
-		if s.any(m.Interrupted) {
+		if s.Shows(m.Interrupted) {
 			// Refused: the agent says it stopped (Claude Code's
 			// "Interrupted · What should Claude do instead?").
 			ev.Outcome = OutcomeCancellation
 		}
 		return ev, true
-	case a.State == ActivityActive && a.HooksReport && s.any(m.Idle) && !s.any(m.Busy) && !s.any(m.Dialog):
+	case a.State == ActivityActive && a.HooksReport && s.Shows(m.Idle) && !s.Shows(m.Busy) && !s.Shows(m.Dialog):
 		// (Without hooks, pane output says active and idle: a look for a
 		// question that finds the prompt is no interrupt.)
 		ev.Kind, ev.Outcome, ev.Detail = KindTurnEnd, OutcomeCancellation, "idle prompt, no busy indicator"

@@ -47,14 +47,14 @@ func TestMarkersTellTheRecordedScreensApart(t *testing.T) {
 				// Claude's trust question ends "Enter to confirm · Esc
 				// to cancel", its dialog marker too; either way it is
 				// no prompt.
-				if sc.any(m.Idle) {
+				if sc.Shows(m.Idle) {
 					t.Errorf("%s: the trust question shows the idle prompt %q", name, m.Idle)
 				}
-			case (step == "dialog" || step == "question") != sc.any(m.Dialog):
-				t.Errorf("%s: dialog markers %q shown: %v", name, m.Dialog, sc.any(m.Dialog))
-			case waiting && (sc.any(m.Busy) || !sc.any(m.Idle)):
-				t.Errorf("%s: waiting for the human, but busy %v, idle prompt %v", name, sc.any(m.Busy), sc.any(m.Idle))
-			case step == "running" && !sc.any(m.Busy):
+			case (step == "dialog" || step == "question") != sc.Shows(m.Dialog):
+				t.Errorf("%s: dialog markers %q shown: %v", name, m.Dialog, sc.Shows(m.Dialog))
+			case waiting && (sc.Shows(m.Busy) || !sc.Shows(m.Idle)):
+				t.Errorf("%s: waiting for the human, but busy %v, idle prompt %v", name, sc.Shows(m.Busy), sc.Shows(m.Idle))
+			case step == "running" && !sc.Shows(m.Busy):
 				t.Errorf("%s: the approved tool runs, but no busy marker %q", name, m.Busy)
 			}
 		}
