@@ -114,13 +114,28 @@ export const LanesPlugin = async () => {
   const said = new Map(); // session id -> the last text an assistant message gave
   let current = ""; // the top-level session last seen at work
 
+  // One hook at a time, in the order the events came: lanes applies a
+  // session's spool lines in the order they were written, and hooks
+  // started together finish in any order (a turn's last "busy" landed
+  // after its "idle", and the card stayed Working). A hook that hangs
+  // holds the next ones 5 s at most.
+  let queue = Promise.resolve();
   const send = (event, fields) => {
-    try {
-      const child = spawn(LANES, ARGS, { stdio: ["pipe", "ignore", "ignore"] });
-      child.on("error", () => {});
-      child.stdin.on("error", () => {});
-      child.stdin.end(JSON.stringify({ hook_event_name: event, ...fields }));
-    } catch {}
+    const payload = JSON.stringify({ hook_event_name: event, ...fields });
+    queue = queue.then(() => new Promise((done) => {
+      try {
+        const child = spawn(LANES, ARGS, { stdio: ["pipe", "ignore", "ignore"] });
+        const timer = setTimeout(done, 5000);
+        if (timer.unref) timer.unref();
+        const end = () => { clearTimeout(timer); done(); };
+        child.on("error", end);
+        child.on("close", end);
+        child.stdin.on("error", () => {});
+        child.stdin.end(payload);
+      } catch {
+        done();
+      }
+    }));
   };
   const top = (sid) => parents.get(sid) || sid || "";
   // Of a tool's input, only the fields lanes reads (a command, a path, a

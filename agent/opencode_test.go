@@ -77,19 +77,18 @@ func TestOpenCodePluginRuns(t *testing.T) {
 		`session.status session=ses_main status=retry`,
 		`session.status session=ses_main status=idle`,
 		`permission.updated session=ses_main call=call_3`,
+		`permission.replied session=ses_main call=call_3`,
 		`session.idle session=ses_main message=All done.`,
 		`tool.execute.before session=ses_main tool=write call=call_4 input=a.txt`,
 		`tool.execute.before session=ses_main tool=task call=call_5 input=look around`,
-		`permission.replied session=ses_main call=call_3`,
 		`session.deleted session=ses_main`,
 	}
+	// In the order the events came: lanes applies the spool in the order
+	// its lines were written (the real OpenCode's last "busy" of a turn
+	// once landed after its "idle" when the hooks ran side by side).
 	t.Run("injected", func(t *testing.T) {
-		got := runPlugin(t, node, false, "", len(want))
-		slices.Sort(got)
-		w := slices.Clone(want)
-		slices.Sort(w)
-		if !slices.Equal(got, w) {
-			t.Fatalf("plugin sent\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(w, "\n  "))
+		if got := runPlugin(t, node, false, "", len(want)); !slices.Equal(got, want) {
+			t.Fatalf("plugin sent\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 		}
 	})
 	t.Run("installed stands down in an injected session", func(t *testing.T) {
@@ -119,8 +118,9 @@ func runPlugin(t *testing.T, node string, installed bool, injected string, n int
 	if installed {
 		wantArgs += " --installed"
 	}
-	// One file per call: concurrent calls cannot interleave.
-	write(t, fake, "#!/bin/sh\nf=$(mktemp '"+calls+"/call.XXXXXX')\n{ printf '%s\\t' \"$*\"; cat; } > \"$f.tmp\" && mv \"$f.tmp\" \"$f.json\"\n")
+	// One file per call, named by when the call began: concurrent calls
+	// cannot interleave, and the names (Glob sorts them) give the order.
+	write(t, fake, "#!/bin/sh\nf=$(mktemp '"+calls+"/'$(date +%s%N)'.XXXXXX')\n{ printf '%s\\t' \"$*\"; cat; } > \"$f.tmp\" && mv \"$f.tmp\" \"$f.json\"\n")
 	if err := os.Chmod(fake, 0o700); err != nil {
 		t.Fatal(err)
 	}
