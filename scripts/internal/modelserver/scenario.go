@@ -22,7 +22,10 @@ import (
 	"time"
 )
 
-// Scenario is a named script of turns; turn i answers the i-th main request.
+// Scenario is a named script of turns; turn i answers the i-th main request,
+// but for a turn that opens with a Match step: it answers only a request
+// whose body holds that text, and the requests before such a one skip it
+// (a subagent and its parent ask side by side, in either order).
 type Scenario struct {
 	Name  string `json:"name"`
 	Turns []Turn `json:"turns"`
@@ -31,8 +34,13 @@ type Scenario struct {
 // Turn is one model response, made of steps streamed in order.
 type Turn []Step
 
-// Step is one part of a turn. Exactly one of Text, Tool, Error or DelayMS is set.
+// Step is one part of a turn. Exactly one of Text, Tool, Error, DelayMS or
+// Match is set.
 type Step struct {
+	// Match, as a turn's first step, keeps the turn for the first main
+	// request whose body contains it (the parent's, holding a
+	// tool_result, say, not its subagent's first).
+	Match string `json:"match,omitempty"`
 	// Text is streamed in word-sized chunks, ChunkMS apart (a slow stream
 	// lets a harness interrupt mid-turn).
 	Text    string `json:"text,omitempty"`
@@ -74,6 +82,9 @@ func Shell(cmd string) Step { return Step{Tool: &ToolCall{Shell: cmd}} }
 // Fail returns a step answering with HTTP status code.
 func Fail(code int) Step { return Step{Error: code} }
 
+// Matching returns a step keeping its turn for a request containing s.
+func Matching(s string) Step { return Step{Match: s} }
+
 // Pause returns a step that waits d.
 func Pause(d time.Duration) Step { return Step{DelayMS: int(d / time.Millisecond)} }
 
@@ -88,8 +99,12 @@ func (sc Scenario) Validate() error {
 		}
 		for j, st := range turn {
 			err := st.validate()
-			if err == nil && st.Error != 0 && !onlyDelaysBefore(turn, j) {
+			switch {
+			case err != nil:
+			case st.Error != 0 && !onlyDelaysBefore(turn, j):
 				err = errors.New("an error must be the last step, after nothing but delays")
+			case st.Match != "" && (j != 0 || len(turn) == 1):
+				err = errors.New("a match must be the first step of a turn with more")
 			}
 			if err != nil {
 				return fmt.Errorf("%w %q: turn %d step %d: %v", ErrBadScenario, sc.Name, i+1, j+1, err)
@@ -101,14 +116,14 @@ func (sc Scenario) Validate() error {
 
 func (st Step) validate() error {
 	kinds := 0
-	for _, set := range []bool{st.Text != "", st.Tool != nil, st.Error != 0, st.DelayMS != 0} {
+	for _, set := range []bool{st.Text != "", st.Tool != nil, st.Error != 0, st.DelayMS != 0, st.Match != ""} {
 		if set {
 			kinds++
 		}
 	}
 	switch {
 	case kinds != 1:
-		return errors.New("set exactly one of text, tool, error, delay_ms")
+		return errors.New("set exactly one of text, tool, error, delay_ms, match")
 	case st.ChunkMS < 0 || st.DelayMS < 0:
 		return errors.New("chunk_ms and delay_ms cannot be negative")
 	case st.ChunkMS != 0 && st.Text == "":
@@ -125,7 +140,7 @@ func (st Step) validate() error {
 
 func onlyDelaysBefore(turn Turn, j int) bool {
 	for _, st := range turn[:j] {
-		if st.DelayMS == 0 {
+		if st.DelayMS == 0 && st.Match == "" {
 			return false
 		}
 	}

@@ -26,7 +26,7 @@ type Server struct {
 
 type session struct {
 	sc       *Scenario // nil: nothing assigned to this key
-	next     int       // index of the next turn to serve
+	served   []bool    // turns served (a Match turn may wait for its request)
 	lastBody [sha256.Size]byte
 	lastTurn int // index served for lastBody, -1 before any main request
 	log      []Entry
@@ -86,7 +86,7 @@ func (s *Server) Assign(key string, sc Scenario) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.sessions[key] = &session{sc: &sc, lastTurn: -1}
+	s.sessions[key] = &session{sc: &sc, lastTurn: -1, served: make([]bool, len(sc.Turns))}
 	return nil
 }
 
@@ -176,16 +176,36 @@ func (s *Server) take(key string, body []byte, e *Entry) Turn {
 	sum := sha256.Sum256(body)
 	if ss.lastTurn >= 0 && sum == ss.lastBody {
 		e.Kind, e.Turn = "retry", ss.lastTurn+1
-		return ss.sc.Turns[ss.lastTurn]
+		return ss.sc.Turns[ss.lastTurn][skipMatch(ss.sc.Turns[ss.lastTurn]):]
 	}
-	if ss.next >= len(ss.sc.Turns) {
+	i := ss.nextFor(body)
+	if i < 0 {
 		e.Kind = "unscripted"
 		return Turn{Text(fmt.Sprintf("modelserver: scenario %q has only %d turns.", ss.sc.Name, len(ss.sc.Turns)))}
 	}
-	ss.lastBody, ss.lastTurn = sum, ss.next
-	ss.next++
-	e.Turn = ss.next
-	return ss.sc.Turns[ss.lastTurn]
+	ss.served[i] = true
+	ss.lastBody, ss.lastTurn = sum, i
+	e.Turn = i + 1
+	return ss.sc.Turns[i][skipMatch(ss.sc.Turns[i]):]
+}
+
+// nextFor is the first turn not served yet that takes body: one without a
+// Match, or one whose Match body contains; -1 when none is left.
+func (ss *session) nextFor(body []byte) int {
+	for i, t := range ss.sc.Turns {
+		if !ss.served[i] && (t[0].Match == "" || bytes.Contains(body, []byte(t[0].Match))) {
+			return i
+		}
+	}
+	return -1
+}
+
+// skipMatch is where a turn's played steps begin: after its Match.
+func skipMatch(t Turn) int {
+	if t[0].Match != "" {
+		return 1
+	}
+	return 0
 }
 
 func (s *Server) record(key string, e Entry) {

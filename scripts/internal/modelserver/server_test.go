@@ -346,3 +346,32 @@ func TestValidateRejects(t *testing.T) {
 		t.Errorf("delay then error: %v", err)
 	}
 }
+
+// TestMatchTurnWaitsForItsRequest: a subagent and its parent ask side by
+// side in either order; the parent's turn (its body holds a tool_result)
+// goes to the parent whichever asks first, and a turn for neither in
+// particular to the other.
+func TestMatchTurnWaitsForItsRequest(t *testing.T) {
+	a := apis[0]
+	text := func(srv *Server, body string) string {
+		evs := stream(t, srv.URL("k")+a.path, fmt.Sprintf(a.main, body))
+		return field(t, evs[2].data, "delta", "text").(string)
+	}
+	for _, order := range [][]string{{"sub", "parent tool_result"}, {"parent tool_result", "sub"}} {
+		srv := start(t)
+		assign(t, srv, "k", Turn{Matching("tool_result"), Text("parent")}, Turn{Text("child")}, Turn{Text("last")})
+		got := map[string]string{}
+		for _, who := range order {
+			got[who] = text(srv, who)
+		}
+		if got["sub"] != "child" || got["parent tool_result"] != "parent" {
+			t.Errorf("order %v: got %v", order, got)
+		}
+		if got := text(srv, "again tool_result"); got != "last" {
+			t.Errorf("order %v: the next request got %q, want the last turn", order, got)
+		}
+	}
+	if err := (Scenario{Name: "x", Turns: []Turn{{Text("a"), Matching("b")}}}).Validate(); err == nil {
+		t.Error("a match that is not a turn's first step was taken")
+	}
+}
