@@ -44,6 +44,10 @@ func hookEvent(l Line, kind EventKind, detail string) Event {
 		Question:          l.Question,
 		CallSum:           l.CallSum,
 		Message:           l.Message,
+		Background:        l.Background,
+		BackgroundStart:   l.BackgroundStart,
+		TaskDone:          l.TaskDone,
+		Automatic:         l.Automatic,
 	}
 }
 

@@ -30,6 +30,9 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 	if e.ProviderSessionID != "" {
 		a.ProviderSessionID = e.ProviderSessionID
 	}
+	if a.background(e) {
+		return nil, "" // a background subagent's own work
+	}
 	next, ok := a.next(e)
 	if !ok {
 		return nil, ""
@@ -73,7 +76,7 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 	asking := a.State == ActivityWaitingInput || a.State == ActivityBlocked
 	switch e.Kind {
 	case KindTurnStart:
-		a.startTurn()
+		a.startTurn(e.Automatic)
 		next = ActivityActive
 	case KindTurnEnd:
 		var ok bool
@@ -122,6 +125,7 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 	case KindSessionStart:
 		if startsSession(e) {
 			a.clearTurn()
+			a.clearWork()
 			next = ActivityIdle
 		}
 		if e.SessionSource == "startup" || e.SessionSource == "clear" {
@@ -129,17 +133,27 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 		}
 	case KindAgentExit:
 		a.clearTurn()
+		a.clearWork()
 		next = ActivityExited
 	}
 	return next, true
 }
 
-// startTurn applies a turn's start (only hooks start turns).
-func (a *ActivityFacts) startTurn() {
+// startTurn applies a turn's start (only hooks start turns); automatic:
+// the agent started it, no human. An outcome the human has not seen
+// outlives an automatic turn (docs/design.md §4); a human's turn ends it.
+func (a *ActivityFacts) startTurn(automatic bool) {
 	a.HookTurns = true // only hooks start turns; a soft end never does
 	if a.ProviderSessionID != "" {
 		a.TurnSession = a.ProviderSessionID
 	}
+	switch {
+	case !automatic:
+		a.Unseen = OutcomeNone
+	case a.Outcome != OutcomeNone && a.SeenAt.Before(a.Since) && a.Unseen != OutcomeFailure:
+		a.Unseen = a.Outcome
+	}
+	a.Automatic = automatic
 	a.clearTurn()
 	a.Outcome = OutcomeNone
 	// The last message is the last turn's: a turn that ends saying
@@ -303,6 +317,7 @@ func Terminate(r *Record, reason, source string, at time.Time) *Transition {
 	r.Runtime.UnreachableSince = time.Time{}
 	r.Runtime.Source, r.Runtime.At = source, at
 	r.Activity.clearTurn()
+	r.Activity.clearWork()
 	return r.Activity.move(ActivityExited, at, source, reason)
 }
 
@@ -324,6 +339,7 @@ func Restart(r *Record, launch string, at time.Time) *Transition {
 	r.Pane = Pane{}
 	a := &r.Activity
 	a.clearTurn()
+	a.clearWork()
 	a.Outcome = OutcomeNone
 	a.FirstSignalAt = time.Time{}
 	a.HookTurns = false

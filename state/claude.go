@@ -99,7 +99,10 @@ var claudeMarkers = Markers{
 	// Code 2.1.332 starts in (testdata/real/harness/claude/mode_interrupt;
 	// busy, "· esc to interrupt" follows); issue 32 saw plan mode's and
 	// accept-edits' end the same way.
-	Idle: []string{"? for shortcuts", "(shift+tab to cycle)"},
+	// While background work runs it names that instead: "⏸ manual mode
+	// on · 1 shell · ↓ to manage", "⏸ manual mode on · /tasks to see
+	// subagents" (testdata/real/harness/claude/background_*).
+	Idle: []string{"? for shortcuts", "(shift+tab to cycle)", "↓ to manage", "/tasks to see subagents"},
 	Busy: []string{"esc to interrupt"},
 	// A refused dialog, or Esc on one: "⎿ Interrupted · What should
 	// Claude do instead?" (testdata/real/claude/permission-reject).

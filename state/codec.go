@@ -16,9 +16,10 @@ import (
 // Version 2 appended the fields after the counters, version 3 the dialog
 // and the witness's stamps, version 4 HookTurns, version 5 the content
 // facts, the dialog's opening and the mute, version 6 the answer, version 7
-// the git facts, version 8 Adopted, version 9 the turn's session id, version 10 the server's pid, version 11 the call's digest and the dialog's call; an
-// older record decodes with them zero.
-const codecVersion = 11
+// the git facts, version 8 Adopted, version 9 the turn's session id, version 10 the server's pid, version 11 the call's digest and the dialog's call, version 12 the
+// background work, the automatic turn and what the human saw; an older
+// record decodes with them zero.
+const codecVersion = 12
 
 var errTruncated = errors.New("record truncated")
 
@@ -258,6 +259,10 @@ func (e *encoder) since1(r *Record) {
 	e.int(int64(rt.ServerPID)) // 10
 	e.str(a.CallSum)           // 11
 	e.str(a.DialogCall)
+	e.strs(a.Background) // 12
+	e.bool(a.Automatic)
+	e.time(a.SeenAt)
+	e.str(string(a.Unseen))
 }
 
 // since1 reads what a record of version v has of those fields; the rest
@@ -316,5 +321,11 @@ func (d *decoder) since1(r *Record, v uint64) {
 	if v >= 11 {
 		a.CallSum = d.str()
 		a.DialogCall = d.str()
+	}
+	if v >= 12 {
+		a.Background = d.strs()
+		a.Automatic = d.bool()
+		a.SeenAt = d.time()
+		a.Unseen = Outcome(d.str())
 	}
 }

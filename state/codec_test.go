@@ -164,15 +164,16 @@ func BenchmarkDecodeRecords200(b *testing.B) {
 	}
 }
 
-// A record written before codec version 2 to 11 decodes with the fields
+// A record written before codec version 2 to 12 decodes with the fields
 // the later versions appended left zero.
 func TestCodecReadsOlderVersions(t *testing.T) {
 	r := rec(ActivityIdle, prOpen)
 	b := encodeRecord(r)
 	// Version 2 appends five fields, version 3 three, version 4 one,
 	// version 5 six, version 6 one, version 7 six, version 8 one, version 9
-	// one, version 10 one, version 11 two, each one byte when zero or empty.
-	for v, cut := range map[byte]int{1: 27, 2: 22, 3: 19, 4: 18, 5: 12, 6: 11, 7: 5, 8: 4, 9: 3, 10: 2} {
+	// one, version 10 one, version 11 two, version 12 four, each one byte
+	// when zero or empty.
+	for v, cut := range map[byte]int{1: 31, 2: 26, 3: 23, 4: 22, 5: 16, 6: 15, 7: 9, 8: 8, 9: 7, 10: 6, 11: 4} {
 		got, err := decodeRecord(append([]byte{v}, b[1:len(b)-cut]...))
 		if err != nil {
 			t.Fatalf("version %d: %v", v, err)
@@ -196,7 +197,7 @@ func TestCodecOlderAskIsADialog(t *testing.T) {
 		r := rec(ActivityBlocked, prOpen)
 		r.Agent, r.Activity.Outcome = c.agent, c.outcome
 		b := encodeRecord(r)
-		got, err := decodeRecord(append([]byte{2}, b[1:len(b)-22]...))
+		got, err := decodeRecord(append([]byte{2}, b[1:len(b)-26]...))
 		if err != nil {
 			t.Fatal(err)
 		}

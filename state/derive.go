@@ -43,6 +43,9 @@ func Derive(r *Record, now time.Time) Derivation {
 	if r.Starting() {
 		d.Marks = append(d.Marks, MarkStarting)
 	}
+	if len(r.Activity.Background) > 0 && r.Live() && r.Activity.State != ActivityExited {
+		d.Marks = append(d.Marks, MarkBackground)
+	}
 	return d
 }
 
@@ -65,8 +68,16 @@ func derive(r *Record, now time.Time) Derivation {
 	switch a.Known() {
 	case ActivityActive:
 		d := Derivation{Status: StatusWorking, Zone: ZoneWorking}
+		switch a.Unseen {
+		case OutcomeFailure:
+			// An automatic turn runs over a failure nobody has seen: it
+			// stays where it was put (docs/design.md §4).
+			d.Zone, d.Marks = ZoneNeedsYou, []Mark{MarkFailed}
+		case OutcomeCancellation:
+			d.Marks = []Mark{MarkInterrupted}
+		}
 		if silent(r, now) {
-			d.Marks = []Mark{MarkUnconfirmed}
+			d.Marks = append(d.Marks, MarkUnconfirmed)
 		}
 		return d
 	case ActivityExited:
@@ -74,13 +85,14 @@ func derive(r *Record, now time.Time) Derivation {
 	case ActivityWaitingInput, ActivityBlocked:
 		return Derivation{Status: StatusNeedsInput, Zone: ZoneNeedsYou}
 	case ActivityIdle:
-		if a.Outcome == OutcomeFailure {
+		outcome := cmp.Or(a.Outcome, a.Unseen)
+		if outcome == OutcomeFailure {
 			// Row 6b: a turn the agent gave up (API error, rate limit)
 			// needs the human before any PR does.
 			return Derivation{Status: StatusIdle, Zone: ZoneNeedsYou, Marks: []Mark{MarkFailed}}
 		}
 		d := deriveIdle(r, now)
-		if a.Outcome == OutcomeCancellation {
+		if outcome == OutcomeCancellation {
 			d.Marks = []Mark{MarkInterrupted}
 		}
 		return d

@@ -75,4 +75,12 @@ type Event struct {
 	// so its own turn end will come).
 	SoftEnd bool
 	PR      *PR // for KindPR
+
+	// Background work (background.go): what runs (nil: not said), what
+	// a tool left running, the task an automatic turn reports the end of.
+	Background      *[]string
+	BackgroundStart string
+	TaskDone        string
+	// Automatic: a turn the agent started by itself, no human (§4).
+	Automatic bool
 }

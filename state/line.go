@@ -58,6 +58,15 @@ type Line struct {
 	// nothing.
 	CallSum string `json:"call_sum,omitempty"`
 
+	// Background work (background.go): what runs ("KIND:ID" each; nil:
+	// the payload did not say), what a tool left running, the task whose
+	// end an automatic turn reports. Automatic: the agent submitted the
+	// prompt itself.
+	Background      *[]string `json:"background,omitempty"`
+	BackgroundStart string    `json:"background_start,omitempty"`
+	TaskDone        string    `json:"task_done,omitempty"`
+	Automatic       bool      `json:"automatic,omitempty"`
+
 	PR *PR `json:"pr,omitempty"` // agent "lanes", event "pr"
 
 	// Adopt: a hook outside any lanes session asks for a record of its
@@ -139,7 +148,7 @@ func EncodeLine(l Line) ([]byte, error) {
 func (l *Line) eachText(f func(*string)) {
 	for _, s := range []*string{&l.Session, &l.Launch, &l.Agent, &l.Event, &l.ProviderSessionID, &l.Source,
 		&l.Reason, &l.ToolName, &l.ToolUseID, &l.NotificationType, &l.AgentID, &l.Type, &l.Status,
-		&l.ToolInput, &l.Question, &l.Message} {
+		&l.ToolInput, &l.Question, &l.Message, &l.BackgroundStart, &l.TaskDone} {
 		f(s)
 	}
 	if l.PR != nil {

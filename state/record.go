@@ -186,6 +186,18 @@ type ActivityFacts struct {
 	// DialogCall is the tool call the dialog that shows is about: another
 	// call's dialog, even for the same tool and input, is another dialog.
 	DialogCall string `json:"dialog_call,omitempty"`
+
+	// Background is the work the agent runs past its turns, "KIND:ID"
+	// each (background.go); Automatic: the turn now running (or last
+	// run) was started by the agent itself, not a human.
+	Background []string `json:"background,omitempty"`
+	Automatic  bool     `json:"automatic,omitempty"`
+	// SeenAt is when the human last looked at the session (attached,
+	// answered, sent to, selected it on the board); Unseen is the outcome
+	// of a turn they had not seen when an automatic turn began, kept
+	// until they do (docs/design.md §4).
+	SeenAt time.Time `json:"seen_at,omitzero"`
+	Unseen Outcome   `json:"unseen,omitempty"`
 }
 
 // PR is the facts about one pull request attributed to a session.
@@ -319,6 +331,7 @@ func (r *Record) cloneInto(c *Record) {
 	c.EventsDropped = maps.Clone(r.EventsDropped)
 	c.Activity.ToolsInFlight = slices.Clone(r.Activity.ToolsInFlight)
 	c.Activity.Subagents = slices.Clone(r.Activity.Subagents)
+	c.Activity.Background = slices.Clone(r.Activity.Background)
 	if r.Pane.ExitStatus != nil {
 		st := *r.Pane.ExitStatus
 		c.Pane.ExitStatus = &st

@@ -14,6 +14,7 @@ func TestCloneSharesNothing(t *testing.T) {
 	r.EventsDropped = map[string]int{"x": 1}
 	r.Activity.ToolsInFlight = []string{"t"}
 	r.Activity.Subagents = []string{"a"}
+	r.Activity.Background = []string{"shell:b"}
 	r.Pane.ExitStatus = intp(3)
 	c := r.Clone()
 	if !reflect.DeepEqual(r, c) {

@@ -89,6 +89,7 @@ var migrations = []func(*bolt.Tx) error{
 	func(*bolt.Tx) error { return nil }, // 9 → 10: codec 9 (turn_session_id), which reads 1 to 8
 	func(*bolt.Tx) error { return nil }, // 10 → 11: codec 10 (server_pid), which reads 1 to 9
 	func(*bolt.Tx) error { return nil }, // 11 → 12: codec 11 (call_sum, dialog_call), which reads 1 to 10
+	func(*bolt.Tx) error { return nil }, // 12 → 13: codec 12 (background, automatic, seen_at, unseen), which reads 1 to 11
 }
 
 func migrate(db *bolt.DB) error {

@@ -104,10 +104,12 @@ const (
 	MarkInterrupted Mark = "interrupted"
 	MarkUnreachable Mark = "unreachable"
 	MarkStarting    Mark = "starting"
+	// MarkBackground: work the agent runs past its turn (background.go).
+	MarkBackground Mark = "background"
 )
 
 // Marks lists every mark, in the order a legend shows them.
-var Marks = []Mark{MarkFailed, MarkInterrupted, MarkUnconfirmed, MarkUnreachable, MarkStarting}
+var Marks = []Mark{MarkFailed, MarkInterrupted, MarkBackground, MarkUnconfirmed, MarkUnreachable, MarkStarting}
 
 // Outcome is how the agent's last turn ended, when known.
 type Outcome string

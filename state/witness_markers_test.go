@@ -34,7 +34,7 @@ func TestMarkersTellTheRecordedScreensApart(t *testing.T) {
 			}
 			sc, name := Screen(b), strings.TrimPrefix(f, realDir+"/")
 			step := strings.TrimSuffix(filepath.Base(f), ".screen")
-			waiting := step == "idle" || step == "rejected" || step == "interrupted"
+			waiting := step == "idle" || step == "rejected" || step == "interrupted" || step == "idle-background"
 			switch {
 			// (A question above the prompt was answered: Gemini restarts
 			// under it.)

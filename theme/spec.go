@@ -57,6 +57,8 @@ var markSpecs = map[state.Mark]Spec{
 	state.MarkUnconfirmed: {RoleUnknown, "…", "unconfirmed", "Working, but silent for over 10 minutes", false},
 	state.MarkUnreachable: {RoleUnknown, "↯", "tmux unreachable", "The tmux server is not answering", false},
 	state.MarkStarting:    {RoleIdle, "◔", "starting", "lanes started it; tmux has not shown its session yet", false},
+	// The card says what runs (state.BackgroundSays) where it has room.
+	state.MarkBackground: {RoleWorking, "↻", "background", "Work the agent runs past its turn: background shells or subagents", false},
 }
 
 // Muted is the mark of a session the user muted (m): entering Needs you
@@ -97,6 +99,18 @@ func MarkSpec(m state.Mark) Spec {
 		return sp
 	}
 	return Spec{Role: RoleUnknown, Glyph: "?", Short: string(m), Long: "Unknown mark " + string(m)}
+}
+
+// MarkShort is mark m's label on r's line (short: on its card): the
+// background mark says what runs ("2 background agents"; "2 agents"
+// beside its glyph), the others their Short.
+func MarkShort(m state.Mark, r *state.Record, short bool) string {
+	if m == state.MarkBackground {
+		if says := state.BackgroundSays(r.Activity.Background, short); says != "" {
+			return says
+		}
+	}
+	return MarkSpec(m).Short
 }
 
 // saySpecs are the cues of what a card says (state.Says): a glyph for

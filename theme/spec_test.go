@@ -133,6 +133,7 @@ func TestMarkSpecs(t *testing.T) {
 		{state.MarkUnconfirmed, "unconfirmed", RoleUnknown},
 		{state.MarkUnreachable, "tmux unreachable", RoleUnknown},
 		{state.MarkStarting, "starting", RoleIdle},
+		{state.MarkBackground, "background", RoleWorking},
 	}
 	if len(tests) != len(markSpecs) || len(tests) != len(state.Marks) {
 		t.Fatalf("table has %d marks, markSpecs has %d, state.Marks %d", len(tests), len(markSpecs), len(state.Marks))

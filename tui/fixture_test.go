@@ -207,6 +207,8 @@ func (f *fakeActions) Diff(_ context.Context, r *state.Record) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
+func (f *fakeActions) Seen(context.Context, *state.Record) error { return nil }
+
 func (f *fakeActions) Mute(_ context.Context, r *state.Record, on bool) error {
 	f.note(fmt.Sprintf("mute %s %v", r.Name, on))
 	r.Muted = on

@@ -269,7 +269,7 @@ const maxTagW = 10
 // (the title says which host is down).
 func cardMark(l *look, it *item, m state.Mark) (string, int) {
 	s, w := l.markFor(m)
-	if short := markShort(it, m); it.Host != "" && short != theme.MarkSpec(m).Short {
+	if short := markShort(it, m); short != theme.MarkSpec(m).Short {
 		s = strings.Replace(s, theme.MarkSpec(m).Short, short, 1)
 		w -= width(theme.MarkSpec(m).Short) - width(short)
 	}
@@ -281,7 +281,7 @@ func markShort(it *item, m state.Mark) string {
 	if m == state.MarkUnreachable && it.Host != "" {
 		return "unreachable"
 	}
-	return theme.MarkSpec(m).Short
+	return theme.MarkShort(m, it.Rec, true)
 }
 
 // awaitHosts waits, at most d, for the host watches to end once the

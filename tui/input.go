@@ -133,9 +133,23 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		after = sel.key()
 	}
 	if after != before {
-		return m, tea.Batch(m.capture(), m.loadHistory(false))
+		return m, tea.Batch(m.capture(), m.loadHistory(false), m.seen(m.board.selected()))
 	}
 	return m, nil
+}
+
+// seen tells the store the human looked at sel (docs/design.md §4): the
+// selection moved onto it, or they attach to it. Another host's card is
+// that host's to say.
+func (m *Model) seen(sel *item) tea.Cmd {
+	if sel == nil || sel.Host != "" || !state.NeedsSeen(sel.Rec) {
+		return nil
+	}
+	r, ctx, a := *sel.Rec, m.ctx, m.o.Actions
+	return func() tea.Msg {
+		_ = a.Seen(ctx, &r) // the next cycle shows it, or the mark stays
+		return nil
+	}
 }
 
 // actionKey acts on the selected session for an action key (kill,
@@ -246,5 +260,5 @@ func (m *Model) attach(sel *item) tea.Cmd {
 	case sel.Rec.Runtime.SessionID == "" && sel.Rec.Runtime.TmuxSession == "":
 		return m.flash(sel.Rec.Name+" has no tmux session yet", true)
 	}
-	return attachCmd(m.ctx, m.o.Tmux(sel.Rec.Runtime.Socket), m.o.TmuxEnv, sel.Rec)
+	return tea.Batch(m.seen(sel), attachCmd(m.ctx, m.o.Tmux(sel.Rec.Runtime.Socket), m.o.TmuxEnv, sel.Rec))
 }

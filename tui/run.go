@@ -50,6 +50,8 @@ type Actions interface {
 	Mute(ctx context.Context, r *state.Record, on bool) error
 	// History is up to n of the session's latest transitions, oldest first.
 	History(ctx context.Context, id string, n int) ([]state.Transition, error)
+	// Seen records that the human looked at r (docs/design.md §4).
+	Seen(ctx context.Context, r *state.Record) error
 	// OpenPR opens the URL of the PR r's badge speaks for in a browser,
 	// without waiting for it, and says what it did (or shows the URL,
 	// when no browser can be run).

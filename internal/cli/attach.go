@@ -25,6 +25,7 @@ func (a *app) cmdAttach(ctx context.Context, args []string) int {
 	if err := a.attachable(ctx, r); err != nil {
 		return a.fail(err)
 	}
+	_ = a.svc().Seen(ctx, r) // the human is about to look: only the card depends on it
 	tc := a.tmuxFor(r.Runtime.Socket)
 	if inside := a.getenv("TMUX"); inside != "" {
 		err := tc.SwitchFrom(ctx, inside, r.Runtime.SessionID)

@@ -54,6 +54,12 @@ type hookPayload struct {
 	LastAssistantMessage json.RawMessage `json:"last_assistant_message"`
 	PromptResponse       json.RawMessage `json:"prompt_response"`        // Gemini's AfterAgent
 	CodexLastMessage     json.RawMessage `json:"last-assistant-message"` // Codex's notify
+
+	// Background work and automatic turns (state/background.go): read for
+	// the ids and the prompt's opening tag, never kept whole.
+	ToolResponse    json.RawMessage `json:"tool_response"`
+	BackgroundTasks json.RawMessage `json:"background_tasks"`
+	Prompt          json.RawMessage `json:"prompt"`
 }
 
 // text is raw as a string, "" when it is not one.
@@ -216,6 +222,8 @@ func (a *app) hook(dir string, h hookArgs) error {
 	}
 	// A digest, not content: what answers from lanes check the screen by.
 	l.CallSum = agent.CallSum(state.Agent(ag), p.ToolName, p.ToolInput, p.Details)
+	l.Background, l.BackgroundStart = state.BackgroundList(p.BackgroundTasks), state.BackgroundStarted(p.ToolResponse)
+	l.Automatic, l.TaskDone = state.AutomaticPrompt(p.Prompt)
 	if err := state.AppendLine(dir, l); err != nil {
 		return fmt.Errorf("lanes hook %s %s: appending to the spool of %s: %w", ag, event, id, err)
 	}

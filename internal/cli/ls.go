@@ -149,7 +149,7 @@ func statusText(v state.Derived) string {
 func statusLabel(v state.Derived) string {
 	s := theme.StatusSpec(v.D.Status).Glyph + " " + statusText(v)
 	for _, m := range v.D.Marks {
-		s += " · " + theme.MarkSpec(m).Short
+		s += " · " + theme.MarkShort(m, v.Rec, false)
 	}
 	return s
 }

@@ -78,10 +78,21 @@ type Session struct {
 	// TmuxSocket is the tmux server it runs on (the -L name; "" for the
 	// default server): attach from another host needs it.
 	TmuxSocket string `json:"tmux_socket"`
+	// Background is the work its agent runs past its turn (the mark
+	// background says there is some); Automatic: the agent started the
+	// turn now running (or last run) itself, no human.
+	Background Background `json:"background"`
+	Automatic  bool       `json:"automatic"`
 	// Host is the host it runs on, as this machine's hosts file names it;
 	// "" for a session of this machine (always present: a script reads
 	// one key, not a key or its absence; docs/design.md §16).
 	Host string `json:"host"`
+}
+
+// Background counts the work an agent runs past its turn.
+type Background struct {
+	Jobs   int `json:"jobs"`   // background shells
+	Agents int `json:"agents"` // background subagents
 }
 
 // Tool is the current or last tool and the summary of its input.
@@ -106,6 +117,11 @@ func From(v state.Derived, content bool) Session {
 		EventsApplied: r.EventsApplied, EventsDropped: r.EventsDropped,
 		Muted: r.Muted, Adopted: r.Adopted, PaneID: r.Runtime.PaneID,
 		TmuxSocket: r.Runtime.Socket, Host: v.Host,
+		Background: Background{
+			Jobs:   state.BackgroundCount(r.Activity.Background, state.BackgroundShell),
+			Agents: state.BackgroundCount(r.Activity.Background, state.BackgroundAgent),
+		},
+		Automatic: r.Activity.Automatic,
 	}
 	j.Worktree, j.Base = nonEmpty(r.Git.Worktree), nonEmpty(r.Git.Base)
 	if g := r.Git; !g.ReadAt.IsZero() {

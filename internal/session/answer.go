@@ -124,6 +124,7 @@ func (s *Service) claimAnswer(cur *state.Record) (sent time.Time, unclaim func()
 			return agent.ErrAnswered
 		}
 		state.AnsweredFromLanes(r, sent)
+		state.Seen(r, sent)
 		return nil
 	}); err != nil {
 		return time.Time{}, nil, err

@@ -36,6 +36,9 @@ func (s *Service) Send(ctx context.Context, r *state.Record, text string, force 
 		}
 	}
 	err := tc.SendText(ctx, r.Runtime.PaneID, agent.Prompt(r.Agent, text))
+	if err == nil {
+		_ = s.Seen(ctx, r) // only what the card shows next depends on it
+	}
 	switch {
 	case err == nil, errors.Is(err, tmux.ErrInvalid), errors.Is(err, tmux.ErrNoSession), errors.Is(err, tmux.ErrNoServer):
 		return err // nothing to look at: the text was refused, or the pane is gone

@@ -161,6 +161,22 @@ func (s *Service) Mute(_ context.Context, r *state.Record, on bool) error {
 	return nil
 }
 
+// Seen records that the human looked at r now (state.Seen); it writes
+// only when r holds an outcome they may not have seen.
+func (s *Service) Seen(_ context.Context, r *state.Record) error {
+	if !state.NeedsSeen(r) {
+		return nil
+	}
+	err := s.Update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+		state.Seen(cur, s.now())
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("storing that %s was seen: %w", r.Name, err)
+	}
+	return nil
+}
+
 // History is up to n of the session's latest transitions, oldest first.
 func (s *Service) History(_ context.Context, id string, n int) ([]state.Transition, error) {
 	st, err := s.Store()

@@ -41,6 +41,11 @@ type agent struct {
 	// question and subagent are tool calls that ask the human / start a
 	// subagent, with the tool name the agent must offer; nil: none known.
 	question, subagent *modelserver.ToolCall
+	// background(secs) is a shell call the agent runs in the background
+	// for about secs seconds, bgAgent a subagent it starts in the
+	// background; nil: none known.
+	background func(secs int) *modelserver.ToolCall
+	bgAgent    *modelserver.ToolCall
 	// toolEvent is the hook event that shows a tool ran.
 	toolEvent string
 }
@@ -130,10 +135,14 @@ var agents = []agent{
 		// 2.1.332 highlights "❯ No, exit" over "Yes, I trust this folder".
 		trust: "Down Enter",
 		exit:  "/exit", compact: "/compact",
-		quiet:     shell("echo hi"),
-		asks:      func(cmd string) modelserver.ToolCall { return shell("touch asked.txt && " + cmd) },
-		question:  tool("AskUserQuestion", `{"questions":[{"question":"Which colour should the button be?","header":"Colour","multiSelect":false,"options":[{"label":"Red","description":"a red button"},{"label":"Blue","description":"a blue button"}]}]}`),
-		subagent:  tool("Agent", `{"description":"Look around","prompt":"Say done.","subagent_type":"general-purpose"}`),
+		quiet:    shell("echo hi"),
+		asks:     func(cmd string) modelserver.ToolCall { return shell("touch asked.txt && " + cmd) },
+		question: tool("AskUserQuestion", `{"questions":[{"question":"Which colour should the button be?","header":"Colour","multiSelect":false,"options":[{"label":"Red","description":"a red button"},{"label":"Blue","description":"a blue button"}]}]}`),
+		subagent: tool("Agent", `{"description":"Look around","prompt":"Say done.","subagent_type":"general-purpose"}`),
+		background: func(secs int) *modelserver.ToolCall {
+			return tool("Bash", fmt.Sprintf(`{"command":"sleep %d","description":"Wait a while","run_in_background":true}`, secs))
+		},
+		bgAgent:   tool("Agent", `{"description":"Look around","prompt":"Say done.","subagent_type":"general-purpose","run_in_background":true}`),
 		toolEvent: "PreToolUse",
 	},
 	{

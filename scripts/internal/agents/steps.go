@@ -63,11 +63,15 @@ func interrupt(r *run) error {
 // captureIdle records the idle screen once the agent has drawn it: its
 // prompt, and no busy indicator (Claude Code 2.1.332's footer says "esc
 // to interrupt" a moment after its Stop hook).
-func (r *run) captureIdle() {
+func (r *run) captureIdle() { r.captureReady("idle") }
+
+// captureReady records as step the screen of the agent waiting for its
+// human, once drawn.
+func (r *run) captureReady(step string) {
 	busy := lanesMarkers(state.Agent(r.a.name)).Busy
 	world.Poll(5*time.Second, 250*time.Millisecond, func() bool {
 		screen := r.capture("")
 		return hasAny(screen, r.a.ready) && !hasAny(screen, busy)
 	})
-	r.capture("idle")
+	r.capture(step)
 }

@@ -1,0 +1,88 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"lanes/state"
+)
+
+// card is what a surface shows of r at at: status, zone and marks, with
+// the background mark's words.
+func card(r *state.Record, at time.Time) string {
+	d := state.Derive(r, at)
+	s := fmt.Sprintf("%s/%s", d.Status, d.Zone)
+	for _, m := range d.Marks {
+		s += " +" + string(m)
+		if m == state.MarkBackground {
+			s += "(" + state.BackgroundSays(r.Activity.Background, false) + ")"
+		}
+	}
+	return s
+}
+
+// walk replays a recorded real scenario and returns the card after each
+// event, as "Event: card".
+func walk(t *testing.T, dir string) []string {
+	t.Helper()
+	at := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+	var out []string
+	replayRealSteps(t, "claude", dir, at, func(l state.Line, r *state.Record) {
+		ev := l.Event
+		if l.Automatic {
+			ev += "(automatic)"
+		}
+		out = append(out, ev+": "+card(r, at.Add(time.Minute)))
+	})
+	return out
+}
+
+// Issue 32 item 1: a real Claude Code 2.1.332 runs `sleep 20` with
+// run_in_background. Its turn ends at once, the job runs on: the card is
+// Idle and says "1 background job" until the turn Claude starts by itself
+// to report the job's end (an automatic turn, Working), then plain Idle.
+// Before, the card read plain Idle all along.
+func TestRealBackgroundShell(t *testing.T) {
+	got := walk(t, "harness/claude/background_shell")
+	want := []string{
+		"SessionStart: idle/working",
+		"UserPromptSubmit: working/working",
+		"PreToolUse: working/working",
+		"PostToolUse: working/working +background(1 background job)",
+		"Stop: idle/working +background(1 background job)",
+		"UserPromptSubmit(automatic): working/working",
+		"Stop: idle/working",
+		"UserPromptSubmit: working/working", // the human's next prompt
+		"Stop: idle/working",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("cards:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A background subagent (the Agent tool with run_in_background): its turn
+// ends while it runs, so the card is Idle with "1 background agent" (with
+// Claude Code 2.1.197 it read Working for the whole run: its Stop waited
+// on the live subagent), and its own stop is not the session's.
+func TestRealBackgroundAgent(t *testing.T) {
+	got := walk(t, "harness/claude/background_agent")
+	want := []string{
+		"SessionStart: idle/working",
+		"UserPromptSubmit: working/working",
+		"PreToolUse: working/working",
+		"SubagentStart: working/working",
+		"PostToolUse: working/working +background(1 background agent)",
+		"Stop: idle/working +background(1 background agent)",
+		"SubagentStop: idle/working +background(1 background agent)",
+		"UserPromptSubmit(automatic): working/working",
+		"Stop: idle/working",
+		"UserPromptSubmit: working/working",
+		"Stop: idle/working",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("cards:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

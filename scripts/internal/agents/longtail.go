@@ -1,0 +1,80 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	m "lanes/scripts/internal/modelserver"
+	"lanes/scripts/internal/world"
+)
+
+// The long tail (issue 32): work that outlives a turn, turns no human
+// started.
+
+func init() { scenarios = append(scenarios, longTail...) }
+
+// bgJob is how long a background job or subagent runs.
+const bgJob = 20
+
+// background: the card says the work goes on, and the agent's own turn
+// reporting its end leaves the card plain idle.
+func background(s world.Session) bool {
+	return idle(s) && slices.Contains(s.Marks, "background")
+}
+
+var longTail = []scenario{
+	{name: "background_shell",
+		turns: func(a agent, _ bool) ([]m.Turn, string) {
+			if a.background == nil {
+				return nil, a.name + " has no background shell a model can start here"
+			}
+			return append([]m.Turn{{m.Step{Tool: a.background(bgJob)}}, {m.Text("Started it in the background.")},
+				{m.Text("The background job finished.")}}, texts...), ""
+		},
+		drive: func(r *run) error {
+			return backgroundWalk(r, "Run the job in the background.", func(s world.Session) bool { return s.Background.Jobs == 1 })
+		}},
+	{name: "background_agent",
+		turns: func(a agent, _ bool) ([]m.Turn, string) {
+			if a.bgAgent == nil {
+				return nil, a.name + " has no background subagent a model can start here"
+			}
+			// The parent (its request holds the tool's result) ends its
+			// turn at once, the subagent runs bgJob seconds: they ask side
+			// by side, in either order.
+			return append([]m.Turn{{m.Step{Tool: a.bgAgent}}, {m.Matching("tool_result"), m.Text("It runs in the background.")},
+				{m.Pause(bgJob * time.Second), m.Text("Subagent done.")}, {m.Text("The agent finished.")}}, texts...), ""
+		},
+		drive: func(r *run) error {
+			return backgroundWalk(r, "Start a background agent.", func(s world.Session) bool { return s.Background.Agents == 1 })
+		}},
+}
+
+// backgroundWalk: the prompt's turn ends with work in the background (the
+// card idle, marked, counting it: counts), then the agent's automatic turn
+// reports its end, and the card is plain idle.
+func backgroundWalk(r *run, prompt string, counts func(world.Session) bool) error {
+	if err := r.prompt(prompt); err != nil {
+		return err
+	}
+	if _, err := r.settled("turn over, work goes on → idle + background", turnDeadline, func(s world.Session) bool {
+		return background(s) && counts(s)
+	}); err != nil {
+		return err
+	}
+	r.captureReady("idle-background")
+	if err := r.hold("idle + background while it runs", bgJob*time.Second/4, background); err != nil {
+		return err
+	}
+	r.act()
+	if _, err := r.settled("work done, automatic turn over → idle", bgJob*time.Second+turnDeadline, func(s world.Session) bool {
+		return idle(s) && len(s.Marks) == 0 && s.Automatic
+	}); err != nil {
+		return err
+	}
+	if s := r.latest(); s.Background.Jobs+s.Background.Agents != 0 {
+		return fmt.Errorf("after the automatic turn ls --json says background %+v, want none", s.Background)
+	}
+	return afterwards(r)
+}

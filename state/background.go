@@ -1,0 +1,205 @@
+package state
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Background work (docs/design.md §4): shells and subagents an agent runs
+// past its turn. The record keeps what runs, each as "KIND:ID"; the hook
+// payloads say when work starts (a tool's response), what still runs (a
+// turn end's list) and when it is over (the turn the agent starts by itself
+// to report it). Read from Claude Code's payloads, whose shapes Codex
+// copies (testdata/real/harness/claude/background_*).
+
+// The kinds of background work.
+const (
+	BackgroundShell = "shell"
+	BackgroundAgent = "agent"
+)
+
+// BackgroundMax bounds the background work a record keeps.
+const BackgroundMax = 32
+
+// backgroundIDMax bounds one id (Claude Code's are 9 to 17 characters).
+const backgroundIDMax = 64
+
+// BackgroundCount is how many of work are of kind.
+func BackgroundCount(work []string, kind string) int {
+	n := 0
+	for _, w := range work {
+		if strings.HasPrefix(w, kind+":") {
+			n++
+		}
+	}
+	return n
+}
+
+// backgroundEntry is kind:id, "" when the id is not one lanes keeps
+// (empty, too long, or other than letters, digits, '-', '_' and '.').
+func backgroundEntry(kind, id string) string {
+	if id == "" || len(id) > backgroundIDMax {
+		return ""
+	}
+	for _, c := range []byte(id) {
+		if !isLower(c) && !isDigit(c) && !(c >= 'A' && c <= 'Z') && c != '-' && c != '_' && c != '.' {
+			return ""
+		}
+	}
+	return kind + ":" + id
+}
+
+// BackgroundList is the background work a payload's background_tasks says
+// runs (Claude Code's Stop: [{id, type: "shell" or "subagent", status}]);
+// nil when the payload has no such list, so "says nothing" and "nothing
+// runs" differ.
+func BackgroundList(raw json.RawMessage) *[]string {
+	var tasks []struct{ ID, Type, Status string }
+	if len(raw) == 0 || json.Unmarshal(raw, &tasks) != nil {
+		return nil
+	}
+	out := []string{}
+	for _, t := range tasks {
+		kind := BackgroundShell
+		if t.Type == "subagent" || t.Type == "agent" {
+			kind = BackgroundAgent
+		}
+		if w := backgroundEntry(kind, t.ID); w != "" && t.Status == "running" && len(out) < BackgroundMax && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return &out
+}
+
+// BackgroundStarted is the work a tool's response says it left running:
+// a shell's backgroundTaskId (run_in_background, or Ctrl-B twice on a
+// running command), a subagent started with isAsync and its agentId; ""
+// when none.
+func BackgroundStarted(raw json.RawMessage) string {
+	var r struct {
+		BackgroundTaskID string `json:"backgroundTaskId"`
+		IsAsync          bool   `json:"isAsync"`
+		AgentID          string `json:"agentId"`
+	}
+	// A tool's response may be a whole file: most say nothing of this.
+	if len(raw) == 0 || raw[0] != '{' || !bytes.Contains(raw, []byte(`"backgroundTaskId"`)) && !bytes.Contains(raw, []byte(`"isAsync"`)) ||
+		json.Unmarshal(raw, &r) != nil {
+		return ""
+	}
+	if r.IsAsync {
+		return backgroundEntry(BackgroundAgent, r.AgentID)
+	}
+	return backgroundEntry(BackgroundShell, r.BackgroundTaskID)
+}
+
+// taskNotification opens the prompt Claude Code submits by itself when
+// background work ends; <task-id> names the work.
+const taskNotification = "<task-notification>"
+
+// AutomaticPrompt reports whether a submitted prompt is one the agent wrote
+// itself (a background task's notification), and the task whose end it
+// reports. Nothing else of the prompt is kept.
+func AutomaticPrompt(raw json.RawMessage) (auto bool, task string) {
+	var p string
+	if len(raw) == 0 || json.Unmarshal(raw, &p) != nil || !strings.HasPrefix(strings.TrimSpace(p), taskNotification) {
+		return false, ""
+	}
+	if _, rest, ok := strings.Cut(p, "<task-id>"); ok {
+		if id, _, ok := strings.Cut(rest, "</task-id>"); ok && backgroundEntry(BackgroundShell, id) != "" {
+			task = id
+		}
+	}
+	return true, task
+}
+
+// background applies what e says of background work, and reports whether
+// e is a background subagent's own work (its tools, its turn), which is
+// not the session's and changes nothing else.
+func (a *ActivityFacts) background(e Event) (theirs bool) {
+	if e.Background != nil {
+		a.Background = slices.Clone(*e.Background)
+	}
+	if w := e.BackgroundStart; w != "" && !slices.Contains(a.Background, w) && len(a.Background) < BackgroundMax {
+		a.Background = append(a.Background, w)
+	}
+	if e.TaskDone != "" {
+		a.Background = slices.DeleteFunc(a.Background, func(w string) bool { return w[strings.IndexByte(w, ':')+1:] == e.TaskDone })
+	}
+	if id, ok := strings.CutPrefix(e.BackgroundStart, BackgroundAgent+":"); ok {
+		// A subagent sent to the background holds no turn.
+		a.Subagents = slices.DeleteFunc(a.Subagents, func(s string) bool { return s == id })
+	}
+	if e.AgentID == "" || !slices.Contains(a.Background, BackgroundAgent+":"+e.AgentID) {
+		return false
+	}
+	switch e.Kind {
+	case KindToolStart, KindToolEnd, KindWorking, KindSubagentStart, KindSubagentStop, KindTurnEnd:
+		return true
+	}
+	return false // it asks (a permission, a question): the human must answer
+}
+
+// clearWork forgets what outlives turns: background work, an unseen
+// outcome. The agent process it belonged to is gone or new.
+func (a *ActivityFacts) clearWork() {
+	a.Background, a.Automatic, a.Unseen = nil, false, OutcomeNone
+}
+
+// BackgroundSays is what a line says of the work: "1 background job", "2
+// background agents", "1 background job, 1 agent"; short, what a card
+// says beside the mark's glyph: "1 job", "2 agents", "1 job, 1 agent";
+// "" for none.
+func BackgroundSays(work []string, short bool) string {
+	jobs, agents := BackgroundCount(work, BackgroundShell), BackgroundCount(work, BackgroundAgent)
+	n := func(k int, what string) string {
+		if k != 1 {
+			what += "s"
+		}
+		return strconv.Itoa(k) + " " + what
+	}
+	first := "background "
+	if short {
+		first = ""
+	}
+	switch {
+	case jobs > 0 && agents > 0:
+		return n(jobs, first+"job") + ", " + n(agents, "agent")
+	case jobs > 0:
+		return n(jobs, first+"job")
+	case agents > 0:
+		return n(agents, first+"agent")
+	}
+	return ""
+}
+
+// BackgroundOf is work of these counts, as another host's listing gives
+// them (ids are that host's own).
+func BackgroundOf(jobs, agents int) []string {
+	var out []string
+	for i := range min(jobs, BackgroundMax) {
+		out = append(out, BackgroundShell+":"+strconv.Itoa(i+1))
+	}
+	for i := range min(agents, BackgroundMax-len(out)) {
+		out = append(out, BackgroundAgent+":"+strconv.Itoa(i+1))
+	}
+	return out
+}
+
+// NeedsSeen reports whether r holds an outcome its human may not have
+// seen: one kept over an automatic turn, or its last turn's since it
+// was last looked at.
+func NeedsSeen(r *Record) bool {
+	a := &r.Activity
+	return a.Unseen != OutcomeNone || a.Outcome != OutcomeNone && a.SeenAt.Before(a.Since)
+}
+
+// Seen records that the human looked at the session at at (attached to
+// it, answered it, sent to it, or moved the board's selection onto it;
+// docs/design.md §4): an outcome kept over automatic turns is let go.
+func Seen(r *Record, at time.Time) {
+	r.Activity.SeenAt, r.Activity.Unseen = at, OutcomeNone
+}

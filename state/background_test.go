@@ -1,0 +1,129 @@
+package state
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+func auto(task string) func(*Event) {
+	return func(e *Event) { e.Automatic, e.TaskDone = true, task }
+}
+
+func started(w string) func(*Event) { return func(e *Event) { e.BackgroundStart = w } }
+
+func after(d time.Duration) func(*Event) { return at(t0.Add(d)) }
+
+// derived is the status, zone and marks of r a moment after t0+d.
+func derived(r *Record, d time.Duration) Derivation { return Derive(r, t0.Add(d+time.Second)) }
+
+// Issue 32 item 2: after an API error the card said Needs you + Failed;
+// the turn Claude Code starts by itself when a background job ends moved
+// it to Idle and erased the mark, with nobody having looked. The failure
+// now outlives the automatic turn (Working, still in Needs you, while it
+// runs) until the human looks; a human's turn ends it as before.
+func TestAutomaticTurnKeepsAnUnseenFailure(t *testing.T) {
+	r := rec(ActivityIdle)
+	applyAll(t, r,
+		ev(KindTurnStart, after(1*time.Second)),
+		ev(KindToolEnd, tool("t1"), started("shell:b1"), after(2*time.Second)),
+		ev(KindTurnEnd, outc(OutcomeFailure), after(3*time.Second)),
+		ev(KindTurnStart, auto("b1"), after(10*time.Second)))
+	if d := derived(r, 10*time.Second); d.Status != StatusWorking || d.Zone != ZoneNeedsYou || !slices.Contains(d.Marks, MarkFailed) {
+		t.Fatalf("automatic turn over a failure: %+v, want working, failed, in needs_you", d)
+	}
+	if len(r.Activity.Background) != 0 {
+		t.Errorf("background after the job's notification: %v, want none", r.Activity.Background)
+	}
+	applyAll(t, r, ev(KindTurnEnd, after(12*time.Second)))
+	if d := derived(r, 12*time.Second); d.Status != StatusIdle || d.Zone != ZoneNeedsYou || !slices.Contains(d.Marks, MarkFailed) {
+		t.Fatalf("after the automatic turn: %+v, want idle + failed in needs_you", d)
+	}
+	Seen(r, t0.Add(20*time.Second))
+	if d := derived(r, 20*time.Second); d.Zone != ZoneWorking || len(d.Marks) != 0 {
+		t.Errorf("seen: %+v, want plain idle", d)
+	}
+}
+
+// A failure the human has seen goes with the next turn, automatic or not;
+// an interrupt nobody saw outlives an automatic turn as a failure does.
+func TestAutomaticTurnAfterSeenAndInterrupt(t *testing.T) {
+	r := rec(ActivityIdle)
+	applyAll(t, r, ev(KindTurnStart, after(time.Second)), ev(KindTurnEnd, outc(OutcomeFailure), after(2*time.Second)))
+	if !NeedsSeen(r) {
+		t.Fatal("a failure nobody looked at: NeedsSeen false")
+	}
+	Seen(r, t0.Add(5*time.Second))
+	if NeedsSeen(r) {
+		t.Fatal("seen: NeedsSeen still true")
+	}
+	applyAll(t, r, ev(KindTurnStart, auto(""), after(10*time.Second)), ev(KindTurnEnd, after(11*time.Second)))
+	if d := derived(r, 11*time.Second); len(d.Marks) != 0 || d.Zone != ZoneWorking {
+		t.Errorf("automatic turn after a seen failure: %+v, want plain idle", d)
+	}
+
+	r = rec(ActivityIdle)
+	applyAll(t, r, ev(KindTurnStart, after(time.Second)), ev(KindTurnEnd, outc(OutcomeCancellation), after(2*time.Second)),
+		ev(KindTurnStart, auto(""), after(10*time.Second)))
+	if d := derived(r, 10*time.Second); d.Status != StatusWorking || !slices.Contains(d.Marks, MarkInterrupted) {
+		t.Errorf("automatic turn over an interrupt: %+v, want working + interrupted", d)
+	}
+	applyAll(t, r, ev(KindTurnEnd, after(11*time.Second)), ev(KindTurnStart, after(20*time.Second)), ev(KindTurnEnd, after(21*time.Second)))
+	if d := derived(r, 21*time.Second); len(d.Marks) != 0 {
+		t.Errorf("a human's turn after: %+v, want no mark", d)
+	}
+}
+
+// A background subagent's own tools and turn are not the session's: the
+// card stays idle and keeps its last tool; its permission still asks.
+func TestBackgroundAgentIsNotTheSession(t *testing.T) {
+	r := rec(ActivityIdle)
+	applyAll(t, r,
+		ev(KindTurnStart, after(time.Second)),
+		ev(KindToolStart, tool("t1"), func(e *Event) { e.ToolName, e.ToolInput = "Agent", "Look around" }, after(2*time.Second)),
+		ev(KindSubagentStart, agentID("a1"), after(3*time.Second)),
+		ev(KindToolEnd, tool("t1"), started("agent:a1"), after(4*time.Second)),
+		ev(KindTurnEnd, after(5*time.Second)),
+		ev(KindToolStart, tool("t2"), agentID("a1"), func(e *Event) { e.ToolName, e.ToolInput = "Bash", "ls" }, after(6*time.Second)),
+		ev(KindToolEnd, tool("t2"), agentID("a1"), after(7*time.Second)))
+	if a := r.Activity; a.State != ActivityIdle || a.Tool != "Agent" || len(a.Subagents) != 0 {
+		t.Fatalf("after the background agent's tool: %s, tool %q, subagents %v; want idle, Agent, none", a.State, a.Tool, a.Subagents)
+	}
+	if d := derived(r, 7*time.Second); d.Status != StatusIdle || !slices.Contains(d.Marks, MarkBackground) {
+		t.Errorf("card: %+v, want idle + background", d)
+	}
+	applyAll(t, r, ev(KindBlock, tool("t3"), agentID("a1"), after(8*time.Second)))
+	if r.Activity.State != ActivityBlocked {
+		t.Errorf("its permission request: %s, want blocked (the human must answer it)", r.Activity.State)
+	}
+}
+
+// A turn end's list is the truth about what runs; an exit or a restart
+// forgets it all. Ids that could carry anything are not kept.
+func TestBackgroundListAndEnd(t *testing.T) {
+	r := rec(ActivityIdle)
+	list := []string{"shell:x1", "agent:y2"}
+	applyAll(t, r, ev(KindToolEnd, started("shell:old"), after(time.Second)), ev(KindTurnEnd, func(e *Event) { e.Background = &list }, after(2*time.Second)))
+	if !slices.Equal(r.Activity.Background, list) || BackgroundSays(r.Activity.Background, false) != "1 background job, 1 agent" ||
+		BackgroundSays(r.Activity.Background, true) != "1 job, 1 agent" {
+		t.Fatalf("background %v (%q), want the Stop's list", r.Activity.Background, BackgroundSays(r.Activity.Background, false))
+	}
+	applyAll(t, r, ev(KindAgentExit, after(3*time.Second)))
+	if len(r.Activity.Background) != 0 || slices.Contains(derived(r, 3*time.Second).Marks, MarkBackground) {
+		t.Errorf("after the agent's exit: %v", r.Activity.Background)
+	}
+	got := BackgroundList([]byte(`[{"id":"ok_1","type":"shell","status":"running"},{"id":"a\u001b]0;x","type":"shell","status":"running"},` +
+		`{"id":"done","type":"subagent","status":"completed"},{"id":"s2","type":"subagent","status":"running"}]`))
+	if got == nil || !slices.Equal(*got, []string{"shell:ok_1", "agent:s2"}) {
+		t.Errorf("BackgroundList = %v", got)
+	}
+	if BackgroundList([]byte(`null`)) == nil || BackgroundList(nil) != nil {
+		t.Error("an absent list must be nil, an empty one not")
+	}
+	if auto, task := AutomaticPrompt([]byte(`"<task-notification>\n<task-id>bo5y0r5a1</task-id>\n<status>completed</status>"`)); !auto || task != "bo5y0r5a1" {
+		t.Errorf("AutomaticPrompt = %v %q", auto, task)
+	}
+	if auto, _ := AutomaticPrompt([]byte(`"please read <task-notification>"`)); auto {
+		t.Error("a prompt that only mentions the tag is a human's")
+	}
+}
