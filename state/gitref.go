@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"lanes/state/fsafe"
 )
 
 // The live branch (docs/design.md §12): each full cycle reads the HEAD file
@@ -229,4 +231,51 @@ func (c *Collector) recordsNow() []*Record {
 		return err
 	})
 	return recs
+}
+
+// ForeignCheckout says why the git checkout dir is in must not be handed
+// to git, nil when it may (or when dir is in none, which git says
+// itself): its .git, or the directory a .git file names, belongs to
+// another user, or its HEAD is no git file. git opens HEAD before its own
+// ownership check, so a HEAD that is a FIFO planted by another user hangs
+// it; git is not run at all there.
+func ForeignCheckout(dir string) error {
+	for d := filepath.Clean(dir); ; {
+		g := filepath.Join(d, ".git")
+		if fi, err := os.Lstat(g); err == nil {
+			if err := ownCheckout(g, fi); err != nil {
+				return err
+			}
+			head := headFile(d)
+			if fi.Mode().IsRegular() && head != "" {
+				gd := filepath.Dir(head)
+				if gfi, err := os.Lstat(gd); err == nil {
+					if err := ownCheckout(gd, gfi); err != nil {
+						return err
+					}
+				}
+			}
+			if _, err := readGitFile(head); errors.Is(err, errNotGitFile) {
+				return fmt.Errorf("the git checkout at %s has a HEAD that is no git file (%v); lanes runs no git there", d, err)
+			}
+			return nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return nil
+		}
+		d = parent
+	}
+}
+
+// ownCheckout refuses a .git (or git directory) that another user owns,
+// or that is neither a directory nor a file.
+func ownCheckout(path string, fi os.FileInfo) error {
+	if !fi.IsDir() && !fi.Mode().IsRegular() {
+		return fmt.Errorf("%s is %s, not a git directory or file; lanes runs no git there", path, fi.Mode().Type())
+	}
+	if uid := fsafe.Owner(fi); uid != os.Geteuid() {
+		return fmt.Errorf("%s belongs to %s, not to you; lanes runs no git in a checkout that is not yours: %w", path, fsafe.Who(uid), fsafe.ErrForeign)
+	}
+	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"lanes/state"
 	"lanes/state/fsafe"
@@ -39,11 +40,16 @@ func (s *Service) git(ctx context.Context, dir string, args ...string) (string, 
 	if bin == "" {
 		return "", errNoGit
 	}
+	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
+	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, append([]string{"-C", dir}, args...)...)
 	cmd.Env = s.Environ()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("git %s in %s gave no answer in %s (stopped)", args[0], dir, gitTimeout)
+		}
 		if msg := strings.TrimSpace(stderr.String()); msg != "" {
 			return "", fmt.Errorf("git %s: %s", args[0], msg)
 		}
@@ -52,6 +58,11 @@ func (s *Service) git(ctx context.Context, dir string, args ...string) (string, 
 	// Only the last newline: porcelain lines start with a space.
 	return strings.TrimSuffix(stdout.String(), "\n"), nil
 }
+
+// gitTimeout bounds one git command of lanes' own (a worktree added in a
+// large repository takes seconds; one that hangs on a planted file would
+// take forever).
+const gitTimeout = 2 * time.Minute
 
 // LookPath is name on this invocation's PATH, "" when there is none.
 func (s *Service) LookPath(name string) string {
@@ -107,6 +118,9 @@ func (s *Service) PlanWorktree(ctx context.Context, name, dir, branch, from stri
 	if s.LookPath("git") == "" {
 		return nil, errNoGit
 	}
+	if err := state.ForeignCheckout(dir); err != nil {
+		return nil, fmt.Errorf("--worktree in %s: %w", dir, err)
+	}
 	out, err := s.git(ctx, dir, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir")
 	if err != nil {
 		if strings.Contains(err.Error(), "not a git repository") {
@@ -143,6 +157,9 @@ func (s *Service) PlanWorktree(ctx context.Context, name, dir, branch, from stri
 		root = filepath.Join(env, filepath.Base(top))
 	}
 	p.path = filepath.Join(root, name)
+	if err := ancestorsSafe(filepath.Dir(root)); err != nil {
+		return nil, err
+	}
 	if abs, err := filepath.Abs(dir); err == nil {
 		if rel, err := filepath.Rel(top, abs); err == nil && rel != "." && !strings.HasPrefix(rel, "..") {
 			p.sub = rel
@@ -286,10 +303,43 @@ func checkWorktree(path string) error {
 	if path == "" {
 		return nil
 	}
+	if err := ancestorsSafe(filepath.Dir(filepath.Dir(path))); err != nil {
+		return err
+	}
 	if err := WorktreeDirSafe(filepath.Dir(path)); err != nil {
 		return err
 	}
 	return WorktreeDirSafe(path)
+}
+
+// ancestorsSafe refuses a worktree root under a directory another user
+// can change: one they own, or one others may write without the sticky
+// bit (they could rename the root away and put their own in its place
+// between lanes' check and the agent's start). dir and every directory
+// above it that exists are looked at, with and without its links.
+func ancestorsSafe(dir string) error {
+	paths := []string{filepath.Clean(dir)}
+	if real, err := filepath.EvalSymlinks(dir); err == nil && real != paths[0] {
+		paths = append(paths, real)
+	}
+	uid := os.Geteuid()
+	for _, p := range paths {
+		for d := p; ; d = filepath.Dir(d) {
+			if fi, err := os.Lstat(d); err == nil {
+				owner, mode := fsafe.Owner(fi), fi.Mode()
+				switch {
+				case owner != uid && owner != 0:
+					return fmt.Errorf("worktree root would be under %s, which belongs to %s: they could swap the worktree under the agent; lanes makes no worktree there (set $%s to a directory only you can change): %w", d, fsafe.Who(owner), EnvWorktreeRoot, fsafe.ErrForeign)
+				case mode.IsDir() && mode.Perm()&0o022 != 0 && mode&fs.ModeSticky == 0:
+					return fmt.Errorf("worktree root would be under %s, which other users may change (mode %04o, no sticky bit): they could swap the worktree under the agent; lanes makes no worktree there (set $%s to a directory only you can change): %w", d, mode.Perm(), EnvWorktreeRoot, fsafe.ErrForeign)
+				}
+			}
+			if d == filepath.Dir(d) {
+				break
+			}
+		}
+	}
+	return nil
 }
 
 // facts are the git facts a session in the worktree starts with.

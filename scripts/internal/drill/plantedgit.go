@@ -47,6 +47,13 @@ func drillPlantedGit(w *world.World) (string, error) {
 		if !strings.Contains(ls.Stdout, "HEAD unreadable") {
 			return ev + ls.Stdout, fmt.Errorf("ls does not say the branch of %s is unreadable", name)
 		}
+		// The seventh re-run: --worktree ran git there, which opened
+		// the FIFO and hung for good.
+		wt := w.Lanes("", "new", name+"-wt", "--worktree", "--dir", dir, "--", "sleep", "86400")
+		ev += fmt.Sprintf("  new --worktree: exit %d in %v %q\n", wt.Code, wt.Took.Round(time.Millisecond), firstLine(wt.Stderr))
+		if wt.Code == 0 || wt.Took > 5*time.Second {
+			return ev, fmt.Errorf("a planted HEAD (%s) held or passed lanes new --worktree", name)
+		}
 	}
 	if !world.WaitFor(10*time.Second, func() bool {
 		s := w.Screen(view)

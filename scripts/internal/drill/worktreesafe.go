@@ -20,7 +20,7 @@ func drillForeignWorktree(w *world.World) (string, error) {
 	if err := os.Mkdir(shared, 0o777); err != nil {
 		return "", err
 	}
-	if err := os.Chmod(shared, 0o1777); err != nil {
+	if err := os.Chmod(shared, 0o777|os.ModeSticky); err != nil { // as /tmp: others cannot rename our entries
 		return "", err
 	}
 	repo := filepath.Join(shared, "proj")
@@ -77,6 +77,17 @@ func drillForeignWorktree(w *world.World) (string, error) {
 	ls, _ := w.Ls()
 	if r.Code == 0 || !strings.Contains(r.Stderr, "not starting its agent") || !ls["wtx"].IsTerminated {
 		return strings.Join(ev, "\n"), fmt.Errorf("restore started an agent in a swapped worktree")
+	}
+	// The seventh re-run: a parent others may write without the sticky
+	// bit, where they could rename the root away between the check and
+	// the agent's start.
+	if err := os.Chmod(shared, 0o777); err != nil {
+		return "", err
+	}
+	r = w.Lanes("", "new", "wty", "--worktree", "--dir", repo, "--", "sleep", "86400")
+	ev = append(ev, fmt.Sprintf("parent 0777, no sticky bit: exit %d %q", r.Code, firstLine(r.Stderr)))
+	if r.Code == 0 || !strings.Contains(r.Stderr, "no sticky bit") {
+		return strings.Join(ev, "\n"), fmt.Errorf("a worktree was made where others can swap its root")
 	}
 	return strings.Join(ev, "\n"), nil
 }
