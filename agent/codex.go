@@ -33,8 +33,9 @@ var codex = Driver{
 	userCommand: func(string, []string) ([]string, bool) { return nil, false },
 	chain:       codexNotifyChain,
 	// Its menus and pickers (testdata/real/menus: the hooks-review list
-	// "esc close", /model and /permissions "esc back", /resume "esc exit").
-	dialogWords: []string{"esc close", "esc back", "esc exit"},
+	// "esc close", /model and /permissions "esc back", /resume "esc exit",
+	// /statusline and /experimental "enter save · esc cancel", Ctrl-R).
+	dialogWords: []string{"esc close", "esc back", "esc exit", "enter save · esc cancel", "reverse-i-search:"},
 }
 
 // codexNotifyChain is the user's own notify program, which lanes' notify

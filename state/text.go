@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -92,19 +93,39 @@ func stringLen(s string) int {
 	return len(s)
 }
 
-// unclean: a control character, or one that reorders or hides text — the
-// bidi marks, embeddings, overrides and isolates (U+061C, U+200E–U+200F,
-// U+202A–U+202E, U+2066–U+2069), the zero-width space, joiners and word
-// joiner (U+200B–U+200D, U+2060–U+2064) and the BOM.
+// unclean: a control character, or one that reorders or hides text: every
+// format character (Cf: the bidi marks, embeddings, overrides and
+// isolates, the zero-width space and joiners, the word joiner, the soft
+// hyphen, the BOM, the tag characters U+E0000–U+E007F…), the line and
+// paragraph separators, the variation selectors, the combining grapheme
+// joiner and the blank fillers (U+115F, U+1160, U+3164, U+FFA0) that
+// draw nothing yet make two names differ.
 func unclean(r rune) bool {
+	if r < 0x80 {
+		return r < 0x20 || r == 0x7f
+	}
 	switch {
-	case unicode.IsControl(r):
+	case unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Zl, r), unicode.Is(unicode.Zp, r):
 		return true
-	case r == 0x061c, r >= 0x200b && r <= 0x200f, r >= 0x202a && r <= 0x202e,
-		r >= 0x2060 && r <= 0x2064, r >= 0x2066 && r <= 0x2069, r == 0xfeff:
+	case r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef, r == 0x034f,
+		r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0:
 		return true
 	}
 	return false
+}
+
+// CleanLines is CleanText of each line of s, its line ends kept: for a
+// message of several lines (a refusal listing files) made of other
+// programs' words.
+func CleanLines(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r != '\n' && unclean(r) }) && utf8.ValidString(s) {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = CleanText(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 // JSONSafe is JSON text b with every character CleanText would drop
@@ -121,13 +142,23 @@ func JSONSafe(b []byte) []byte {
 	for i < len(b) {
 		r, size := utf8.DecodeRune(b[i:])
 		if unclean(r) {
-			out = fmt.Appendf(out, "\\u%04x", r)
+			out = jsonEscape(out, r)
 		} else {
 			out = append(out, b[i:i+size]...)
 		}
 		i += size
 	}
 	return out
+}
+
+// jsonEscape appends r as JSON's \uXXXX escape: a surrogate pair past
+// U+FFFF (a tag character), as JSON spells those.
+func jsonEscape(out []byte, r rune) []byte {
+	if r > 0xffff {
+		hi, lo := utf16.EncodeRune(r)
+		return fmt.Appendf(out, "\\u%04x\\u%04x", hi, lo)
+	}
+	return fmt.Appendf(out, "\\u%04x", r)
 }
 
 // firstUnclean is the offset of b's first unclean character, -1 when none:

@@ -67,6 +67,13 @@ func TestCleanTextBidiZeroWidthAndBadBytes(t *testing.T) {
 		"a\u009b2Jb\u009d0;x\u0007c":     "abc",
 		"\x1b]52;c;aGk=\x07branch":       "branch",
 		"plain ünïcode ✓":                "plain ünïcode ✓",
+		// The seventh hostile re-run: what draws nothing yet makes two
+		// names differ (tag characters, a soft hyphen, line and
+		// paragraph separators, variation selectors, fillers).
+		"n\U000E0041\U000E007Fa\u00adme": "name",
+		"a\u2028b\u2029c\u180ed":         "abcd",
+		"x\ufe0fy\U000E0100z\u034fw":     "xyzw",
+		"p\u3164q\u115fr\uffa0s\u2061t":  "pqrst",
 	} {
 		if got := CleanText(in); got != want {
 			t.Errorf("CleanText(%q) = %q, want %q", in, got, want)
@@ -81,6 +88,8 @@ func TestJSONSafe(t *testing.T) {
 		{"branch": "a\u009b2J\u202eb\u200bc", "plain": "ünï ✓"},
 		// Non-ASCII text before the first unclean character, a DEL last.
 		{"plain": "ünï ✓", "zeta": "é\u2066x\u007f"},
+		// Past U+FFFF: a surrogate pair, as JSON spells it.
+		{"name": "n\U000E0041\u00ad\u2028x"},
 	} {
 		b, err := json.Marshal(in)
 		if err != nil {

@@ -149,7 +149,8 @@ func (m Model) active() bool {
 
 // flash shows a status-bar message that clears itself.
 func (m *Model) flash(text string, isErr bool) tea.Cmd {
-	m.status = statusLine{text: text, isErr: isErr, seq: m.status.seq + 1}
+	// Its words may be other programs' (gh's, git's): printable only.
+	m.status = statusLine{text: state.CleanText(text), isErr: isErr, seq: m.status.seq + 1}
 	return clearStatusCmd(m.status.seq)
 }
 

@@ -281,7 +281,8 @@ func upperFirst(s string) string {
 
 // fail prints an error and returns its exit code.
 func (a *app) fail(err error) int {
-	fmt.Fprintf(a.stderr, "lanes: %v\n", err)
+	// Its words may be other programs' (gh's, git's): printable only.
+	fmt.Fprintf(a.stderr, "lanes: %s\n", state.CleanLines(err.Error()))
 	switch {
 	case errors.Is(err, state.ErrNoSession):
 		if hosts, _ := a.hosts(); len(hosts) > 0 {
