@@ -1,0 +1,90 @@
+package tui
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"lanes/state"
+
+	"github.com/charmbracelet/x/exp/teatest/v2"
+)
+
+// TestFlowRemoteActions: on another host's card, send, kill, restart,
+// rm and new (with that host's filter on) run `lanes …` there, the
+// prompt on stdin; this host's session service is never asked.
+func TestFlowRemoteActions(t *testing.T) {
+	acts, rem := &fakeActions{}, newFakeRemote()
+	m := New(context.Background(), Options{
+		Collector: &fakeCycler{}, Actions: acts, Theme: ThemeDark, Dir: "/src",
+		Now: func() time.Time { return fixedNow }, Hosts: twoHosts[:1], Remote: rem,
+	}, nil)
+	f := &flow{t: t, last: &atomic.Pointer[string]{}, acts: acts}
+	f.tm = teatest.NewTestModel(t, probe{m, f.last}, teatest.WithInitialTermSize(140, 40))
+	t.Cleanup(func() { _ = f.tm.Quit() })
+	f.waitText("connecting to build…")
+	st := buildUp()
+	dlg := rec("b2000004", "ask", state.ActivityBlocked, 10*time.Second)
+	dlg.Activity.Dialog, dlg.Activity.DialogAt = true, ago(10*time.Second)
+	st.Sessions = append(st.Sessions, listed(dlg)...)
+	rem.ch <- st
+	f.waitText("┃ ● train")
+
+	waitRun := func(want string) {
+		t.Helper()
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			if slices.Contains(rem.ran(), want) {
+				return
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		t.Fatalf("never ran %q; ran %q", want, rem.ran())
+	}
+	f.keys("s")
+	f.waitText("Send to train on build")
+	f.tm.Type("go on; don't stop")
+	f.keys("enter")
+	waitRun("me@build.box: send b2000001 - <go on; don't stop")
+	f.keys("x")
+	f.waitText("Kill train on build?")
+	f.keys("y")
+	waitRun("me@build.box: kill b2000001")
+	f.keys("r")
+	f.waitText("Restart train on build?")
+	f.keys("y")
+	waitRun("me@build.box: restart b2000001")
+	f.keys("m")
+	f.waitText("mute train on build: not from this board")
+
+	f.keys("l") // Needs you: the dialog card first
+	f.waitText("┃ ▲ ask")
+	f.keys("y")
+	f.waitText("answer ask on build: not from this board")
+	f.keys("l", "l", "l", "l") // Done: bench
+	f.waitText("┃ bench")
+	f.keys("d")
+	f.waitText("Remove bench on build?")
+	f.keys("y")
+	waitRun("me@build.box: rm b2000003")
+
+	f.keys("n") // all hosts shown: a new session starts here
+	f.waitText("New session")
+	f.keys("esc")
+	f.wait("the dialog closed", func(v string) bool { return !strings.Contains(v, "New session") })
+	f.keys("@", "@") // this host, then build
+	f.waitText("@ host build")
+	f.keys("n")
+	f.waitText("New session on build")
+	f.tm.Type("eval")
+	f.keys("enter")
+	waitRun("me@build.box: new eval --agent claude --dir /src/bench")
+	f.waitText("started eval on build")
+	if got := acts.called(); len(got) > 0 {
+		t.Errorf("remote actions reached this host's session service: %q", got)
+	}
+	f.final()
+}
