@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -356,72 +354,6 @@ func (r *run) press(k string) error {
 	return nil
 }
 
-// turnsServed counts the main requests the model server answered for this run.
-func (r *run) turnsServed() int {
-	n := 0
-	for _, e := range r.srv.Log(r.key) {
-		if e.Kind == "main" {
-			n++
-		}
-	}
-	return n
-}
-
-// waitTurns waits until the agent has asked the model for n turns.
-func (r *run) waitTurns(n int, deadline time.Duration) error {
-	if !world.Poll(deadline, 200*time.Millisecond, func() bool { return r.turnsServed() >= n }) {
-		return fmt.Errorf("the agent asked the model for %d turns, want %d (within %s)", r.turnsServed(), n, deadline)
-	}
-	return nil
-}
-
-// offered reports whether the agent's last turn request offered tool name,
-// and the names it offered.
-func (r *run) offered(name string) (bool, []string) {
-	log := r.srv.Log(r.key)
-	for i := len(log) - 1; i >= 0; i-- {
-		if log[i].Kind != "main" && log[i].Kind != "retry" {
-			continue
-		}
-		names := toolNames(log[i].Body)
-		for _, n := range names {
-			if n == name {
-				return true, names
-			}
-		}
-		return false, names
-	}
-	return false, nil
-}
-
-// toolNames reads tool names from any of the four APIs' request bodies.
-func toolNames(body json.RawMessage) []string {
-	var b struct {
-		Tools []struct {
-			Name     string `json:"name"`
-			Function struct {
-				Name string `json:"name"`
-			} `json:"function"`
-			Decls []struct {
-				Name string `json:"name"`
-			} `json:"functionDeclarations"`
-		} `json:"tools"`
-	}
-	_ = json.Unmarshal(body, &b)
-	var out []string
-	for _, t := range b.Tools {
-		for _, n := range []string{t.Name, t.Function.Name} {
-			if n != "" {
-				out = append(out, n)
-			}
-		}
-		for _, d := range t.Decls {
-			out = append(out, d.Name)
-		}
-	}
-	return out
-}
-
 // panePID is the pid of the process lanes started in the pane.
 func (r *run) panePID() (int, error) {
 	out, err := r.w.Tmux(r.w.Socket, "display-message", "-p", "-t", r.pane, "#{pane_pid}")
@@ -444,72 +376,4 @@ func killTree(pid int) {
 		}
 	}
 	_ = syscall.Kill(pid, syscall.SIGKILL)
-}
-
-// spoolLines are the session's spool lines, in order.
-func (r *run) spoolLines(id string) []string {
-	b, err := os.ReadFile(filepath.Join(r.w.State, "spool", id+".jsonl"))
-	if err != nil {
-		return nil
-	}
-	return strings.Split(strings.TrimRight(string(b), "\n"), "\n")
-}
-
-// hookLatencies is, per spool line, the time from the hook writing it to
-// the first `ls` that counted it (applied or dropped).
-func (r *run) hookLatencies(id string) []time.Duration {
-	var out []time.Duration
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for i, line := range r.spoolLines(id) {
-		var l struct {
-			At time.Time `json:"at"`
-		}
-		if json.Unmarshal([]byte(line), &l) != nil || l.At.IsZero() {
-			continue
-		}
-		for _, s := range r.samples {
-			if s.ok && s.s.ID == id && counted(s.s) > i && !s.at.Before(l.At) {
-				out = append(out, s.at.Sub(l.At))
-				break
-			}
-		}
-	}
-	return out
-}
-
-func counted(s world.Session) int {
-	n := s.EventsApplied
-	for _, d := range s.EventsDropped {
-		n += d
-	}
-	return n
-}
-
-// events are the spool's event names in order, for the evidence line.
-func (r *run) events(id string) []string {
-	var out []string
-	for _, line := range r.spoolLines(id) {
-		var l struct {
-			Event string `json:"event"`
-		}
-		if json.Unmarshal([]byte(line), &l) == nil && l.Event != "" {
-			out = append(out, l.Event)
-		}
-	}
-	return out
-}
-
-// requests summarises the model server's log for this run, for a failure's
-// evidence: kind, path and turn of each request, with its time from launch.
-func (r *run) requests() string {
-	var parts []string
-	for _, e := range r.srv.Log(r.key) {
-		p := fmt.Sprintf("%.1fs %s %s", e.Time.Sub(r.started).Seconds(), e.Kind, e.Path)
-		if e.Turn > 0 {
-			p += fmt.Sprintf(" #%d", e.Turn)
-		}
-		parts = append(parts, p)
-	}
-	return strings.Join(parts, "; ")
 }
