@@ -117,6 +117,18 @@ func (c *Collector) now() time.Time {
 	return time.Now()
 }
 
+// nextRead stamps a cycle's tmux read: when it began, and its place in
+// this collector's sequence. A cycle that reads no tmux takes its time
+// from it all the same.
+func (c *Collector) nextRead() read {
+	start := c.now().UTC().Round(0) // as the store gives it back: UTC, no monotonic reading
+	if c.id == "" {
+		c.id = NewID()
+	}
+	c.seq++
+	return read{start: start, by: c.id, seq: c.seq}
+}
+
 // Cycle runs one collector cycle.
 func (c *Collector) Cycle(ctx context.Context) (CycleResult, error) { return c.cycle(ctx, true) }
 
@@ -130,12 +142,7 @@ func (c *Collector) Ingest(ctx context.Context) (CycleResult, error) { return c.
 func (c *Collector) cycle(ctx context.Context, readTmux bool) (CycleResult, error) {
 	var obs []Observation
 	var tmuxErr error
-	readStart := c.now().UTC().Round(0) // as the store gives it back: UTC, no monotonic reading
-	if c.id == "" {
-		c.id = NewID()
-	}
-	c.seq++
-	rd := read{start: readStart, by: c.id, seq: c.seq}
+	rd := c.nextRead()
 	readPanes := readTmux && c.Panes != nil
 	if readPanes {
 		obs, tmuxErr = c.Panes.ListPanes(ctx, c.Store.reapNext())
@@ -143,7 +150,7 @@ func (c *Collector) cycle(ctx context.Context, readTmux bool) (CycleResult, erro
 		// server: such a read is no read at all.
 		readPanes = tmuxErr == nil || ctx.Err() == nil
 	}
-	res := CycleResult{TmuxErr: tmuxErr, At: readStart}
+	res := CycleResult{TmuxErr: tmuxErr, At: rd.start}
 	var closing []string
 	var captures []witnessCapture
 	var gitJobs []gitKey
@@ -154,7 +161,7 @@ func (c *Collector) cycle(ctx context.Context, readTmux bool) (CycleResult, erro
 	// while the store is held (a checkout's files may be anyone's).
 	var branches map[string]string
 	if readPanes {
-		branches = c.heads.branches(c.recordsNow(), readStart)
+		branches = c.heads.branches(c.recordsNow(), rd.start)
 	}
 	err := c.transact(now, readPanes, &res, func(ct *cycleTx) {
 		ct.witness(c.Witness.take()) // taken beside earlier cycles
@@ -197,7 +204,7 @@ func (c *Collector) cycle(ctx context.Context, readTmux bool) (CycleResult, erro
 		c.PRs.start(ctx, prJobs, c.now)
 	}
 	if readPanes { // a spool-only cycle, or one whose read was abandoned, read no tmux: nothing to reuse
-		c.Store.markCycle(readStart)
+		c.Store.markCycle(rd.start)
 	}
 	for _, sid := range closing {
 		if err := c.Panes.KillSession(ctx, sid); err != nil && res.TmuxErr == nil {
