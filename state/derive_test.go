@@ -44,94 +44,97 @@ func terminated(r *Record) *Record {
 	return r
 }
 
+var deriveNow = t0.Add(time.Minute)
+
+func stacked(base, head string, p PR) PR { p.Base, p.Head = base, head; return p }
+
+var deriveCases = []struct {
+	name   string
+	r      *Record
+	now    time.Time
+	status Status
+	zone   Zone
+	marks  []Mark
+}{
+	// docs/design.md §3, row by row.
+	{"1 terminated + merged PR", terminated(rec(ActivityIdle, prMerged)), deriveNow, StatusMerged, ZoneDone, nil},
+	{"1 terminated + merged among others", terminated(rec(ActivityIdle, prFailing, prMerged)), deriveNow, StatusMerged, ZoneDone, nil},
+	{"2 terminated, no PR", terminated(rec(ActivityIdle)), deriveNow, StatusTerminated, ZoneDone, nil},
+	{"2 terminated, open PR only", terminated(rec(ActivityIdle, prOpen)), deriveNow, StatusTerminated, ZoneDone, nil},
+	{"3 active", rec(ActivityActive), deriveNow, StatusWorking, ZoneWorking, nil},
+	{"4 exited", rec(ActivityExited), deriveNow, StatusExited, ZoneNeedsYou, nil},
+	{"5 waiting_input", rec(ActivityWaitingInput), deriveNow, StatusNeedsInput, ZoneNeedsYou, nil},
+	{"6 blocked", rec(ActivityBlocked), deriveNow, StatusNeedsInput, ZoneNeedsYou, nil},
+	{"7 idle + CI failing", rec(ActivityIdle, prFailing), deriveNow, StatusCIFailed, ZoneNeedsYou, nil},
+	{"7 idle + changes requested", rec(ActivityIdle, prChanges), deriveNow, StatusChangesRequested, ZoneNeedsYou, nil},
+	{"8 idle + draft", rec(ActivityIdle, prDraft), deriveNow, StatusDraft, ZoneInReview, nil},
+	{"8 idle + open", rec(ActivityIdle, prOpen), deriveNow, StatusPROpen, ZoneInReview, nil},
+	{"8 idle + review pending", rec(ActivityIdle, prPending), deriveNow, StatusReviewPending, ZoneInReview, nil},
+	{"9 idle + approved", rec(ActivityIdle, prApproved), deriveNow, StatusApproved, ZoneReadyToMerge, nil},
+	{"9 idle + mergeable", rec(ActivityIdle, prMergeabl), deriveNow, StatusMergeable, ZoneReadyToMerge, nil},
+	{"10 idle + merged (live)", rec(ActivityIdle, prMerged), deriveNow, StatusMerged, ZoneReadyToMerge, nil},
+	{"10 idle + merged and closed", rec(ActivityIdle, prClosed, prMerged), deriveNow, StatusMerged, ZoneReadyToMerge, nil},
+	{"11 no signal after 90 s", noSignal(rec(ActivityIdle)), t0.Add(91 * time.Second), StatusNoSignal, ZoneNeedsYou, nil},
+	{"11 no signal not before 90 s", noSignal(rec(ActivityIdle)), t0.Add(89 * time.Second), StatusIdle, ZoneWorking, nil},
+	{"11 never for an agent without hooks", hookless(noSignal(rec(ActivityIdle))), t0.Add(time.Hour), StatusIdle, ZoneWorking, nil},
+	{"11 not once a signal arrived", rec(ActivityIdle), t0.Add(time.Hour), StatusIdle, ZoneWorking, nil},
+	{"12 idle, no PR", rec(ActivityIdle), deriveNow, StatusIdle, ZoneWorking, nil},
+	{"12 idle, only a closed PR", rec(ActivityIdle, prClosed), deriveNow, StatusIdle, ZoneWorking, nil},
+	{"unreachable", unreachable(rec(ActivityActive)), deriveNow, StatusUnknown, ZoneNeedsYou, []Mark{MarkUnreachable}},
+	{"unreachable beats exited", unreachable(rec(ActivityExited)), deriveNow, StatusUnknown, ZoneNeedsYou, []Mark{MarkUnreachable}},
+	{"absent from an answered read, not yet certified gone", absent(rec(ActivityActive)), deriveNow, StatusUnknown, ZoneNeedsYou, nil},
+	{"invalid activity", rec(Activity("sleeping")), deriveNow, StatusUnknown, ZoneNeedsYou, nil},
+	{"empty activity", rec(Activity("")), deriveNow, StatusUnknown, ZoneNeedsYou, nil},
+
+	// Reference matrix: backend status derivation.
+	{"active + PR open", rec(ActivityActive, prOpen), deriveNow, StatusWorking, ZoneWorking, nil},
+	{"active + draft", rec(ActivityActive, prDraft), deriveNow, StatusWorking, ZoneWorking, nil},
+	{"active + review pending", rec(ActivityActive, prPending), deriveNow, StatusWorking, ZoneWorking, nil},
+	{"active + CI failing", rec(ActivityActive, prFailing), deriveNow, StatusWorking, ZoneWorking, nil},
+	{"active + changes requested", rec(ActivityActive, prChanges), deriveNow, StatusWorking, ZoneWorking, nil},
+	{"active + approved", rec(ActivityActive, prApproved), deriveNow, StatusWorking, ZoneWorking, nil},
+	{"active + mergeable", rec(ActivityActive, prMergeabl), deriveNow, StatusWorking, ZoneWorking, nil},
+	{"waiting + no PR", rec(ActivityWaitingInput), deriveNow, StatusNeedsInput, ZoneNeedsYou, nil},
+	{"waiting + mergeable PR stays needs_input", rec(ActivityWaitingInput, prMergeabl), deriveNow, StatusNeedsInput, ZoneNeedsYou, nil},
+	{"blocked + no PR", rec(ActivityBlocked), deriveNow, StatusNeedsInput, ZoneNeedsYou, nil},
+	{"exited + CI failing", rec(ActivityExited, prFailing), deriveNow, StatusExited, ZoneNeedsYou, nil},
+	{"exited + merged", rec(ActivityExited, prMerged), deriveNow, StatusExited, ZoneNeedsYou, nil},
+	{"exited + mergeable", rec(ActivityExited, prMergeabl), deriveNow, StatusExited, ZoneNeedsYou, nil},
+
+	// Worst wins across PRs.
+	{"worst wins: failing + mergeable", rec(ActivityIdle, prMergeabl, prFailing), deriveNow, StatusCIFailed, ZoneNeedsYou, nil},
+	{"approved but conflicting needs you", rec(ActivityIdle, prConflict), deriveNow, StatusConflicting, ZoneNeedsYou, nil},
+	{"worst wins: failing + conflicting", rec(ActivityIdle, prConflict, prFailing), deriveNow, StatusCIFailed, ZoneNeedsYou, nil},
+	{"worst wins: conflicting + changes", rec(ActivityIdle, prChanges, prConflict), deriveNow, StatusConflicting, ZoneNeedsYou, nil},
+	{"worst wins: changes + draft", rec(ActivityIdle, prDraft, prChanges), deriveNow, StatusChangesRequested, ZoneNeedsYou, nil},
+	{"worst wins: draft + pending", rec(ActivityIdle, prPending, prDraft), deriveNow, StatusDraft, ZoneInReview, nil},
+	{"worst wins: pending + open", rec(ActivityIdle, prOpen, prPending), deriveNow, StatusReviewPending, ZoneInReview, nil},
+	{"worst wins: open + approved", rec(ActivityIdle, prApproved, prOpen), deriveNow, StatusPROpen, ZoneInReview, nil},
+	{"worst wins: approved + mergeable", rec(ActivityIdle, prMergeabl, prApproved), deriveNow, StatusApproved, ZoneReadyToMerge, nil},
+	{"open PR beats a merged one", rec(ActivityIdle, prMerged, prPending), deriveNow, StatusReviewPending, ZoneInReview, nil},
+
+	// Stacked PRs count only while failing, draft or changes requested.
+	{"stacked pending ignored", rec(ActivityIdle, stacked("main", "a", prMergeabl), stacked("a", "b", prPending)), deriveNow, StatusMergeable, ZoneReadyToMerge, nil},
+	{"stacked open ignored", rec(ActivityIdle, stacked("main", "a", prApproved), stacked("a", "b", prOpen)), deriveNow, StatusApproved, ZoneReadyToMerge, nil},
+	{"stacked failing counts", rec(ActivityIdle, stacked("main", "a", prMergeabl), stacked("a", "b", prFailing)), deriveNow, StatusCIFailed, ZoneNeedsYou, nil},
+	{"stacked draft counts", rec(ActivityIdle, stacked("main", "a", prMergeabl), stacked("a", "b", prDraft)), deriveNow, StatusDraft, ZoneInReview, nil},
+	{"stacked changes counts", rec(ActivityIdle, stacked("main", "a", prMergeabl), stacked("a", "b", prChanges)), deriveNow, StatusChangesRequested, ZoneNeedsYou, nil},
+	{"base of a merged PR is not a stack", rec(ActivityIdle, stacked("main", "a", prMerged), stacked("a", "b", prPending)), deriveNow, StatusReviewPending, ZoneInReview, nil},
+
+	// Marks.
+	{"6b failed turn: idle + failed, needs you", outcome(rec(ActivityIdle), OutcomeFailure), deriveNow, StatusIdle, ZoneNeedsYou, []Mark{MarkFailed}},
+	{"interrupted mark while idle", outcome(rec(ActivityIdle), OutcomeCancellation), deriveNow, StatusIdle, ZoneWorking, []Mark{MarkInterrupted}},
+	{"6b failed turn comes before a PR", outcome(rec(ActivityIdle, prPending), OutcomeFailure), deriveNow, StatusIdle, ZoneNeedsYou, []Mark{MarkFailed}},
+	{"no outcome mark while blocked", outcome(rec(ActivityBlocked), OutcomeFailure), deriveNow, StatusNeedsInput, ZoneNeedsYou, nil},
+	{"no outcome mark while active", outcome(rec(ActivityActive), OutcomeCancellation), deriveNow, StatusWorking, ZoneWorking, nil},
+	{"unconfirmed after silence", rec(ActivityActive), t0.Add(11 * time.Minute), StatusWorking, ZoneWorking, []Mark{MarkUnconfirmed}},
+	{"not unconfirmed with recent output", output(rec(ActivityActive), t0.Add(10*time.Minute)), t0.Add(11 * time.Minute), StatusWorking, ZoneWorking, nil},
+	{"not unconfirmed with a recent event", event(rec(ActivityActive), t0.Add(5*time.Minute)), t0.Add(11 * time.Minute), StatusWorking, ZoneWorking, nil},
+	{"never unconfirmed while idle", rec(ActivityIdle), t0.Add(time.Hour), StatusIdle, ZoneWorking, nil},
+}
+
 func TestDerive(t *testing.T) {
-	now := t0.Add(time.Minute)
-	stacked := func(base, head string, p PR) PR { p.Base, p.Head = base, head; return p }
-	cases := []struct {
-		name   string
-		r      *Record
-		now    time.Time
-		status Status
-		zone   Zone
-		marks  []Mark
-	}{
-		// docs/design.md §3, row by row.
-		{"1 terminated + merged PR", terminated(rec(ActivityIdle, prMerged)), now, StatusMerged, ZoneDone, nil},
-		{"1 terminated + merged among others", terminated(rec(ActivityIdle, prFailing, prMerged)), now, StatusMerged, ZoneDone, nil},
-		{"2 terminated, no PR", terminated(rec(ActivityIdle)), now, StatusTerminated, ZoneDone, nil},
-		{"2 terminated, open PR only", terminated(rec(ActivityIdle, prOpen)), now, StatusTerminated, ZoneDone, nil},
-		{"3 active", rec(ActivityActive), now, StatusWorking, ZoneWorking, nil},
-		{"4 exited", rec(ActivityExited), now, StatusExited, ZoneNeedsYou, nil},
-		{"5 waiting_input", rec(ActivityWaitingInput), now, StatusNeedsInput, ZoneNeedsYou, nil},
-		{"6 blocked", rec(ActivityBlocked), now, StatusNeedsInput, ZoneNeedsYou, nil},
-		{"7 idle + CI failing", rec(ActivityIdle, prFailing), now, StatusCIFailed, ZoneNeedsYou, nil},
-		{"7 idle + changes requested", rec(ActivityIdle, prChanges), now, StatusChangesRequested, ZoneNeedsYou, nil},
-		{"8 idle + draft", rec(ActivityIdle, prDraft), now, StatusDraft, ZoneInReview, nil},
-		{"8 idle + open", rec(ActivityIdle, prOpen), now, StatusPROpen, ZoneInReview, nil},
-		{"8 idle + review pending", rec(ActivityIdle, prPending), now, StatusReviewPending, ZoneInReview, nil},
-		{"9 idle + approved", rec(ActivityIdle, prApproved), now, StatusApproved, ZoneReadyToMerge, nil},
-		{"9 idle + mergeable", rec(ActivityIdle, prMergeabl), now, StatusMergeable, ZoneReadyToMerge, nil},
-		{"10 idle + merged (live)", rec(ActivityIdle, prMerged), now, StatusMerged, ZoneReadyToMerge, nil},
-		{"10 idle + merged and closed", rec(ActivityIdle, prClosed, prMerged), now, StatusMerged, ZoneReadyToMerge, nil},
-		{"11 no signal after 90 s", noSignal(rec(ActivityIdle)), t0.Add(91 * time.Second), StatusNoSignal, ZoneNeedsYou, nil},
-		{"11 no signal not before 90 s", noSignal(rec(ActivityIdle)), t0.Add(89 * time.Second), StatusIdle, ZoneWorking, nil},
-		{"11 never for an agent without hooks", hookless(noSignal(rec(ActivityIdle))), t0.Add(time.Hour), StatusIdle, ZoneWorking, nil},
-		{"11 not once a signal arrived", rec(ActivityIdle), t0.Add(time.Hour), StatusIdle, ZoneWorking, nil},
-		{"12 idle, no PR", rec(ActivityIdle), now, StatusIdle, ZoneWorking, nil},
-		{"12 idle, only a closed PR", rec(ActivityIdle, prClosed), now, StatusIdle, ZoneWorking, nil},
-		{"unreachable", unreachable(rec(ActivityActive)), now, StatusUnknown, ZoneNeedsYou, []Mark{MarkUnreachable}},
-		{"unreachable beats exited", unreachable(rec(ActivityExited)), now, StatusUnknown, ZoneNeedsYou, []Mark{MarkUnreachable}},
-		{"absent from an answered read, not yet certified gone", absent(rec(ActivityActive)), now, StatusUnknown, ZoneNeedsYou, nil},
-		{"invalid activity", rec(Activity("sleeping")), now, StatusUnknown, ZoneNeedsYou, nil},
-		{"empty activity", rec(Activity("")), now, StatusUnknown, ZoneNeedsYou, nil},
-
-		// Reference matrix: backend status derivation.
-		{"active + PR open", rec(ActivityActive, prOpen), now, StatusWorking, ZoneWorking, nil},
-		{"active + draft", rec(ActivityActive, prDraft), now, StatusWorking, ZoneWorking, nil},
-		{"active + review pending", rec(ActivityActive, prPending), now, StatusWorking, ZoneWorking, nil},
-		{"active + CI failing", rec(ActivityActive, prFailing), now, StatusWorking, ZoneWorking, nil},
-		{"active + changes requested", rec(ActivityActive, prChanges), now, StatusWorking, ZoneWorking, nil},
-		{"active + approved", rec(ActivityActive, prApproved), now, StatusWorking, ZoneWorking, nil},
-		{"active + mergeable", rec(ActivityActive, prMergeabl), now, StatusWorking, ZoneWorking, nil},
-		{"waiting + no PR", rec(ActivityWaitingInput), now, StatusNeedsInput, ZoneNeedsYou, nil},
-		{"waiting + mergeable PR stays needs_input", rec(ActivityWaitingInput, prMergeabl), now, StatusNeedsInput, ZoneNeedsYou, nil},
-		{"blocked + no PR", rec(ActivityBlocked), now, StatusNeedsInput, ZoneNeedsYou, nil},
-		{"exited + CI failing", rec(ActivityExited, prFailing), now, StatusExited, ZoneNeedsYou, nil},
-		{"exited + merged", rec(ActivityExited, prMerged), now, StatusExited, ZoneNeedsYou, nil},
-		{"exited + mergeable", rec(ActivityExited, prMergeabl), now, StatusExited, ZoneNeedsYou, nil},
-
-		// Worst wins across PRs.
-		{"worst wins: failing + mergeable", rec(ActivityIdle, prMergeabl, prFailing), now, StatusCIFailed, ZoneNeedsYou, nil},
-		{"approved but conflicting needs you", rec(ActivityIdle, prConflict), now, StatusConflicting, ZoneNeedsYou, nil},
-		{"worst wins: failing + conflicting", rec(ActivityIdle, prConflict, prFailing), now, StatusCIFailed, ZoneNeedsYou, nil},
-		{"worst wins: conflicting + changes", rec(ActivityIdle, prChanges, prConflict), now, StatusConflicting, ZoneNeedsYou, nil},
-		{"worst wins: changes + draft", rec(ActivityIdle, prDraft, prChanges), now, StatusChangesRequested, ZoneNeedsYou, nil},
-		{"worst wins: draft + pending", rec(ActivityIdle, prPending, prDraft), now, StatusDraft, ZoneInReview, nil},
-		{"worst wins: pending + open", rec(ActivityIdle, prOpen, prPending), now, StatusReviewPending, ZoneInReview, nil},
-		{"worst wins: open + approved", rec(ActivityIdle, prApproved, prOpen), now, StatusPROpen, ZoneInReview, nil},
-		{"worst wins: approved + mergeable", rec(ActivityIdle, prMergeabl, prApproved), now, StatusApproved, ZoneReadyToMerge, nil},
-		{"open PR beats a merged one", rec(ActivityIdle, prMerged, prPending), now, StatusReviewPending, ZoneInReview, nil},
-
-		// Stacked PRs count only while failing, draft or changes requested.
-		{"stacked pending ignored", rec(ActivityIdle, stacked("main", "a", prMergeabl), stacked("a", "b", prPending)), now, StatusMergeable, ZoneReadyToMerge, nil},
-		{"stacked open ignored", rec(ActivityIdle, stacked("main", "a", prApproved), stacked("a", "b", prOpen)), now, StatusApproved, ZoneReadyToMerge, nil},
-		{"stacked failing counts", rec(ActivityIdle, stacked("main", "a", prMergeabl), stacked("a", "b", prFailing)), now, StatusCIFailed, ZoneNeedsYou, nil},
-		{"stacked draft counts", rec(ActivityIdle, stacked("main", "a", prMergeabl), stacked("a", "b", prDraft)), now, StatusDraft, ZoneInReview, nil},
-		{"stacked changes counts", rec(ActivityIdle, stacked("main", "a", prMergeabl), stacked("a", "b", prChanges)), now, StatusChangesRequested, ZoneNeedsYou, nil},
-		{"base of a merged PR is not a stack", rec(ActivityIdle, stacked("main", "a", prMerged), stacked("a", "b", prPending)), now, StatusReviewPending, ZoneInReview, nil},
-
-		// Marks.
-		{"6b failed turn: idle + failed, needs you", outcome(rec(ActivityIdle), OutcomeFailure), now, StatusIdle, ZoneNeedsYou, []Mark{MarkFailed}},
-		{"interrupted mark while idle", outcome(rec(ActivityIdle), OutcomeCancellation), now, StatusIdle, ZoneWorking, []Mark{MarkInterrupted}},
-		{"6b failed turn comes before a PR", outcome(rec(ActivityIdle, prPending), OutcomeFailure), now, StatusIdle, ZoneNeedsYou, []Mark{MarkFailed}},
-		{"no outcome mark while blocked", outcome(rec(ActivityBlocked), OutcomeFailure), now, StatusNeedsInput, ZoneNeedsYou, nil},
-		{"no outcome mark while active", outcome(rec(ActivityActive), OutcomeCancellation), now, StatusWorking, ZoneWorking, nil},
-		{"unconfirmed after silence", rec(ActivityActive), t0.Add(11 * time.Minute), StatusWorking, ZoneWorking, []Mark{MarkUnconfirmed}},
-		{"not unconfirmed with recent output", output(rec(ActivityActive), t0.Add(10*time.Minute)), t0.Add(11 * time.Minute), StatusWorking, ZoneWorking, nil},
-		{"not unconfirmed with a recent event", event(rec(ActivityActive), t0.Add(5*time.Minute)), t0.Add(11 * time.Minute), StatusWorking, ZoneWorking, nil},
-		{"never unconfirmed while idle", rec(ActivityIdle), t0.Add(time.Hour), StatusIdle, ZoneWorking, nil},
-	}
-	for _, c := range cases {
+	for _, c := range deriveCases {
 		t.Run(c.name, func(t *testing.T) {
 			d := Derive(c.r, c.now)
 			if d.Status != c.status || d.Zone != c.zone || !slices.Equal(d.Marks, c.marks) {

@@ -173,31 +173,7 @@ func TestCrashSafety(t *testing.T) {
 	s := NewStore(dir)
 	r := rec(ActivityIdle)
 	put(t, s, r)
-	pad := strings.Repeat("p", 120) // lines of ~250 bytes: 10 000 of them rotate
-	var wg sync.WaitGroup
-	stop := make(chan struct{})
-	for w := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range perWriter {
-				ev := "active"
-				if i%2 == 1 {
-					ev = "idle"
-				}
-				l := Line{V: 1, At: time.Now().UTC(), Session: r.ID, Launch: "L1", Agent: "generic", Event: ev,
-					ToolUseID: fmt.Sprintf("w%d-%d-%s", w, i, pad)}
-				if i%97 == 0 {
-					l.V = 9 // malformed on purpose: counted, not applied
-				}
-				if err := AppendLine(dir, l); err != nil {
-					t.Error(err)
-					return
-				}
-			}
-		}()
-	}
-	go func() { wg.Wait(); close(stop) }()
+	stop := startWriters(t, dir, r.ID, writers, perWriter)
 	kills := 0
 	for done := false; !done; {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestCrashSafety$")
@@ -243,6 +219,38 @@ func TestCrashSafety(t *testing.T) {
 		t.Fatal("the run never rotated the spool: the test did not cover rotation")
 	}
 	t.Logf("%d lines, %d collector kills", total, kills)
+}
+
+// startWriters starts writers goroutines, each appending perWriter lines
+// for session id (every 97th malformed), and returns a channel closed
+// once all of them are done.
+func startWriters(t *testing.T, dir, id string, writers, perWriter int) <-chan struct{} {
+	pad := strings.Repeat("p", 120) // lines of ~250 bytes: 10 000 of them rotate
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range perWriter {
+				ev := "active"
+				if i%2 == 1 {
+					ev = "idle"
+				}
+				l := Line{V: 1, At: time.Now().UTC(), Session: id, Launch: "L1", Agent: "generic", Event: ev,
+					ToolUseID: fmt.Sprintf("w%d-%d-%s", w, i, pad)}
+				if i%97 == 0 {
+					l.V = 9 // malformed on purpose: counted, not applied
+				}
+				if err := AppendLine(dir, l); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(stop) }()
+	return stop
 }
 
 func runCollectorForever(dir string) {

@@ -83,14 +83,7 @@ func TestRepairRebuildsLostRecordsFromTraces(t *testing.T) {
 	if rep.Recovered != 0 || len(rep.Rebuilt) != 6 {
 		t.Fatalf("recovered %d, rebuilt %+v; want 0 and all 6", rep.Recovered, rep.Rebuilt)
 	}
-	var all []*Record
-	if err := s.View(func(tx *Tx) error { var err error; all, err = tx.All(); return err }); err != nil {
-		t.Fatal(err)
-	}
-	byID := map[string]*Record{}
-	for _, r := range all {
-		byID[r.ID] = r
-	}
+	byID := recordsByID(t, s)
 	for i := range 5 {
 		r := byID[fmt.Sprintf("w%07d", i)]
 		if r == nil || !r.Live() || r.Name != fmt.Sprintf("w%d", i) || r.Dir != fmt.Sprintf("/src/dir-of-w%d", i) ||
@@ -118,6 +111,20 @@ func TestRepairRebuildsLostRecordsFromTraces(t *testing.T) {
 	if rep, err := s.Repair(t0.Add(3*time.Minute), tr); err != nil || !rep.Healthy || asked != 2 {
 		t.Fatalf("a repair of a healthy store: %+v, %v, tmux asked %d times", rep, err, asked)
 	}
+}
+
+// recordsByID reads every record in s.
+func recordsByID(t *testing.T, s *Store) map[string]*Record {
+	t.Helper()
+	var all []*Record
+	if err := s.View(func(tx *Tx) error { var err error; all, err = tx.All(); return err }); err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*Record{}
+	for _, r := range all {
+		byID[r.ID] = r
+	}
+	return byID
 }
 
 // TestRebuiltNameClash: a rebuilt live session named like a recovered live

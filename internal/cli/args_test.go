@@ -9,58 +9,60 @@ import (
 	"testing"
 )
 
+var parseArgsCases = []struct {
+	args      string
+	textAfter int
+	want      string // fs.Args(), then |tail when "--" ended the flags, then flags set
+	err       string // "help" for flag.ErrHelp
+}{
+	// Flags before, between and after positional arguments, any spelling.
+	{"--agent codex x", -1, "[x] agent=codex", ""},
+	{"x --agent codex", -1, "[x] agent=codex", ""},
+	{"a --force b", -1, "[a b] force", ""},
+	{"-agent=codex x -force", -1, "[x] agent=codex force", ""},
+	{"x -", -1, "[x -]", ""}, // "-" alone is an argument (send's stdin)
+	// "--" ends the flags and is not an argument; after it nothing is a flag.
+	{"x -- --force -y", -1, "[x --force -y] |[--force -y]", ""},
+	{"-- sh", -1, "[sh] |[sh]", ""},
+	{"x --", -1, "[x] |[]", ""},
+	{"x -- --bogus -h", -1, "[x --bogus -h] |[--bogus -h]", ""},
+	{"pr --force -- a -- b", -1, "[pr a -- b] |[a -- b] force", ""},
+	// new: the agent's argv after "--", flags of lanes before it.
+	{"api --agent codex -- --model m", -1, "[api --model m] |[--model m] agent=codex", ""},
+	// A flag's value is the next word, whatever it is.
+	{"--agent -- x", -1, "[x] agent=--", ""},
+	// A flag missing its value is an error, not a positional taken for it.
+	{"x --agent", -1, "", "flag needs an argument: -agent"},
+	{"--agent", 1, "", "flag needs an argument: -agent"},
+	// Help anywhere a flag may be.
+	{"-h x", -1, "", "help"},
+	{"x --help", -1, "", "help"},
+	{"x y -help", -1, "", "help"},
+	{"api -h", 1, "", "help"},
+	// Unknown flags.
+	{"x --bogus", -1, "", "flag provided but not defined: -bogus"},
+	{"api --forse hi", 1, "", "flag provided but not defined: -forse"},
+	{"api -x", 1, "", "flag provided but not defined: -x"},
+	// send: after NAME everything is text, dashes and "--" too; a "--"
+	// before the text ends the flags and is not text.
+	{"api --force -- -x", 1, "[api -x] |[-x] force", ""},
+	{"api hi --force", 1, "[api hi --force]", ""},
+	{"api hi -h", 1, "[api hi -h]", ""},
+	{"api a -- b", 1, "[api a -- b]", ""},
+	{"api -- --force -y", 1, "[api --force -y] |[--force -y]", ""},
+	{"-- api -z", 1, "[api -z] |[api -z]", ""},
+	{"--force api -- -- x", 1, "[api -- x] |[-- x] force", ""},
+	// The global flags: the command and its words are the command's.
+	{"--agent codex ls --force", 0, "[ls --force] agent=codex", ""},
+	{"ls --agent codex", 0, "[ls --agent codex]", ""},
+	{"-- ls", 0, "[ls] |[ls]", ""},
+	{"--bogus ls", 0, "", "flag provided but not defined: -bogus"},
+}
+
 // TestParseArgs: every rule of the one parser, and its special case
 // (send: text after 1 positional; the global flags: the command after 0).
 func TestParseArgs(t *testing.T) {
-	for _, c := range []struct {
-		args      string
-		textAfter int
-		want      string // fs.Args(), then |tail when "--" ended the flags, then flags set
-		err       string // "help" for flag.ErrHelp
-	}{
-		// Flags before, between and after positional arguments, any spelling.
-		{"--agent codex x", -1, "[x] agent=codex", ""},
-		{"x --agent codex", -1, "[x] agent=codex", ""},
-		{"a --force b", -1, "[a b] force", ""},
-		{"-agent=codex x -force", -1, "[x] agent=codex force", ""},
-		{"x -", -1, "[x -]", ""}, // "-" alone is an argument (send's stdin)
-		// "--" ends the flags and is not an argument; after it nothing is a flag.
-		{"x -- --force -y", -1, "[x --force -y] |[--force -y]", ""},
-		{"-- sh", -1, "[sh] |[sh]", ""},
-		{"x --", -1, "[x] |[]", ""},
-		{"x -- --bogus -h", -1, "[x --bogus -h] |[--bogus -h]", ""},
-		{"pr --force -- a -- b", -1, "[pr a -- b] |[a -- b] force", ""},
-		// new: the agent's argv after "--", flags of lanes before it.
-		{"api --agent codex -- --model m", -1, "[api --model m] |[--model m] agent=codex", ""},
-		// A flag's value is the next word, whatever it is.
-		{"--agent -- x", -1, "[x] agent=--", ""},
-		// A flag missing its value is an error, not a positional taken for it.
-		{"x --agent", -1, "", "flag needs an argument: -agent"},
-		{"--agent", 1, "", "flag needs an argument: -agent"},
-		// Help anywhere a flag may be.
-		{"-h x", -1, "", "help"},
-		{"x --help", -1, "", "help"},
-		{"x y -help", -1, "", "help"},
-		{"api -h", 1, "", "help"},
-		// Unknown flags.
-		{"x --bogus", -1, "", "flag provided but not defined: -bogus"},
-		{"api --forse hi", 1, "", "flag provided but not defined: -forse"},
-		{"api -x", 1, "", "flag provided but not defined: -x"},
-		// send: after NAME everything is text, dashes and "--" too; a "--"
-		// before the text ends the flags and is not text.
-		{"api --force -- -x", 1, "[api -x] |[-x] force", ""},
-		{"api hi --force", 1, "[api hi --force]", ""},
-		{"api hi -h", 1, "[api hi -h]", ""},
-		{"api a -- b", 1, "[api a -- b]", ""},
-		{"api -- --force -y", 1, "[api --force -y] |[--force -y]", ""},
-		{"-- api -z", 1, "[api -z] |[api -z]", ""},
-		{"--force api -- -- x", 1, "[api -- x] |[-- x] force", ""},
-		// The global flags: the command and its words are the command's.
-		{"--agent codex ls --force", 0, "[ls --force] agent=codex", ""},
-		{"ls --agent codex", 0, "[ls --agent codex]", ""},
-		{"-- ls", 0, "[ls] |[ls]", ""},
-		{"--bogus ls", 0, "", "flag provided but not defined: -bogus"},
-	} {
+	for _, c := range parseArgsCases {
 		fs := flag.NewFlagSet("test", flag.ContinueOnError)
 		fs.SetOutput(io.Discard)
 		agent := fs.String("agent", "", "")

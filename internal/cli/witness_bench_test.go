@@ -46,28 +46,7 @@ func BenchmarkWitness(b *testing.B) {
 		b.Run("sessions=50/dialogs="+map[int]string{0: "0", n: "50"}[dialogs], func(b *testing.B) {
 			st := state.NewStore(dir)
 			now := time.Now().UTC()
-			// Claude has witness markers; a first signal already came, so
-			// no session gets a launch look.
-			if err := st.Update(func(tx *state.Tx) error {
-				recs, err := tx.All()
-				if err != nil {
-					return err
-				}
-				for i, r := range recs {
-					r.Agent = state.AgentClaude
-					r.Activity = state.ActivityFacts{State: state.ActivityIdle, Since: now, Source: "hook:claude",
-						FirstSignalAt: now, LastEventAt: now, HooksReport: true}
-					if i < dialogs {
-						r.Activity.State, r.Activity.Dialog = state.ActivityBlocked, true
-					}
-					if err := tx.Put(r); err != nil {
-						return err
-					}
-				}
-				return nil
-			}); err != nil {
-				b.Fatal(err)
-			}
+			setClaudeDialogs(b, st, now, dialogs)
 			col := &state.Collector{Store: st, Panes: session.Panes{Client: counting}, Socket: tc.Socket,
 				Now: func() time.Time { return now }, Witness: state.NewWitnessRunner()}
 			ingest := ingest{col}
@@ -105,5 +84,33 @@ func BenchmarkWitness(b *testing.B) {
 			b.ReportMetric(float64(most), "max-captures/op")
 			b.ReportMetric(float64(applied.Microseconds())/1000/float64(b.N), "apply-ms/op")
 		})
+	}
+}
+
+// setClaudeDialogs makes every stored record a Claude session, idle since
+// now but for the first dialogs records, which are in a dialog. Claude has
+// witness markers; a first signal already came, so no session gets a
+// launch look.
+func setClaudeDialogs(b *testing.B, st *state.Store, now time.Time, dialogs int) {
+	b.Helper()
+	if err := st.Update(func(tx *state.Tx) error {
+		recs, err := tx.All()
+		if err != nil {
+			return err
+		}
+		for i, r := range recs {
+			r.Agent = state.AgentClaude
+			r.Activity = state.ActivityFacts{State: state.ActivityIdle, Since: now, Source: "hook:claude",
+				FirstSignalAt: now, LastEventAt: now, HooksReport: true}
+			if i < dialogs {
+				r.Activity.State, r.Activity.Dialog = state.ActivityBlocked, true
+			}
+			if err := tx.Put(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		b.Fatal(err)
 	}
 }
