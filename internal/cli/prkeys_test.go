@@ -25,12 +25,16 @@ func writeScript(t *testing.T, dir, name, body string) string {
 }
 
 // waitLines waits for a stand-in's log file and returns its lines.
-func waitLines(t *testing.T, path string) []string {
+func waitLines(t *testing.T, path string) []string { return waitNLines(t, path, 1) }
+
+// waitNLines waits until path holds n whole lines or more, and returns
+// them: the browser stand-in runs on after OpenPR returns.
+func waitNLines(t *testing.T, path string, n int) []string {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		b, err := os.ReadFile(path)
-		if err == nil && strings.HasSuffix(string(b), "\n") {
+		if err == nil && strings.HasSuffix(string(b), "\n") && strings.Count(string(b), "\n") >= n {
 			return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 		}
 		if time.Now().After(deadline) {
@@ -215,6 +219,10 @@ func TestOpenPRRefusesAnythingButAForgePage(t *testing.T) {
 	r.PRs[0].URL = "https://git.corp.example/o/r/pull/1/"
 	if _, err := a.svc().OpenPR(context.Background(), r); err != nil {
 		t.Errorf("a page on $GH_HOST: %v", err)
+	} else if got := waitNLines(t, log, 2); got[len(got)-1] != r.PRs[0].URL {
+		// (Waited for, too: the stand-in writing after the test ended
+		// made its temporary directory's removal fail.)
+		t.Errorf("the browser got %q", got)
 	}
 	// Another PR's page is not this one's (the board would say it opened
 	// #1 and show #6).
