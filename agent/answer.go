@@ -3,6 +3,7 @@ package agent
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"lanes/state"
@@ -65,6 +66,22 @@ type DialogKeys struct {
 	// Options are the lines the dialog draws the options on, which the
 	// screen check asks for where the key picks them (dialogscreens.go).
 	Options map[Answer]option
+	// Row, when set, are the option labels of a dialog whose options sit
+	// on one row that Right moves along and Enter confirms: the keys are
+	// counted from the option drawn highlighted (highlight.go), Yes and No
+	// being those from the first, where it opens.
+	Row []string
+}
+
+// fromHighlight is the keys that take answer ans on screen (styled) from
+// the option drawn highlighted.
+func (k DialogKeys) fromHighlight(ans Answer, screen string) ([]string, error) {
+	to := slices.Index(k.Row, k.Words[ans])
+	from, ok := highlighted(screen, k.Row)
+	if to < 0 || !ok {
+		return nil, fmt.Errorf("%w: lanes cannot tell which of its options is highlighted", ErrNoDialogOnScreen)
+	}
+	return rowKeys(from, to, len(k.Row)), nil
 }
 
 // Keys returns the keys for answer a; ok is false when the dialog has no

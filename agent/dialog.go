@@ -98,7 +98,11 @@ func CheckDialog(a state.Agent, ans Answer, callSum, screen string) ([]string, e
 		return nil, ErrUncheckable
 	}
 	drv, known := DriverOf(a)
-	d, ok := readDialog(a, screen)
+	text := screen
+	if known && drv.keys.Row != nil {
+		text = unstyled(screen) // a StyledDialog capture
+	}
+	d, ok := readDialog(a, text)
 	if !known || !ok {
 		return nil, ErrNoDialogOnScreen
 	}
@@ -112,6 +116,8 @@ func CheckDialog(a state.Agent, ans Answer, callSum, screen string) ([]string, e
 		return nil, fmt.Errorf("%w: its dialog does not offer %q where the key would pick it", ErrNoDialogOnScreen, drv.keys.Words[ans])
 	case key != "":
 		return []string{key}, nil // its number on this screen
+	case drv.keys.Row != nil:
+		return drv.keys.fromHighlight(ans, screen)
 	}
 	return keys, nil
 }

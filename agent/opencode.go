@@ -16,17 +16,16 @@ var opencode = Driver{
 	userConfig: filepath.Join(".config", "opencode", "plugins", "lanes.js"), projectConfig: filepath.Join(".opencode", "plugins", "lanes.js"),
 	plugin: opencodePlugin,
 	// OpenCode 1.18: "Allow once   Allow always   Reject" with "⇆ select
-	// enter confirm": Enter takes the first, highlighted, option; Right
-	// Right Enter selects Reject and confirms it (Esc left the dialog
-	// open in 2 of 2 runs of the real agent here, raw or from lanes).
-	// "Allow always" is not offered: Right Enter left the dialog on
-	// screen (it may ask again to confirm), so it is not settled.
+	// enter confirm": Enter takes the option highlighted (the first, as
+	// it opens), Right moves the highlight along, wrapping; no key picks
+	// an option outright (testdata/real/opencode/highlight). The keys are
+	// counted from the highlight the styled capture shows. "Allow always"
+	// is not offered: it asks again ("△ Always allow … Confirm Cancel").
 	keys: DialogKeys{Yes: []string{"Enter"}, No: []string{"Right", "Right", "Enter"},
 		Words: map[Answer]string{Yes: "Allow once", No: "Reject"},
-		// One line; Enter takes the option highlighted, which a text
-		// capture cannot show: the first, as it opens.
-		// Its own key hints follow on the same line where there is no
-		// sidebar (120 columns or less).
+		Row:   []string{"Allow once", "Allow always", "Reject"},
+		// One line; its own key hints follow on the same line where
+		// there is no sidebar (120 columns or less).
 		Options: map[Answer]option{Yes: {text: "Allow once   Allow always   Reject", prefix: true},
 			No: {text: "Allow once   Allow always   Reject", prefix: true}}},
 	readDialog: opencodeDialog, callText: plainCall,

@@ -223,6 +223,12 @@ func (c *Client) CaptureText(ctx context.Context, paneID string) ([]byte, error)
 	return c.capture(ctx, paneID, "-J", 0)
 }
 
+// CaptureStyled is CaptureText with each cell's style as SGR sequences
+// (-e): where only a colour says which option a dialog's Enter takes.
+func (c *Client) CaptureStyled(ctx context.Context, paneID string) ([]byte, error) {
+	return c.capture(ctx, paneID, "-eJ", 0)
+}
+
 func (c *Client) capture(ctx context.Context, paneID, mode string, lines int) ([]byte, error) {
 	if err := checkPane(paneID); err != nil {
 		return nil, err

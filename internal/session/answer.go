@@ -51,7 +51,7 @@ func (s *Service) Answer(ctx context.Context, seen *state.Record, ans agent.Answ
 		}
 	}
 	tc := s.Tmux(cur.Runtime.Socket)
-	screen, err := tc.CaptureText(ctx, cur.Runtime.PaneID)
+	screen, err := captureDialog(ctx, tc, cur)
 	if err != nil {
 		unclaim()
 		return "", fmt.Errorf("reading its pane before answering: %w; nothing was sent", err)
@@ -183,7 +183,7 @@ func (s *Service) watchAnswer(ctx context.Context, tc *tmux.Client, r *state.Rec
 			return "", time.Time{}, false
 		case <-tick.C:
 		}
-		b, err := tc.CaptureText(ctx, r.Runtime.PaneID)
+		b, err := captureDialog(ctx, tc, r)
 		if err != nil {
 			return "", time.Time{}, false
 		}
@@ -207,4 +207,13 @@ func toolOf(r *state.Record, content bool) string {
 		return s
 	}
 	return "a tool"
+}
+
+// captureDialog is r's pane as agent.CheckDialog reads it: with its styles
+// where only a colour says which option Enter takes.
+func captureDialog(ctx context.Context, tc *tmux.Client, r *state.Record) ([]byte, error) {
+	if agent.StyledDialog(r.Agent) {
+		return tc.CaptureStyled(ctx, r.Runtime.PaneID)
+	}
+	return tc.CaptureText(ctx, r.Runtime.PaneID)
 }

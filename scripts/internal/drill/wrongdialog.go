@@ -32,6 +32,9 @@ type raceAgent struct {
 	name, command string
 	hooks         []raceHook
 	key           string // what its yes sends, as the stand-in reads it
+	// moved is what its yes sends when a person moved its highlight to
+	// the second option ("" where keys follow no highlight).
+	moved string
 }
 
 type raceHook struct{ event, payload string }
@@ -42,6 +45,9 @@ func raceAgents() ([]raceAgent, error) {
 	var out []raceAgent
 	for _, name := range []string{"claude", "codex", "gemini", "opencode"} {
 		a := raceAgent{name: name, key: keys[name]}
+		if name == "opencode" {
+			a.moved = "\x1b[C\x1b[C\r" // Right Right Enter: from Allow always round to Allow once
+		}
 		f, err := os.Open(filepath.Join("testdata", "real", name, "permission-approve", "payloads.jsonl"))
 		if err != nil {
 			return nil, err
@@ -121,7 +127,18 @@ func drillAnswerRace(w *world.World) (string, error) {
 		// The same characters, spaced otherwise: another command (the
 		// hostile re-run's "rm -rf ~ /x" for "rm -rf ~/x").
 		spaced := strings.ReplaceAll(string(real), a.command, "touch approved .txt && sleep 1 2")
-		for file, b := range map[string]string{a.name + ".race": newer, a.name + ".plain": string(real), a.name + ".spaced": spaced} {
+		screens := map[string]string{a.name + ".race": newer, a.name + ".plain": string(real), a.name + ".spaced": spaced}
+		if a.moved != "" {
+			// The recordings are text; the highlight Enter takes is a
+			// colour, drawn as the real OpenCode draws it
+			// (testdata/real/opencode/highlight): on the first option as
+			// it opens, and on the second where a person moved it.
+			for f, s := range screens {
+				screens[f] = highlightOn(s, "Allow once")
+			}
+			screens[a.name+".moved"] = highlightOn(string(real), "Allow always")
+		}
+		for file, b := range screens {
 			if err := os.WriteFile(filepath.Join(dir, file), []byte(b), 0o600); err != nil {
 				return "", err
 			}
@@ -149,7 +166,11 @@ func drillAnswerRace(w *world.World) (string, error) {
 // raceOne runs agent a's race and plain stand-ins and answers each.
 func raceOne(w *world.World, dir string, a raceAgent) (string, error) {
 	var said []string
-	for _, screen := range []string{"race", "spaced", "plain"} {
+	screens := []string{"race", "spaced", "plain"}
+	if a.moved != "" {
+		screens = append(screens, "moved")
+	}
+	for _, screen := range screens {
 		name := a.name[:2] + "-" + screen
 		// The world's private server hands new panes its environment.
 		_, _ = w.Tmux(w.Socket, "set-environment", "-g", "LANES_DRILL_SCREEN", screen)
@@ -157,7 +178,7 @@ func raceOne(w *world.World, dir string, a raceAgent) (string, error) {
 		if r.Code != 0 {
 			return "", fmt.Errorf("lanes new %s --agent %s: exit %d: %s", name, a.name, r.Code, r.Stderr)
 		}
-		shows := map[string]string{"race": "rm -rf ~/src", "spaced": "approved .txt", "plain": a.command}[screen]
+		shows := map[string]string{"race": "rm -rf ~/src", "spaced": "approved .txt", "plain": a.command, "moved": a.command}[screen]
 		if !world.WaitFor(10*time.Second, func() bool {
 			out, _ := w.Tmux(w.Socket, "capture-pane", "-p", "-t", "=lanes-"+name+":")
 			return strings.Contains(out, shows)
@@ -185,24 +206,40 @@ func raceOne(w *world.World, dir string, a raceAgent) (string, error) {
 		if _, err := w.Tmux(w.Socket, "send-keys", "-t", "=lanes-"+name+":", "9"); err != nil {
 			return "", err
 		}
-		want := "9"
-		if screen == "plain" {
-			want = a.key + "9"
+		answered := screen == "plain" || screen == "moved"
+		want := map[string]string{"plain": a.key + "9", "moved": a.moved + "9"}[screen]
+		if want == "" {
+			want = "9"
 		}
 		var got []byte
 		world.WaitFor(10*time.Second, func() bool { got, _ = os.ReadFile(received); return len(got) >= len(want) })
 		said = append(said, fmt.Sprintf("%s: exit %d %q, the pane got %q", screen, ans.Code,
 			strings.TrimSpace(ans.Stdout+ans.Stderr), got))
 		switch {
-		case screen != "plain" && (ans.Code == 0 || !strings.Contains(ans.Stderr, "asks about another call (") || !strings.Contains(ans.Stderr, shows)):
+		case !answered && (ans.Code == 0 || !strings.Contains(ans.Stderr, "asks about another call (") || !strings.Contains(ans.Stderr, shows)):
 			return a.name + ": " + strings.Join(said, "; "), fmt.Errorf("%s: the answer to a newer dialog was not refused so", a.name)
-		case screen == "plain" && ans.Code != 0:
+		case answered && ans.Code != 0:
 			return a.name + ": " + strings.Join(said, "; "), fmt.Errorf("%s: the answer to the dialog shown was refused", a.name)
 		case string(got) != want:
 			return a.name + ": " + strings.Join(said, "; "), fmt.Errorf("%s %s: the pane got %q, want %q", a.name, screen, got, want)
 		}
 	}
 	return a.name + ": " + strings.Join(said, "; "), nil
+}
+
+// highlightOn draws label, on the line of a text screen that holds it, as
+// OpenCode 1.18.33 draws its highlighted option (recorded in
+// testdata/real/opencode/highlight: the accent background one cell each
+// side, dark letters), the other options on the dialog's background.
+func highlightOn(screen, label string) string {
+	lines := strings.Split(screen, "\n")
+	for i, l := range lines {
+		if strings.Contains(l, "Allow once   Allow always   Reject") {
+			lines[i] = "\x1b[48;5;234m" + strings.Replace(l, " "+label+" ",
+				"\x1b[48;5;215m \x1b[38;5;232m"+label+"\x1b[38;5;15m \x1b[48;5;234m", 1) + "\x1b[49m"
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 // boardY presses y on the board with name's card selected (the only one
