@@ -30,14 +30,20 @@ func (e remoteErr) Is(target error) bool { return target == ErrRemote }
 // printed there.
 func (s SSH) Run(ctx context.Context, h Host, stdin io.Reader, args ...string) ([]byte, error) {
 	argv := s.Lanes(h, args...)
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Stdin = stdin
 	cmd.WaitDelay = time.Second // a stdin still being copied does not hold the caller
-	var out, errb bytes.Buffer
+	// Past its cap the host is cut off: it would block on a pipe nobody
+	// reads, and Wait with it.
+	out, errb := capped{max: AnswerMax, over: stop}, capped{max: 64 << 10, over: stop}
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	var exit *exec.ExitError
 	switch {
+	case out.cut:
+		return nil, fmt.Errorf("host %s: its answer was over %d MiB; lanes read no more of it", h.Name, AnswerMax>>20)
 	case err == nil:
 		return out.Bytes(), nil
 	case ctx.Err() != nil:
@@ -49,6 +55,37 @@ func (s SSH) Run(ctx context.Context, h Host, stdin io.Reader, args ...string) (
 	}
 	return nil, fmt.Errorf("host %s: running %s: %w", h.Name, argv[0], err)
 }
+
+// AnswerMax bounds one host's answer to a command: a thousand sessions
+// listed take about 2 MiB, and a host that sends without end (a hostile
+// one sent 326 MB) must not take this one's memory.
+const AnswerMax = 32 << 20
+
+// capped is a buffer that takes max bytes, refuses the rest, and calls
+// over once it has. (Not a bytes.Buffer embedded: io.Copy would take its
+// ReadFrom, which reads without end.)
+type capped struct {
+	buf  bytes.Buffer
+	max  int
+	over func()
+	cut  bool
+}
+
+var errOverCap = errors.New("answer over its cap")
+
+func (c *capped) Write(p []byte) (int, error) {
+	if c.buf.Len()+len(p) > c.max {
+		if !c.cut {
+			c.cut = true
+			c.over()
+		}
+		return 0, errOverCap
+	}
+	return c.buf.Write(p)
+}
+
+func (c *capped) Bytes() []byte  { return c.buf.Bytes() }
+func (c *capped) String() string { return c.buf.String() }
 
 // knownFailure is a failure of ssh running lanes on h that says what to
 // do: an older lanes there, lanes not on its PATH, ssh not getting in;
