@@ -93,7 +93,12 @@ var claudeEndKeeps = []string{"clear", "resume"}
 // tokens)" spinner (its word changes, its timer ticks). Idle: the footer
 // "? for shortcuts · ← for agents".
 var claudeMarkers = Markers{
-	Dialog: []string{"Do you want to proceed?", "Esc to cancel"},
+	// Its plan approval, in plan mode, has neither: "Exit plan mode? ·
+	// Claude wants to exit plan mode · ❯ 1. Yes, and switch to default
+	// (ask each time) for this session · 2. No"
+	// (testdata/real/harness/claude/plan_approval): without it the
+	// witness took the dialog for answered in 3 s (issue 32, item 4).
+	Dialog: []string{"Do you want to proceed?", "Esc to cancel", "Exit plan mode?"},
 	// In another permission mode the footer names the mode instead:
 	// "⏵⏵ auto mode on (shift+tab to cycle)" in auto mode, the one Claude
 	// Code 2.1.332 starts in (testdata/real/harness/claude/mode_interrupt;

@@ -25,6 +25,12 @@ type agent struct {
 	// starts in auto mode, which answers its own dialogs; the harness runs
 	// it in manual mode to see them); nil: none.
 	mode []string
+	// plan starts it in its plan mode, where it asks before leaving it
+	// (nil: it has none).
+	plan []string
+	// exitPlan is the tool call with which its model asks to leave plan
+	// mode, showing a plan.
+	exitPlan *modelserver.ToolCall
 
 	// Screen markers: the idle prompt (any of them), and the dialog. Where
 	// lanes' witness has markers for the agent these are they, so a release
@@ -127,11 +133,15 @@ var agents = []agent{
 			return h.write(".claude.json", map[string]any{"hasCompletedOnboarding": true,
 				"projects": map[string]any{h.proj: map[string]any{"hasTrustDialogAccepted": true}}})
 		},
-		args:    []string{"--permission-mode", "manual"},
-		mode:    []string{"--permission-mode", "auto"},
-		ready:   lanesMarkers(state.AgentClaude).Idle,
-		dialog:  lanesMarkers(state.AgentClaude).Dialog,
-		approve: "Enter", reject: "Escape", interrupt: "Escape",
+		args: []string{"--permission-mode", "manual"},
+		mode: []string{"--permission-mode", "auto"},
+		plan: []string{"--permission-mode", "plan"},
+		// 2.1.332 takes no plan in the call (its input is {}); its
+		// dialog says only "Exit plan mode?".
+		exitPlan: tool("ExitPlanMode", `{}`),
+		ready:    lanesMarkers(state.AgentClaude).Idle,
+		dialog:   lanesMarkers(state.AgentClaude).Dialog,
+		approve:  "Enter", reject: "Escape", interrupt: "Escape",
 		// 2.1.332 highlights "❯ No, exit" over "Yes, I trust this folder".
 		trust: "Down Enter",
 		exit:  "/exit", compact: "/compact",

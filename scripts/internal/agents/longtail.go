@@ -78,3 +78,34 @@ func backgroundWalk(r *run, prompt string, counts func(world.Session) bool) erro
 	}
 	return afterwards(r)
 }
+
+func init() { scenarios = append(scenarios, planApproval) }
+
+// planApproval: in plan mode the model asks to leave it with a plan; the
+// card says Needs you for as long as the dialog shows.
+var planApproval = scenario{name: "plan_approval", plan: true,
+	turns: func(a agent, _ bool) ([]m.Turn, string) {
+		if a.plan == nil {
+			return nil, a.name + " has no plan mode lanes knows"
+		}
+		return append([]m.Turn{{m.Step{Tool: a.exitPlan}}, {m.Text("Plan approved; done.")}}, texts...), ""
+	},
+	drive: func(r *run) error {
+		if err := r.prompt("Plan a greeting."); err != nil {
+			return err
+		}
+		if _, err := r.expect("plan asked → needs_input", turnDeadline, needs); err != nil {
+			return err
+		}
+		if err := r.waitScreen("the plan dialog", 30*time.Second, r.a.dialog); err != nil {
+			return err
+		}
+		r.capture("dialog")
+		if err := r.hold("needs_input while the plan dialog shows", 8*time.Second, needs); err != nil {
+			return err
+		}
+		if err := r.press("Enter"); err != nil {
+			return err
+		}
+		return idleAfter(r, "plan approved")
+	}}

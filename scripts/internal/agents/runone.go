@@ -169,6 +169,9 @@ func (r *run) setUp(cfg config, sc scenario, turns []modelserver.Turn) error {
 	if sc.mode {
 		agentArgs = r.a.mode
 	}
+	if sc.plan {
+		agentArgs = r.a.plan
+	}
 	args = append(append(args, "--"), agentArgs...)
 	r.started = time.Now()
 	if sc.adopt {

@@ -26,8 +26,9 @@ type scenario struct {
 	// adopt: the agent is started by hand in a plain tmux pane, with
 	// lanes' hooks installed in its config, not by lanes new.
 	adopt bool
-	// mode: the agent starts with its mode args (agent.mode).
-	mode bool
+	// mode: the agent starts with its mode args (agent.mode); plan: with
+	// its plan mode's (agent.plan).
+	mode, plan bool
 	// turns is the model's script for this agent; nil with a reason when
 	// the agent lacks the feature.
 	turns func(a agent, q bool) ([]m.Turn, string)
