@@ -169,7 +169,7 @@ func (a *ActivityFacts) endTurn(e Event) (Activity, bool) {
 		return a.State, false
 	}
 	a.clearCalls()
-	a.Outcome = e.Outcome
+	a.Outcome, a.Failure = e.Outcome, keptFailure(a, e)
 	if e.Message != "" {
 		a.LastMessage = e.Message
 	}

@@ -143,10 +143,22 @@ func (a *ActivityFacts) background(e Event) (theirs bool) {
 	return false // it asks (a permission, a question): the human must answer
 }
 
+// keptFailure is the failure a turn end leaves: its own, else one an
+// automatic turn kept unseen.
+func keptFailure(a *ActivityFacts, e Event) string {
+	switch {
+	case e.Outcome == OutcomeFailure:
+		return e.Failure
+	case a.Unseen == OutcomeFailure:
+		return a.Failure
+	}
+	return ""
+}
+
 // clearWork forgets what outlives turns: background work, an unseen
 // outcome. The agent process it belonged to is gone or new.
 func (a *ActivityFacts) clearWork() {
-	a.Background, a.Automatic, a.Unseen = nil, false, OutcomeNone
+	a.Background, a.Automatic, a.Unseen, a.Failure = nil, false, OutcomeNone, ""
 }
 
 // BackgroundSays is what a line says of the work: "1 background job", "2

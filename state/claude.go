@@ -76,11 +76,19 @@ func claudeShaped(l Line, kind EventKind, name, askTool string) Event {
 			e.Outcome = OutcomeCancellation
 		}
 	case "StopFailure":
-		e.Outcome = OutcomeFailure
+		e.Outcome, e.Detail, e.Failure = OutcomeFailure, qualified(name, l.Reason), claudeFailures[l.Reason]
 	case "SessionEnd":
 		sessionEnd(&e, name, l.Reason, claudeEndKeeps)
 	}
 	return e
+}
+
+// Claude Code's StopFailure errors, as a card says them (an unknown one
+// says nothing: its last message has the API's words).
+var claudeFailures = map[string]string{
+	"rate_limit": "rate limited", "server_error": "server error", "overloaded_error": "server overloaded",
+	"billing_error": "billing", "authentication_failed": "authentication failed",
+	"invalid_request": "invalid request", "max_output_tokens": "output too long",
 }
 
 // Claude Code's SessionEnd reasons after which it goes on: a /clear, or an

@@ -17,7 +17,8 @@ import (
 // and the witness's stamps, version 4 HookTurns, version 5 the content
 // facts, the dialog's opening and the mute, version 6 the answer, version 7
 // the git facts, version 8 Adopted, version 9 the turn's session id, version 10 the server's pid, version 11 the call's digest and the dialog's call, version 12 the
-// background work, the automatic turn and what the human saw; an older
+// background work, the automatic turn, what the human saw and why a turn
+// failed; an older
 // record decodes with them zero.
 const codecVersion = 12
 
@@ -263,6 +264,7 @@ func (e *encoder) since1(r *Record) {
 	e.bool(a.Automatic)
 	e.time(a.SeenAt)
 	e.str(string(a.Unseen))
+	e.str(a.Failure)
 }
 
 // since1 reads what a record of version v has of those fields; the rest
@@ -327,5 +329,6 @@ func (d *decoder) since1(r *Record, v uint64) {
 		a.Automatic = d.bool()
 		a.SeenAt = d.time()
 		a.Unseen = Outcome(d.str())
+		a.Failure = d.str()
 	}
 }

@@ -83,4 +83,7 @@ type Event struct {
 	TaskDone        string
 	// Automatic: a turn the agent started by itself, no human (§4).
 	Automatic bool
+	// Failure is why a failed turn failed, in a few words ("rate
+	// limited"), where the agent says.
+	Failure string
 }

@@ -198,6 +198,10 @@ type ActivityFacts struct {
 	// until they do (docs/design.md §4).
 	SeenAt time.Time `json:"seen_at,omitzero"`
 	Unseen Outcome   `json:"unseen,omitempty"`
+	// Failure is why the last failed turn failed, in a few words ("rate
+	// limited", "server error"), where the agent said (kept with an
+	// unseen failure, §4).
+	Failure string `json:"failure,omitempty"`
 }
 
 // PR is the facts about one pull request attributed to a session.

@@ -105,10 +105,11 @@ func MarkSpec(m state.Mark) Spec {
 // background mark says what runs ("2 background agents"; "2 agents"
 // beside its glyph), the others their Short.
 func MarkShort(m state.Mark, r *state.Record, short bool) string {
-	if m == state.MarkBackground {
-		if says := state.BackgroundSays(r.Activity.Background, short); says != "" {
-			return says
-		}
+	switch a := r.Activity; {
+	case m == state.MarkBackground && state.BackgroundSays(a.Background, short) != "":
+		return state.BackgroundSays(a.Background, short)
+	case m == state.MarkFailed && a.Failure != "":
+		return MarkSpec(m).Short + ": " + a.Failure // "Failed: rate limited"
 	}
 	return MarkSpec(m).Short
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/theme"
 )
 
 // card is what a surface shows of r at at: status, zone and marks, with
@@ -84,5 +85,28 @@ func TestRealBackgroundAgent(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("cards:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// Issue 32, item 3: when Claude Code gives up on an API error its
+// StopFailure says what failed (error "server_error" for a 529); the card
+// says so beside its mark, ls --json as failure. Before, only the last
+// message's start hinted at it.
+func TestRealFailureSaysWhy(t *testing.T) {
+	at := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+	var failed *state.Record
+	r := replayRealSteps(t, "claude", "harness/claude/api_error", at, func(l state.Line, r *state.Record) {
+		if l.Event == "StopFailure" {
+			failed = r.Clone()
+		}
+	})
+	if failed == nil || failed.Activity.Failure != "server error" {
+		t.Fatalf("after the recorded StopFailure: %+v, want failure %q", failed, "server error")
+	}
+	if got := theme.MarkShort(state.MarkFailed, failed, true); got != "Failed: server error" {
+		t.Errorf("the card's mark says %q", got)
+	}
+	if r.Activity.Failure != "" {
+		t.Errorf("the next turn went well, yet failure %q stays", r.Activity.Failure)
 	}
 }

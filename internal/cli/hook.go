@@ -58,6 +58,7 @@ type hookPayload struct {
 	// Background work and automatic turns (state/background.go): read for
 	// the ids and the prompt's opening tag, never kept whole.
 	ToolResponse    json.RawMessage `json:"tool_response"`
+	Error           json.RawMessage `json:"error"` // Claude's StopFailure: what failed (rate_limit…)
 	BackgroundTasks json.RawMessage `json:"background_tasks"`
 	Prompt          json.RawMessage `json:"prompt"`
 }
@@ -213,7 +214,7 @@ func (a *app) hook(dir string, h hookArgs) error {
 	}
 	l := state.Line{
 		V: state.LineVersion, At: a.now().UTC(), Session: id, Launch: launch, Agent: ag, Event: event,
-		ProviderSessionID: p.SessionID, Source: p.Source, Reason: p.Reason, ToolName: p.ToolName,
+		ProviderSessionID: p.SessionID, Source: p.Source, Reason: cmp.Or(p.Reason, text(p.Error)), ToolName: p.ToolName,
 		ToolUseID: p.ToolUseID, NotificationType: p.NotificationType, IsInterrupt: p.IsInterrupt,
 		AgentID: p.AgentID, Type: p.Type, Status: p.Status, Adopt: adopt,
 	}

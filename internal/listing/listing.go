@@ -50,9 +50,12 @@ type Session struct {
 	Branch           string         `json:"branch"`
 	// Worktree is the git worktree lanes made for it, Base the ref its
 	// branch started from (docs/design.md §12); null for none.
-	Worktree      *string        `json:"worktree"`
-	Base          *string        `json:"base"`
-	Outcome       *state.Outcome `json:"outcome"`
+	Worktree *string        `json:"worktree"`
+	Base     *string        `json:"base"`
+	Outcome  *state.Outcome `json:"outcome"`
+	// Failure says why the last turn failed ("rate limited"), null when
+	// it did not or the agent did not say.
+	Failure       *string        `json:"failure"`
 	PRs           []PR           `json:"prs"`
 	EventsApplied int            `json:"events_applied"`
 	EventsDropped map[string]int `json:"events_dropped"`
@@ -124,6 +127,7 @@ func From(v state.Derived, content bool) Session {
 		Automatic: r.Activity.Automatic,
 	}
 	j.Worktree, j.Base = nonEmpty(r.Git.Worktree), nonEmpty(r.Git.Base)
+	j.Failure = nonEmpty(r.Activity.Failure)
 	if g := r.Git; !g.ReadAt.IsZero() {
 		j.Changed = &g.Changed
 		if g.Ahead >= 0 {
