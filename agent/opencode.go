@@ -35,6 +35,23 @@ var opencode = Driver{
 	// (testdata/real/opencode, testdata/real/harness/opencode/question),
 	// and its pickers' (testdata/real/menus: /models, /sessions).
 	dialogWords: []string{"△ Permission required", "⇆ select", "enter submit  esc dismiss", "Connect provider ctrl+a", "pin/unpin ctrl+f"},
+	picker:      opencodePicker,
+}
+
+// opencodePicker: its other pickers and its command palette (/themes,
+// /agents, ctrl+p "Commands") draw a title ending in "esc", an empty
+// line, then "Search", with no words of their own (testdata/real/menus;
+// the eighth hostile re-run's send ran the palette's "Undo previous
+// message").
+func opencodePicker(screen string) bool {
+	lines := strings.Split(screen, "\n")
+	for i := 0; i+2 < len(lines); i++ {
+		if strings.HasSuffix(strings.TrimRight(lines[i], " "), "   esc") && strings.TrimSpace(lines[i+1]) == "" &&
+			strings.TrimSpace(lines[i+2]) == "Search" {
+			return true
+		}
+	}
+	return false
 }
 
 // EnvOpenCodeConfigDir is OpenCode's variable naming an extra config

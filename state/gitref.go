@@ -235,12 +235,25 @@ func (c *Collector) recordsNow() []*Record {
 
 // ForeignCheckout says why the git checkout dir is in must not be handed
 // to git, nil when it may (or when dir is in none, which git says
-// itself): its .git, or the directory a .git file names, belongs to
-// another user, or its HEAD is no git file. git opens HEAD before its own
+// itself): its .git, the directory a .git file names, or a bare
+// repository found the way git finds one (HEAD, objects/ and refs/ in a
+// directory above), belongs to another user or may be written by every
+// user, or its HEAD is no git file. git opens HEAD before its own
 // ownership check, so a HEAD that is a FIFO planted by another user hangs
-// it; git is not run at all there.
+// it, and a config another user may write runs their commands
+// (core.fsmonitor); git is not run at all there.
 func ForeignCheckout(dir string) error {
 	for d := filepath.Clean(dir); ; {
+		if bare(d) {
+			fi, err := os.Lstat(d)
+			if err == nil {
+				err = ownCheckout(d, fi)
+			}
+			if _, herr := readGitFile(filepath.Join(d, "HEAD")); err == nil && errors.Is(herr, errNotGitFile) {
+				err = fmt.Errorf("the git repository %s has a HEAD that is no git file (%v); lanes runs no git there", d, herr)
+			}
+			return err
+		}
 		g := filepath.Join(d, ".git")
 		if fi, err := os.Lstat(g); err == nil {
 			if err := ownCheckout(g, fi); err != nil {
@@ -277,5 +290,20 @@ func ownCheckout(path string, fi os.FileInfo) error {
 	if uid := fsafe.Owner(fi); uid != os.Geteuid() {
 		return fmt.Errorf("%s belongs to %s, not to you; lanes runs no git in a checkout that is not yours: %w", path, fsafe.Who(uid), fsafe.ErrForeign)
 	}
+	if fi.Mode().Perm()&0o002 != 0 {
+		return fmt.Errorf("%s may be written by every user (mode %04o); lanes runs no git in a checkout anyone can change: %w", path, fi.Mode().Perm(), fsafe.ErrForeign)
+	}
 	return nil
+}
+
+// bare reports whether d looks to git like a repository of its own: HEAD,
+// objects/ and refs/ in it (a file, a FIFO, anything called HEAD counts).
+func bare(d string) bool {
+	for _, name := range []string{"objects", "refs"} {
+		if fi, err := os.Lstat(filepath.Join(d, name)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	_, err := os.Lstat(filepath.Join(d, "HEAD"))
+	return err == nil
 }

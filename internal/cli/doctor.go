@@ -44,7 +44,8 @@ func (a *app) cmdDoctor(ctx context.Context, args []string) int {
 	}
 	var checks []check
 	add := func(ok bool, fix, format string, args ...any) {
-		checks = append(checks, check{ok, fmt.Sprintf(format, args...), fix})
+		// Paths, branches and other programs' words are in it: printable.
+		checks = append(checks, check{ok, state.CleanLines(fmt.Sprintf(format, args...)), state.CleanLines(fix)})
 	}
 	// The cycle makes what follows current (its store errors show below),
 	// and its tmux read is the one the tmux checks report on.

@@ -34,3 +34,18 @@ func TestRefusalsPrintNoControl(t *testing.T) {
 		}
 	}
 }
+
+// The eighth re-run: `lanes new --worktree` printed the branch it started
+// from raw ("(from BRANCH)"), and a branch may hold an 8-bit CSI and a
+// bidi override (git refuses only the 7-bit controls).
+func TestNewWorktreePrintsItsBaseClean(t *testing.T) {
+	t.Parallel()
+	e := gitEnv(t)
+	repo := tempRepo(t, 1)
+	gitOut(t, repo, "checkout", "-q", "-b", "feat\u009b2J\u202eevil")
+	out := e.must("new", "wb", "--worktree", "--dir", repo, "--", "sleep", "600")
+	defer e.run("kill", "wb")
+	if !strings.Contains(out, "(from featevil)") || strings.ContainsAny(out, "\u009b\u202e") {
+		t.Errorf("lanes new --worktree said %q, want its base printable", out)
+	}
+}

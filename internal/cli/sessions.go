@@ -71,7 +71,8 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 	}
 	fmt.Fprintf(a.stdout, "%s  %s\n", r.Runtime.TmuxSession, r.ID)
 	if wt != nil {
-		fmt.Fprintf(a.stdout, "worktree %s on new branch %s (from %s)\n", r.Git.Worktree, r.Branch, r.Git.Base)
+		// The base is the repository's branch, named by anyone: printable.
+		fmt.Fprintf(a.stdout, "%s\n", state.CleanText(fmt.Sprintf("worktree %s on new branch %s (from %s)", r.Git.Worktree, r.Branch, r.Git.Base)))
 	}
 	return exitOK
 }

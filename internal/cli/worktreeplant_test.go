@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"lanes/internal/testenv"
 )
 
 // Issue 30, item 2, the seventh hostile re-run: the repository sat in a
@@ -77,5 +79,100 @@ func TestNewWorktreeRefusesAPlantedHead(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("lanes new --worktree over a FIFO HEAD gave no answer in 20 s")
+	}
+}
+
+// The eighth hostile re-run: $LANES_WORKTREE_ROOT, a link of the user's,
+// led through a link another user owned, in a directory with the sticky
+// bit; lanes checked
+// the path as written and as fully resolved, and the other user pointed
+// their link elsewhere after the check (the agent started in their
+// directory, 2 of 10 tries). The path is walked link by link now, and a
+// link of another user's on the way is refused; one of the user's is not.
+func TestNewWorktreeRefusesAForeignLinkOnTheWay(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		testenv.Skip(t, "giving a link away takes root (CI runs as root)")
+	}
+	base := t.TempDir()
+	if err := os.Chmod(base, 0o777|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	real := filepath.Join(base, "real")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(base, "theirs")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Lchown(link, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	// The user's own link, which leads through theirs.
+	mine := filepath.Join(base, "mine")
+	if err := os.Symlink(link, mine); err != nil {
+		t.Fatal(err)
+	}
+	e := gitEnv(t)
+	repo := tempRepo(t, 1)
+	e.vars["LANES_WORKTREE_ROOT"] = filepath.Join(mine, "wt")
+	before := viewGit(t, repo)
+	_, errs, code := e.run("new", "hop", "--worktree", "--dir", repo, "--", "sleep", "600")
+	if code == exitOK || !strings.Contains(errs, "a link of nobody") {
+		t.Fatalf("through another user's link: exit %d %q, want a refusal naming it", code, errs)
+	}
+	e.nothingMade("hop", repo, before)
+	if err := os.Lchown(link, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := e.run("new", "hop", "--worktree", "--dir", repo, "--", "sleep", "600"); code != exitOK {
+		t.Fatalf("through a link of the user's own: exit %d %q", code, errs)
+	}
+	e.run("kill", "hop")
+}
+
+// The eighth hostile re-run: no .git at all, but a directory above that
+// git takes for a bare repository (HEAD a FIFO, objects/, refs/), planted
+// in a sticky world-writable parent: lanes new --worktree hung until git's
+// 2-minute stop. And a checkout every user may write (git init
+// --shared=0777) ran another user's core.fsmonitor. Both are refused at
+// once, no git run.
+func TestNewWorktreeRefusesAPlantedBareRepository(t *testing.T) {
+	t.Parallel()
+	e := gitEnv(t)
+	parent := t.TempDir()
+	for _, d := range []string{"objects", "refs"} {
+		if err := os.Mkdir(filepath.Join(parent, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(parent, "HEAD"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(parent, "w")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string, 1)
+	go func() {
+		_, errs, _ := e.run("new", "bare", "--worktree", "--dir", dir, "--", "sleep", "600")
+		done <- errs
+	}()
+	select {
+	case errs := <-done:
+		if !strings.Contains(errs, "HEAD that is no git file") {
+			t.Errorf("a planted bare repository: %q, want a refusal", errs)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("lanes new --worktree under a planted bare repository gave no answer in 20 s")
+	}
+
+	repo := tempRepo(t, 1)
+	if err := os.Chmod(filepath.Join(repo, ".git"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := e.run("new", "shared", "--worktree", "--dir", repo, "--", "sleep", "600"); code == exitOK || !strings.Contains(errs, "may be written by every user") {
+		t.Errorf("a checkout every user may write: exit %d %q, want a refusal", code, errs)
 	}
 }

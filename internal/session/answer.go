@@ -69,8 +69,17 @@ func (s *Service) Answer(ctx context.Context, seen *state.Record, ans agent.Answ
 		}
 		return "", fmt.Errorf("%w; nothing was sent — `lanes attach %s` to answer in its pane", err, cur.Name)
 	}
-	err = tc.SendKeys(ctx, cur.Runtime.PaneID, keys...)
+	if len(keys) > 1 && agent.StyledDialog(cur.Agent) {
+		keys, err = s.moveHighlight(ctx, tc, cur, ans, keys)
+	}
+	if err == nil {
+		err = tc.SendKeys(ctx, cur.Runtime.PaneID, keys...)
+	}
 	switch {
+	case errors.Is(err, errHighlightMoved):
+		// Only the highlight moved: nothing was confirmed.
+		unclaim()
+		return "", fmt.Errorf("%w; nothing was confirmed — `lanes attach %s` to answer in its pane", err, cur.Name)
 	case errors.Is(err, tmux.ErrNoSession), errors.Is(err, tmux.ErrNoServer):
 		unclaim()
 		return "", fmt.Errorf("its pane is gone (the session ended); nothing was sent")
@@ -192,6 +201,40 @@ func (s *Service) watchAnswer(ctx context.Context, tc *tmux.Client, r *state.Rec
 		}
 	}
 	return "", time.Time{}, false
+}
+
+// errHighlightMoved: after lanes moved a dialog's highlight, a fresh look
+// did not show it on the option meant (a person moved it too).
+var errHighlightMoved = errors.New("its highlight is not where lanes moved it (moved in the pane meanwhile?)")
+
+// moveHighlight sends the moves of keys (all but the confirming last),
+// then looks until the pane shows the highlight on the option ans takes:
+// a person may move it between lanes' look and its keys (the eighth
+// hostile re-run's Right, 42 ms into an answer, made 'no' run the
+// command). It returns the key that confirms, from that fresh look.
+func (s *Service) moveHighlight(ctx context.Context, tc *tmux.Client, r *state.Record, ans agent.Answer, keys []string) ([]string, error) {
+	if err := tc.SendKeys(ctx, r.Runtime.PaneID, keys[:len(keys)-1]...); err != nil {
+		return nil, err
+	}
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for end := time.Now().Add(answerLook); ; {
+		b, err := captureDialog(ctx, tc, r)
+		if err != nil {
+			return nil, err
+		}
+		if now, err := agent.CheckDialog(r.Agent, ans, r.Activity.CallSum, string(b)); err == nil && len(now) == 1 {
+			return now, nil
+		}
+		if time.Now().After(end) {
+			return nil, errHighlightMoved
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-tick.C:
+		}
+	}
 }
 
 // answered is what the confirmation says was done.

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 	"time"
 
 	"lanes/state"
-	"lanes/state/fsafe"
 )
 
 // A worktree per session (docs/design.md §12): `lanes new --worktree`
@@ -269,77 +267,6 @@ func (p *WorktreePlan) removeRoot() {
 	if p.madeRoot != "" {
 		_ = os.Remove(p.madeRoot)
 	}
-}
-
-// WorktreeDirSafe applies the state dir's rule to a worktree root or a
-// worktree (docs/design.md §12): a directory, not a link, owned by this
-// user and writable by no one else. A repository in a world-writable
-// directory leaves REPO.lanes to whoever makes it first: another user's,
-// or one they can write, could hold their own settings and hooks when the
-// agent starts there.
-func WorktreeDirSafe(path string) error {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return fmt.Errorf("worktree directory %s: %w", path, err)
-	}
-	uid := os.Geteuid()
-	switch {
-	case fi.Mode()&fs.ModeSymlink != 0:
-		to, _ := os.Readlink(path)
-		return fmt.Errorf("worktree directory %s is a link (to %s); lanes uses only directories of yours: %w", path, to, fsafe.ErrForeign)
-	case !fi.IsDir():
-		return fmt.Errorf("worktree directory %s is not a directory: %w", path, fsafe.ErrForeign)
-	case fsafe.Owner(fi) != uid:
-		return fmt.Errorf("worktree directory %s is owned by %s, not by you, %s: %w", path, fsafe.Who(fsafe.Owner(fi)), fsafe.Who(uid), fsafe.ErrForeign)
-	case fi.Mode().Perm()&0o022 != 0:
-		return fmt.Errorf("worktree directory %s is writable by other users (mode %04o): %w", path, fi.Mode().Perm(), fsafe.ErrForeign)
-	}
-	return nil
-}
-
-// checkWorktree checks a worktree lanes made and its root, before an agent
-// starts there: at new, restart and restore.
-func checkWorktree(path string) error {
-	if path == "" {
-		return nil
-	}
-	if err := ancestorsSafe(filepath.Dir(filepath.Dir(path))); err != nil {
-		return err
-	}
-	if err := WorktreeDirSafe(filepath.Dir(path)); err != nil {
-		return err
-	}
-	return WorktreeDirSafe(path)
-}
-
-// ancestorsSafe refuses a worktree root under a directory another user
-// can change: one they own, or one others may write without the sticky
-// bit (they could rename the root away and put their own in its place
-// between lanes' check and the agent's start). dir and every directory
-// above it that exists are looked at, with and without its links.
-func ancestorsSafe(dir string) error {
-	paths := []string{filepath.Clean(dir)}
-	if real, err := filepath.EvalSymlinks(dir); err == nil && real != paths[0] {
-		paths = append(paths, real)
-	}
-	uid := os.Geteuid()
-	for _, p := range paths {
-		for d := p; ; d = filepath.Dir(d) {
-			if fi, err := os.Lstat(d); err == nil {
-				owner, mode := fsafe.Owner(fi), fi.Mode()
-				switch {
-				case owner != uid && owner != 0:
-					return fmt.Errorf("worktree root would be under %s, which belongs to %s: they could swap the worktree under the agent; lanes makes no worktree there (set $%s to a directory only you can change): %w", d, fsafe.Who(owner), EnvWorktreeRoot, fsafe.ErrForeign)
-				case mode.IsDir() && mode.Perm()&0o022 != 0 && mode&fs.ModeSticky == 0:
-					return fmt.Errorf("worktree root would be under %s, which other users may change (mode %04o, no sticky bit): they could swap the worktree under the agent; lanes makes no worktree there (set $%s to a directory only you can change): %w", d, mode.Perm(), EnvWorktreeRoot, fsafe.ErrForeign)
-				}
-			}
-			if d == filepath.Dir(d) {
-				break
-			}
-		}
-	}
-	return nil
 }
 
 // facts are the git facts a session in the worktree starts with.

@@ -3,7 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"time"
 
 	adapter "lanes/agent"
 	m "lanes/scripts/internal/modelserver"
@@ -19,7 +22,35 @@ func init() {
 	scenarios = append(scenarios,
 		scenario{name: "answer_yes", quick: true, quickOnly: "claude", turns: answerTurns, drive: answerRuns(adapter.Yes)},
 		scenario{name: "answer_no", turns: rejectTurns, drive: answerNo},
-		scenario{name: "answer_always", turns: answerTurns, drive: answerRuns(adapter.Always)})
+		scenario{name: "answer_always", turns: answerTurns, drive: answerRuns(adapter.Always)},
+		scenario{name: "answer_moved", turns: rejectTurns, drive: answerMoved})
+}
+
+// answerMoved: where Enter takes the option highlighted, a person moved
+// the highlight in the pane first (the seventh hostile re-run's Right);
+// `lanes answer no` still denies, and the command never ran.
+func answerMoved(r *run) error {
+	if !adapter.StyledDialog(state.Agent(r.a.name)) {
+		return cannot("%s's keys pick an option outright: there is no highlight to move", r.a.name)
+	}
+	if err := asked(r); err != nil {
+		return err
+	}
+	if err := r.press("Right"); err != nil {
+		return err
+	}
+	time.Sleep(500 * time.Millisecond) // a redraw
+	r.capture("moved")
+	if err := r.answer(adapter.No, "denied"); err != nil {
+		return err
+	}
+	if err := r.witnessed("answered no → idle", witnessDeadline, idle); err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(r.w.Root, "proj", "asked.txt")); err == nil {
+		return fmt.Errorf("the command ran: %s was made", "asked.txt")
+	}
+	return afterwards(r)
 }
 
 func answerTurns(a agent, q bool) ([]m.Turn, string) {
