@@ -128,9 +128,7 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 			a.clearWork()
 			next = ActivityIdle
 		}
-		if e.SessionSource == "startup" || e.SessionSource == "clear" {
-			a.LastMessage = "" // a new conversation has said nothing yet
-		}
+		a.startConversation(e)
 	case KindAgentExit:
 		a.clearTurn()
 		a.clearWork()

@@ -127,3 +127,30 @@ func TestBackgroundListAndEnd(t *testing.T) {
 		t.Error("a prompt that only mentions the tag is a human's")
 	}
 }
+
+// Issue 32, item 6: after the agent's own /resume picker switched to
+// another conversation (SessionStart source resume, its id), a restore
+// resumed the one before; after /clear it resumes nothing until the new
+// conversation has a turn (and then that one).
+func TestRestoreFollowsTheConversation(t *testing.T) {
+	const a, b, c = "11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222", "33333333-3333-4333-8333-333333333333"
+	sid := func(id string) func(*Event) { return func(e *Event) { e.ProviderSessionID = id } }
+	r := rec(ActivityIdle)
+	applyAll(t, r, ev(KindSessionStart, src("startup"), sid(a), after(time.Second)), ev(KindTurnStart, sid(a), after(2*time.Second)),
+		ev(KindTurnEnd, after(3*time.Second)))
+	if got := ResumeID(r); got != a {
+		t.Fatalf("after a turn: ResumeID %q, want %q", got, a)
+	}
+	applyAll(t, r, ev(KindSignal, sid(a), after(4*time.Second)), ev(KindSessionStart, src("resume"), sid(b), after(5*time.Second)))
+	if got := ResumeID(r); got != b {
+		t.Errorf("after /resume to another conversation: ResumeID %q, want %q", got, b)
+	}
+	applyAll(t, r, ev(KindSessionStart, src("clear"), sid(c), after(6*time.Second)))
+	if got := ResumeID(r); got != "" {
+		t.Errorf("after /clear: ResumeID %q, want none (the new conversation has no turn)", got)
+	}
+	applyAll(t, r, ev(KindTurnStart, sid(c), after(7*time.Second)))
+	if got := ResumeID(r); got != c {
+		t.Errorf("after the cleared conversation's first turn: ResumeID %q, want %q", got, c)
+	}
+}

@@ -137,3 +137,20 @@ func ResumeID(r *Record) string {
 	}
 	return id
 }
+
+// startConversation applies what a session start says of the agent's
+// conversation: a new one (startup, /clear) has said nothing yet, and has
+// nothing to resume until a turn starts in it; a resumed one (lanes
+// restore, or the agent's own /resume picker) had turns, so a restore
+// resumes that one (issue 32: after /resume, restore resumed the one
+// before it, or none).
+func (a *ActivityFacts) startConversation(e Event) {
+	switch e.SessionSource {
+	case "startup", "clear":
+		a.LastMessage = ""
+	case "resume":
+		if e.ProviderSessionID != "" {
+			a.TurnSession = e.ProviderSessionID
+		}
+	}
+}
