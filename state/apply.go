@@ -26,7 +26,7 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 	if a.FirstSignalAt.IsZero() && e.Source != "witness" {
 		a.FirstSignalAt = e.At // a hook's: the witness says nothing of the hooks
 	}
-	a.LastEventAt = e.At
+	a.LastEventAt, a.Retry = e.At, "" // any event: it is past retrying
 	if e.ProviderSessionID != "" {
 		a.ProviderSessionID = e.ProviderSessionID
 	}

@@ -124,6 +124,9 @@ var claudeMarkers = Markers{
 	// project you created or one you trust?" over "❯ 1. Yes, I trust
 	// this folder" and "2. No, exit", before any hook
 	// (testdata/real/harness/claude/trust).
-	Trust:    []string{"Is this a project you created or one you trust?", "Yes, I trust this folder"},
+	Trust: []string{"Is this a project you created or one you trust?", "Yes, I trust this folder"},
+	// Retrying an API error by itself: "✻ 429 … · retrying in 19s ·
+	// attempt 6/6" (testdata/real/harness/claude/retry).
+	Retrying: []string{" · retrying in "},
 	Animates: true,
 }

@@ -265,6 +265,7 @@ func (e *encoder) since1(r *Record) {
 	e.time(a.SeenAt)
 	e.str(string(a.Unseen))
 	e.str(a.Failure)
+	e.str(a.Retry)
 }
 
 // since1 reads what a record of version v has of those fields; the rest
@@ -330,5 +331,6 @@ func (d *decoder) since1(r *Record, v uint64) {
 		a.SeenAt = d.time()
 		a.Unseen = Outcome(d.str())
 		a.Failure = d.str()
+		a.Retry = d.str()
 	}
 }

@@ -171,9 +171,9 @@ func TestCodecReadsOlderVersions(t *testing.T) {
 	b := encodeRecord(r)
 	// Version 2 appends five fields, version 3 three, version 4 one,
 	// version 5 six, version 6 one, version 7 six, version 8 one, version 9
-	// one, version 10 one, version 11 two, version 12 five, each one byte
+	// one, version 10 one, version 11 two, version 12 six, each one byte
 	// when zero or empty.
-	for v, cut := range map[byte]int{1: 32, 2: 27, 3: 24, 4: 23, 5: 17, 6: 16, 7: 10, 8: 9, 9: 8, 10: 7, 11: 5} {
+	for v, cut := range map[byte]int{1: 33, 2: 28, 3: 25, 4: 24, 5: 18, 6: 17, 7: 11, 8: 10, 9: 9, 10: 8, 11: 6} {
 		got, err := decodeRecord(append([]byte{v}, b[1:len(b)-cut]...))
 		if err != nil {
 			t.Fatalf("version %d: %v", v, err)
@@ -197,7 +197,7 @@ func TestCodecOlderAskIsADialog(t *testing.T) {
 		r := rec(ActivityBlocked, prOpen)
 		r.Agent, r.Activity.Outcome = c.agent, c.outcome
 		b := encodeRecord(r)
-		got, err := decodeRecord(append([]byte{2}, b[1:len(b)-27]...))
+		got, err := decodeRecord(append([]byte{2}, b[1:len(b)-28]...))
 		if err != nil {
 			t.Fatal(err)
 		}

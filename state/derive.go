@@ -76,6 +76,9 @@ func derive(r *Record, now time.Time) Derivation {
 		case OutcomeCancellation:
 			d.Marks = []Mark{MarkInterrupted}
 		}
+		if a.Retry != "" {
+			d.Marks = append(d.Marks, MarkRetrying)
+		}
 		if silent(r, now) {
 			d.Marks = append(d.Marks, MarkUnconfirmed)
 		}

@@ -202,6 +202,10 @@ type ActivityFacts struct {
 	// limited", "server error"), where the agent said (kept with an
 	// unseen failure, §4).
 	Failure string `json:"failure,omitempty"`
+	// Retry is what the pane says while the agent retries an API error by
+	// itself ("rate limited, attempt 6/10"; retry.go), "" when it does
+	// not; any event clears it.
+	Retry string `json:"retry,omitempty"`
 }
 
 // PR is the facts about one pull request attributed to a session.

@@ -106,10 +106,12 @@ const (
 	MarkStarting    Mark = "starting"
 	// MarkBackground: work the agent runs past its turn (background.go).
 	MarkBackground Mark = "background"
+	// MarkRetrying: the agent retries an API error by itself (retry.go).
+	MarkRetrying Mark = "retrying"
 )
 
 // Marks lists every mark, in the order a legend shows them.
-var Marks = []Mark{MarkFailed, MarkInterrupted, MarkBackground, MarkUnconfirmed, MarkUnreachable, MarkStarting}
+var Marks = []Mark{MarkFailed, MarkInterrupted, MarkRetrying, MarkBackground, MarkUnconfirmed, MarkUnreachable, MarkStarting}
 
 // Outcome is how the agent's last turn ended, when known.
 type Outcome string

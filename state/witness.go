@@ -28,6 +28,9 @@ type Markers struct {
 	// has not run before (lanes' injected ones). No hook fires while they
 	// show.
 	Trust, HookReview []string
+	// Retrying: how it says it retries an API error by itself, which no
+	// hook reports (retry.go).
+	Retrying []string
 	// Animates: it redraws at least every second while busy (a spinner, a
 	// timer), so a silent pane means it is not busy.
 	Animates bool
@@ -219,6 +222,8 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 			ev.Outcome = OutcomeCancellation
 		}
 		return ev, true
+	case a.State == ActivityActive && seeRetry(a, m, s):
+		return Event{}, false // a fact of the record, no transition
 	case a.State == ActivityActive && a.HooksReport && s.Shows(m.Idle) && !s.Shows(m.Busy) && !s.Shows(m.Dialog):
 		// (Without hooks, pane output says active and idle: a look for a
 		// question that finds the prompt is no interrupt.)

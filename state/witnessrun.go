@@ -141,19 +141,35 @@ func witnessDue(r *Record) (time.Time, bool) {
 			next = a.WitnessAt.Add(max(a.WitnessAt.Sub(start), WitnessDrawGrace))
 		}
 		return next, next.Sub(start) <= NoSignalGrace
-	case a.State == ActivityActive && a.HooksReport && m.Animates && !r.Pane.WindowActivity.IsZero():
-		// window_activity counts whole seconds: output may have come up to
-		// the end of that second.
-		quiet := r.Pane.WindowActivity.Add(time.Second)
-		if a.LastEventAt.After(quiet) {
-			quiet = a.LastEventAt
-		}
-		if a.WitnessAt.After(quiet) {
-			return time.Time{}, false // captured once in this silence already
-		}
-		return quiet.Add(WitnessSilence), true
+	case a.State == ActivityActive && a.HooksReport:
+		return activeLook(r, m)
 	}
 	return time.Time{}, false
+}
+
+// activeLook is when a working pane is next looked at: once in each
+// silence (an interrupt), and, no hook having spoken for a while, every
+// WitnessRetryEvery (a retry); the sooner of the two.
+func activeLook(r *Record, m Markers) (time.Time, bool) {
+	var at time.Time
+	ok := false
+	if m.Animates && !r.Pane.WindowActivity.IsZero() && !r.Activity.WitnessAt.After(quietSince(r)) {
+		at, ok = quietSince(r).Add(WitnessSilence), true
+	}
+	if retry := retryLook(&r.Activity); len(m.Retrying) > 0 && (!ok || retry.Before(at)) {
+		at, ok = retry, true
+	}
+	return at, ok
+}
+
+// quietSince is when r's pane and hooks last said anything. (tmux dates
+// window_activity to the second: output may have come up to its end.)
+func quietSince(r *Record) time.Time {
+	quiet := r.Pane.WindowActivity.Add(time.Second)
+	if r.Activity.LastEventAt.After(quiet) {
+		quiet = r.Activity.LastEventAt
+	}
+	return quiet
 }
 
 // witnessDue picks this cycle's captures: the sessions of socket due by

@@ -59,6 +59,8 @@ var markSpecs = map[state.Mark]Spec{
 	state.MarkStarting:    {RoleIdle, "◔", "starting", "lanes started it; tmux has not shown its session yet", false},
 	// The card says what runs (state.BackgroundSays) where it has room.
 	state.MarkBackground: {RoleWorking, "↻", "background", "Work the agent runs past its turn: background shells or subagents", false},
+	// The card says why and which attempt (MarkShort) where it has room.
+	state.MarkRetrying: {RoleNeeds, "⟲", "retrying", "The agent retries an API error by itself (rate limited, overloaded)", false},
 }
 
 // Muted is the mark of a session the user muted (m): entering Needs you
@@ -108,6 +110,8 @@ func MarkShort(m state.Mark, r *state.Record, short bool) string {
 	switch a := r.Activity; {
 	case m == state.MarkBackground && state.BackgroundSays(a.Background, short) != "":
 		return state.BackgroundSays(a.Background, short)
+	case m == state.MarkRetrying && a.Retry != "":
+		return "retrying (" + a.Retry + ")" // "retrying (rate limited, attempt 6/10)"
 	case m == state.MarkFailed && a.Failure != "":
 		return MarkSpec(m).Short + ": " + a.Failure // "Failed: rate limited"
 	}

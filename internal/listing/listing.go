@@ -55,7 +55,10 @@ type Session struct {
 	Outcome  *state.Outcome `json:"outcome"`
 	// Failure says why the last turn failed ("rate limited"), null when
 	// it did not or the agent did not say.
-	Failure       *string        `json:"failure"`
+	Failure *string `json:"failure"`
+	// Retry is what the agent's screen says while it retries an API error
+	// by itself ("rate limited, attempt 6/10"), null when it does not.
+	Retry         *string        `json:"retry"`
 	PRs           []PR           `json:"prs"`
 	EventsApplied int            `json:"events_applied"`
 	EventsDropped map[string]int `json:"events_dropped"`
@@ -127,7 +130,7 @@ func From(v state.Derived, content bool) Session {
 		Automatic: r.Activity.Automatic,
 	}
 	j.Worktree, j.Base = nonEmpty(r.Git.Worktree), nonEmpty(r.Git.Base)
-	j.Failure = nonEmpty(r.Activity.Failure)
+	j.Failure, j.Retry = nonEmpty(r.Activity.Failure), nonEmpty(r.Activity.Retry)
 	if g := r.Git; !g.ReadAt.IsZero() {
 		j.Changed = &g.Changed
 		if g.Ahead >= 0 {

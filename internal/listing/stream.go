@@ -68,7 +68,7 @@ func (s Session) Mirror(host string) state.Derived {
 	a := &r.Activity
 	a.State, a.Dialog = s.Activity, s.Dialog
 	a.Background, a.Automatic = state.BackgroundOf(s.Background.Jobs, s.Background.Agents), s.Automatic
-	a.Failure = deref(s.Failure)
+	a.Failure, a.Retry = deref(s.Failure), deref(s.Retry)
 	a.DialogAt = parse(deref(s.DialogAt))
 	if s.Outcome != nil {
 		a.Outcome = *s.Outcome

@@ -109,3 +109,32 @@ var planApproval = scenario{name: "plan_approval", plan: true,
 		}
 		return idleAfter(r, "plan approved")
 	}}
+
+func init() { scenarios = append(scenarios, retry) }
+
+// retry: the API answers 429 and the agent retries by itself, with no
+// hook, then gives up; the card keeps Working while it retries and says
+// so (a look every WitnessRetryEvery once no hook spoke for a while), then
+// Needs you + Failed with the reason.
+var retry = scenario{name: "retry", env: []string{"CLAUDE_CODE_MAX_RETRIES=6"},
+	turns: func(a agent, _ bool) ([]m.Turn, string) {
+		if a.name != "claude" {
+			return nil, "its retries are not scripted here yet"
+		}
+		return append([]m.Turn{{m.Fail(429)}}, texts...), ""
+	},
+	drive: func(r *run) error {
+		if err := r.prompt("Hello."); err != nil {
+			return err
+		}
+		if _, err := r.expect("retrying → working + retrying", 30*time.Second, func(s world.Session) bool {
+			return working(s) && slices.Contains(s.Marks, "retrying")
+		}); err != nil {
+			return err
+		}
+		r.capture("retrying")
+		_, err := r.expect("given up → idle+failed, rate limited", turnDeadline, func(s world.Session) bool {
+			return is("idle", "failed")(s) && s.Failure != nil && *s.Failure == "rate limited"
+		})
+		return err
+	}}

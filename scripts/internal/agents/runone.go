@@ -138,6 +138,7 @@ func (r *run) setUp(cfg config, sc scenario, turns []modelserver.Turn) error {
 		}
 	}
 	r.w.Extra = append([]string{"PATH=" + bin + ":" + path + ":" + os.Getenv("PATH")}, r.a.env(h, url)...)
+	r.w.Extra = append(r.w.Extra, sc.env...) // later wins
 	if err := r.w.StartServer(); err != nil {
 		return fmt.Errorf("starting the private tmux server: %w", err)
 	}

@@ -29,6 +29,8 @@ type scenario struct {
 	// mode: the agent starts with its mode args (agent.mode); plan: with
 	// its plan mode's (agent.plan).
 	mode, plan bool
+	// env is added to the agent's environment (after its own: it wins).
+	env []string
 	// turns is the model's script for this agent; nil with a reason when
 	// the agent lacks the feature.
 	turns func(a agent, q bool) ([]m.Turn, string)

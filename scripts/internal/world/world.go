@@ -209,6 +209,7 @@ type Session struct {
 	PaneID           string                     `json:"pane_id"`
 	Background       struct{ Jobs, Agents int } `json:"background"`
 	Automatic        bool                       `json:"automatic"`
+	Failure          *string                    `json:"failure"`
 	Extra            map[string]string          `json:"-"`
 }
 

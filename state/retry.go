@@ -1,0 +1,72 @@
+package state
+
+import (
+	"strings"
+	"time"
+)
+
+// Retries (issue 32, item 3): on a 429, a 529 or a dropped connection an
+// agent retries by itself, for minutes, with no hook at all; the card said
+// Working and nothing more. Claude Code 2.1.332 draws it on its spinner
+// line: "✻ 429 …rate_limit_error · retrying in 19s · attempt 6/6"
+// (testdata/real/harness/claude/retry). The witness looks at a working
+// pane no hook has spoken for in a while, every WitnessRetryEvery, and
+// keeps what the screen says as the fact Retry; any event clears it.
+
+const (
+	// WitnessRetryQuiet: a working agent this long without a hook event
+	// may be retrying (a streamed answer may be silent as long: a look
+	// costs one capture).
+	WitnessRetryQuiet = 10 * time.Second
+	// WitnessRetryEvery: such a pane is looked at this often.
+	WitnessRetryEvery = 15 * time.Second
+)
+
+// retryLook is when an active session's pane is next looked at for a
+// retry: WitnessRetryQuiet after its last event, then every
+// WitnessRetryEvery.
+func retryLook(a *ActivityFacts) time.Time {
+	next := a.LastEventAt.Add(WitnessRetryQuiet)
+	if again := a.WitnessAt.Add(WitnessRetryEvery); again.After(next) {
+		next = again
+	}
+	return next
+}
+
+// seeRetry keeps what screen s says of a retry as a.Retry ("" when it
+// shows none), and reports whether it shows one.
+func seeRetry(a *ActivityFacts, m Markers, s Screen) bool {
+	a.Retry = ""
+	at := s.last(m.Retrying)
+	if at < 0 {
+		return false
+	}
+	line := string(s[strings.LastIndex(string(s[:at]), "\n")+1:])
+	line, _, _ = strings.Cut(line, "\n")
+	a.Retry = retrySays(line)
+	return true
+}
+
+// retrySays is a retry line in a few words: "rate limited, attempt 6/6".
+func retrySays(line string) string {
+	why := ""
+	switch l := strings.ToLower(line); {
+	case strings.Contains(l, "rate_limit") || strings.Contains(l, "rate limit") || strings.Contains(l, "429"):
+		why = "rate limited"
+	case strings.Contains(l, "overloaded") || strings.Contains(l, "529"):
+		why = "server overloaded"
+	case strings.Contains(l, "api error"):
+		why = "API error"
+	}
+	attempt := ""
+	if _, rest, ok := strings.Cut(line, "attempt "); ok {
+		attempt, _, _ = strings.Cut(strings.TrimSpace(rest), " ")
+	}
+	switch {
+	case why != "" && attempt != "":
+		return why + ", attempt " + attempt
+	case attempt != "":
+		return "attempt " + attempt
+	}
+	return why
+}
