@@ -63,23 +63,31 @@ func TestNewWorktreeRefusesAPlantedHead(t *testing.T) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if errs, code := within(t, e, 20*time.Second, "new", "fifo", "--worktree", "--dir", dir, "--", "sleep", "600"); code == exitOK || !strings.Contains(errs, "HEAD that is no git file") {
+		t.Fatalf("exit %d %q, want a refusal saying its HEAD is no git file", code, errs)
+	}
+}
+
+// within runs lanes with args in e and returns its stderr and exit code,
+// failing t if it gives no answer in d (a planted file could hang it).
+func within(t *testing.T, e *env, d time.Duration, args ...string) (string, int) {
+	t.Helper()
 	type result struct {
 		errs string
 		code int
 	}
 	done := make(chan result, 1)
 	go func() {
-		_, errs, code := e.run("new", "fifo", "--worktree", "--dir", dir, "--", "sleep", "600")
+		_, errs, code := e.run(args...)
 		done <- result{errs, code}
 	}()
 	select {
 	case r := <-done:
-		if r.code == exitOK || !strings.Contains(r.errs, "HEAD that is no git file") {
-			t.Fatalf("exit %d %q, want a refusal saying its HEAD is no git file", r.code, r.errs)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("lanes new --worktree over a FIFO HEAD gave no answer in 20 s")
+		return r.errs, r.code
+	case <-time.After(d):
+		t.Fatalf("lanes %s gave no answer in %v", strings.Join(args, " "), d)
 	}
+	return "", 0
 }
 
 // The eighth hostile re-run: $LANES_WORKTREE_ROOT, a link of the user's,
@@ -154,18 +162,8 @@ func TestNewWorktreeRefusesAPlantedBareRepository(t *testing.T) {
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan string, 1)
-	go func() {
-		_, errs, _ := e.run("new", "bare", "--worktree", "--dir", dir, "--", "sleep", "600")
-		done <- errs
-	}()
-	select {
-	case errs := <-done:
-		if !strings.Contains(errs, "HEAD that is no git file") {
-			t.Errorf("a planted bare repository: %q, want a refusal", errs)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("lanes new --worktree under a planted bare repository gave no answer in 20 s")
+	if errs, _ := within(t, e, 20*time.Second, "new", "bare", "--worktree", "--dir", dir, "--", "sleep", "600"); !strings.Contains(errs, "HEAD that is no git file") {
+		t.Errorf("a planted bare repository: %q, want a refusal", errs)
 	}
 
 	repo := tempRepo(t, 1)
