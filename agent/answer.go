@@ -67,10 +67,12 @@ type DialogKeys struct {
 	// screen check asks for where the key picks them (dialogscreens.go).
 	Options map[Answer]option
 	// Row, when set, are the option labels of a dialog whose options sit
-	// on one row that Right moves along and Enter confirms: the keys are
-	// counted from the option drawn highlighted (highlight.go), Yes and No
-	// being those from the first, where it opens.
-	Row []string
+	// on one row that Right moves along and Enter confirms: an answer
+	// whose key is Enter is counted from the option drawn highlighted
+	// (highlight.go). Back, when set, are the words of the step a moved
+	// highlight's Enter may open instead ("Always allow"), which Esc
+	// leaves, nothing decided.
+	Row, Back []string
 }
 
 // fromHighlight is the keys that take answer ans on screen (styled) from

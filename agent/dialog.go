@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -116,7 +117,7 @@ func CheckDialog(a state.Agent, ans Answer, callSum, screen string) ([]string, e
 		return nil, fmt.Errorf("%w: its dialog does not offer %q where the key would pick it", ErrNoDialogOnScreen, drv.keys.Words[ans])
 	case key != "":
 		return []string{key}, nil // its number on this screen
-	case drv.keys.Row != nil:
+	case drv.keys.Row != nil && slices.Equal(keys, []string{"Enter"}):
 		return drv.keys.fromHighlight(ans, screen)
 	}
 	return keys, nil

@@ -151,3 +151,14 @@ func rowKeys(from, to, n int) []string {
 	}
 	return append(keys, "Enter")
 }
+
+// SteppedInto is the key that leaves, nothing decided, the step agent a's
+// dialog opens when Enter lands on an option other than the one meant
+// (OpenCode's "Always allow … Confirm Cancel", after a highlight moved in
+// the last moment), nil when screen shows no such step.
+func SteppedInto(a state.Agent, screen string) []string {
+	if d, ok := DriverOf(a); ok && d.keys.Back != nil && state.Screen(unstyled(screen)).Shows(d.keys.Back) {
+		return []string{"Escape"}
+	}
+	return nil
+}

@@ -18,15 +18,17 @@ import (
 // are counted from it.
 func TestOpenCodeKeysFollowTheHighlight(t *testing.T) {
 	sum := CallSum(state.AgentOpenCode, "bash", []byte(`{"command":"touch four.txt"}`), nil)
+	// No is Esc, wherever the highlight is; yes follows it.
+	esc := []string{"Escape"}
 	for file, want := range map[string][2][]string{
-		"dialog-once":       {{"Enter"}, {"Right", "Right", "Enter"}},
-		"tc-dialog-once":    {{"Enter"}, {"Right", "Right", "Enter"}},
-		"dialog-100-once":   {{"Enter"}, {"Right", "Right", "Enter"}},
-		"dialog-always":     {{"Right", "Right", "Enter"}, {"Right", "Enter"}},
-		"tc-dialog-always":  {{"Right", "Right", "Enter"}, {"Right", "Enter"}},
-		"dialog-100-always": {{"Right", "Right", "Enter"}, {"Right", "Enter"}},
-		"dialog-reject":     {{"Right", "Enter"}, {"Enter"}},
-		"tc-dialog-reject":  {{"Right", "Enter"}, {"Enter"}},
+		"dialog-once":       {{"Enter"}, esc},
+		"tc-dialog-once":    {{"Enter"}, esc},
+		"dialog-100-once":   {{"Enter"}, esc},
+		"dialog-always":     {{"Right", "Right", "Enter"}, esc},
+		"tc-dialog-always":  {{"Right", "Right", "Enter"}, esc},
+		"dialog-100-always": {{"Right", "Right", "Enter"}, esc},
+		"dialog-reject":     {{"Right", "Enter"}, esc},
+		"tc-dialog-reject":  {{"Right", "Enter"}, esc},
 	} {
 		screen := highlightScreen(t, file)
 		for i, ans := range []Answer{Yes, No} {
@@ -39,9 +41,17 @@ func TestOpenCodeKeysFollowTheHighlight(t *testing.T) {
 			t.Errorf("%s: its text lost the call", file)
 		}
 	}
-	// Its "Always allow" step asks to confirm a rule: no answer of lanes'.
-	if _, err := CheckDialog(state.AgentOpenCode, Yes, sum, highlightScreen(t, "always-confirm")); err == nil {
+	// Its "Always allow" step asks to confirm a rule: no answer of lanes',
+	// and Esc leaves it (an Enter that landed there is undone).
+	confirm := highlightScreen(t, "always-confirm")
+	if _, err := CheckDialog(state.AgentOpenCode, Yes, sum, confirm); err == nil {
 		t.Error("the Always allow step took a key")
+	}
+	if k := SteppedInto(state.AgentOpenCode, confirm); !slices.Equal(k, esc) {
+		t.Errorf("SteppedInto(the Always allow step) = %q", k)
+	}
+	if k := SteppedInto(state.AgentOpenCode, highlightScreen(t, "dialog-once")); k != nil {
+		t.Errorf("SteppedInto(the dialog) = %q", k)
 	}
 }
 

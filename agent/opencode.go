@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"lanes/state"
 )
@@ -18,12 +19,15 @@ var opencode = Driver{
 	// OpenCode 1.18: "Allow once   Allow always   Reject" with "⇆ select
 	// enter confirm": Enter takes the option highlighted (the first, as
 	// it opens), Right moves the highlight along, wrapping; no key picks
-	// an option outright (testdata/real/opencode/highlight). The keys are
-	// counted from the highlight the styled capture shows. "Allow always"
-	// is not offered: it asks again ("△ Always allow … Confirm Cancel").
-	keys: DialogKeys{Yes: []string{"Enter"}, No: []string{"Right", "Right", "Enter"},
+	// an option outright (testdata/real/opencode/highlight), but Esc
+	// rejects, wherever the highlight is. Yes's keys are counted from the
+	// highlight the styled capture shows. "Allow always" is not offered:
+	// it asks again ("△ Always allow … Confirm Cancel"), and that step is
+	// backed out of with Esc if a moved highlight made Enter open it.
+	keys: DialogKeys{Yes: []string{"Enter"}, No: []string{"Escape"},
 		Words: map[Answer]string{Yes: "Allow once", No: "Reject"},
 		Row:   []string{"Allow once", "Allow always", "Reject"},
+		Back:  []string{"△ Always allow"},
 		// One line; its own key hints follow on the same line where
 		// there is no sidebar (120 columns or less).
 		Options: map[Answer]option{Yes: {text: "Allow once   Allow always   Reject", prefix: true},
@@ -39,16 +43,25 @@ var opencode = Driver{
 }
 
 // opencodePicker: its other pickers and its command palette (/themes,
-// /agents, ctrl+p "Commands") draw a title ending in "esc", an empty
-// line, then "Search", with no words of their own (testdata/real/menus;
-// the eighth hostile re-run's send ran the palette's "Undo previous
+// /agents, ctrl+p "Commands") draw a title ending in "esc" and, under the
+// title's first letter a line or two below, "Search"; the conversation
+// may show on the same rows to their left (testdata/real/menus; the
+// eighth and ninth hostile re-runs' send ran the palette's "Undo previous
 // message").
 func opencodePicker(screen string) bool {
 	lines := strings.Split(screen, "\n")
-	for i := 0; i+2 < len(lines); i++ {
-		if strings.HasSuffix(strings.TrimRight(lines[i], " "), "   esc") && strings.TrimSpace(lines[i+1]) == "" &&
-			strings.TrimSpace(lines[i+2]) == "Search" {
-			return true
+	for i, l := range lines {
+		l = strings.TrimRight(l, " ")
+		head, ok := strings.CutSuffix(l, "   esc")
+		gap := strings.LastIndex(strings.TrimRight(head, " "), "   ")
+		if !ok || gap < 0 {
+			continue
+		}
+		col := utf8.RuneCountInString(head[:gap+3]) // the title's first letter
+		for _, next := range lines[i+1 : min(i+3, len(lines))] {
+			if r := []rune(next); len(r) >= col+6 && string(r[col:col+6]) == "Search" {
+				return true
+			}
 		}
 	}
 	return false

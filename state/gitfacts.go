@@ -211,6 +211,9 @@ func parseStatus(out []byte) gitRead {
 }
 
 func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	if err := ForeignCheckout(dir); err != nil {
+		return nil, err // another user's commands would run (the ninth re-run)
+	}
 	out, err := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...).Output()
 	if err != nil {
 		return nil, fmt.Errorf("git status in %s: %w", dir, err)

@@ -290,8 +290,17 @@ func ownCheckout(path string, fi os.FileInfo) error {
 	if uid := fsafe.Owner(fi); uid != os.Geteuid() {
 		return fmt.Errorf("%s belongs to %s, not to you; lanes runs no git in a checkout that is not yours: %w", path, fsafe.Who(uid), fsafe.ErrForeign)
 	}
-	if fi.Mode().Perm()&0o002 != 0 {
-		return fmt.Errorf("%s may be written by every user (mode %04o); lanes runs no git in a checkout anyone can change: %w", path, fi.Mode().Perm(), fsafe.ErrForeign)
+	if fsafe.OthersMayWrite(fi, os.Geteuid()) {
+		return fmt.Errorf("%s may be written by other users (mode %04o); lanes runs no git in a checkout another can change (chmod go-w): %w", path, fi.Mode().Perm(), fsafe.ErrForeign)
+	}
+	if !fi.IsDir() {
+		return nil
+	}
+	// Its config names commands git runs (core.fsmonitor, core.pager…).
+	if cfi, err := os.Lstat(filepath.Join(path, "config")); err == nil &&
+		(fsafe.Owner(cfi) != os.Geteuid() || fsafe.OthersMayWrite(cfi, os.Geteuid()) || !cfi.Mode().IsRegular()) {
+		return fmt.Errorf("%s/config is not yours alone (mode %04o, %s); lanes runs no git in a checkout another can change: %w",
+			path, cfi.Mode().Perm(), fsafe.Who(fsafe.Owner(cfi)), fsafe.ErrForeign)
 	}
 	return nil
 }

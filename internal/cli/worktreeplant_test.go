@@ -3,12 +3,14 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"lanes/internal/testenv"
+	"lanes/state"
 )
 
 // Issue 30, item 2, the seventh hostile re-run: the repository sat in a
@@ -170,7 +172,53 @@ func TestNewWorktreeRefusesAPlantedBareRepository(t *testing.T) {
 	if err := os.Chmod(filepath.Join(repo, ".git"), 0o777); err != nil {
 		t.Fatal(err)
 	}
-	if _, errs, code := e.run("new", "shared", "--worktree", "--dir", repo, "--", "sleep", "600"); code == exitOK || !strings.Contains(errs, "may be written by every user") {
+	if _, errs, code := e.run("new", "shared", "--worktree", "--dir", repo, "--", "sleep", "600"); code == exitOK || !strings.Contains(errs, "may be written by other users") {
 		t.Errorf("a checkout every user may write: exit %d %q, want a refusal", code, errs)
+	}
+}
+
+// The ninth re-run: another user in a repository's group (its .git
+// group-writable), or anyone (its config 0666), added a core.fsmonitor
+// that git ran as root for lanes new --worktree, and for the board's git
+// reads in a plain session. Refused; a group that holds the user alone (a
+// user private group, the default on many systems) is no other user.
+func TestGitRunsNowhereAnotherMayChange(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		testenv.Skip(t, "giving a repository's group away takes root (CI runs as root)")
+	}
+	e := gitEnv(t)
+	for _, c := range []struct {
+		name    string
+		prepare func(git string) error
+		refused bool
+	}{
+		{"config anyone may write", func(git string) error { return os.Chmod(filepath.Join(git, "config"), 0o666) }, true},
+		{"group with another user in it", func(git string) error {
+			if err := os.Chown(git, 0, 65534); err != nil { // nogroup: nobody's
+				return err
+			}
+			return os.Chmod(git, 0o775)
+		}, true},
+		{"the user's own group", func(git string) error {
+			if err := os.Chown(git, 0, 0); err != nil {
+				return err
+			}
+			return os.Chmod(git, 0o775)
+		}, false},
+	} {
+		repo := tempRepo(t, 1)
+		if err := c.prepare(filepath.Join(repo, ".git")); err != nil {
+			t.Fatal(err)
+		}
+		errs, code := within(t, e, 20*time.Second, "new", "g"+strconv.Itoa(len(c.name)), "--worktree", "--dir", repo, "--", "sleep", "600")
+		if refused := code != exitOK; refused != c.refused || refused && !strings.Contains(errs, "another can change") {
+			t.Errorf("%s: exit %d %q, want refused %v", c.name, code, errs, c.refused)
+		}
+		if c.refused {
+			if err := state.ForeignCheckout(repo); err == nil {
+				t.Errorf("%s: the board's git reads would run there", c.name)
+			}
+		}
 	}
 }

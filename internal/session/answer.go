@@ -90,8 +90,37 @@ func (s *Service) Answer(ctx context.Context, seen *state.Record, ans agent.Answ
 		// The keys may have gone: the claim stays, so no retry doubles them.
 		return "", fmt.Errorf("%w; look at the pane (lanes attach %s) before answering again", err, cur.Name)
 	}
+	if agent.StyledDialog(cur.Agent) && s.steppedBack(ctx, tc, cur) {
+		unclaim()
+		return "", fmt.Errorf("%w as lanes confirmed: its Enter opened %s's \"always allow\" step, which lanes left with Esc, nothing allowed — answer again", errHighlightMoved, cur.Name)
+	}
 	s.recordAnswer(ctx, tc, cur, ans, sent)
 	return fmt.Sprintf("%s %s in %s", answered[ans], toolOf(cur, s.content()), cur.Name), nil
+}
+
+// steppedBack looks, for a moment after the keys, for the step a dialog
+// opens when Enter landed on another option than meant (a highlight
+// moved in the last instant: the ninth hostile re-run's held Right), and
+// leaves it with its key, nothing decided; true when it did.
+func (s *Service) steppedBack(ctx context.Context, tc *tmux.Client, r *state.Record) bool {
+	for end := time.Now().Add(answerLook); time.Now().Before(end); {
+		b, err := captureDialog(ctx, tc, r)
+		if err != nil {
+			return false
+		}
+		if back := agent.SteppedInto(r.Agent, string(b)); back != nil {
+			return tc.SendKeys(ctx, r.Runtime.PaneID, back...) == nil
+		}
+		if _, err := agent.CheckDialog(r.Agent, agent.No, r.Activity.CallSum, string(b)); err != nil {
+			return false // the dialog is gone: answered as meant
+		}
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	return false
 }
 
 // stillAsking is seen's record read fresh after a cycle, if it still

@@ -26,6 +26,9 @@ func (s *Service) Diff(ctx context.Context, r *state.Record) ([]byte, error) {
 	if r.Dir == "" || state.GitBranch(r.Dir) == "" {
 		return nil, fmt.Errorf("%s does not run in a git checkout", r.Name)
 	}
+	if err := state.ForeignCheckout(r.Dir); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, diffTimeout)
 	defer cancel()
 	git := func(args ...string) ([]byte, error) {

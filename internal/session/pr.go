@@ -118,6 +118,9 @@ func (s *Service) CreatePR(ctx context.Context, r *state.Record) (string, error)
 	if !r.OnBranch() {
 		return "", fmt.Errorf("%s is on no branch lanes can read: %s is not in a git checkout, or its HEAD is no git file", r.Name, r.Dir)
 	}
+	if err := state.ForeignCheckout(r.Dir); err != nil {
+		return "", err
+	}
 	// Git now, not the poller's count: that lags a commit made in the pane
 	// by up to a minute. A count git cannot give refuses nothing (gh says).
 	if base := r.Git.Base; base != "" {

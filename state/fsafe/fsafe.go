@@ -166,3 +166,44 @@ func Who(uid int) string {
 	}
 	return fmt.Sprintf("uid %d", uid)
 }
+
+// OthersMayWrite reports whether a user other than uid may write the file
+// fi describes: anyone may, or its group may and someone else is in that
+// group (a user private group, the default on many systems, holds its
+// user alone: its write bit lets no one else in).
+func OthersMayWrite(fi fs.FileInfo, uid int) bool {
+	perm := fi.Mode().Perm()
+	if perm&0o002 != 0 {
+		return true
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return perm&0o020 != 0 && (!ok || groupHasOthers(int(st.Gid), uid))
+}
+
+// groupHasOthers reports whether a user other than uid belongs to group
+// gid: named in /etc/group, or with it as their primary group. Unknown
+// (the files unreadable) counts as yes.
+func groupHasOthers(gid, uid int) bool {
+	g, errG := os.ReadFile("/etc/group")
+	p, errP := os.ReadFile("/etc/passwd")
+	if errG != nil || errP != nil {
+		return true
+	}
+	me := Name(uid)
+	id := strconv.Itoa(gid)
+	for line := range strings.Lines(string(g)) {
+		if f := strings.Split(strings.TrimSpace(line), ":"); len(f) > 3 && f[2] == id && f[3] != "" {
+			for _, m := range strings.Split(f[3], ",") {
+				if m != me {
+					return true
+				}
+			}
+		}
+	}
+	for line := range strings.Lines(string(p)) {
+		if f := strings.Split(line, ":"); len(f) > 3 && f[3] == id && f[2] != strconv.Itoa(uid) {
+			return true
+		}
+	}
+	return false
+}
