@@ -1,6 +1,10 @@
 package theme
 
-import "lanes/state"
+import (
+	"strings"
+
+	"lanes/state"
+)
 
 // Spec is how one state is presented wherever it appears: its colour role,
 // a single-cell glyph, a short label for badges and dots, a long label for
@@ -110,6 +114,11 @@ func MarkShort(m state.Mark, r *state.Record, short bool) string {
 	switch a := r.Activity; {
 	case m == state.MarkBackground && state.BackgroundSays(a.Background, short) != "":
 		return state.BackgroundSays(a.Background, short)
+	case m == state.MarkRetrying && a.Retry != "" && short:
+		if _, n, ok := strings.Cut(a.Retry, "attempt "); ok {
+			return "retrying " + n // "retrying 6/10": a card is narrow
+		}
+		return "retrying"
 	case m == state.MarkRetrying && a.Retry != "":
 		return "retrying (" + a.Retry + ")" // "retrying (rate limited, attempt 6/10)"
 	case m == state.MarkFailed && a.Failure != "":
