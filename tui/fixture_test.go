@@ -207,7 +207,10 @@ func (f *fakeActions) Diff(_ context.Context, r *state.Record) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
-func (f *fakeActions) Seen(context.Context, *state.Record) error { return nil }
+func (f *fakeActions) Seen(_ context.Context, r *state.Record) error {
+	f.note("seen " + r.Name)
+	return nil
+}
 
 func (f *fakeActions) Mute(_ context.Context, r *state.Record, on bool) error {
 	f.note(fmt.Sprintf("mute %s %v", r.Name, on))
