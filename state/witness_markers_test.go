@@ -34,7 +34,9 @@ func TestMarkersTellTheRecordedScreensApart(t *testing.T) {
 			}
 			sc, name := Screen(b), strings.TrimPrefix(f, realDir+"/")
 			step := strings.TrimSuffix(filepath.Base(f), ".screen")
-			waiting := step == "idle" || step == "rejected" || step == "interrupted" || step == "idle-background"
+			// (ready: the prompt as the harness first met it, in whatever
+			// mode it started: manual, auto, plan.)
+			waiting := step == "idle" || step == "rejected" || step == "interrupted" || step == "idle-background" || step == "ready"
 			switch {
 			// (A question above the prompt was answered: Gemini restarts
 			// under it.)
