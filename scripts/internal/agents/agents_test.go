@@ -91,3 +91,15 @@ func TestSettledIgnoresTheCardBeforeTheAction(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// --versions reads what the fixtures were recorded with from the README
+// --record writes.
+func TestRecordedVersion(t *testing.T) {
+	readme := "Agents:\n\n- @anthropic-ai/claude-code 2.1.332\n- opencode-ai 1.18.33\n"
+	if v := recordedVersion(readme, "opencode-ai"); v != "1.18.33" {
+		t.Errorf("opencode-ai: %q", v)
+	}
+	if v := recordedVersion(readme, "@openai/codex"); v != "" {
+		t.Errorf("a package not in it: %q", v)
+	}
+}

@@ -29,8 +29,10 @@ func main() {
 	record := flag.Bool("record", false, "write fixtures to testdata/real/harness/<agent>/<scenario>/")
 	keep := flag.Bool("keep", false, "leave each world (tmux server, HOME, state) for inspection")
 	cacheFlag := flag.String("cache", "", "where the agents are installed (default $LANES_AGENTS_CACHE, else ~/.cache/lanes/agents/<hash of the pins>)")
+	showVersions := flag.Bool("versions", false, "print each agent's pinned, installed, recorded and registry version, and exit (installs nothing)")
 	flag.Usage = func() {
 		fmt.Fprint(flag.CommandLine.Output(), `usage: scripts/agents [--quick] [--agent A] [--run TEXT] [--record] [--keep] [--cache DIR]
+       scripts/agents --versions
 
 Runs the real Claude Code, Codex, Gemini CLI and OpenCode under lanes against a
 scripted local model server (no network but 127.0.0.1) and checks each
@@ -54,6 +56,12 @@ them. A full run takes about 25 minutes on 2 cores, --quick about 3.
 		}
 	}
 	cache, _ = filepath.Abs(cache)
+	if *showVersions {
+		if err := printVersions(cache); err != nil {
+			fail(err)
+		}
+		return
+	}
 	seed, err := install(cache)
 	if err != nil {
 		fail(err)
