@@ -24,7 +24,7 @@ func background(s world.Session) bool {
 }
 
 var longTail = []scenario{
-	{name: "background_shell",
+	{name: "background_shell", quick: true, quickOnly: "claude",
 		turns: func(a agent, _ bool) ([]m.Turn, string) {
 			if a.background == nil {
 				return nil, a.name + " has no background shell a model can start here"
