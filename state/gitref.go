@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -281,26 +282,66 @@ func ForeignCheckout(dir string) error {
 	}
 }
 
-// ownCheckout refuses a .git (or git directory) that another user owns,
-// or that is neither a directory nor a file.
+// ownCheckout refuses a .git (or git directory) that is not the user's
+// alone, or that is neither a directory nor a file; and, of a git
+// directory, what git runs from it — its config's commands
+// (core.fsmonitor…), its hooks (git worktree add runs post-checkout) — and
+// a linked worktree's main repository (its commondir) the same way.
 func ownCheckout(path string, fi os.FileInfo) error {
 	if !fi.IsDir() && !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s is %s, not a git directory or file; lanes runs no git there", path, fi.Mode().Type())
 	}
-	if uid := fsafe.Owner(fi); uid != os.Geteuid() {
-		return fmt.Errorf("%s belongs to %s, not to you; lanes runs no git in a checkout that is not yours: %w", path, fsafe.Who(uid), fsafe.ErrForeign)
+	if err := ownedAlone(path, fi); err != nil || !fi.IsDir() {
+		return err
 	}
-	if fsafe.OthersMayWrite(fi, os.Geteuid()) {
-		return fmt.Errorf("%s may be written by other users (mode %04o); lanes runs no git in a checkout another can change (chmod go-w): %w", path, fi.Mode().Perm(), fsafe.ErrForeign)
+	for _, name := range []string{"config", "hooks"} {
+		p := filepath.Join(path, name)
+		if nfi, err := os.Lstat(p); err == nil {
+			if err := ownedAlone(p, nfi); err != nil {
+				return err
+			}
+		}
 	}
-	if !fi.IsDir() {
-		return nil
+	hooks, _ := os.ReadDir(filepath.Join(path, "hooks"))
+	for _, h := range hooks {
+		p := filepath.Join(path, "hooks", h.Name())
+		if hfi, err := os.Lstat(p); err == nil {
+			if err := ownedAlone(p, hfi); err != nil {
+				return err
+			}
+		}
 	}
-	// Its config names commands git runs (core.fsmonitor, core.pager…).
-	if cfi, err := os.Lstat(filepath.Join(path, "config")); err == nil &&
-		(fsafe.Owner(cfi) != os.Geteuid() || fsafe.OthersMayWrite(cfi, os.Geteuid()) || !cfi.Mode().IsRegular()) {
-		return fmt.Errorf("%s/config is not yours alone (mode %04o, %s); lanes runs no git in a checkout another can change: %w",
-			path, cfi.Mode().Perm(), fsafe.Who(fsafe.Owner(cfi)), fsafe.ErrForeign)
+	if b, err := readGitFile(filepath.Join(path, "commondir")); err == nil {
+		common := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(path, common)
+		}
+		if cfi, err := os.Lstat(common); err == nil && cfi.IsDir() && filepath.Clean(common) != filepath.Clean(path) {
+			if _, err := os.Lstat(filepath.Join(common, "commondir")); err != nil { // (one level: a main repository has none)
+				return ownCheckout(common, cfi)
+			}
+		}
+	}
+	return nil
+}
+
+// ownedAlone refuses a file of a checkout that another user owns or may
+// write (others, an ACL, a group with another member); a link is judged by
+// where it leads, and must be the user's too.
+func ownedAlone(path string, fi os.FileInfo) error {
+	uid := os.Geteuid()
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		to, err := os.Stat(path)
+		if err != nil || fsafe.Owner(fi) != uid {
+			return fmt.Errorf("%s is a link that is not yours, or leads nowhere; lanes runs no git in a checkout another can change: %w", path, fsafe.ErrForeign)
+		}
+		return ownedAlone(path+" (its target)", to)
+	}
+	switch owner := fsafe.Owner(fi); {
+	case owner != uid:
+		return fmt.Errorf("%s belongs to %s, not to you; lanes runs no git in a checkout that is not yours: %w", path, fsafe.Who(owner), fsafe.ErrForeign)
+	case fsafe.OthersMayWrite(strings.TrimSuffix(path, " (its target)"), fi, uid):
+		return fmt.Errorf("%s may be written by other users (mode %04o, or an ACL); lanes runs no git in a checkout another can change (chmod go-w, setfacl -b): %w", path, fi.Mode().Perm(), fsafe.ErrForeign)
 	}
 	return nil
 }

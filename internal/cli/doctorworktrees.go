@@ -79,6 +79,10 @@ func (a *app) repairWorktrees(ctx context.Context, recs []*state.Record) {
 		if !o.empty {
 			continue
 		}
+		if err := state.ForeignCheckout(o.repo); err != nil {
+			fmt.Fprintf(a.stdout, "repair: not removing %s: %s\n", o.path, state.CleanText(err.Error()))
+			continue
+		}
 		out, err := exec.CommandContext(ctx, "git", "-C", o.repo, "worktree", "remove", "--force", "--force", o.path).CombinedOutput()
 		if err != nil {
 			fmt.Fprintf(a.stdout, "repair: removing the empty worktree %s: %v %s\n", o.path, err, strings.TrimSpace(string(out)))

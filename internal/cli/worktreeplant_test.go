@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -220,5 +221,44 @@ func TestGitRunsNowhereAnotherMayChange(t *testing.T) {
 				t.Errorf("%s: the board's git reads would run there", c.name)
 			}
 		}
+	}
+}
+
+// The tenth re-run: an ACL gave another user write on .git/config (its
+// mode 0664, group root alone); a hooks dir they may write ran their
+// post-checkout in git worktree add; a linked worktree's main repository's
+// config (0666) ran their fsmonitor for the board's reads there; and
+// lanes rm --worktree ran git with no check at all. All refused.
+func TestGitRunsNowhereAnotherMayChangeMore(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() != 0 {
+		testenv.Skip(t, "ACLs and giving files away take root (CI runs as root)")
+	}
+	e := gitEnv(t)
+	acl := tempRepo(t, 1)
+	if out, err := exec.Command("setfacl", "-m", "u:65534:rw", filepath.Join(acl, ".git", "config")).CombinedOutput(); err != nil {
+		t.Fatalf("setfacl (CI installs acl): %v %s", err, out)
+	}
+	hooks := tempRepo(t, 1)
+	if err := os.Chmod(filepath.Join(hooks, ".git", "hooks"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	for name, repo := range map[string]string{"ACL on its config": acl, "hooks others may write": hooks} {
+		if errs, code := within(t, e, 20*time.Second, "new", "m"+strconv.Itoa(len(name)), "--worktree", "--dir", repo, "--", "sleep", "600"); code == exitOK || !strings.Contains(errs, "another can change") {
+			t.Errorf("%s: exit %d %q, want a refusal", name, code, errs)
+		}
+	}
+	main := tempRepo(t, 1)
+	e.must("new", "lw", "--worktree", "--dir", main, "--", "sleep", "600")
+	wt := e.record("lw").Git.Worktree
+	e.must("kill", "lw")
+	if err := os.Chmod(filepath.Join(main, ".git", "config"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := state.ForeignCheckout(wt); err == nil {
+		t.Error("a linked worktree of a repository whose config anyone may write: the board's git reads would run")
+	}
+	if _, errs, code := e.run("rm", "lw", "--worktree"); code == exitOK || !strings.Contains(errs, "another can change") {
+		t.Errorf("rm --worktree there: exit %d %q, want a refusal", code, errs)
 	}
 }

@@ -288,6 +288,9 @@ func (s *Service) CheckWorktreeClean(ctx context.Context, r *state.Record) error
 	if _, err := os.Stat(wt); err != nil {
 		return fmt.Errorf("%s's worktree %s: %w; drop --worktree to remove the record (`git worktree prune` forgets a worktree deleted by hand)", r.Name, wt, err)
 	}
+	if err := state.ForeignCheckout(wt); err != nil {
+		return fmt.Errorf("%s's worktree %s: %w", r.Name, wt, err)
+	}
 	out, err := s.git(ctx, wt, "status", "--porcelain", "--untracked-files=all")
 	if err != nil {
 		return fmt.Errorf("reading %s's worktree %s: %w", r.Name, wt, err)

@@ -168,13 +168,16 @@ func Who(uid int) string {
 }
 
 // OthersMayWrite reports whether a user other than uid may write the file
-// fi describes: anyone may, or its group may and someone else is in that
-// group (a user private group, the default on many systems, holds its
+// at path, fi its Lstat: anyone may, an ACL names users besides, or its
+// group may and someone else is in that group (a user private group, the default on many systems, holds its
 // user alone: its write bit lets no one else in).
-func OthersMayWrite(fi fs.FileInfo, uid int) bool {
+func OthersMayWrite(path string, fi fs.FileInfo, uid int) bool {
 	perm := fi.Mode().Perm()
 	if perm&0o002 != 0 {
 		return true
+	}
+	if perm&0o020 != 0 && fi.Mode()&fs.ModeSymlink == 0 && hasACL(path) {
+		return true // the group bits are an ACL's mask: named users may write
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	return perm&0o020 != 0 && (!ok || groupHasOthers(int(st.Gid), uid))
@@ -206,4 +209,12 @@ func groupHasOthers(gid, uid int) bool {
 		}
 	}
 	return false
+}
+
+// hasACL reports whether path carries a POSIX access ACL (setfacl -m
+// u:them:rw): its group bits are then the ACL's mask, and users the mode
+// does not name may write.
+func hasACL(path string) bool {
+	n, err := syscall.Getxattr(path, "system.posix_acl_access", nil)
+	return err == nil && n > 0
 }
