@@ -43,10 +43,11 @@ var opencode = Driver{
 }
 
 // opencodePicker: its other pickers and its command palette (/themes,
-// /agents, ctrl+p "Commands") draw a title ending in "esc" and, under the
-// title's first letter a line or two below, "Search"; the conversation
-// may show on the same rows to their left (testdata/real/menus; the
-// eighth and ninth hostile re-runs' send ran the palette's "Undo previous
+// /agents, ctrl+p "Commands") draw a title ending in "esc" and, a line or
+// two below, under the title's first letter, its search box: "Search", or
+// what the user typed into it (two cells in); the conversation may show
+// on the same rows to their left (testdata/real/menus; the eighth, ninth
+// and tenth hostile re-runs' send ran the palette's "Undo previous
 // message").
 func opencodePicker(screen string) bool {
 	lines := strings.Split(screen, "\n")
@@ -59,7 +60,7 @@ func opencodePicker(screen string) bool {
 		}
 		col := utf8.RuneCountInString(head[:gap+3]) // the title's first letter
 		for _, next := range lines[i+1 : min(i+3, len(lines))] {
-			if r := []rune(next); len(r) >= col+6 && string(r[col:col+6]) == "Search" {
+			if r := []rune(next); len(r) > col && strings.TrimSpace(string(r[col:min(len(r), col+4)])) != "" {
 				return true
 			}
 		}
