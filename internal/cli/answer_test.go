@@ -120,14 +120,15 @@ func TestAnswerSendsKeysOnlyToTheDialogSeen(t *testing.T) {
 		t.Fatal("ls --json has no dialog_at while the dialog shows")
 	}
 	out := e.must("answer", "api", "yes", "--dialog", *dialogAt)
-	if want := "approved Bash: touch approved.txt && sleep 12 in api\n"; out != want {
+	// (The stand-in draws its dialog on: lanes says it still shows.)
+	if want := "approved Bash: touch approved.txt && sleep 12 in api" + stillShows + "\n"; out != want {
 		t.Errorf("lanes answer api yes said %q, want %q", out, want)
 	}
 	refused("a second answer to the same dialog", seen, agent.No, agent.ErrAnswered)
 
 	// The tool ran; the next call asks again: a new dialog, a new answer.
 	hooks("claude", "permission-approve", "PostToolUse", "PreToolUse", "PermissionRequest")
-	if said, err := e.app().svc().Answer(context.Background(), e.record("api"), agent.No); err != nil || said != "denied Bash: touch approved.txt && sleep 12 in api" {
+	if said, err := e.app().svc().Answer(context.Background(), e.record("api"), agent.No); err != nil || said != "denied Bash: touch approved.txt && sleep 12 in api"+stillShows {
 		t.Errorf("answer no = %q, %v", said, err)
 	}
 	hooks("claude", "permission-approve", "PostToolUse", "PreToolUse", "PermissionRequest")
@@ -384,7 +385,7 @@ func TestAnswerInTheHistory(t *testing.T) {
 	}
 	e.stdin = ""
 	e.vars[state.EnvContent] = "off"
-	if out := e.must("answer", "api", "n"); out != "denied the tool in api\n" {
+	if out := e.must("answer", "api", "n"); out != "denied the tool in api"+stillShows+"\n" {
 		t.Errorf("with content off, answer said %q", out)
 	}
 	r := e.record("api")

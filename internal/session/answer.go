@@ -69,7 +69,7 @@ func (s *Service) Answer(ctx context.Context, seen *state.Record, ans agent.Answ
 		}
 		return "", fmt.Errorf("%w; nothing was sent — `lanes attach %s` to answer in its pane", err, cur.Name)
 	}
-	if len(keys) > 1 && agent.StyledDialog(cur.Agent) {
+	if keys[len(keys)-1] == "Enter" && agent.StyledDialog(cur.Agent) {
 		keys, err = s.moveHighlight(ctx, tc, cur, ans, keys)
 	}
 	if err == nil {
@@ -94,8 +94,12 @@ func (s *Service) Answer(ctx context.Context, seen *state.Record, ans agent.Answ
 		unclaim()
 		return "", fmt.Errorf("%w as lanes confirmed: its Enter opened %s's \"always allow\" step, which lanes left with Esc, nothing allowed — answer again", errHighlightMoved, cur.Name)
 	}
-	s.recordAnswer(ctx, tc, cur, ans, sent)
-	return fmt.Sprintf("%s %s in %s", answered[ans], toolOf(cur, s.content()), cur.Name), nil
+	said := fmt.Sprintf("%s %s in %s", answered[ans], toolOf(cur, s.content()), cur.Name)
+	if !s.recordAnswer(ctx, tc, cur, ans, sent) {
+		// (The keys went; whether they took, the pane did not say yet.)
+		said += fmt.Sprintf(" — its dialog still showed %v later: look at the pane (lanes attach %s)", answerLook, cur.Name)
+	}
+	return said, nil
 }
 
 // steppedBack looks, for a moment after the keys, for the step a dialog
@@ -180,8 +184,8 @@ func (s *Service) claimAnswer(cur *state.Record) (sent time.Time, unclaim func()
 // recordAnswer says in the history what was answered, and has the card
 // follow the screen at once: lanes' own look counts as the witness's
 // (§11). A store that does not take it only makes the card slower to
-// follow.
-func (s *Service) recordAnswer(ctx context.Context, tc *tmux.Client, cur *state.Record, ans agent.Answer, sent time.Time) {
+// follow. It reports whether the pane showed the dialog go.
+func (s *Service) recordAnswer(ctx context.Context, tc *tmux.Client, cur *state.Record, ans agent.Answer, sent time.Time) (gone bool) {
 	after, at, gone := s.watchAnswer(ctx, tc, cur, ans)
 	_ = s.Update(cur.ID, func(r *state.Record, tx *state.Tx) error {
 		if !r.Activity.AnsweredAt.Equal(sent) {
@@ -200,6 +204,7 @@ func (s *Service) recordAnswer(ctx context.Context, tc *tmux.Client, cur *state.
 		}
 		return nil
 	})
+	return gone
 }
 
 // content reports whether what the service says may say what agents do
@@ -237,13 +242,16 @@ func (s *Service) watchAnswer(ctx context.Context, tc *tmux.Client, r *state.Rec
 var errHighlightMoved = errors.New("its highlight is not where lanes moved it (moved in the pane meanwhile?)")
 
 // moveHighlight sends the moves of keys (all but the confirming last),
-// then looks until the pane shows the highlight on the option ans takes:
-// a person may move it between lanes' look and its keys (the eighth
-// hostile re-run's Right, 42 ms into an answer, made 'no' run the
-// command). It returns the key that confirms, from that fresh look.
+// if any, then looks until the pane shows the highlight on the option ans
+// takes: a person may move it between lanes' look and its keys (the
+// eighth hostile re-run's Right, 42 ms into an answer, made 'no' run the
+// command; the tenth's Left, with no move to make, made 'yes' reject). It
+// returns the key that confirms, from that fresh look.
 func (s *Service) moveHighlight(ctx context.Context, tc *tmux.Client, r *state.Record, ans agent.Answer, keys []string) ([]string, error) {
-	if err := tc.SendKeys(ctx, r.Runtime.PaneID, keys[:len(keys)-1]...); err != nil {
-		return nil, err
+	if moves := keys[:len(keys)-1]; len(moves) > 0 {
+		if err := tc.SendKeys(ctx, r.Runtime.PaneID, moves...); err != nil {
+			return nil, err
+		}
 	}
 	tick := time.NewTicker(50 * time.Millisecond)
 	defer tick.Stop()
