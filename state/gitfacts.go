@@ -176,7 +176,8 @@ func (p *GitPoller) read(ctx context.Context, j gitKey) (gitRead, error) {
 	if j.base != "" {
 		args = append(args, "-c", "branch."+j.branch+".remote=.", "-c", "branch."+j.branch+".merge="+j.base)
 	}
-	args = append(args, "status", "--porcelain=v2", "--branch", "--untracked-files=normal")
+	// A submodule's git would run there too, with its own config: not read.
+	args = append(args, "status", "--porcelain=v2", "--branch", "--untracked-files=normal", "--ignore-submodules=all")
 	run := p.Run
 	if run == nil {
 		run = runGit
@@ -214,7 +215,7 @@ func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	if err := ForeignCheckout(dir); err != nil {
 		return nil, err // another user's commands would run (the ninth re-run)
 	}
-	out, err := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...).Output()
+	out, err := exec.CommandContext(ctx, "git", append(append([]string{"-C", dir}, GitSafeArgs...), args...)...).Output()
 	if err != nil {
 		return nil, fmt.Errorf("git status in %s: %w", dir, err)
 	}

@@ -291,16 +291,11 @@ func ownCheckout(path string, fi os.FileInfo) error {
 	if !fi.IsDir() && !fi.Mode().IsRegular() {
 		return fmt.Errorf("%s is %s, not a git directory or file; lanes runs no git there", path, fi.Mode().Type())
 	}
-	if err := ownedAlone(path, fi); err != nil || !fi.IsDir() {
-		return err
+	if !fi.IsDir() {
+		return ownedAlone(path, fi)
 	}
-	for _, name := range []string{"config", "hooks"} {
-		p := filepath.Join(path, name)
-		if nfi, err := os.Lstat(p); err == nil {
-			if err := ownedAlone(p, nfi); err != nil {
-				return err
-			}
-		}
+	if err := ownedTree(path, fi); err != nil {
+		return err
 	}
 	hooks, _ := os.ReadDir(filepath.Join(path, "hooks"))
 	for _, h := range hooks {
@@ -316,9 +311,26 @@ func ownCheckout(path string, fi os.FileInfo) error {
 		if !filepath.IsAbs(common) {
 			common = filepath.Join(path, common)
 		}
+		// One level: git reads a main repository's commondir never, so
+		// one planted there (the eleventh re-run) must not stop the check.
 		if cfi, err := os.Lstat(common); err == nil && cfi.IsDir() && filepath.Clean(common) != filepath.Clean(path) {
-			if _, err := os.Lstat(filepath.Join(common, "commondir")); err != nil { // (one level: a main repository has none)
-				return ownCheckout(common, cfi)
+			return ownedTree(common, cfi)
+		}
+	}
+	return nil
+}
+
+// ownedTree checks a git directory itself and the files of it git runs
+// commands from (config, config.worktree, hooks/), no further.
+func ownedTree(path string, fi os.FileInfo) error {
+	if err := ownedAlone(path, fi); err != nil {
+		return err
+	}
+	for _, name := range []string{"config", "config.worktree", "hooks"} {
+		p := filepath.Join(path, name)
+		if nfi, err := os.Lstat(p); err == nil {
+			if err := ownedAlone(p, nfi); err != nil {
+				return err
 			}
 		}
 	}
@@ -357,3 +369,11 @@ func bare(d string) bool {
 	_, err := os.Lstat(filepath.Join(d, "HEAD"))
 	return err == nil
 }
+
+// GitSafeArgs go before every git command lanes runs itself: whatever a
+// config file (an included one, a worktree's) says, git runs no
+// filesystem monitor and no hook of it (the eleventh hostile re-run: an
+// include.path, a config.worktree and a core.hooksPath another user could
+// write ran their commands as root). The user's own hooks do not run for
+// lanes' worktree add and push either.
+var GitSafeArgs = []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"}

@@ -83,7 +83,7 @@ func (a *app) repairWorktrees(ctx context.Context, recs []*state.Record) {
 			fmt.Fprintf(a.stdout, "repair: not removing %s: %s\n", o.path, state.CleanText(err.Error()))
 			continue
 		}
-		out, err := exec.CommandContext(ctx, "git", "-C", o.repo, "worktree", "remove", "--force", "--force", o.path).CombinedOutput()
+		out, err := exec.CommandContext(ctx, "git", append(append([]string{"-C", o.repo}, state.GitSafeArgs...), "worktree", "remove", "--force", "--force", o.path)...).CombinedOutput()
 		if err != nil {
 			fmt.Fprintf(a.stdout, "repair: removing the empty worktree %s: %v %s\n", o.path, err, strings.TrimSpace(string(out)))
 			continue

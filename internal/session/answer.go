@@ -90,12 +90,25 @@ func (s *Service) Answer(ctx context.Context, seen *state.Record, ans agent.Answ
 		// The keys may have gone: the claim stays, so no retry doubles them.
 		return "", fmt.Errorf("%w; look at the pane (lanes attach %s) before answering again", err, cur.Name)
 	}
+	return s.afterKeys(ctx, tc, cur, ans, sent, unclaim)
+}
+
+// afterKeys says what the keys did, as far as the pane shows in a moment:
+// a step a moved highlight opened is left, a dialog still showing is said.
+func (s *Service) afterKeys(ctx context.Context, tc *tmux.Client, cur *state.Record, ans agent.Answer, sent time.Time, unclaim func()) (string, error) {
 	if agent.StyledDialog(cur.Agent) && s.steppedBack(ctx, tc, cur) {
 		unclaim()
 		return "", fmt.Errorf("%w as lanes confirmed: its Enter opened %s's \"always allow\" step, which lanes left with Esc, nothing allowed — answer again", errHighlightMoved, cur.Name)
 	}
 	said := fmt.Sprintf("%s %s in %s", answered[ans], toolOf(cur, s.content()), cur.Name)
-	if !s.recordAnswer(ctx, tc, cur, ans, sent) {
+	switch gone := s.recordAnswer(ctx, tc, cur, ans, sent); {
+	case !gone && agent.StyledDialog(cur.Agent):
+		// OpenCode swallows a key pressed with another (the tenth and
+		// eleventh re-runs: Esc with an arrow): the dialog takes an
+		// answer again, and lanes says none took.
+		unclaim()
+		return "", fmt.Errorf("sent %s's keys, but its dialog still shows %v later: they did not take — answer again, or attach (lanes attach %s)", cur.Name, answerLook, cur.Name)
+	case !gone:
 		// (The keys went; whether they took, the pane did not say yet.)
 		said += fmt.Sprintf(" — its dialog still showed %v later: look at the pane (lanes attach %s)", answerLook, cur.Name)
 	}

@@ -187,7 +187,11 @@ func (s *Service) step(ctx context.Context, name, dir string, argv []string, env
 			return "", fmt.Errorf("%s needs %s, and there is none on PATH", name, argv[0])
 		}
 	}
-	cmd := exec.CommandContext(ctx, bin, argv[1:]...)
+	args := argv[1:]
+	if argv[0] == "git" {
+		args = append(append([]string(nil), state.GitSafeArgs...), args...)
+	}
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(s.Environ(), env...)
 	cmd.WaitDelay = time.Second

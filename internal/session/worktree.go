@@ -40,7 +40,7 @@ func (s *Service) git(ctx context.Context, dir string, args ...string) (string, 
 	}
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, append([]string{"-C", dir}, args...)...)
+	cmd := exec.CommandContext(ctx, bin, append(append([]string{"-C", dir}, state.GitSafeArgs...), args...)...)
 	cmd.Env = s.Environ()
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

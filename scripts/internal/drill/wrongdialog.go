@@ -223,7 +223,9 @@ func raceOne(w *world.World, dir string, a raceAgent) (string, error) {
 			return a.name + ": " + strings.Join(said, "; "), fmt.Errorf("%s: an answer whose moves did not show was confirmed", a.name)
 		case screen != "moved" && !answered && (ans.Code == 0 || !strings.Contains(ans.Stderr, "asks about another call (") || !strings.Contains(ans.Stderr, shows)):
 			return a.name + ": " + strings.Join(said, "; "), fmt.Errorf("%s: the answer to a newer dialog was not refused so", a.name)
-		case answered && ans.Code != 0:
+		// (OpenCode's stand-in draws its dialog on: lanes says the key
+		// did not take, after it went.)
+		case answered && ans.Code != 0 && !(a.moved != "" && strings.Contains(ans.Stderr, "did not take")):
 			return a.name + ": " + strings.Join(said, "; "), fmt.Errorf("%s: the answer to the dialog shown was refused", a.name)
 		case string(got) != want:
 			return a.name + ": " + strings.Join(said, "; "), fmt.Errorf("%s %s: the pane got %q, want %q", a.name, screen, got, want)
