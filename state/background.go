@@ -104,8 +104,12 @@ const taskNotification = "<task-notification>"
 // itself (a background task's notification), and the task whose end it
 // reports. Nothing else of the prompt is kept.
 func AutomaticPrompt(raw json.RawMessage) (auto bool, task string) {
+	// A prompt may be a whole pasted file, on the hook's hot path: only
+	// one that opens with the tag (its '<' raw, or escaped as encoders
+	// of JSON may) is decoded.
 	var p string
-	if len(raw) == 0 || json.Unmarshal(raw, &p) != nil || !strings.HasPrefix(strings.TrimSpace(p), taskNotification) {
+	name := strings.Trim(taskNotification, "<>")
+	if !bytes.HasPrefix(raw, []byte(`"<`+name)) && !bytes.HasPrefix(raw, []byte(`"\u003c`+name)) || json.Unmarshal(raw, &p) != nil {
 		return false, ""
 	}
 	if _, rest, ok := strings.Cut(p, "<task-id>"); ok {
