@@ -49,7 +49,3 @@ func TestNewWorktreePrintsItsBaseClean(t *testing.T) {
 		t.Errorf("lanes new --worktree said %q, want its base printable", out)
 	}
 }
-
-// stillShows is what an answer adds when the pane still shows the dialog
-// a second after the keys (answer_test.go's stand-in draws it on).
-const stillShows = " — its dialog still showed 1s later: look at the pane (lanes attach api)"
