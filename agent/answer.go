@@ -15,9 +15,9 @@ type Answer string
 
 // The answers a permission dialog takes.
 const (
-	Yes    Answer = "yes"    // run the tool this once
-	No     Answer = "no"     // refuse it
-	Always Answer = "always" // run it, and do not ask again (where the agent offers it)
+	Yes    Answer = state.ReplyYes    // run the tool this once
+	No     Answer = state.ReplyNo     // refuse it
+	Always Answer = state.ReplyAlways // run it, and do not ask again (where the agent offers it)
 )
 
 // Answers lists every answer, in the order the board offers them.

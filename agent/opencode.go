@@ -297,7 +297,12 @@ export const LanesPlugin = async () => {
           const id = p.requestID || p.permissionID;
           const call = calls.get(id) || "";
           calls.delete(id);
-          send(event.type, { session_id: top(p.sessionID), tool_use_id: call });
+          const fields = { session_id: top(p.sessionID), tool_use_id: call };
+          // The option the dialog took (once, always, reject; "response"
+          // before OpenCode 1.x): lanes checks its answer took the one meant.
+          const reply = p.reply || p.response;
+          if (event.type === "permission.replied" && typeof reply === "string") fields.reason = reply.slice(0, 16);
+          send(event.type, fields);
           return;
         }
       }

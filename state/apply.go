@@ -90,6 +90,9 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 			next = ActivityActive
 		}
 	case KindToolEnd:
+		if e.Reply != "" {
+			a.Replied, a.RepliedAt = e.Reply, e.At
+		}
 		answered := a.endCall(e.ToolUseID)
 		if !asking || answered {
 			a.AskingTool, a.AskingAll = "", false

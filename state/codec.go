@@ -20,7 +20,7 @@ import (
 // background work, the automatic turn, what the human saw and why a turn
 // failed; an older
 // record decodes with them zero.
-const codecVersion = 12
+const codecVersion = 13
 
 var errTruncated = errors.New("record truncated")
 
@@ -266,6 +266,8 @@ func (e *encoder) since1(r *Record) {
 	e.str(string(a.Unseen))
 	e.str(a.Failure)
 	e.str(a.Retry)
+	e.str(a.Replied) // 13
+	e.time(a.RepliedAt)
 }
 
 // since1 reads what a record of version v has of those fields; the rest
@@ -332,5 +334,9 @@ func (d *decoder) since1(r *Record, v uint64) {
 		a.Unseen = Outcome(d.str())
 		a.Failure = d.str()
 		a.Retry = d.str()
+	}
+	if v >= 13 {
+		a.Replied = d.str()
+		a.RepliedAt = d.time()
 	}
 }

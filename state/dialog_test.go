@@ -176,3 +176,22 @@ func TestDialogOfANewCall(t *testing.T) {
 		t.Fatalf("another input with the same summary: %+v", r.Activity)
 	}
 }
+
+// OpenCode says which option its dialog took (permission.replied's
+// reply, which lanes' plugin forwards; recorded with OpenCode 1.18.33):
+// an answer from lanes reads it to say what really happened (§15).
+func TestOpenCodeSaysWhichOptionItTook(t *testing.T) {
+	for scenario, want := range map[string]string{"approve": ReplyYes, "reject": ReplyNo} {
+		ls := realLines(t, "harness/opencode", scenario)
+		r := replay(t, realRecord(AgentOpenCode), ls)
+		var at time.Time
+		for _, l := range ls {
+			if l.Event == "permission.replied" {
+				at = l.At
+			}
+		}
+		if r.Activity.Replied != want || at.IsZero() || !r.Activity.RepliedAt.Equal(at) {
+			t.Errorf("%s: replied %q at %v, want %q at the reply's %v", scenario, r.Activity.Replied, r.Activity.RepliedAt, want, at)
+		}
+	}
+}

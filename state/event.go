@@ -86,4 +86,7 @@ type Event struct {
 	// Failure is why a failed turn failed, in a few words ("rate
 	// limited"), where the agent says.
 	Failure string
+	// Reply is the answer the agent says its dialog took (ReplyYes…),
+	// where its event says.
+	Reply string
 }

@@ -51,6 +51,9 @@ var opencodeStatusKinds = map[string]EventKind{
 // interrupted; the plugin passes the error name as the line's reason.
 const opencodeAborted = "MessageAbortedError"
 
+// opencodeReplies maps permission.replied's reply to the answer it is.
+var opencodeReplies = map[string]string{"once": ReplyYes, "always": ReplyAlways, "reject": ReplyNo}
+
 // opencodeEvent notes: a permission or question reply is the human's answer,
 // so it maps to the completion of the asking call (ToolEnd with the call id
 // the plugin remembered from permission.asked's tool.callID). That clears
@@ -72,6 +75,11 @@ func opencodeEvent(l Line) (Event, bool) {
 		}
 	case "permission.asked", "permission.updated", "question.asked":
 		e.Dialog = true // OpenCode asks in its TUI
+	case "permission.replied":
+		// The option its dialog took, as the plugin passes it (the
+		// reply's word): an answer from lanes checks it took the one meant.
+		e.Detail = qualified(l.Event, l.Reason)
+		e.Reply = opencodeReplies[l.Reason]
 	case "session.error":
 		e.Detail = qualified(l.Event, l.Reason)
 		e.Outcome = OutcomeFailure

@@ -206,7 +206,21 @@ type ActivityFacts struct {
 	// itself ("rate limited, attempt 6/10"; retry.go), "" when it does
 	// not; any event clears it.
 	Retry string `json:"retry,omitempty"`
+	// Replied is the answer the agent last said its dialog took (ReplyYes,
+	// ReplyNo, ReplyAlways), and RepliedAt when, where it says
+	// (OpenCode's permission.replied): an answer from lanes reads whether
+	// its keys took the option meant (§15).
+	Replied   string    `json:"replied,omitempty"`
+	RepliedAt time.Time `json:"replied_at,omitzero"`
 }
+
+// The answers an agent says its dialog took (ActivityFacts.Replied): the
+// words of lanes' own answers (agent.Answer).
+const (
+	ReplyYes    = "yes"
+	ReplyNo     = "no"
+	ReplyAlways = "always"
+)
 
 // PR is the facts about one pull request attributed to a session.
 type PR struct {

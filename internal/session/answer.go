@@ -101,7 +101,12 @@ func (s *Service) afterKeys(ctx context.Context, tc *tmux.Client, cur *state.Rec
 		return "", fmt.Errorf("%w as lanes confirmed: its Enter opened %s's \"always allow\" step, which lanes left with Esc, nothing allowed — answer again", errHighlightMoved, cur.Name)
 	}
 	said := fmt.Sprintf("%s %s in %s", answered[ans], toolOf(cur, s.content()), cur.Name)
-	switch gone := s.recordAnswer(ctx, tc, cur, ans, sent); {
+	gone := s.recordAnswer(ctx, tc, cur, ans, sent)
+	if took := s.tookOther(ctx, cur, ans, sent, gone); took != "" {
+		return "", fmt.Errorf("%s's dialog took %q, not %q (its highlight moved in the pane as lanes confirmed): it %s %s — look at the pane (lanes attach %s)",
+			cur.Name, agent.Words(cur.Agent)[took], agent.Words(cur.Agent)[ans], answered[took], toolOf(cur, s.content()), cur.Name)
+	}
+	switch {
 	case !gone && agent.StyledDialog(cur.Agent):
 		// OpenCode swallows a key pressed with another (the tenth and
 		// eleventh re-runs: Esc with an arrow): the dialog takes an
@@ -113,6 +118,46 @@ func (s *Service) afterKeys(ctx context.Context, tc *tmux.Client, cur *state.Rec
 		said += fmt.Sprintf(" — its dialog still showed %v later: look at the pane (lanes attach %s)", answerLook, cur.Name)
 	}
 	return said, nil
+}
+
+// replyLook bounds how long an answer waits for the agent to say which
+// option its dialog took.
+const replyLook = 2 * time.Second
+
+// tookOther is the answer cur's dialog took instead of ans, as its agent
+// says once the dialog went (OpenCode's permission.replied), and says so
+// in the history; "" when it took ans or said nothing. Enter takes the
+// option drawn highlighted, and a person may move it in the instant
+// between lanes' last look and its Enter (the eleventh hostile re-run's
+// Left: yes rejected): nothing can undo that, but lanes does not claim
+// what did not happen.
+func (s *Service) tookOther(ctx context.Context, cur *state.Record, ans agent.Answer, sent time.Time, gone bool) agent.Answer {
+	if !gone || !agent.StyledDialog(cur.Agent) {
+		return ""
+	}
+	for end := time.Now().Add(replyLook); ; {
+		if res, err := s.Cycle(ctx); err == nil {
+			if r, err := state.Resolve(res.Records, cur.ID); err == nil && r.Activity.Replied != "" && !r.Activity.RepliedAt.Before(sent) {
+				took := agent.Answer(r.Activity.Replied)
+				if took == ans {
+					return ""
+				}
+				_ = s.Update(cur.ID, func(r *state.Record, tx *state.Tx) error {
+					return tx.AppendHistory(r.ID, state.Transition{At: s.now(), From: r.Activity.State, To: r.Activity.State, Source: "user",
+						Detail: fmt.Sprintf("but its dialog took %s (its highlight moved)", agent.Words(cur.Agent)[took]) + state.DetailSep + toolOf(cur, true)})
+				})
+				return took
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ""
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(end) {
+			return ""
+		}
+	}
 }
 
 // steppedBack looks, for a moment after the keys, for the step a dialog
