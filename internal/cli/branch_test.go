@@ -86,6 +86,18 @@ func TestDiffAgainstTheBase(t *testing.T) {
 	if err != nil || !strings.Contains(string(out), "app.go | 3 ++") || !strings.Contains(string(out), "+func New() {}") {
 		t.Fatalf("against main: %v\n%s", err, out)
 	}
+	// The diff is git's own: a configured external diff or textconv would
+	// run a program lanes does not know, and print what it cannot read.
+	ran := filepath.Join(t.TempDir(), "ran")
+	git("config", "diff.external", "touch "+ran)
+	git("config", "diff.go.textconv", "touch "+ran)
+	write(".gitattributes", "*.go diff=go\n")
+	if out, err = a.svc().Diff(t.Context(), r); err != nil || !strings.Contains(string(out), "+func New() {}") {
+		t.Fatalf("with an external diff configured: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Fatal("lanes' diff ran the configured external diff or textconv")
+	}
 	if _, err := a.svc().Diff(t.Context(), &state.Record{Name: "tmp", Dir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "not run in a git checkout") {
 		t.Fatalf("outside a checkout: %v", err)
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,7 +12,9 @@ import (
 	"strings"
 
 	"lanes/internal/remote"
+	"lanes/internal/session"
 	"lanes/state"
+	"lanes/state/fsafe"
 )
 
 // orphanWorktree is a worktree under lanes' worktree roots (the
@@ -58,6 +61,15 @@ func orphanWorktrees(recs []*state.Record) []orphanWorktree {
 // remove it and its branch, which doctor never runs itself (--repair
 // removes the empty ones).
 func doctorWorktrees(recs []*state.Record, add addFunc) {
+	for _, r := range recs {
+		if r.Git.Worktree == "" {
+			continue
+		}
+		if err := session.CheckWorktree(r.Git.Worktree); errors.Is(err, fsafe.ErrForeign) {
+			add(false, "chmod go-w the directory it names (or move the repository where only you can change it), then lanes restart "+remote.Quote(r.Name),
+				"session %s's worktree: %v — restart and restore will not start its agent there", r.Name, err)
+		}
+	}
 	for _, o := range orphanWorktrees(recs) {
 		fix := "git -C " + remote.Quote(o.repo) + " worktree remove " + remote.Quote(o.path)
 		if o.empty {

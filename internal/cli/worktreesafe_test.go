@@ -129,3 +129,26 @@ func TestDoctorRepairRemovesEmptyOrphanWorktrees(t *testing.T) {
 		t.Error("its branch was removed; it is kept")
 	}
 }
+
+// doctor names a session whose worktree (or a directory above it) others
+// may change since it was made: restart and restore will refuse it, and
+// the user hears it before that (the eleventh re-run: a repository in a
+// 0777 directory holding lanes' worktrees, and doctor said nothing).
+func TestDoctorNamesAWorktreeOthersMayChange(t *testing.T) {
+	t.Parallel()
+	e := gitEnv(t)
+	repo := tempRepo(t, 1)
+	e.must("new", "wtx", "--worktree", "--dir", repo, "--", "sleep", "600")
+	if out, _, _ := e.run("doctor"); strings.Contains(out, "wtx's worktree") {
+		t.Fatalf("doctor flags a safe worktree:\n%s", out)
+	}
+	parent := filepath.Dir(repo)
+	if err := os.Chmod(parent, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chmod(parent, 0o700) })
+	out, _, code := e.run("doctor")
+	if code == exitOK || !strings.Contains(out, "session wtx's worktree") || !strings.Contains(out, "other users may change") {
+		t.Errorf("doctor with the worktree's repository in a 0777 directory: exit %d\n%s", code, out)
+	}
+}

@@ -109,7 +109,7 @@ func (s *Service) planRestore(ctx context.Context, r *state.Record, all []*state
 	if err := NotStarted(r); err != nil {
 		return restoring{}, err
 	}
-	if err := checkWorktree(r.Git.Worktree); err != nil {
+	if err := CheckWorktree(r.Git.Worktree); err != nil {
 		return restoring{}, &state.SessionError{Name: r.Name, Reason: fmt.Errorf("%w: not starting its agent: %w", state.ErrNotRestorable, err)}
 	}
 	pane, err := findPane(ctx, s.Tmux(r.Runtime.Socket), r.ID)

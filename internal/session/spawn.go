@@ -33,7 +33,7 @@ func (s *Service) spawnPlan(r *state.Record, args []string) (spawn, error) {
 	}
 	// A worktree's directories may have been swapped since (restore,
 	// restart): no agent starts in one that is not the user's alone.
-	if err := checkWorktree(r.Git.Worktree); err != nil {
+	if err := CheckWorktree(r.Git.Worktree); err != nil {
 		return spawn{}, fmt.Errorf("%s: not starting its agent: %w", r.Name, err)
 	}
 	var self string

@@ -231,7 +231,7 @@ func (p *WorktreePlan) add(ctx context.Context, s *Service) error {
 	}
 	_, err := s.git(ctx, p.repo, "worktree", "add", "--quiet", "-b", p.branch, p.path, p.base)
 	if err == nil {
-		if err = checkWorktree(p.path); err != nil {
+		if err = CheckWorktree(p.path); err != nil {
 			// Not removed: what is there now may not be what git made.
 			return fmt.Errorf("%w; look at it, then `git worktree remove --force %s` and `git branch -D %s`", err, p.path, p.branch)
 		}

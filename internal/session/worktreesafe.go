@@ -40,9 +40,9 @@ func WorktreeDirSafe(path string) error {
 	return nil
 }
 
-// checkWorktree checks a worktree lanes made and its root, before an agent
-// starts there: at new, restart and restore.
-func checkWorktree(path string) error {
+// CheckWorktree checks a worktree lanes made and its root, before an agent
+// starts there: at new, restart and restore (and doctor says it ahead).
+func CheckWorktree(path string) error {
 	if path == "" {
 		return nil
 	}
