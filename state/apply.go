@@ -2,8 +2,6 @@ package state
 
 import (
 	"cmp"
-	"errors"
-	"fmt"
 	"slices"
 	"time"
 )
@@ -346,56 +344,4 @@ func Restart(r *Record, launch string, at time.Time) *Transition {
 	a.HookTurns = false
 	a.LastMessage = "" // a new agent has said nothing yet
 	return a.move(ActivityIdle, at, "user", "restart")
-}
-
-// Reasons a prompt may not be typed into a session (docs/design.md §8).
-var (
-	ErrAgentExited = errors.New("agent exited — its pane may be a shell now")
-	ErrTerminated  = errors.New("session terminated")
-	ErrInDialog    = errors.New("agent is showing a dialog — Enter would answer it; attach to answer")
-	// ErrUnreachable: the pane's tmux server is not answering, so what the
-	// pane holds now is not known.
-	ErrUnreachable = errors.New("tmux is not answering; nothing was sent")
-)
-
-// deadPane is ErrAgentExited when lanes knows the pane is dead (tmux kept
-// it with its exit status), not a shell: it says so, and the way back.
-type deadPane struct{ r *Record }
-
-func (e deadPane) Error() string {
-	exit := "exit status unknown"
-	switch p := e.r.Pane; {
-	case p.ExitSignal != "":
-		exit = p.ExitSignal
-	case p.ExitStatus != nil:
-		exit = fmt.Sprintf("exit %d", *p.ExitStatus)
-	}
-	return fmt.Sprintf("agent exited — its pane is dead (%s); restart it with `lanes restart %s`", exit, e.r.Name)
-}
-
-func (e deadPane) Unwrap() error { return ErrAgentExited }
-
-// CanSend reports whether text may be typed into the session's pane: only a
-// live agent, not in a dialog unless force is set, on a server that answers.
-// Only the dialog fact refuses: a generic script's waiting_input is a stdin
-// prompt, which the text answers.
-// It reads raw facts, so it holds even while tmux is unreachable.
-func CanSend(r *Record, force bool) error {
-	switch {
-	case r.Runtime.Terminated:
-		return ErrTerminated
-	case r.Adopted && AdoptedPane(r, r.Runtime.Socket) != nil:
-		return ErrNoPane
-	case r.Starting():
-		return ErrStarting
-	case r.Pane.Dead:
-		return deadPane{r}
-	case r.Activity.State == ActivityExited:
-		return ErrAgentExited
-	case !force && r.Activity.Dialog:
-		return ErrInDialog
-	case !r.Runtime.UnreachableSince.IsZero():
-		return ErrUnreachable
-	}
-	return nil
 }
