@@ -61,9 +61,6 @@ type Driver struct {
 	// dialogWords show only while one of its dialogs does, for an agent
 	// without screen markers (ShowsDialog).
 	dialogWords []string
-	// picker, when set, finds on a screen a menu whose words are not
-	// its own (a list of themes, of agents).
-	picker func(screen string) bool
 }
 
 // drivers are the coding agents lanes drives, in the order lists show them.
@@ -138,8 +135,7 @@ func ShowsDialog(a state.Agent, screen string) bool {
 	if m, ok := state.MarkersOf(a); ok && m.Asks(state.Screen(screen)) {
 		return true
 	}
-	d, ok := DriverOf(a)
-	if ok && (d.dialogWords != nil && state.Screen(screen).Shows(d.dialogWords) || d.picker != nil && d.picker(screen)) {
+	if d, ok := DriverOf(a); ok && state.Screen(screen).Shows(d.dialogWords) {
 		return true
 	}
 	_, read := readDialog(a, screen)

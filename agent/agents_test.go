@@ -52,23 +52,3 @@ func TestShowsDialogOnRecordedScreens(t *testing.T) {
 		}
 	}
 }
-
-// Nor into a menu or a picker the user left open, which fires no hook
-// (the sixth hostile re-run: OpenCode's /models took the text and
-// switched the model).
-func TestShowsDialogOnMenus(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "real", "menus", "*.screen"))
-	if len(files) < 10 {
-		t.Fatalf("%d menu screens", len(files))
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name, _, _ := strings.Cut(filepath.Base(f), "-")
-		if !ShowsDialog(state.Agent(name), string(b)) {
-			t.Errorf("%s: no dialog seen", f)
-		}
-	}
-}

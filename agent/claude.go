@@ -35,10 +35,6 @@ var claude = Driver{
 	// opening (scripts/agents answer_yes: `1` at 0.6 s was lost, the
 	// same key later approved).
 	guard: 1500 * time.Millisecond,
-	// Its menus have none of its dialogs' words (its plan approval is
-	// one of its witness's dialogs, state/claude.go): testdata/real/menus,
-	// /config "Esc to go back", /resume "Esc to close".
-	dialogWords: []string{"Esc to go back", "Esc to close"},
 }
 
 // claudeSettings is the file under HookDir a Claude Code launch passes to

@@ -32,10 +32,6 @@ var codex = Driver{
 	// Its -c overrides cannot be told from the user's own.
 	userCommand: func(string, []string) ([]string, bool) { return nil, false },
 	chain:       codexNotifyChain,
-	// Its menus and pickers (testdata/real/menus: the hooks-review list
-	// "esc close", /model and /permissions "esc back", /resume "esc exit",
-	// /statusline and /experimental "enter save · esc cancel", Ctrl-R).
-	dialogWords: []string{"esc close", "esc back", "esc exit", "enter save · esc cancel", "reverse-i-search:"},
 }
 
 // codexNotifyChain is the user's own notify program, which lanes' notify

@@ -30,9 +30,6 @@ var gemini = Driver{
 	resume:    func(id string) []string { return []string{"--resume", id} },
 	injected:  geminiDefaults,
 	continues: true,
-	// Its menus (testdata/real/menus: /model "(Press Esc to close)",
-	// /resume "Press q to exit").
-	dialogWords: []string{"Press Esc to close", "Press q to exit"},
 }
 
 // geminiDefaults is the file under HookDir a Gemini CLI launch names in

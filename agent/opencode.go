@@ -4,7 +4,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"lanes/state"
 )
@@ -36,36 +35,8 @@ var opencode = Driver{
 	resume:   func(id string) []string { return []string{"-s", id} },
 	injected: "opencode",
 	// Its permission dialog's header and its question dialog's footer
-	// (testdata/real/opencode, testdata/real/harness/opencode/question),
-	// and its pickers' (testdata/real/menus: /models, /sessions).
-	dialogWords: []string{"△ Permission required", "⇆ select", "enter submit  esc dismiss", "Connect provider ctrl+a", "pin/unpin ctrl+f"},
-	picker:      opencodePicker,
-}
-
-// opencodePicker: its other pickers and its command palette (/themes,
-// /agents, ctrl+p "Commands") draw a title ending in "esc" and, a line or
-// two below, under the title's first letter, its search box: "Search", or
-// what the user typed into it (two cells in); the conversation may show
-// on the same rows to their left (testdata/real/menus; the eighth, ninth
-// and tenth hostile re-runs' send ran the palette's "Undo previous
-// message").
-func opencodePicker(screen string) bool {
-	lines := strings.Split(screen, "\n")
-	for i, l := range lines {
-		l = strings.TrimRight(l, " ")
-		head, ok := strings.CutSuffix(l, "   esc")
-		gap := strings.LastIndex(strings.TrimRight(head, " "), "   ")
-		if !ok || gap < 0 {
-			continue
-		}
-		col := utf8.RuneCountInString(head[:gap+3]) // the title's first letter
-		for _, next := range lines[i+1 : min(i+3, len(lines))] {
-			if r := []rune(next); len(r) > col && strings.TrimSpace(string(r[col:min(len(r), col+4)])) != "" {
-				return true
-			}
-		}
-	}
-	return false
+	// (testdata/real/opencode, testdata/real/harness/opencode/question).
+	dialogWords: []string{"△ Permission required", "⇆ select", "enter submit  esc dismiss"},
 }
 
 // EnvOpenCodeConfigDir is OpenCode's variable naming an extra config

@@ -18,6 +18,9 @@ type Reading struct {
 	// recorded: its pane is then never captured, as a guess would be
 	// worse than the hooks alone.
 	Markers *Markers
+	// Menus are how its screen shows a menu open (menus.go); nil: none
+	// known.
+	Menus *Menus
 	// AskTool is the tool it asks its human a question with.
 	AskTool string
 	// ResumeShape reports whether id is one it takes to resume a

@@ -217,6 +217,9 @@ func (a *ActivityFacts) move(to Activity, at time.Time, source, detail string) *
 	if to != ActivityBlocked && to != ActivityWaitingInput {
 		a.Dialog, a.DialogGoneAt, a.DialogAt, a.AnsweredAt, a.DialogCall = false, time.Time{}, time.Time{}, time.Time{}, ""
 	}
+	if to != ActivityIdle {
+		a.Menu = false // a menu shows only at the prompt
+	}
 	if to == a.State {
 		return nil
 	}

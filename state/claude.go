@@ -8,6 +8,9 @@ const AgentClaude Agent = "claude"
 // resumes by.
 var claude = Reading{
 	Agent: AgentClaude, Translate: claudeEvent, Markers: &claudeMarkers,
+	// Its menus (testdata/real/menus: /config "Esc to go back", /resume
+	// "Esc to close"; /model and /rewind end like its dialogs).
+	Menus:   &Menus{Words: []string{"Esc to go back", "Esc to close"}},
 	AskTool: claudeAskTool, ResumeShape: uuidShape,
 }
 

@@ -268,6 +268,7 @@ func (e *encoder) since1(r *Record) {
 	e.str(a.Retry)
 	e.str(a.Replied) // 13
 	e.time(a.RepliedAt)
+	e.bool(a.Menu)
 }
 
 // since1 reads what a record of version v has of those fields; the rest
@@ -338,5 +339,6 @@ func (d *decoder) since1(r *Record, v uint64) {
 	if v >= 13 {
 		a.Replied = d.str()
 		a.RepliedAt = d.time()
+		a.Menu = d.bool()
 	}
 }

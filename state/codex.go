@@ -8,6 +8,11 @@ const AgentCodex Agent = "codex"
 // tool it asks with, the ids it resumes by.
 var codex = Reading{
 	Agent: AgentCodex, Translate: codexEvent, Markers: &codexMarkers,
+	// Its menus and pickers (testdata/real/menus: the hooks-review list
+	// "esc close", /model and /permissions "esc back", /resume "esc
+	// exit", /statusline and /experimental "enter save · esc cancel",
+	// Ctrl-R).
+	Menus:   &Menus{Words: []string{"esc close", "esc back", "esc exit", "enter save · esc cancel", "reverse-i-search:"}},
 	AskTool: codexAskTool, ResumeShape: uuidShape,
 }
 

@@ -46,6 +46,9 @@ func Derive(r *Record, now time.Time) Derivation {
 	if len(r.Activity.Background) > 0 && r.Live() && r.Activity.State != ActivityExited {
 		d.Marks = append(d.Marks, MarkBackground)
 	}
+	if r.Activity.Menu && r.Live() && r.Activity.State == ActivityIdle {
+		d.Marks = append(d.Marks, MarkMenu)
+	}
 	return d
 }
 

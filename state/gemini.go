@@ -7,6 +7,9 @@ const AgentGemini Agent = "gemini"
 // (testdata/real/gemini), the tool it asks with, the ids it resumes by.
 var gemini = Reading{
 	Agent: AgentGemini, Translate: geminiEvent, Markers: &geminiMarkers,
+	// Its menus (testdata/real/menus: /model "(Press Esc to close)",
+	// /resume "Press q to exit").
+	Menus:   &Menus{Words: []string{"Press Esc to close", "Press q to exit"}},
 	AskTool: "ask_user", ResumeShape: uuidShape,
 }
 

@@ -13,6 +13,9 @@ const AgentOpenCode Agent = "opencode"
 var opencode = Reading{
 	Agent: AgentOpenCode, Translate: opencodeEvent,
 	AskTool: "question", ResumeShape: opencodeShape,
+	// Its pickers (testdata/real/menus: /models "Connect provider
+	// ctrl+a", /sessions "pin/unpin ctrl+f"; the others by their shape).
+	Menus: &Menus{Words: []string{"Connect provider ctrl+a", "pin/unpin ctrl+f"}, Find: opencodePicker},
 }
 
 // OpenCode events, named as the lanes OpenCode plugin passes them: the bus

@@ -212,6 +212,9 @@ type ActivityFacts struct {
 	// its keys took the option meant (§15).
 	Replied   string    `json:"replied,omitempty"`
 	RepliedAt time.Time `json:"replied_at,omitzero"`
+	// Menu: the idle pane showed one of the agent's menus when the
+	// witness last looked (menus.go); leaving idle clears it.
+	Menu bool `json:"menu,omitempty"`
 }
 
 // The answers an agent says its dialog took (ActivityFacts.Replied): the

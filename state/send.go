@@ -10,6 +10,8 @@ var (
 	ErrAgentExited = errors.New("agent exited — its pane may be a shell now")
 	ErrTerminated  = errors.New("session terminated")
 	ErrInDialog    = errors.New("agent is showing a dialog — Enter would answer it; attach to answer")
+	// ErrInMenu: the idle pane showed one of the agent's menus.
+	ErrInMenu = errors.New("its pane shows a menu (a slash command's list) — the text would search or pick in it; Esc closes it there (attach), or send --force")
 	// ErrUnreachable: the pane's tmux server is not answering, so what the
 	// pane holds now is not known.
 	ErrUnreachable = errors.New("tmux is not answering; nothing was sent")
@@ -51,6 +53,8 @@ func CanSend(r *Record, force bool) error {
 		return ErrAgentExited
 	case !force && r.Activity.Dialog:
 		return ErrInDialog
+	case !force && r.Activity.Menu && r.Activity.State == ActivityIdle:
+		return ErrInMenu
 	case !r.Runtime.UnreachableSince.IsZero():
 		return ErrUnreachable
 	}

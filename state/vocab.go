@@ -108,10 +108,12 @@ const (
 	MarkBackground Mark = "background"
 	// MarkRetrying: the agent retries an API error by itself (retry.go).
 	MarkRetrying Mark = "retrying"
+	// MarkMenu: the idle pane shows one of the agent's menus (menus.go).
+	MarkMenu Mark = "menu"
 )
 
 // Marks lists every mark, in the order a legend shows them.
-var Marks = []Mark{MarkFailed, MarkInterrupted, MarkRetrying, MarkBackground, MarkUnconfirmed, MarkUnreachable, MarkStarting}
+var Marks = []Mark{MarkFailed, MarkInterrupted, MarkRetrying, MarkBackground, MarkMenu, MarkUnconfirmed, MarkUnreachable, MarkStarting}
 
 // Outcome is how the agent's last turn ended, when known.
 type Outcome string

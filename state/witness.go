@@ -222,6 +222,9 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 			ev.Outcome = OutcomeCancellation
 		}
 		return ev, true
+	case a.State == ActivityIdle && !a.Dialog:
+		a.Menu = InMenu(r.Agent, s) // a fact of the record, no transition
+		return Event{}, false
 	case a.State == ActivityActive && seeRetry(a, m, s):
 		return Event{}, false // a fact of the record, no transition
 	case a.State == ActivityActive && a.HooksReport && s.Shows(m.Idle) && !s.Shows(m.Busy) && !s.Shows(m.Dialog):

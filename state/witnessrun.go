@@ -113,9 +113,23 @@ type witnessCapture struct {
 
 // witnessDue reports when r's pane is next due a capture, if ever.
 func witnessDue(r *Record) (time.Time, bool) {
+	if !r.Live() || r.Starting() || r.Pane.Dead || r.Runtime.PaneID == "" || !r.Runtime.UnreachableSince.IsZero() {
+		return time.Time{}, false
+	}
+	at, ok := markersDue(r)
+	if menu, look := menuLook(r); look && (!ok || menu.Before(at)) {
+		return menu, true
+	}
+	return at, ok
+}
+
+// markersDue is when r's pane is next due a look for what its markers
+// tell (a dialog answered, a question before the start, an interrupt, a
+// retry), if ever.
+func markersDue(r *Record) (time.Time, bool) {
 	a := &r.Activity
 	m, ok := MarkersOf(r.Agent)
-	if !ok || !r.Live() || r.Starting() || r.Pane.Dead || r.Runtime.PaneID == "" || !r.Runtime.UnreachableSince.IsZero() {
+	if !ok {
 		return time.Time{}, false
 	}
 	switch {

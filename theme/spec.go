@@ -65,6 +65,7 @@ var markSpecs = map[state.Mark]Spec{
 	state.MarkBackground: {RoleWorking, "↻", "background", "Work the agent runs past its turn: background shells or subagents", false},
 	// The card says why and which attempt (MarkShort) where it has room.
 	state.MarkRetrying: {RoleNeeds, "⟲", "retrying", "The agent retries an API error by itself (rate limited, overloaded)", false},
+	state.MarkMenu:     {RoleIdle, "≡", "in a menu", "Its pane shows one of the agent's menus (/resume, /model…): text sent would land in it", false},
 }
 
 // Muted is the mark of a session the user muted (m): entering Needs you

@@ -135,6 +135,7 @@ func TestMarkSpecs(t *testing.T) {
 		{state.MarkStarting, "starting", RoleIdle},
 		{state.MarkBackground, "background", RoleWorking},
 		{state.MarkRetrying, "retrying", RoleNeeds},
+		{state.MarkMenu, "in a menu", RoleIdle},
 	}
 	if len(tests) != len(markSpecs) || len(tests) != len(state.Marks) {
 		t.Fatalf("table has %d marks, markSpecs has %d, state.Marks %d", len(tests), len(markSpecs), len(state.Marks))

@@ -96,8 +96,11 @@ func (s *Service) noDialog(ctx context.Context, tc *tmux.Client, r *state.Record
 	if err != nil {
 		return fmt.Errorf("reading its pane before sending: %w; nothing was sent", err)
 	}
-	if agent.ShowsDialog(r.Agent, string(screen)) {
+	switch {
+	case agent.ShowsDialog(r.Agent, string(screen)):
 		return fmt.Errorf("%w; nothing was sent — `lanes answer %s yes|no`, `lanes attach %s`, or send --force", ErrDialogShows, r.Name, r.Name)
+	case state.InMenu(r.Agent, state.Screen(screen)):
+		return fmt.Errorf("%w; nothing was sent — `lanes attach %s`", state.ErrInMenu, r.Name)
 	}
 	return nil
 }

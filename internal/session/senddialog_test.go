@@ -36,3 +36,25 @@ func TestSendRefusesADialogOnScreen(t *testing.T) {
 		t.Errorf("send --force over a dialog: %v", err)
 	}
 }
+
+// Nor where one of its menus shows, which the text would search or pick
+// in (the sixth hostile re-run: OpenCode's /models took send's text and
+// switched the model): the refusal names the menu.
+func TestSendRefusesAMenuOnScreen(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "real", "menus", "opencode-models.screen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := fakeTmux(t, reply{cmd: "capture-pane", stdout: string(b)})
+	s := newService(t, "lanes-test-fake", 5*time.Second)
+	r := liveRecord(t, s)
+	r.Agent = state.AgentOpenCode
+	if err := s.Send(bg, r, "hello", false); !errors.Is(err, state.ErrInMenu) {
+		t.Errorf("send over a menu: %v, want ErrInMenu", err)
+	}
+	for _, c := range calls() {
+		if strings.Contains(c, "paste-buffer") || strings.Contains(c, "send-keys") {
+			t.Fatalf("send typed into the menu: %s", c)
+		}
+	}
+}
