@@ -42,6 +42,7 @@ type agent struct {
 	approve, reject, interrupt, trust string
 	exit, compact                     string // slash commands
 	menu                              string // a slash command that opens a menu
+	clear                             string // the slash command that starts a new conversation
 	// quiet is a tool call that runs without asking; asks(cmd) one that asks.
 	quiet modelserver.ToolCall
 	asks  func(cmd string) modelserver.ToolCall
@@ -145,7 +146,7 @@ var agents = []agent{
 		approve:  "Enter", reject: "Escape", interrupt: "Escape",
 		// 2.1.332 highlights "❯ No, exit" over "Yes, I trust this folder".
 		trust: "Down Enter",
-		exit:  "/exit", compact: "/compact", menu: "/model",
+		exit:  "/exit", compact: "/compact", menu: "/model", clear: "/clear",
 		quiet:    shell("echo hi"),
 		asks:     func(cmd string) modelserver.ToolCall { return shell("touch asked.txt && " + cmd) },
 		question: tool("AskUserQuestion", `{"questions":[{"question":"Which colour should the button be?","header":"Colour","multiSelect":false,"options":[{"label":"Red","description":"a red button"},{"label":"Blue","description":"a blue button"}]}]}`),
@@ -195,7 +196,7 @@ trust_level = "trusted"
 		ready:   lanesMarkers(state.AgentCodex).Idle,
 		dialog:  lanesMarkers(state.AgentCodex).Dialog,
 		approve: "Enter", reject: "Escape", interrupt: "C-c",
-		exit: "/quit", compact: "/compact", menu: "/model",
+		exit: "/quit", compact: "/compact", menu: "/model", clear: "/new",
 		quiet: shell("echo hi"),
 		asks: func(cmd string) modelserver.ToolCall {
 			return modelserver.ToolCall{Shell: cmd, Escalated: true}
@@ -226,7 +227,7 @@ trust_level = "trusted"
 		ready:   lanesMarkers(state.AgentGemini).Idle,
 		dialog:  lanesMarkers(state.AgentGemini).Dialog,
 		approve: "Enter", reject: "Escape", interrupt: "Escape",
-		exit: "/quit", compact: "/compress", menu: "/model",
+		exit: "/quit", compact: "/compress", menu: "/model", clear: "/clear",
 		quiet:     modelserver.ToolCall{Name: "list_directory", Input: json.RawMessage(`{"dir_path":"."}`)},
 		asks:      shell,
 		question:  tool("ask_user", `{"questions":[{"question":"Which colour should the button be?","header":"Colour","type":"choice","options":[{"label":"Red","description":"a red button"},{"label":"Blue","description":"a blue button"}]}]}`),
@@ -258,7 +259,7 @@ trust_level = "trusted"
 		ready:   []string{"ctrl+p commands"},
 		dialog:  []string{"Permission required"},
 		approve: "Enter", reject: "Escape", interrupt: "Escape Escape",
-		exit: "/exit", compact: "/compact", menu: "/models",
+		exit: "/exit", compact: "/compact", menu: "/models", clear: "/new",
 		quiet:     modelserver.ToolCall{Name: "glob", Input: json.RawMessage(`{"pattern":"*"}`)},
 		asks:      shell,
 		question:  tool("question", `{"questions":[{"question":"Which colour should the button be?","header":"Colour","options":[{"label":"Red","description":"a red button"},{"label":"Blue","description":"a blue button"}]}]}`),

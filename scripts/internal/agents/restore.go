@@ -14,13 +14,21 @@ import (
 // conversation, so the model's next request carries the earlier prompt and
 // answer.
 func init() {
-	scenarios = append(scenarios, scenario{name: "restore", turns: allTexts, drive: restoreRuns})
+	scenarios = append(scenarios, scenario{name: "restore", turns: allTexts, drive: func(r *run) error { return restoreRuns(r, false) }},
+		// clear_resume (issue 32, item 6): a conversation cleared with the
+		// agent's own command, then a turn in the new one; the restore
+		// resumes the new one, not the one cleared.
+		scenario{name: "clear_resume", turns: allTexts, drive: func(r *run) error { return restoreRuns(r, true) }})
 }
 
-const restoreWord = "PINEAPPLE-42"
+const restoreWord, clearedWord = "PINEAPPLE-42", "BLUEBERRY-7"
 
-func restoreRuns(r *run) error {
-	if err := r.prompt("Remember " + restoreWord + "."); err != nil {
+func restoreRuns(r *run, clear bool) error {
+	first := restoreWord
+	if clear {
+		first = clearedWord
+	}
+	if err := r.prompt("Remember " + first + "."); err != nil {
 		return err
 	}
 	if err := r.waitTurns(1, turnDeadline); err != nil {
@@ -28,6 +36,11 @@ func restoreRuns(r *run) error {
 	}
 	if err := idleAfter(r, "first turn"); err != nil {
 		return err
+	}
+	if clear {
+		if err := clearThenTurn(r); err != nil {
+			return err
+		}
 	}
 	r.killAgents()
 	_, _ = r.w.Tmux(r.w.Socket, "kill-server")
@@ -68,8 +81,33 @@ func restoreRuns(r *run) error {
 			body = string(e.Body)
 		}
 	}
-	if !strings.Contains(body, restoreWord) || !strings.Contains(body, "Done.") || !strings.Contains(body, "What was the word?") {
+	if !strings.Contains(body, restoreWord) || !strings.Contains(body, "Done") || !strings.Contains(body, "What was the word?") {
 		return fmt.Errorf("the first request after the restore does not carry the earlier prompt %q and answer: the conversation was not resumed", restoreWord)
 	}
+	if clear && strings.Contains(body, clearedWord) {
+		return fmt.Errorf("the first request after the restore carries %q, said before %s: the restore resumed the conversation cleared", clearedWord, r.a.clear)
+	}
 	return idleAfter(r, "the turn after the restore")
+}
+
+// clearThenTurn clears the conversation with the agent's own command and
+// has a turn in the new one, remembering restoreWord.
+func clearThenTurn(r *run) error {
+	if err := r.waitReady(30 * time.Second); err != nil {
+		return err
+	}
+	if err := r.prompt(r.a.clear); err != nil {
+		return err
+	}
+	if err := r.waitReady(30 * time.Second); err != nil {
+		return err
+	}
+	before := r.turnsServed()
+	if err := r.prompt("Remember " + restoreWord + "."); err != nil {
+		return err
+	}
+	if err := r.waitTurns(before+1, turnDeadline); err != nil {
+		return err
+	}
+	return idleAfter(r, "the first turn after "+r.a.clear)
 }
