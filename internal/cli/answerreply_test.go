@@ -21,16 +21,21 @@ import (
 func TestAnswerSaysTheOptionOpenCodeTook(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		reply, want string
-		ok          bool
+		name, reply, want string
+		again             bool
+		ok                bool
 	}{
-		{"reject", `api's dialog took "Reject", not "Allow once"`, false},
-		{"once", "approved bash: touch four.txt in api", true},
+		{"reject", "reject", `api's dialog took "Reject", not "Allow once"`, false, false},
+		{"once", "once", "approved bash: touch four.txt in api", false, true},
+		// The next call, the same command, asks at once: its dialog shows
+		// again, and the answer still took (the twelfth re-run: "did not
+		// take" said of a yes that ran, 20 of 110).
+		{"once, asked again", "once", "approved bash: touch four.txt in api", true, true},
 	} {
-		t.Run(c.reply, func(t *testing.T) {
+		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			e := newEnv(t)
-			fakeOpenCode(t, e, "api", c.reply)
+			fakeOpenCode(t, e, "api", c.reply, c.again)
 			waitPane(t, e.tc, "lanes-api", "Permission required")
 			e.now = func() time.Time { return time.Now().Add(-5 * time.Second) } // past its key guard
 			e.stdin = `{"hook_event_name":"permission.asked","session_id":"ses_abcdefghij12","tool_use_id":"call_1",` +
@@ -59,18 +64,23 @@ func TestAnswerSaysTheOptionOpenCodeTook(t *testing.T) {
 // fakeOpenCode starts session name running a stand-in OpenCode: it shows
 // the recorded real dialog (styled, Allow once highlighted), takes one
 // key, reports reply through `lanes hook opencode` as the plugin would,
-// and clears its dialog.
-func fakeOpenCode(t *testing.T, e *env, name, reply string) {
+// and clears its dialog (again: leaves it, as the next call of the same
+// command draws it, with no frame between).
+func fakeOpenCode(t *testing.T, e *env, name, reply string, again bool) {
 	t.Helper()
 	dir := t.TempDir()
 	screen, err := filepath.Abs(filepath.Join("..", "..", "testdata", "real", "opencode", "highlight", "dialog-once.screen"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	after := "clear; echo '$ touch four.txt'"
+	if again {
+		after = ":" // the next dialog is drawn where this one was, the same
+	}
 	payload := `{"hook_event_name":"permission.replied","session_id":"ses_abcdefghij12","tool_use_id":"call_1","reason":"` + reply + `"}`
 	script := "#!/bin/sh\nclear; printf '%s' \"$(cat " + shellQuote(screen) + ")\"\nstty raw -echo; dd bs=1 count=1 of=/dev/null 2>/dev/null\n" +
 		"printf '%s' " + shellQuote(payload) + " | LANES_STATE_DIR=" + shellQuote(e.state) + " " + shellQuote(lanesBin) + " hook opencode --session " + name + "\n" +
-		"clear; echo '$ touch four.txt'; exec sleep 60\n"
+		after + "; exec sleep 60\n"
 	if err := os.WriteFile(filepath.Join(dir, "opencode"), []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}

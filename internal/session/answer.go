@@ -102,7 +102,17 @@ func (s *Service) afterKeys(ctx context.Context, tc *tmux.Client, cur *state.Rec
 	}
 	said := fmt.Sprintf("%s %s in %s", answered[ans], toolOf(cur, s.content()), cur.Name)
 	gone := s.recordAnswer(ctx, tc, cur, ans, sent)
-	if took := s.tookOther(ctx, cur, ans, sent, gone); took != "" {
+	if took, ok := s.replied(ctx, cur, sent); ok {
+		// The agent's own word wins over any look: the next call's
+		// dialog, the same command again, may already show (the twelfth
+		// re-run: "did not take" said of a yes that ran).
+		if took == ans {
+			return said, nil
+		}
+		_ = s.Update(cur.ID, func(r *state.Record, tx *state.Tx) error {
+			return tx.AppendHistory(r.ID, state.Transition{At: s.now(), From: r.Activity.State, To: r.Activity.State, Source: "user",
+				Detail: fmt.Sprintf("but its dialog took %s (its highlight moved)", agent.Words(cur.Agent)[took]) + state.DetailSep + toolOf(cur, true)})
+		})
 		return "", fmt.Errorf("%s's dialog took %q, not %q (its highlight moved in the pane as lanes confirmed): it %s %s — look at the pane (lanes attach %s)",
 			cur.Name, agent.Words(cur.Agent)[took], agent.Words(cur.Agent)[ans], answered[took], toolOf(cur, s.content()), cur.Name)
 	}
@@ -124,38 +134,30 @@ func (s *Service) afterKeys(ctx context.Context, tc *tmux.Client, cur *state.Rec
 // option its dialog took.
 const replyLook = 2 * time.Second
 
-// tookOther is the answer cur's dialog took instead of ans, as its agent
-// says once the dialog went (OpenCode's permission.replied), and says so
-// in the history; "" when it took ans or said nothing. Enter takes the
-// option drawn highlighted, and a person may move it in the instant
-// between lanes' last look and its Enter (the eleventh hostile re-run's
-// Left: yes rejected): nothing can undo that, but lanes does not claim
-// what did not happen.
-func (s *Service) tookOther(ctx context.Context, cur *state.Record, ans agent.Answer, sent time.Time, gone bool) agent.Answer {
-	if !gone || !agent.StyledDialog(cur.Agent) {
-		return ""
+// replied is the answer cur's agent says its dialog took since sent,
+// once its event comes (for at most replyLook), for an agent whose Enter
+// takes the option drawn highlighted (OpenCode's permission.replied): a
+// person may move the highlight in the instant between lanes' last look
+// and its Enter (the eleventh hostile re-run's Left: yes rejected), and
+// nothing can undo that, but lanes does not claim what did not happen.
+// false: the agent said nothing.
+func (s *Service) replied(ctx context.Context, cur *state.Record, sent time.Time) (agent.Answer, bool) {
+	if !agent.StyledDialog(cur.Agent) {
+		return "", false
 	}
 	for end := time.Now().Add(replyLook); ; {
 		if res, err := s.Cycle(ctx); err == nil {
 			if r, err := state.Resolve(res.Records, cur.ID); err == nil && r.Activity.Replied != "" && !r.Activity.RepliedAt.Before(sent) {
-				took := agent.Answer(r.Activity.Replied)
-				if took == ans {
-					return ""
-				}
-				_ = s.Update(cur.ID, func(r *state.Record, tx *state.Tx) error {
-					return tx.AppendHistory(r.ID, state.Transition{At: s.now(), From: r.Activity.State, To: r.Activity.State, Source: "user",
-						Detail: fmt.Sprintf("but its dialog took %s (its highlight moved)", agent.Words(cur.Agent)[took]) + state.DetailSep + toolOf(cur, true)})
-				})
-				return took
+				return agent.Answer(r.Activity.Replied), true
 			}
 		}
 		select {
 		case <-ctx.Done():
-			return ""
+			return "", false
 		case <-time.After(100 * time.Millisecond):
 		}
 		if time.Now().After(end) {
-			return ""
+			return "", false
 		}
 	}
 }
