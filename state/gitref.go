@@ -43,7 +43,7 @@ func headFile(dir string) string {
 			if fi.IsDir() {
 				return filepath.Join(g, "HEAD")
 			}
-			b, err := readGitFile(g)
+			b, err := ReadGitFile(g)
 			if err != nil {
 				return ""
 			}
@@ -70,7 +70,7 @@ func branchOf(head string) (string, bool) {
 	if head == "" {
 		return "", false
 	}
-	b, err := readGitFile(head)
+	b, err := ReadGitFile(head)
 	if errors.Is(err, errNotGitFile) {
 		return BranchUnreadable, true // a fact, said: not a stall, not a guess
 	}
@@ -105,11 +105,11 @@ func (r *Record) OnBranch() bool { return r.Branch != "" && r.Branch != BranchUn
 // hold one line.
 const gitFileMax = 4096
 
-// readGitFile reads a .git or HEAD file of a checkout, which another user
+// ReadGitFile reads a .git or HEAD file of a checkout, which another user
 // may have planted (a world-writable parent of a session dir): only a
 // regular file of at most gitFileMax bytes, opened so that a FIFO never
 // blocks the open and a device (/dev/zero) is never read.
-func readGitFile(path string) ([]byte, error) {
+func ReadGitFile(path string) ([]byte, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
@@ -250,7 +250,7 @@ func ForeignCheckout(dir string) error {
 			if err == nil {
 				err = ownCheckout(d, fi)
 			}
-			if _, herr := readGitFile(filepath.Join(d, "HEAD")); err == nil && errors.Is(herr, errNotGitFile) {
+			if _, herr := ReadGitFile(filepath.Join(d, "HEAD")); err == nil && errors.Is(herr, errNotGitFile) {
 				err = fmt.Errorf("the git repository %s has a HEAD that is no git file (%v); lanes runs no git there", d, herr)
 			}
 			return err
@@ -269,7 +269,7 @@ func ForeignCheckout(dir string) error {
 					}
 				}
 			}
-			if _, err := readGitFile(head); errors.Is(err, errNotGitFile) {
+			if _, err := ReadGitFile(head); errors.Is(err, errNotGitFile) {
 				return fmt.Errorf("the git checkout at %s has a HEAD that is no git file (%v); lanes runs no git there", d, err)
 			}
 			return nil
@@ -306,7 +306,7 @@ func ownCheckout(path string, fi os.FileInfo) error {
 			}
 		}
 	}
-	if b, err := readGitFile(filepath.Join(path, "commondir")); err == nil {
+	if b, err := ReadGitFile(filepath.Join(path, "commondir")); err == nil {
 		common := strings.TrimSpace(string(b))
 		if !filepath.IsAbs(common) {
 			common = filepath.Join(path, common)

@@ -112,8 +112,10 @@ func (a *app) repairWorktrees(ctx context.Context, recs []*state.Record) {
 // (its .git file names the repository's .git/worktrees/NAME); "" for a
 // directory that is not a linked worktree.
 func worktreeRepo(path string) string {
-	b, err := os.ReadFile(filepath.Join(path, ".git"))
-	if err != nil || len(b) > 4096 {
+	// Another user may have planted it (a FIFO, /dev/zero) where they can
+	// write: read as every git file lanes reads (issue 30, item 5).
+	b, err := state.ReadGitFile(filepath.Join(path, ".git"))
+	if err != nil {
 		return ""
 	}
 	gitdir, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")

@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // A worktree root another user could have made or can change gets no
@@ -150,5 +152,38 @@ func TestDoctorNamesAWorktreeOthersMayChange(t *testing.T) {
 	out, _, code := e.run("doctor")
 	if code == exitOK || !strings.Contains(out, "session wtx's worktree") || !strings.Contains(out, "other users may change") {
 		t.Errorf("doctor with the worktree's repository in a 0777 directory: exit %d\n%s", code, out)
+	}
+}
+
+// doctor reads the .git of each directory under lanes' worktree roots as
+// lanes reads every git file another user may have planted: a FIFO does
+// not block it, /dev/zero is not read (the twelfth re-run: doctor hung,
+// deaf to SIGTERM, or grew to 3.6 GB).
+func TestDoctorReadsPlantedGitFilesSafely(t *testing.T) {
+	t.Parallel()
+	e := gitEnv(t)
+	repo := tempRepo(t, 1)
+	e.must("new", "wtx", "--worktree", "--dir", repo, "--", "sleep", "600")
+	root := filepath.Join(filepath.Dir(repo), "proj.lanes")
+	for _, d := range []string{"fifo", "zero"} {
+		if err := os.Mkdir(filepath.Join(root, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(root, "fifo", ".git"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(root, "zero", ".git")); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string, 1)
+	go func() { out, _, _ := e.run("doctor"); done <- out }()
+	select {
+	case out := <-done:
+		if strings.Contains(out, "fifo") || strings.Contains(out, "zero") {
+			t.Errorf("doctor took a planted .git for a worktree:\n%s", out)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("doctor still reading a planted .git after 30 s")
 	}
 }
