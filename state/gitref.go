@@ -109,7 +109,11 @@ const gitFileMax = 4096
 // may have planted (a world-writable parent of a session dir): only a
 // regular file of at most gitFileMax bytes, opened so that a FIFO never
 // blocks the open and a device (/dev/zero) is never read.
-func ReadGitFile(path string) ([]byte, error) {
+func ReadGitFile(path string) ([]byte, error) { return readRegular(path, gitFileMax) }
+
+// readRegular reads path if it is a regular file of at most limit bytes,
+// opened so that a FIFO never blocks the open.
+func readRegular(path string, limit int64) ([]byte, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
@@ -121,10 +125,10 @@ func ReadGitFile(path string) ([]byte, error) {
 		return nil, err
 	case !fi.Mode().IsRegular():
 		return nil, fmt.Errorf("%w: %s is %s", errNotGitFile, path, fi.Mode().Type())
-	case fi.Size() > gitFileMax:
+	case fi.Size() > limit:
 		return nil, fmt.Errorf("%w: %s holds %d bytes, more than a git file does", errNotGitFile, path, fi.Size())
 	}
-	return io.ReadAll(io.LimitReader(f, gitFileMax))
+	return io.ReadAll(io.LimitReader(f, limit))
 }
 
 // heads remembers where each session directory's HEAD file is, and what
@@ -321,7 +325,8 @@ func ownCheckout(path string, fi os.FileInfo) error {
 }
 
 // ownedTree checks a git directory itself and the files of it git runs
-// commands from (config, config.worktree, hooks/), no further.
+// commands from (config, config.worktree and the files they include,
+// hooks/), no further.
 func ownedTree(path string, fi os.FileInfo) error {
 	if err := ownedAlone(path, fi); err != nil {
 		return err
@@ -332,6 +337,11 @@ func ownedTree(path string, fi os.FileInfo) error {
 			if err := ownedAlone(p, nfi); err != nil {
 				return err
 			}
+		}
+	}
+	for _, name := range []string{"config", "config.worktree"} {
+		if err := includesOwned(filepath.Join(path, name), 0); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +15,6 @@ import (
 	"lanes/internal/remote"
 	"lanes/internal/session"
 	"lanes/state"
-	"lanes/state/fsafe"
 )
 
 // orphanWorktree is a worktree under lanes' worktree roots (the
@@ -65,7 +65,7 @@ func doctorWorktrees(recs []*state.Record, add addFunc) {
 		if r.Git.Worktree == "" {
 			continue
 		}
-		if err := session.CheckWorktree(r.Git.Worktree); errors.Is(err, fsafe.ErrForeign) {
+		if err := session.CheckWorktree(r.Git.Worktree); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			add(false, "chmod go-w the directory it names (or move the repository where only you can change it), then lanes restart "+remote.Quote(r.Name),
 				"session %s's worktree: %v — restart and restore will not start its agent there", r.Name, err)
 		}

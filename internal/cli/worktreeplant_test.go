@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -195,6 +196,10 @@ func TestGitRunsNowhereAnotherMayChange(t *testing.T) {
 		refused bool
 	}{
 		{"config anyone may write", func(git string) error { return os.Chmod(filepath.Join(git, "config"), 0o666) }, true},
+		// The twelfth re-run: filters through an included file.
+		{"an include anyone may write", func(git string) error { return includes(git, "[include]\n\tpath = ", 0o666) }, true},
+		{"an includeIf anyone may write", func(git string) error { return includes(git, "[includeIf \"gitdir:/\"]\n\tpath = ", 0o666) }, true},
+		{"an include of the user's alone", func(git string) error { return includes(git, "[include]\n\tpath = ", 0o600) }, false},
 		{"group with another user in it", func(git string) error {
 			if err := os.Chown(git, 0, 65534); err != nil { // nogroup: nobody's
 				return err
@@ -261,4 +266,22 @@ func TestGitRunsNowhereAnotherMayChangeMore(t *testing.T) {
 	if _, errs, code := e.run("rm", "lw", "--worktree"); code == exitOK || !strings.Contains(errs, "another can change") {
 		t.Errorf("rm --worktree there: exit %d %q, want a refusal", code, errs)
 	}
+}
+
+// includes has git's config include, by the section head, a file of the
+// given mode next to it.
+func includes(git, head string, mode os.FileMode) error {
+	inc := filepath.Join(filepath.Dir(git), "shared.gitconfig")
+	if err := os.WriteFile(inc, []byte("[filter \"x\"]\n\tclean = cat\n"), mode); err != nil {
+		return err
+	}
+	if err := os.Chmod(inc, mode); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(filepath.Join(git, "config"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(head + "../shared.gitconfig\n")
+	return errors.Join(err, f.Close())
 }

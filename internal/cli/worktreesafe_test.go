@@ -69,6 +69,23 @@ func TestRestoreRechecksTheWorktree(t *testing.T) {
 	if _, errs, code := e.run("restore", "wtx"); code == exitOK || !strings.Contains(errs, "not starting its agent") || !strings.Contains(errs, "writable by other users") {
 		t.Errorf("restore into a worktree others can write: exit %d %q", code, errs)
 	}
+	if err := os.Chmod(wt, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// Its repository's config anyone may write (the twelfth re-run).
+	config := filepath.Join(repo, ".git", "config")
+	if err := os.Chmod(config, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := e.run("restore", "wtx"); code == exitOK || !strings.Contains(errs, "another can change") {
+		t.Errorf("restore into a worktree of a repository others can change: exit %d %q", code, errs)
+	}
+	if out, _, _ := e.run("doctor"); !strings.Contains(out, "session wtx's worktree") {
+		t.Errorf("doctor does not name it:\n%s", out)
+	}
+	if err := os.Chmod(config, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.Rename(wt, wt+".theirs"); err != nil {
 		t.Fatal(err)
 	}

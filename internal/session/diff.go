@@ -56,11 +56,11 @@ func (s *Service) Diff(ctx context.Context, r *state.Record) ([]byte, error) {
 	if mb, err := git("merge-base", base, "HEAD"); err == nil {
 		from = strings.TrimSpace(string(mb))
 	}
-	stat, err := git("diff", "--no-color", "--no-ext-diff", "--no-textconv", "--stat", from)
+	stat, err := git("diff", "--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", "--stat", from)
 	if err != nil {
 		return nil, err
 	}
-	body, err := git("diff", "--no-color", "--no-ext-diff", "--no-textconv", from)
+	body, err := git("diff", "--no-color", "--no-ext-diff", "--no-textconv", "--ignore-submodules=all", from)
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"lanes/state"
 	"lanes/state/fsafe"
 )
 
@@ -52,7 +53,13 @@ func CheckWorktree(path string) error {
 	if err := WorktreeDirSafe(filepath.Dir(path)); err != nil {
 		return err
 	}
-	return WorktreeDirSafe(path)
+	if err := WorktreeDirSafe(path); err != nil {
+		return err
+	}
+	// Its repository may have become another's to change since (the
+	// twelfth re-run: restore started the agent in a worktree of a
+	// repository whose config anyone could write).
+	return state.ForeignCheckout(path)
 }
 
 // ancestorsSafe refuses a worktree root under a directory another user
