@@ -218,7 +218,12 @@ export const LanesPlugin = async () => {
           } else if (status === "idle" && errored.has(sid)) {
             return; // the error already ended the turn, with its outcome
           }
-          send("session.status", { session_id: sid, status });
+          const fields = { session_id: sid, status };
+          if (status === "retry") {
+            // What it retries and which attempt: the card says it.
+            fields.reason = (String(p.status.message || "").slice(0, 120) + " · attempt " + p.status.attempt).trim();
+          }
+          send("session.status", fields);
           return;
         }
         case "session.idle": {
@@ -237,7 +242,11 @@ export const LanesPlugin = async () => {
           const sid = p.sessionID;
           if (!sid || parents.has(sid)) return;
           errored.add(sid);
-          send("session.error", { session_id: sid, reason: (p.error && p.error.name) || "" });
+          const error = p.error || {};
+          const code = error.data && error.data.statusCode;
+          // The error's name, and its HTTP status where it has one (the card
+          // says "rate limited" for a 429).
+          send("session.error", { session_id: sid, reason: error.name || "", status: code ? String(code) : "" });
           return;
         }
         case "session.deleted": {

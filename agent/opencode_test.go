@@ -39,7 +39,7 @@ await ev("session.error", { sessionID: S, error: { name: "MessageAbortedError", 
 await ev("session.status", { sessionID: S, status: { type: "idle" } });
 await ev("session.idle", { sessionID: S });
 await hooks["chat.message"]({ sessionID: S }, { message: {}, parts: [] });
-await ev("session.status", { sessionID: S, status: { type: "retry", attempt: 1, message: "rate limited", next: 0 } });
+await ev("session.status", { sessionID: S, status: { type: "retry", attempt: 1, message: "Too Many Requests", next: 0 } });
 await ev("session.status", { sessionID: S, status: { type: "idle" } });
 await ev("permission.updated", { id: "per_2", type: "edit", sessionID: S, messageID: "m", callID: "call_3", title: "", metadata: {}, time: { created: 0 } });
 await ev("permission.replied", { sessionID: S, permissionID: "per_2", response: "reject" });
@@ -74,7 +74,7 @@ func TestOpenCodePluginRuns(t *testing.T) {
 		`subagent.stop session=ses_main agent=ses_child`,
 		`session.error session=ses_main reason=MessageAbortedError`,
 		`chat.message session=ses_main`,
-		`session.status session=ses_main status=retry`,
+		`session.status session=ses_main status=retry reason=Too Many Requests · attempt 1`,
 		`session.status session=ses_main status=idle`,
 		`permission.updated session=ses_main call=call_3`,
 		`permission.replied session=ses_main reason=reject call=call_3`,

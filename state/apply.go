@@ -24,7 +24,7 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 	if a.FirstSignalAt.IsZero() && e.Source != "witness" {
 		a.FirstSignalAt = e.At // a hook's: the witness says nothing of the hooks
 	}
-	a.LastEventAt, a.Retry = e.At, "" // any event: it is past retrying
+	a.LastEventAt, a.Retry = e.At, e.Retry // any other event: it is past retrying
 	if e.ProviderSessionID != "" {
 		a.ProviderSessionID = e.ProviderSessionID
 	}

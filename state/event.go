@@ -89,4 +89,7 @@ type Event struct {
 	// Reply is the answer the agent says its dialog took (ReplyYes…),
 	// where its event says.
 	Reply string
+	// Retry is what the agent's event says it retries ("rate limited,
+	// attempt 2"; retry.go), where it says.
+	Retry string
 }

@@ -1,6 +1,9 @@
 package state
 
-import "strings"
+import (
+	"cmp"
+	"strings"
+)
 
 // AgentOpenCode is OpenCode.
 const AgentOpenCode Agent = "opencode"
@@ -76,6 +79,11 @@ func opencodeEvent(l Line) (Event, bool) {
 		if k, ok := opencodeStatusKinds[l.Status]; ok {
 			e.Kind = k
 		}
+		if l.Status == "retry" {
+			// "Too Many Requests · attempt 2": its own event says it
+			// retries (testdata/real/harness/opencode/retry).
+			e.Retry = cmp.Or(retrySays(l.Reason), "retrying")
+		}
 	case "permission.asked", "permission.updated", "question.asked":
 		e.Dialog = true // OpenCode asks in its TUI
 	case "permission.replied":
@@ -85,7 +93,7 @@ func opencodeEvent(l Line) (Event, bool) {
 		e.Reply = opencodeReplies[l.Reason]
 	case "session.error":
 		e.Detail = qualified(l.Event, l.Reason)
-		e.Outcome = OutcomeFailure
+		e.Outcome, e.Failure = OutcomeFailure, httpFailure(l.Status)
 		if l.Reason == opencodeAborted {
 			e.Outcome = OutcomeCancellation
 		}

@@ -51,7 +51,7 @@ func seeRetry(a *ActivityFacts, m Markers, s Screen) bool {
 func retrySays(line string) string {
 	why := ""
 	switch l := strings.ToLower(line); {
-	case strings.Contains(l, "rate_limit") || strings.Contains(l, "rate limit") || strings.Contains(l, "429"):
+	case strings.Contains(l, "rate_limit") || strings.Contains(l, "rate limit") || strings.Contains(l, "429") || strings.Contains(l, "too many requests"):
 		why = "rate limited"
 	case strings.Contains(l, "overloaded") || strings.Contains(l, "529"):
 		why = "server overloaded"
@@ -69,4 +69,18 @@ func retrySays(line string) string {
 		return "attempt " + attempt
 	}
 	return why
+}
+
+// httpFailure is a failed request's HTTP status in a few words, as a card
+// says why a turn failed; "" for none.
+func httpFailure(status string) string {
+	switch {
+	case status == "429":
+		return "rate limited"
+	case status == "529" || status == "503":
+		return "server overloaded"
+	case len(status) == 3 && status[0] == '5':
+		return "server error"
+	}
+	return ""
 }

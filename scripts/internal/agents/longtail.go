@@ -118,7 +118,7 @@ func init() { scenarios = append(scenarios, retry) }
 // Needs you + Failed with the reason.
 var retry = scenario{name: "retry", env: []string{"CLAUDE_CODE_MAX_RETRIES=6"},
 	turns: func(a agent, _ bool) ([]m.Turn, string) {
-		if a.name != "claude" {
+		if a.name != "claude" && a.name != "opencode" {
 			return nil, "its retries are not scripted here yet"
 		}
 		return append([]m.Turn{{m.Fail(429)}}, texts...), ""
