@@ -41,23 +41,34 @@ func seeRetry(a *ActivityFacts, m Markers, s Screen) bool {
 	if at < 0 {
 		return false
 	}
+	a.Retry = retrySays(lineAt(s, at))
+	return true
+}
+
+// whyFailed is what an agent's line about a failed request says of why,
+// in a few words ("rate limited"), "" when it says nothing lanes knows.
+func whyFailed(line string) string {
+	switch l := strings.ToLower(line); {
+	case strings.Contains(l, "rate_limit") || strings.Contains(l, "rate limit") || strings.Contains(l, "429") || strings.Contains(l, "too many requests"):
+		return "rate limited"
+	case strings.Contains(l, "overloaded") || strings.Contains(l, "529") || strings.Contains(l, "at capacity") || strings.Contains(l, "high demand"):
+		return "server overloaded"
+	case strings.Contains(l, "api error"):
+		return "API error"
+	}
+	return ""
+}
+
+// lineAt is the line of s holding byte at.
+func lineAt(s Screen, at int) string {
 	line := string(s[strings.LastIndex(string(s[:at]), "\n")+1:])
 	line, _, _ = strings.Cut(line, "\n")
-	a.Retry = retrySays(line)
-	return true
+	return line
 }
 
 // retrySays is a retry line in a few words: "rate limited, attempt 6/6".
 func retrySays(line string) string {
-	why := ""
-	switch l := strings.ToLower(line); {
-	case strings.Contains(l, "rate_limit") || strings.Contains(l, "rate limit") || strings.Contains(l, "429") || strings.Contains(l, "too many requests"):
-		why = "rate limited"
-	case strings.Contains(l, "overloaded") || strings.Contains(l, "529"):
-		why = "server overloaded"
-	case strings.Contains(l, "api error"):
-		why = "API error"
-	}
+	why := whyFailed(line)
 	attempt := ""
 	if _, rest, ok := strings.Cut(line, "attempt "); ok {
 		attempt, _, _ = strings.Cut(strings.TrimSpace(rest), " ")

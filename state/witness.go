@@ -231,8 +231,8 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 		// (Without hooks, pane output says active and idle: a look for a
 		// question that finds the prompt is no interrupt.)
 		ev.Kind, ev.Outcome, ev.Detail = KindTurnEnd, OutcomeCancellation, "idle prompt, no busy indicator"
-		if s.last(m.Failed) > s.last(m.Interrupted) {
-			ev.Outcome, ev.Detail = OutcomeFailure, "idle prompt under an error"
+		if at := s.last(m.Failed); at > s.last(m.Interrupted) {
+			ev.Outcome, ev.Detail, ev.Failure = OutcomeFailure, "idle prompt under an error", whyFailed(lineAt(s, at))
 		}
 		return ev, true
 	}

@@ -215,14 +215,16 @@ func TestWitnessCapsCaptures(t *testing.T) {
 // Codex 0.171 fires no hook when a turn fails on an API error: it prints
 // "■ We’re currently experiencing high demand…" above its prompt
 // (testdata/real/codex/api-error). The witness reads the turn's end there
-// as a failure, not an interrupt: Idle + Failed, in Needs you.
+// as a failure, not an interrupt: Idle + Failed, in Needs you, and says
+// why in a few words, from its line.
 func TestWitnessCodexAPIErrorIsIdleFailed(t *testing.T) {
 	w := newWitnessRig(t, AgentCodex, "api-error", 3) // SessionStart, UserPromptSubmit, notify
 	w.show(AgentCodex, "api-error", "failed", true)
 	took, r := w.until(10*time.Second, false, func(r *Record) bool { return r.Activity.State == ActivityIdle })
 	d := Derive(r, w.clk.t)
-	if took < 0 || !slices.Contains(d.Marks, MarkFailed) || d.Zone != ZoneNeedsYou {
-		t.Fatalf("API error: after %v activity %s marks %v zone %s, want idle + failed in needs you", took, r.Activity.State, d.Marks, d.Zone)
+	if took < 0 || !slices.Contains(d.Marks, MarkFailed) || d.Zone != ZoneNeedsYou || r.Activity.Failure != "server overloaded" {
+		t.Fatalf("API error: after %v activity %s marks %v zone %s failure %q, want idle + failed in needs you, server overloaded",
+			took, r.Activity.State, d.Marks, d.Zone, r.Activity.Failure)
 	}
 }
 
