@@ -127,7 +127,10 @@ var retry = scenario{name: "retry", env: []string{"CLAUDE_CODE_MAX_RETRIES=6"},
 			// its failure).
 			return nil, "Codex retries with no word on its screen and no hook"
 		case "gemini":
-			return nil, "its retries are not scripted here yet"
+			// Tried with 0.61.0 (general.maxAttempts 3): a 429 retried
+			// six times in 28 s under "Thinking... (esc to cancel, 29s)"
+			// alone, no hook, then "✕ [API Error: …]".
+			return nil, "Gemini CLI retries with no word on its screen and no hook"
 		}
 		return append([]m.Turn{{m.Fail(429)}}, texts...), ""
 	},
