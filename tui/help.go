@@ -63,12 +63,13 @@ func (m Model) legend() string {
 			b.WriteString("\n")
 		}
 	}
-	b.WriteString("\n\n" + l.name.s("Marks") + "   ")
+	var marks []string
 	for _, mk := range state.Marks {
 		s, _ := l.markFor(mk)
-		b.WriteString(s + "   ")
+		marks = append(marks, s)
 	}
-	b.WriteString(l.role[theme.Muted.Role].s(theme.Muted.Glyph + " " + theme.Muted.Short))
+	marks = append(marks, l.role[theme.Muted.Role].s(theme.Muted.Glyph+" "+theme.Muted.Short))
+	b.WriteString("\n\n" + flowItems(l.name.s("Marks")+"   ", marks, "   ", m.w-8))
 	b.WriteString("\n" + l.name.s("Dots") + "    ")
 	for _, a := range state.Activities {
 		b.WriteString(l.dotFor(a, 0) + " " + l.muted.s(theme.ActivitySpec(a).Short) + "  ")
@@ -83,5 +84,30 @@ func (m Model) legend() string {
 	}
 	b.WriteString("\n" + l.name.s("Branch") + "  " + l.muted.s("↑ commits ahead of its base  ↓ behind  ± files changed"))
 	b.WriteString("\n" + l.muted.s("Only an active dot breathes; a card's badge is its status, a dot its agent's activity."))
+	return b.String()
+}
+
+// flowItems lays items after head, sep between them, and starts a new line
+// (indented as wide as head) before an item that would pass width: a
+// label is never cut in two.
+func flowItems(head string, items []string, sep string, width int) string {
+	indent := strings.Repeat(" ", lipgloss.Width(head))
+	var b strings.Builder
+	b.WriteString(head)
+	x := lipgloss.Width(head)
+	for i, it := range items {
+		w := lipgloss.Width(it)
+		if i > 0 {
+			if x+len(sep)+w > width {
+				b.WriteString("\n" + indent)
+				x = len(indent)
+			} else {
+				b.WriteString(sep)
+				x += len(sep)
+			}
+		}
+		b.WriteString(it)
+		x += w
+	}
 	return b.String()
 }

@@ -185,6 +185,7 @@ func (a *app) usage(w io.Writer) {
 	fmt.Fprintln(w, "                  ssh takes, e.g. --host build=me@build.box; --host DEST alone is named by DEST's host part),")
 	fmt.Fprintln(w, "                  beside those of $XDG_CONFIG_HOME/lanes/hosts: a NAME of that file is replaced")
 	fmt.Fprintln(w, "\nEnvironment:\n  LANES_STATE_DIR   state directory (default $XDG_STATE_HOME/lanes, else ~/.local/state/lanes)")
+	fmt.Fprintln(w, "  LANES_TMUX_SOCKET the tmux server (tmux -L) lanes starts and reads sessions on, as --socket")
 	fmt.Fprintln(w, "  LANES_CONTENT     off (or 0, false, no): hooks keep, and the board and `ls --json` show, no tool, question or message (screen-sharing)")
 	fmt.Fprintln(w, "  LANES_NOTIFY      off (or 0, false, no): the board tells nobody when a session enters Needs you")
 	fmt.Fprintln(w, "  LANES_PR_EVERY    how often the board reads PRs from GitHub with gh (default 60s, at least 5s), or off")

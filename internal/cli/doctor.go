@@ -221,16 +221,17 @@ func (a *app) doctorHooks(stateDir string, add addFunc) {
 		}
 		path, err := exec.LookPath(string(ag))
 		if err != nil {
-			continue // not installed: nothing to say
+			add(true, "", "%s: not on PATH — install it for `lanes new --agent %s`, or give lanes new any command after --", ag, ag)
+			continue
 		}
 		installed, err := agent.Installed(ag, home)
 		switch {
 		case err != nil:
 			add(false, "", "%s (%s): reading its config: %v", ag, path, err)
 		case installed:
-			add(true, "", "%s: lanes hooks installed in its own config", ag)
+			add(true, "", "%s (%s): lanes hooks installed in its own config", ag, path)
 		default:
-			add(true, "", "%s: hooks are injected by `lanes new --agent %s` (optional: `lanes hooks install %s` for sessions started outside lanes)", ag, ag, ag)
+			add(true, "", "%s (%s): hooks are injected by `lanes new --agent %s` (optional: `lanes hooks install %s` for sessions started outside lanes)", ag, path, ag, ag)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -45,6 +46,7 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	now := a.now()
 	views := listViews(recs, now, *all)
 	a.noteOtherServers(recs)
+	a.noteServerExit(recs, now)
 	// A host that did not answer exits 1, after all the rest is printed:
 	// a script sees the listing is not whole.
 	done := exitOK
@@ -175,4 +177,18 @@ func (a *app) noteOtherServers(recs []*state.Record) {
 		fmt.Fprintf(a.stderr, "lanes: note: %d live session(s) on %s, which this command did not read (it reads %s): their status is as last read; `lanes %s ls` reads them\n",
 			n[socket], there, here, flag)
 	}
+}
+
+// noteServerExit says on stderr, for ten minutes after it, that a tmux
+// server exited and ended sessions with it, and what brings them back
+// (the board's title line says the same).
+func (a *app) noteServerExit(recs []*state.Record, now time.Time) {
+	socket, names := state.LastServerExit(recs, now.Add(-10*time.Minute))
+	if len(names) == 0 {
+		return
+	}
+	server, _ := tmux.ServerName(socket)
+	slices.Sort(names)
+	fmt.Fprintf(a.stderr, "lanes: note: %s exited, and %d session(s) ended with it (%s); `lanes restore --all` starts them again\n",
+		server, len(names), strings.Join(names, ", "))
 }

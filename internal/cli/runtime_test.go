@@ -128,6 +128,9 @@ func TestServerKilledThenReplaced(t *testing.T) {
 	if got["a"].EventsApplied != 1 || len(got["a"].EventsDropped) != 0 {
 		t.Fatalf("a hook while tmux was down: applied %d dropped %v", got["a"].EventsApplied, got["a"].EventsDropped)
 	}
+	if _, errs, _ := e.run("ls"); !strings.Contains(errs, "2 session(s) ended with it (a, b); `lanes restore --all`") { // why, and the way back
+		t.Errorf("ls after the server exited: stderr %q", errs)
+	}
 	// New sessions work on a new server; restore --all brings a and b back.
 	e.must("new", "c", "--", "sleep", "3600")
 	e.waitFor("c live", 5*time.Second, func(m map[string]listing.Session) bool { return m["c"].Status == state.StatusIdle })
