@@ -276,7 +276,7 @@ func ForeignCheckout(dir string) error {
 			if _, err := ReadGitFile(head); errors.Is(err, errNotGitFile) {
 				return fmt.Errorf("the git checkout at %s has a HEAD that is no git file (%v); lanes runs no git there", d, err)
 			}
-			return nil
+			return configsOwned(d)
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
@@ -325,8 +325,8 @@ func ownCheckout(path string, fi os.FileInfo) error {
 }
 
 // ownedTree checks a git directory itself and the files of it git runs
-// commands from (config, config.worktree and the files they include,
-// hooks/), no further.
+// commands from (config, config.worktree, hooks/), no further (the files
+// a config includes: configsOwned).
 func ownedTree(path string, fi os.FileInfo) error {
 	if err := ownedAlone(path, fi); err != nil {
 		return err
@@ -337,11 +337,6 @@ func ownedTree(path string, fi os.FileInfo) error {
 			if err := ownedAlone(p, nfi); err != nil {
 				return err
 			}
-		}
-	}
-	for _, name := range []string{"config", "config.worktree"} {
-		if err := includesOwned(filepath.Join(path, name), 0); err != nil {
-			return err
 		}
 	}
 	return nil

@@ -57,12 +57,19 @@ func orphanWorktrees(recs []*state.Record) []orphanWorktree {
 	return out
 }
 
-// doctorWorktrees lists each orphan worktree with the commands that
-// remove it and its branch, which doctor never runs itself (--repair
-// removes the empty ones).
+// doctorWorktrees names each session whose checkout another user could
+// change, and lists each orphan worktree with the commands that remove it
+// and its branch, which doctor never runs itself (--repair removes the
+// empty ones).
 func doctorWorktrees(recs []*state.Record, add addFunc) {
 	for _, r := range recs {
 		if r.Git.Worktree == "" {
+			// A checkout another user can change: lanes runs no git there,
+			// but the agent will (the thirteenth re-run).
+			if err := state.ForeignCheckout(r.Dir); r.Live() && r.Dir != "" && err != nil {
+				add(false, "chmod go-w what it names, or move the checkout where only you can change it",
+					"session %s's directory: %v — its agent runs git there", r.Name, err)
+			}
 			continue
 		}
 		if err := session.CheckWorktree(r.Git.Worktree); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -196,10 +196,28 @@ func TestGitRunsNowhereAnotherMayChange(t *testing.T) {
 		refused bool
 	}{
 		{"config anyone may write", func(git string) error { return os.Chmod(filepath.Join(git, "config"), 0o666) }, true},
-		// The twelfth re-run: filters through an included file.
-		{"an include anyone may write", func(git string) error { return includes(git, "[include]\n\tpath = ", 0o666) }, true},
-		{"an includeIf anyone may write", func(git string) error { return includes(git, "[includeIf \"gitdir:/\"]\n\tpath = ", 0o666) }, true},
-		{"an include of the user's alone", func(git string) error { return includes(git, "[include]\n\tpath = ", 0o600) }, false},
+		// The twelfth and thirteenth re-runs: filters through an included
+		// file, spelt every way git reads one.
+		{"an include anyone may write", func(git string) error { return includes(git, "[include]\n\tpath = ../shared.gitconfig\n", 0o666) }, true},
+		{"an includeIf anyone may write", func(git string) error {
+			return includes(git, "[includeIf \"gitdir:/\"]\n\tpath = ../shared.gitconfig\n", 0o666)
+		}, true},
+		{"an include on its section's line", func(git string) error { return includes(git, "[include] path = ../shared.gitconfig\n", 0o666) }, true},
+		{"an include quoted, commented", func(git string) error {
+			return includes(git, "[include]\n\tPath = \"../shared.gitconfig\" ; mine\n", 0o666)
+		}, true},
+		{"an include over two lines", func(git string) error { return includes(git, "[include]\n\tpath = ../shared.\\\ngitconfig\n", 0o666) }, true},
+		{"an include another user could make", func(git string) error {
+			shared := filepath.Join(filepath.Dir(git), "shared")
+			if err := os.Mkdir(shared, 0o777); err != nil {
+				return err
+			}
+			if err := os.Chmod(shared, 0o1777); err != nil { // sticky: still theirs to make
+				return err
+			}
+			return includes(git, "[include]\n\tpath = ../shared/none.gitconfig\n", 0o600)
+		}, true},
+		{"an include of the user's alone", func(git string) error { return includes(git, "[include]\n\tpath = ../shared.gitconfig\n", 0o600) }, false},
 		{"group with another user in it", func(git string) error {
 			if err := os.Chown(git, 0, 65534); err != nil { // nogroup: nobody's
 				return err
@@ -268,9 +286,9 @@ func TestGitRunsNowhereAnotherMayChangeMore(t *testing.T) {
 	}
 }
 
-// includes has git's config include, by the section head, a file of the
-// given mode next to it.
-func includes(git, head string, mode os.FileMode) error {
+// includes appends lines to git's config, which include a file of the
+// given mode beside the repository (../shared.gitconfig from .git).
+func includes(git, lines string, mode os.FileMode) error {
 	inc := filepath.Join(filepath.Dir(git), "shared.gitconfig")
 	if err := os.WriteFile(inc, []byte("[filter \"x\"]\n\tclean = cat\n"), mode); err != nil {
 		return err
@@ -282,6 +300,6 @@ func includes(git, head string, mode os.FileMode) error {
 	if err != nil {
 		return err
 	}
-	_, err = f.WriteString(head + "../shared.gitconfig\n")
+	_, err = f.WriteString(lines)
 	return errors.Join(err, f.Close())
 }

@@ -204,3 +204,21 @@ func TestDoctorReadsPlantedGitFilesSafely(t *testing.T) {
 		t.Fatal("doctor still reading a planted .git after 30 s")
 	}
 }
+
+// doctor names a plain session whose checkout another user can change:
+// lanes runs no git there, but its agent does (the thirteenth re-run).
+func TestDoctorNamesASharedCheckout(t *testing.T) {
+	t.Parallel()
+	e := gitEnv(t)
+	repo := tempRepo(t, 1)
+	e.must("new", "plain", "--dir", repo, "--", "sleep", "600")
+	if out, _, _ := e.run("doctor"); strings.Contains(out, "plain's directory") {
+		t.Fatalf("doctor flags a checkout of the user's own:\n%s", out)
+	}
+	if err := os.Chmod(filepath.Join(repo, ".git", "config"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, code := e.run("doctor"); code == exitOK || !strings.Contains(out, "session plain's directory") {
+		t.Errorf("doctor with the session's repository config 0666: exit %d\n%s", code, out)
+	}
+}
