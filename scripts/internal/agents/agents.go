@@ -192,7 +192,9 @@ trust_level = "trusted"
 `, url+"/v1", h.proj))
 		},
 		// lanes injects its hooks with -c; Codex runs untrusted hooks only with this flag.
-		args:    []string{"--dangerously-bypass-hook-trust"},
+		args: []string{"--dangerously-bypass-hook-trust"},
+		// Another approval policy than the harness's default.
+		mode:    []string{"--dangerously-bypass-hook-trust", "--ask-for-approval", "never"},
 		ready:   lanesMarkers(state.AgentCodex).Idle,
 		dialog:  lanesMarkers(state.AgentCodex).Dialog,
 		approve: "Enter", reject: "Escape", interrupt: "C-c",
@@ -223,7 +225,10 @@ trust_level = "trusted"
 			}
 			return h.write(".gemini/trustedFolders.json", map[string]any{h.proj: "TRUST_FOLDER"})
 		},
-		args:    []string{"-m", "gemini-2.5-flash"},
+		args: []string{"-m", "gemini-2.5-flash"},
+		// Its other modes name themselves in the footer ("auto-accept
+		// edits Shift+Tab to plan"); the idle prompt stays.
+		mode:    []string{"-m", "gemini-2.5-flash", "--approval-mode", "auto_edit"},
 		ready:   lanesMarkers(state.AgentGemini).Idle,
 		dialog:  lanesMarkers(state.AgentGemini).Dialog,
 		approve: "Enter", reject: "Escape", interrupt: "Escape",
@@ -238,6 +243,8 @@ trust_level = "trusted"
 		env: func(h *home, url string) []string {
 			return []string{"OPENCODE_DISABLE_MODELS_FETCH=1"}
 		},
+		// Its Plan agent (Tab switches to it).
+		mode: []string{"--agent", "plan"},
 		files: func(h *home, url string) error {
 			cfg := filepath.Join(".config", "opencode")
 			if err := h.write(filepath.Join(cfg, "opencode.json"), map[string]any{
