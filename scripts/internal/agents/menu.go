@@ -17,13 +17,7 @@ func init() { scenarios = append(scenarios, menu) }
 // item 6).
 var menu = scenario{name: "menu", turns: allTexts,
 	drive: func(r *run) error {
-		if err := r.prompt("Hello."); err != nil {
-			return err
-		}
-		if err := idleAfter(r, "first turn"); err != nil {
-			return err
-		}
-		if err := r.waitReady(30 * time.Second); err != nil {
+		if err := firstTurnReady(r); err != nil {
 			return err
 		}
 		if err := r.typeText(r.a.menu); err != nil {

@@ -230,13 +230,7 @@ var scenarios = []scenario{
 	{name: "compact",
 		turns: allTexts,
 		drive: func(r *run) error {
-			if err := r.prompt("Hello."); err != nil {
-				return err
-			}
-			if err := idleAfter(r, "first turn"); err != nil {
-				return err
-			}
-			if err := r.waitReady(30 * time.Second); err != nil {
+			if err := firstTurnReady(r); err != nil {
 				return err
 			}
 			before := r.turnsServed()
@@ -332,6 +326,17 @@ var scenarios = []scenario{
 // afterwards checks the prompt is free: send is taken, the agent asks the
 // model for a new turn, and the card comes back to idle.
 func afterwards(r *run) error { return afterwardsFrom(r, r.turnsServed()) }
+
+// firstTurnReady walks a first turn to its end and waits for the prompt.
+func firstTurnReady(r *run) error {
+	if err := r.prompt("Hello."); err != nil {
+		return err
+	}
+	if err := idleAfter(r, "first turn"); err != nil {
+		return err
+	}
+	return r.waitReady(30 * time.Second)
+}
 
 func afterwardsFrom(r *run, before int) error {
 	if err := r.waitReady(30 * time.Second); err != nil {
