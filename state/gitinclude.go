@@ -2,7 +2,9 @@ package state
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -17,24 +19,27 @@ import (
 )
 
 // The config files git reads for a checkout (issue 30, items 2 and 5): a
-// file another user can write — one an include names (include.path,
-// includeIf.*.path, in any config git reads, the user's global one too),
-// or one they could put in place of it — is a config they can write, and
-// its filters run as the user under lanes' git (the twelfth and
-// thirteenth hostile re-runs: a clean filter through an include, spelt
-// seven ways a parser of lanes' own missed). git lists the files and the
-// includes itself (`git config --list --show-origin`), parsed as git
-// parses them; lanes checks each, and keeps the verdict until one of
-// them changes.
+// file another user can write or put in place — one a config includes
+// (include.path, includeIf.*.path, whatever its condition now, in any
+// config git reads, the user's global one and the environment's too) —
+// is a config they can write, and its filters run as the user under
+// lanes' git (the twelfth to fourteenth hostile re-runs). git lists the
+// files and the includes, parsed as it parses them (`git config --list
+// --show-origin`, then each included file with --file and --no-includes,
+// so a condition false today is followed too); lanes checks every one
+// and every directory and link on its way from /, and keeps the verdict
+// until one of them changes (a file's inode, size, times or mode: ctime
+// moves with a chmod, an ACL, an owner; a directory's inode, mode and
+// owner).
 
-// configStamp is what a file looked like when its checkout was checked:
-// a change (made, removed, rewritten, replaced) voids the verdict.
+// configStamp is what a path looked like when its checkout was checked.
 type configStamp struct {
-	path string
-	ino  uint64
-	mod  time.Time
-	size int64
-	ok   bool // it existed
+	path             string
+	ino              uint64
+	mod, changed     time.Time
+	size             int64
+	ok               bool // it existed
+	mode, uid, group uint32
 }
 
 func stampOf(path string) configStamp {
@@ -44,7 +49,13 @@ func stampOf(path string) configStamp {
 	}
 	st := configStamp{path: path, mod: fi.ModTime(), size: fi.Size(), ok: true}
 	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-		st.ino = sys.Ino
+		st.ino, st.changed = sys.Ino, time.Unix(sys.Ctim.Sec, sys.Ctim.Nsec)
+		st.mode, st.uid, st.group = sys.Mode, sys.Uid, sys.Gid
+	}
+	if fi.IsDir() {
+		// What lies in a directory changes all the time (git's own
+		// index.lock, /tmp): only who may change it counts.
+		st.mod, st.changed, st.size = time.Time{}, time.Time{}, 0
 	}
 	return st
 }
@@ -58,8 +69,7 @@ type configVerdict struct {
 var configVerdicts sync.Map
 
 // configsOwned says why a config file git reads for the checkout at root
-// must not be trusted, nil when none: git runs no command of a config
-// only its user (or root) can write.
+// must not be trusted, nil when none.
 func configsOwned(root string) error {
 	if v, ok := configVerdicts.Load(root); ok {
 		cv := v.(configVerdict)
@@ -71,94 +81,209 @@ func configsOwned(root string) error {
 			return cv.err
 		}
 	}
-	stamps, err := checkConfigs(root)
-	configVerdicts.Store(root, configVerdict{stamps, err})
+	c := &configCheck{root: root, seen: map[string]bool{}}
+	err := c.run()
+	configVerdicts.Store(root, configVerdict{c.stamps(), err})
 	return err
 }
 
-// checkConfigs checks the config files git reads at root and the files
-// their includes name, and returns the stamps of every file the verdict
-// rests on (those, and where a global config would be).
-func checkConfigs(root string) ([]configStamp, error) {
+// configCheck is one check of a checkout's config files.
+type configCheck struct {
+	root    string
+	watched []string        // every path the verdict rests on
+	seen    map[string]bool // config files listed already
+}
+
+func (c *configCheck) watch(paths ...string) { c.watched = append(c.watched, paths...) }
+
+func (c *configCheck) stamps() []configStamp {
+	out := make([]configStamp, len(c.watched))
+	for i, p := range c.watched {
+		out[i] = stampOf(p)
+	}
+	return out
+}
+
+func (c *configCheck) run() error {
 	home, _ := os.UserHomeDir()
-	xdg := os.Getenv("XDG_CONFIG_HOME")
-	if xdg == "" {
-		xdg = filepath.Join(home, ".config")
-	}
-	watch := []string{filepath.Join(root, ".git"), filepath.Join(home, ".gitconfig"), filepath.Join(xdg, "git", "config")}
-	files, includes, err := gitConfigFiles(root)
-	stamps := func() []configStamp {
-		var out []configStamp
-		for _, p := range append(append(watch, files...), includes...) {
-			out = append(out, stampOf(p))
-		}
-		return out
-	}
+	xdg := cmp.Or(os.Getenv("XDG_CONFIG_HOME"), filepath.Join(home, ".config"))
+	c.watch(filepath.Join(c.root, ".git"), filepath.Join(home, ".gitconfig"), filepath.Join(xdg, "git", "config"))
+	entries, err := gitConfig(c.root, "-C", c.root, "config", "--list", "--show-origin", "-z")
 	if err != nil {
-		return stamps(), err
+		return err
 	}
-	for _, f := range files {
-		if err := configFileOwned(f); err != nil {
-			return stamps(), err
+	var queue []string
+	for _, e := range entries {
+		if e.file != "" && !c.seen[e.file] {
+			c.seen[e.file] = true
+			c.watch(e.file)
+			if err := configFileOwned(e.file); err != nil {
+				return err
+			}
+		}
+		if inc, ok := e.include(c.root); ok {
+			queue = append(queue, inc)
 		}
 	}
-	for _, inc := range includes {
-		if err := includeOwned(inc); err != nil {
-			return stamps(), err
+	for n := 0; len(queue) > 0; n++ {
+		inc := queue[0]
+		queue = queue[1:]
+		if n > 64 {
+			return fmt.Errorf("git config at %s includes more than 64 files, and lanes runs no git where another can change its settings: %w", c.root, fsafe.ErrForeign)
 		}
+		if c.seen[inc] {
+			continue
+		}
+		c.seen[inc] = true
+		more, err := c.included(inc)
+		if err != nil {
+			return err
+		}
+		queue = append(queue, more...)
 	}
-	return stamps(), nil
+	return nil
 }
 
-// gitConfigFiles lists, as git reads them at root, the config files with
-// at least one setting, and the files their includes name (resolved as
-// git resolves them: ~ from a home directory, a relative path from the
-// including file's directory).
-func gitConfigFiles(root string) (files, includes []string, err error) {
-	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
-	defer cancel()
-	args := append(append([]string{"-C", root}, GitSafeArgs...), "config", "--list", "--show-origin", "-z")
-	out, err := exec.CommandContext(ctx, "git", args...).Output()
+// included checks an included file and the way to it, and returns the
+// files it includes in turn (every one, whatever its condition).
+func (c *configCheck) included(path string) ([]string, error) {
+	if strings.Contains(path, "%(") {
+		return nil, fmt.Errorf("git config at %s includes %s, a path lanes does not resolve, and lanes runs no git where another can change its settings: %w", c.root, path, fsafe.ErrForeign)
+	}
+	exists, err := c.pathOwned(path)
+	if err != nil || !exists {
+		return nil, err
+	}
+	entries, err := gitConfig(c.root, "config", "--file", path, "--list", "--no-includes", "--show-origin", "-z")
 	if err != nil {
-		return nil, nil, fmt.Errorf("reading the git config of %s: %w; lanes runs no git there", root, err)
+		return nil, err
 	}
-	seen := map[string]bool{}
-	fields := bytes.Split(bytes.TrimSuffix(out, []byte{0}), []byte{0})
-	for i := 0; i+1 < len(fields); i += 2 {
-		origin, ok := strings.CutPrefix(string(fields[i]), "file:")
-		if !ok {
-			continue // the command line's (lanes' own -c), a blob's
-		}
-		if !filepath.IsAbs(origin) {
-			origin = filepath.Join(root, origin)
-		}
-		if !seen[origin] {
-			seen[origin] = true
-			files = append(files, origin)
-		}
-		key, val, _ := strings.Cut(string(fields[i+1]), "\n")
-		if key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path") {
-			includes = append(includes, includePath(origin, val))
+	var out []string
+	for _, e := range entries {
+		if inc, ok := e.include(c.root); ok {
+			out = append(out, inc)
 		}
 	}
-	return files, includes, nil
+	return out, nil
 }
 
-// includePath is where an include in config file origin with value v
-// points, as git resolves it.
-func includePath(origin, v string) string {
-	if rest, ok := strings.CutPrefix(v, "~"); ok {
+// pathOwned walks path from / as the kernel does, links followed, and
+// refuses a step another user could change: a link or a directory of
+// theirs (root's are fine), a directory others may write (with the
+// sticky bit, only while what lies in it exists: a missing name there
+// they could make), the file itself theirs or writable by others. It
+// reports whether the file exists, and watches every step.
+func (c *configCheck) pathOwned(path string) (exists bool, err error) {
+	uid, done := os.Geteuid(), "/"
+	rest := strings.Split(filepath.Clean(path), "/")
+	for hops := 0; len(rest) > 0; {
+		name := rest[0]
+		rest = rest[1:]
+		if name == "" || name == "." {
+			continue
+		}
+		if name == ".." {
+			done = filepath.Dir(done)
+			continue
+		}
+		dir, p := done, filepath.Join(done, name)
+		c.watch(dir, p)
+		dfi, err := os.Stat(dir)
+		if err != nil {
+			return false, nil
+		}
+		fi, err := os.Lstat(p)
+		switch owner := fsafe.Owner(dfi); {
+		case owner != uid && owner != 0:
+			return false, foreignInclude(path, dir, "belongs to "+fsafe.Who(owner))
+		case fsafe.OthersMayWrite(dir, dfi, uid) && (err != nil || dfi.Mode()&fs.ModeSticky == 0):
+			return false, foreignInclude(path, dir, "other users may write")
+		case errors.Is(err, fs.ErrNotExist):
+			return false, nil // git skips a missing include, and no one else can make it
+		case err != nil:
+			return false, err
+		case fi.Mode()&fs.ModeSymlink != 0:
+			if owner := fsafe.Owner(fi); owner != uid && owner != 0 {
+				return false, foreignInclude(path, p, "is a link of "+fsafe.Who(owner))
+			}
+			to, err := os.Readlink(p)
+			if hops++; err != nil || hops > 40 {
+				return false, foreignInclude(path, p, "is a link lanes cannot follow")
+			}
+			if filepath.IsAbs(to) {
+				done = "/"
+			}
+			rest = append(strings.Split(to, "/"), rest...)
+			continue
+		}
+		done = p
+	}
+	return true, configFileOwned(done)
+}
+
+func foreignInclude(path, at, why string) error {
+	return fmt.Errorf("git includes %s, and %s %s: they could put their own settings there, and lanes runs no git where another can change its settings: %w",
+		path, at, why, fsafe.ErrForeign)
+}
+
+// configEntry is one setting git listed: the file it is in ("" for the
+// command line and the environment's), its key and value.
+type configEntry struct{ file, key, val string }
+
+// include is where e, an include, points, as git resolves it (~ from a
+// home directory, a relative path from its file's directory, or root's
+// for one of the command line or the environment); false when e is no
+// include.
+func (e configEntry) include(root string) (string, bool) {
+	if e.key != "include.path" && !(strings.HasPrefix(e.key, "includeif.") && strings.HasSuffix(e.key, ".path")) {
+		return "", false
+	}
+	if rest, ok := strings.CutPrefix(e.val, "~"); ok {
 		name, tail, _ := strings.Cut(rest, "/")
 		home, _ := os.UserHomeDir()
 		if name != "" {
 			home = homeOf(name)
 		}
-		return filepath.Join(home, tail)
+		return filepath.Join(home, tail), true
 	}
-	if !filepath.IsAbs(v) {
-		return filepath.Join(filepath.Dir(origin), v)
+	if filepath.IsAbs(e.val) {
+		return e.val, true
 	}
-	return v
+	base := root
+	if e.file != "" {
+		base = filepath.Dir(e.file)
+	}
+	return filepath.Join(base, e.val), true
+}
+
+// gitConfig runs git config with lanes' safe -c and lists what it says
+// (-z, --show-origin).
+func gitConfig(root string, args ...string) ([]configEntry, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, GitSafeArgs...), args...)...)
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg, _, _ := strings.Cut(strings.TrimSpace(stderr.String()), "\n")
+		return nil, fmt.Errorf("reading the git config of %s: %w %s; lanes runs no git there", root, err, CleanText(msg))
+	}
+	var entries []configEntry
+	fields := bytes.Split(bytes.TrimSuffix(out, []byte{0}), []byte{0})
+	for i := 0; i+1 < len(fields); i += 2 {
+		e := configEntry{}
+		if f, ok := strings.CutPrefix(string(fields[i]), "file:"); ok {
+			if !filepath.IsAbs(f) {
+				f = filepath.Join(root, f)
+			}
+			e.file = f
+		}
+		e.key, e.val, _ = strings.Cut(string(fields[i+1]), "\n")
+		entries = append(entries, e)
+	}
+	return entries, nil
 }
 
 // configFileOwned refuses a config file git reads that another user (not
@@ -174,34 +299,6 @@ func configFileOwned(path string) error {
 		return fmt.Errorf("git reads the config %s, which belongs to %s: lanes runs no git where another can change its settings: %w", path, fsafe.Who(owner), fsafe.ErrForeign)
 	case fsafe.OthersMayWrite(path, fi, uid):
 		return fmt.Errorf("git reads the config %s, which other users may write (mode %04o, or an ACL): lanes runs no git where another can change its settings (chmod go-w): %w", path, fi.Mode().Perm(), fsafe.ErrForeign)
-	}
-	return nil
-}
-
-// includeOwned refuses an included file another user could change or put
-// in place: one they own or may write, or one in a directory they may
-// write (a missing one they could make; an existing one, without the
-// sticky bit, they could swap).
-func includeOwned(path string) error {
-	if err := configFileOwned(path); err != nil {
-		return err
-	}
-	_, err := os.Lstat(path)
-	missing := err != nil
-	d := filepath.Dir(path)
-	fi, err := os.Stat(d)
-	for ; err != nil; fi, err = os.Stat(d) {
-		if filepath.Dir(d) == d {
-			return nil
-		}
-		missing, d = true, filepath.Dir(d) // a directory they could make
-	}
-	uid := os.Geteuid()
-	switch owner := fsafe.Owner(fi); {
-	case owner != uid && owner != 0:
-		return fmt.Errorf("git includes %s, under %s, which belongs to %s: they could put their own settings there, and lanes runs no git where another can change its settings: %w", path, d, fsafe.Who(owner), fsafe.ErrForeign)
-	case fsafe.OthersMayWrite(d, fi, uid) && (missing || fi.Mode()&fs.ModeSticky == 0):
-		return fmt.Errorf("git includes %s, under %s, which other users may write: they could put their own settings there, and lanes runs no git where another can change its settings: %w", path, d, fsafe.ErrForeign)
 	}
 	return nil
 }

@@ -190,47 +190,7 @@ func TestGitRunsNowhereAnotherMayChange(t *testing.T) {
 		testenv.Skip(t, "giving a repository's group away takes root (CI runs as root)")
 	}
 	e := gitEnv(t)
-	for _, c := range []struct {
-		name    string
-		prepare func(git string) error
-		refused bool
-	}{
-		{"config anyone may write", func(git string) error { return os.Chmod(filepath.Join(git, "config"), 0o666) }, true},
-		// The twelfth and thirteenth re-runs: filters through an included
-		// file, spelt every way git reads one.
-		{"an include anyone may write", func(git string) error { return includes(git, "[include]\n\tpath = ../shared.gitconfig\n", 0o666) }, true},
-		{"an includeIf anyone may write", func(git string) error {
-			return includes(git, "[includeIf \"gitdir:/\"]\n\tpath = ../shared.gitconfig\n", 0o666)
-		}, true},
-		{"an include on its section's line", func(git string) error { return includes(git, "[include] path = ../shared.gitconfig\n", 0o666) }, true},
-		{"an include quoted, commented", func(git string) error {
-			return includes(git, "[include]\n\tPath = \"../shared.gitconfig\" ; mine\n", 0o666)
-		}, true},
-		{"an include over two lines", func(git string) error { return includes(git, "[include]\n\tpath = ../shared.\\\ngitconfig\n", 0o666) }, true},
-		{"an include another user could make", func(git string) error {
-			shared := filepath.Join(filepath.Dir(git), "shared")
-			if err := os.Mkdir(shared, 0o777); err != nil {
-				return err
-			}
-			if err := os.Chmod(shared, 0o1777); err != nil { // sticky: still theirs to make
-				return err
-			}
-			return includes(git, "[include]\n\tpath = ../shared/none.gitconfig\n", 0o600)
-		}, true},
-		{"an include of the user's alone", func(git string) error { return includes(git, "[include]\n\tpath = ../shared.gitconfig\n", 0o600) }, false},
-		{"group with another user in it", func(git string) error {
-			if err := os.Chown(git, 0, 65534); err != nil { // nogroup: nobody's
-				return err
-			}
-			return os.Chmod(git, 0o775)
-		}, true},
-		{"the user's own group", func(git string) error {
-			if err := os.Chown(git, 0, 0); err != nil {
-				return err
-			}
-			return os.Chmod(git, 0o775)
-		}, false},
-	} {
+	for _, c := range foreignConfigs {
 		repo := tempRepo(t, 1)
 		if err := c.prepare(filepath.Join(repo, ".git")); err != nil {
 			t.Fatal(err)
@@ -302,4 +262,74 @@ func includes(git, lines string, mode os.FileMode) error {
 	}
 	_, err = f.WriteString(lines)
 	return errors.Join(err, f.Close())
+}
+
+// foreignConfigs are the repositories TestGitRunsNowhereAnotherMayChange
+// makes: each prepare changes a fresh repository's .git, and refused says
+// whether lanes must refuse to run git there.
+var foreignConfigs = []struct {
+	name    string
+	prepare func(git string) error
+	refused bool
+}{
+	{"config anyone may write", func(git string) error { return os.Chmod(filepath.Join(git, "config"), 0o666) }, true},
+	// The twelfth and thirteenth re-runs: filters through an included
+	// file, spelt every way git reads one.
+	{"an include anyone may write", func(git string) error { return includes(git, "[include]\n\tpath = ../shared.gitconfig\n", 0o666) }, true},
+	{"an includeIf anyone may write", func(git string) error {
+		return includes(git, "[includeIf \"gitdir:/\"]\n\tpath = ../shared.gitconfig\n", 0o666)
+	}, true},
+	{"an include on its section's line", func(git string) error { return includes(git, "[include] path = ../shared.gitconfig\n", 0o666) }, true},
+	{"an include quoted, commented", func(git string) error {
+		return includes(git, "[include]\n\tPath = \"../shared.gitconfig\" ; mine\n", 0o666)
+	}, true},
+	{"an include over two lines", func(git string) error { return includes(git, "[include]\n\tpath = ../shared.\\\ngitconfig\n", 0o666) }, true},
+	{"an include another user could make", func(git string) error {
+		shared := filepath.Join(filepath.Dir(git), "shared")
+		if err := os.Mkdir(shared, 0o777); err != nil {
+			return err
+		}
+		if err := os.Chmod(shared, 0o1777); err != nil { // sticky: still theirs to make
+			return err
+		}
+		return includes(git, "[include]\n\tpath = ../shared/none.gitconfig\n", 0o600)
+	}, true},
+	// The fourteenth: a path git resolves at its run, a condition
+	// false today, a directory another may swap above the file.
+	{"an include of %(prefix)", func(git string) error { return includes(git, "[include]\n\tpath = %(prefix)/etc/x\n", 0o600) }, true},
+	{"an include behind a false condition", func(git string) error {
+		if err := includes(git, "", 0o666); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(filepath.Dir(git), "mine.gitconfig"), []byte("[include]\n\tpath = shared.gitconfig\n"), 0o600); err != nil {
+			return err
+		}
+		return includes(git, "[includeIf \"onbranch:never\"]\n\tpath = ../mine.gitconfig\n", 0o666)
+	}, true},
+	{"an include under a directory another may swap", func(git string) error {
+		deep := filepath.Join(filepath.Dir(git), "a", "b")
+		if err := os.MkdirAll(deep, 0o700); err != nil {
+			return err
+		}
+		if err := os.Chmod(filepath.Join(filepath.Dir(git), "a"), 0o777); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(deep, "x.gitconfig"), []byte("[core]\n"), 0o600); err != nil {
+			return err
+		}
+		return includes(git, "[include]\n\tpath = ../a/b/x.gitconfig\n", 0o600)
+	}, true},
+	{"an include of the user's alone", func(git string) error { return includes(git, "[include]\n\tpath = ../shared.gitconfig\n", 0o600) }, false},
+	{"group with another user in it", func(git string) error {
+		if err := os.Chown(git, 0, 65534); err != nil { // nogroup: nobody's
+			return err
+		}
+		return os.Chmod(git, 0o775)
+	}, true},
+	{"the user's own group", func(git string) error {
+		if err := os.Chown(git, 0, 0); err != nil {
+			return err
+		}
+		return os.Chmod(git, 0o775)
+	}, false},
 }
