@@ -77,4 +77,8 @@ var geminiMarkers = Markers{
 	Trust:       []string{"Do you trust the files in this folder?"},
 	Interrupted: []string{"Request cancelled."},
 	Animates:    true,
+	// Its model's answers start "✦ " (testdata/real/gemini/interrupt:
+	// "✦ Thinking about it" then "ℹ Request cancelled." when Esc ended
+	// the turn, AfterAgent firing as for any turn's end).
+	Said: []string{"✦ "},
 }

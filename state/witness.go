@@ -34,6 +34,11 @@ type Markers struct {
 	// Animates: it redraws at least every second while busy (a spinner, a
 	// timer), so a silent pane means it is not busy.
 	Animates bool
+	// Said: how each answer of its model starts on screen, where a hook
+	// ends an interrupted turn like any other (Gemini CLI's AfterAgent on
+	// Esc): an interrupted marker below the last of them says the turn
+	// just ended was interrupted.
+	Said []string
 }
 
 // What the card says while an agent asks, before it starts, whether to
@@ -174,6 +179,7 @@ func (s Screen) last(words []string) int {
 func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 	m, _ := MarkersOf(r.Agent)
 	a := &r.Activity
+	first := !a.WitnessAt.After(a.Since) // the first look since the activity changed
 	a.WitnessAt = at
 	ev := Event{At: at, Source: "witness"}
 	switch {
@@ -224,6 +230,10 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 		return ev, true
 	case a.State == ActivityIdle && !a.Dialog:
 		a.Menu = InMenu(r.Agent, s) // a fact of the record, no transition
+		if first && a.Outcome == OutcomeNone && len(m.Said) > 0 && s.last(m.Interrupted) > s.last(m.Said) {
+			ev.Kind, ev.Outcome, ev.Detail = KindTurnEnd, OutcomeCancellation, "the turn ended under its interrupted marker"
+			return ev, true
+		}
 		return Event{}, false
 	case a.State == ActivityActive && seeRetry(a, m, s):
 		return Event{}, false // a fact of the record, no transition

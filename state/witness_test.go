@@ -347,3 +347,24 @@ func TestWitnessBesideTheCycle(t *testing.T) {
 		t.Fatalf("%d records carry a capture after the hook-only cycle, want %d (the restarted one's is of its old run)", looked, WitnessMaxCaptures-1)
 	}
 }
+
+// Gemini CLI 0.61.0 fires AfterAgent when Esc ends a turn, as at any
+// turn's end: the card went Idle with nothing saying it was interrupted.
+// Its screen says it: "ℹ Request cancelled." below the answer's last
+// "✦ ". A turn that ended otherwise, even under an older cancel, stays
+// plain idle.
+func TestWitnessGeminiEscAfterAgentIsInterrupted(t *testing.T) {
+	ls := realLines(t, "gemini", "interrupt")
+	w := newWitnessRig(t, AgentGemini, "interrupt", len(ls))
+	w.show(AgentGemini, "interrupt", "interrupted", true)
+	took, r := w.until(5*time.Second, false, func(r *Record) bool { return r.Activity.Outcome == OutcomeCancellation })
+	if d := Derive(r, w.clk.t); took < 0 || d.Status != StatusIdle || !slices.Contains(d.Marks, MarkInterrupted) {
+		t.Fatalf("Esc, then AfterAgent: after %v status %s marks %v, want idle + interrupted", took, d.Status, d.Marks)
+	}
+	w = newWitnessRig(t, AgentGemini, "interrupt", len(ls))
+	w.panes.screens["%1"] = realScreen(t, "gemini", "interrupt", "busy") // an answer under an older cancel
+	w.panes.obs = []Observation{{LanesID: w.id, SessionID: "$1", PaneID: "%1", PID: 100, WindowActivity: w.clk.t.Truncate(time.Second)}}
+	if _, r := w.until(5*time.Second, false, func(*Record) bool { return false }); r.Activity.Outcome != OutcomeNone {
+		t.Errorf("a turn that ended under an older cancel: outcome %q, want none", r.Activity.Outcome)
+	}
+}
