@@ -76,7 +76,10 @@ var geminiMarkers = Markers{
 	// (testdata/real/harness/gemini/trust).
 	Trust:       []string{"Do you trust the files in this folder?"},
 	Interrupted: []string{"Request cancelled."},
-	Animates:    true,
+	// A turn the API failed: "✕ [API Error: …]", AfterAgent firing as
+	// for any turn's end (testdata/real/harness/gemini/api_error).
+	Failed:   []string{"✕ [API Error"},
+	Animates: true,
 	// Its model's answers start "✦ " (testdata/real/gemini/interrupt:
 	// "✦ Thinking about it" then "ℹ Request cancelled." when Esc ended
 	// the turn, AfterAgent firing as for any turn's end).

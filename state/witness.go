@@ -230,7 +230,15 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 		return ev, true
 	case a.State == ActivityIdle && !a.Dialog:
 		a.Menu = InMenu(r.Agent, s) // a fact of the record, no transition
-		if first && a.Outcome == OutcomeNone && len(m.Said) > 0 && s.last(m.Interrupted) > s.last(m.Said) {
+		if !first || a.Outcome != OutcomeNone || len(m.Said) == 0 {
+			return Event{}, false
+		}
+		said, stopped, failed := s.last(m.Said), s.last(m.Interrupted), s.last(m.Failed)
+		switch {
+		case failed > said && failed > stopped:
+			ev.Kind, ev.Outcome, ev.Detail, ev.Failure = KindTurnEnd, OutcomeFailure, "the turn ended under its failed marker", whyFailed(lineAt(s, failed))
+			return ev, true
+		case stopped > said:
 			ev.Kind, ev.Outcome, ev.Detail = KindTurnEnd, OutcomeCancellation, "the turn ended under its interrupted marker"
 			return ev, true
 		}

@@ -368,3 +368,26 @@ func TestWitnessGeminiEscAfterAgentIsInterrupted(t *testing.T) {
 		t.Errorf("a turn that ended under an older cancel: outcome %q, want none", r.Activity.Outcome)
 	}
 }
+
+// Gemini CLI 0.61.0 fires AfterAgent when the API fails a turn, as at any
+// turn's end, and prints "✕ [API Error: …]": the card says Failed, not
+// plain Idle (recorded: testdata/real/harness/gemini/api_error).
+func TestWitnessGeminiAPIErrorIsFailed(t *testing.T) {
+	ls := realLines(t, "harness/gemini", "api_error")
+	end := slices.IndexFunc(ls, func(l Line) bool { return l.Event == "AfterAgent" })
+	if end < 0 {
+		t.Fatal("fixture changed: no AfterAgent")
+	}
+	r := replay(t, realRecord(AgentGemini), ls[:end+1])
+	r.Pane.PID = 100
+	clk := &clock{t: ls[end].At.Add(100 * time.Millisecond)}
+	f := &fakePanes{screens: map[string]string{"%1": realScreen(t, "harness/gemini", "api_error", "failed")}}
+	f.obs = []Observation{{LanesID: r.ID, SessionID: "$1", PaneID: "%1", PID: 100, WindowActivity: clk.t.Truncate(time.Second)}}
+	col := &Collector{Store: NewStore(filepath.Join(t.TempDir(), "state")), Panes: f, Now: clk.now}
+	put(t, col.Store, r)
+	w := &witnessRig{t: t, col: col, panes: f, clk: clk, id: r.ID}
+	took, got := w.until(5*time.Second, false, func(r *Record) bool { return r.Activity.Outcome == OutcomeFailure })
+	if d := Derive(got, clk.t); took < 0 || !slices.Contains(d.Marks, MarkFailed) || got.Activity.Failure != "API error" {
+		t.Fatalf("API error, then AfterAgent: after %v marks %v failure %q, want failed, API error", took, d.Marks, got.Activity.Failure)
+	}
+}
