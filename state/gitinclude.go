@@ -112,12 +112,14 @@ func (c *configCheck) run() error {
 	if err != nil {
 		return err
 	}
+	// Every file git read is walked link by link (the fifteenth re-run:
+	// only a file's owner and mode were looked at, not the way to it),
+	// and every include is followed, whatever its condition.
 	var queue []string
 	for _, e := range entries {
 		if e.file != "" && !c.seen[e.file] {
 			c.seen[e.file] = true
-			c.watch(e.file)
-			if err := configFileOwned(e.file); err != nil {
+			if _, err := c.pathOwned(e.file); err != nil {
 				return err
 			}
 		}
@@ -128,8 +130,8 @@ func (c *configCheck) run() error {
 	for n := 0; len(queue) > 0; n++ {
 		inc := queue[0]
 		queue = queue[1:]
-		if n > 64 {
-			return fmt.Errorf("git config at %s includes more than 64 files, and lanes runs no git where another can change its settings: %w", c.root, fsafe.ErrForeign)
+		if n > 512 {
+			return fmt.Errorf("git config at %s includes more than 512 files, and lanes runs no git where it cannot check them all: %w", c.root, fsafe.ErrForeign)
 		}
 		if c.seen[inc] {
 			continue
@@ -175,7 +177,7 @@ func (c *configCheck) included(path string) ([]string, error) {
 // reports whether the file exists, and watches every step.
 func (c *configCheck) pathOwned(path string) (exists bool, err error) {
 	uid, done := os.Geteuid(), "/"
-	rest := strings.Split(filepath.Clean(path), "/")
+	rest := strings.Split(path, "/") // not cleaned: ".." after a link is where the link leads
 	for hops := 0; len(rest) > 0; {
 		name := rest[0]
 		rest = rest[1:]
@@ -196,8 +198,10 @@ func (c *configCheck) pathOwned(path string) (exists bool, err error) {
 		switch owner := fsafe.Owner(dfi); {
 		case owner != uid && owner != 0:
 			return false, foreignInclude(path, dir, "belongs to "+fsafe.Who(owner))
-		case fsafe.OthersMayWrite(dir, dfi, uid) && (err != nil || dfi.Mode()&fs.ModeSticky == 0):
-			return false, foreignInclude(path, dir, "other users may write")
+		case fsafe.OthersMayWrite(dir, dfi, uid) && dfi.Mode()&fs.ModeSticky == 0:
+			return false, foreignInclude(path, dir, fmt.Sprintf("other users may change (mode %04o, no sticky bit)", dfi.Mode().Perm()))
+		case fsafe.OthersMayWrite(dir, dfi, uid) && err != nil:
+			return false, foreignInclude(path, dir, "other users may write (the name is theirs to make)")
 		case errors.Is(err, fs.ErrNotExist):
 			return false, nil // git skips a missing include, and no one else can make it
 		case err != nil:
@@ -222,7 +226,7 @@ func (c *configCheck) pathOwned(path string) (exists bool, err error) {
 }
 
 func foreignInclude(path, at, why string) error {
-	return fmt.Errorf("git includes %s, and %s %s: they could put their own settings there, and lanes runs no git where another can change its settings: %w",
+	return fmt.Errorf("git reads the config %s, and %s %s: another user could put their own settings there, and lanes runs no git where another can change its settings: %w",
 		path, at, why, fsafe.ErrForeign)
 }
 
@@ -238,22 +242,25 @@ func (e configEntry) include(root string) (string, bool) {
 	if e.key != "include.path" && !(strings.HasPrefix(e.key, "includeif.") && strings.HasSuffix(e.key, ".path")) {
 		return "", false
 	}
+	// Joined as text, never cleaned: "lnk/.." is the directory above
+	// where lnk leads, which pathOwned follows as the kernel does (the
+	// fifteenth re-run's include of ROOT/lnk/../x judged another file).
 	if rest, ok := strings.CutPrefix(e.val, "~"); ok {
 		name, tail, _ := strings.Cut(rest, "/")
 		home, _ := os.UserHomeDir()
 		if name != "" {
 			home = homeOf(name)
 		}
-		return filepath.Join(home, tail), true
+		return home + "/" + tail, true
 	}
-	if filepath.IsAbs(e.val) {
+	if strings.HasPrefix(e.val, "/") || strings.HasPrefix(e.val, "%(") {
 		return e.val, true
 	}
 	base := root
-	if e.file != "" {
-		base = filepath.Dir(e.file)
+	if i := strings.LastIndex(e.file, "/"); i >= 0 {
+		base = e.file[:i]
 	}
-	return filepath.Join(base, e.val), true
+	return base + "/" + e.val, true
 }
 
 // gitConfig runs git config with lanes' safe -c and lists what it says

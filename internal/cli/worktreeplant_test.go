@@ -319,6 +319,36 @@ var foreignConfigs = []struct {
 		}
 		return includes(git, "[include]\n\tpath = ../a/b/x.gitconfig\n", 0o600)
 	}, true},
+	// The fifteenth: a way through a link another user's directory holds,
+	// and ".." after a link (the directory above where it leads).
+	{"an include through a link into a directory another may write", func(git string) error {
+		shared := filepath.Join(filepath.Dir(git), "swap")
+		if err := os.Mkdir(shared, 0o700); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(shared, "x.gitconfig"), []byte("[core]\n\tautocrlf = false\n"), 0o600); err != nil { // read by git: listed
+			return err
+		}
+		if err := os.Chmod(shared, 0o777); err != nil {
+			return err
+		}
+		return errors.Join(os.Symlink(filepath.Join(shared, "x.gitconfig"), filepath.Join(filepath.Dir(git), "lnk.gitconfig")),
+			includes(git, "[include]\n\tpath = ../lnk.gitconfig\n", 0o600))
+	}, true},
+	{"an include of .. after a link", func(git string) error {
+		far := filepath.Join(filepath.Dir(git), "far", "deep")
+		if err := os.MkdirAll(far, 0o700); err != nil {
+			return err
+		}
+		if err := os.Chmod(filepath.Dir(far), 0o777); err != nil { // far: the real parent of deep
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(filepath.Dir(far), "x.gitconfig"), []byte("[core]\n"), 0o600); err != nil {
+			return err
+		}
+		return errors.Join(os.Symlink(far, filepath.Join(filepath.Dir(git), "lnk")),
+			includes(git, "[include]\n\tpath = ../lnk/../x.gitconfig\n", 0o600))
+	}, true},
 	{"an include of the user's alone", func(git string) error { return includes(git, "[include]\n\tpath = ../shared.gitconfig\n", 0o600) }, false},
 	{"group with another user in it", func(git string) error {
 		if err := os.Chown(git, 0, 65534); err != nil { // nogroup: nobody's
