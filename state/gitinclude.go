@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -105,9 +106,16 @@ func (c *configCheck) stamps() []configStamp {
 }
 
 func (c *configCheck) run() error {
-	home, _ := os.UserHomeDir()
-	xdg := cmp.Or(os.Getenv("XDG_CONFIG_HOME"), filepath.Join(home, ".config"))
-	c.watch(filepath.Join(c.root, ".git"), filepath.Join(home, ".gitconfig"), filepath.Join(xdg, "git", "config"))
+	c.watch(filepath.Join(c.root, ".git"))
+	// Where git looks for a global and a system config, whether a file is
+	// there or not and whether it holds a setting or not: git lists only
+	// files with one (the sixteenth re-run: an empty one, or a missing one
+	// in a directory another user may write, filled later).
+	for _, p := range configLocations() {
+		if _, err := c.pathOwned(p); err != nil {
+			return err
+		}
+	}
 	entries, err := gitConfig(c.root, "-C", c.root, "config", "--list", "--show-origin", "-z")
 	if err != nil {
 		return err
@@ -188,6 +196,11 @@ func (c *configCheck) pathOwned(path string) (exists bool, err error) {
 			done = filepath.Dir(done)
 			continue
 		}
+		if done == "/" && name == "proc" {
+			// /proc/self is lanes' there and git's in git (the sixteenth
+			// re-run): a way that differs by process is none to judge.
+			return false, foreignInclude(path, "/proc", "differs from one process to another")
+		}
 		dir, p := done, filepath.Join(done, name)
 		c.watch(dir, p)
 		dfi, err := os.Stat(dir)
@@ -228,6 +241,25 @@ func (c *configCheck) pathOwned(path string) (exists bool, err error) {
 func foreignInclude(path, at, why string) error {
 	return fmt.Errorf("git reads the config %s, and %s %s: another user could put their own settings there, and lanes runs no git where another can change its settings: %w",
 		path, at, why, fsafe.ErrForeign)
+}
+
+// configLocations are where git looks for the global and the system
+// config, as its environment says.
+func configLocations() []string {
+	var out []string
+	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		out = append(out, g)
+	} else {
+		home, _ := os.UserHomeDir()
+		xdg := cmp.Or(os.Getenv("XDG_CONFIG_HOME"), home+"/.config")
+		out = append(out, home+"/.gitconfig", xdg+"/git/config")
+	}
+	switch v := strings.ToLower(os.Getenv("GIT_CONFIG_NOSYSTEM")); {
+	case v == "1" || v == "true" || v == "yes" || v == "on":
+	default:
+		out = append(out, cmp.Or(os.Getenv("GIT_CONFIG_SYSTEM"), "/etc/gitconfig"))
+	}
+	return slices.DeleteFunc(out, func(p string) bool { return p == "/dev/null" || !strings.HasPrefix(p, "/") })
 }
 
 // configEntry is one setting git listed: the file it is in ("" for the

@@ -1,0 +1,58 @@
+package state
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"lanes/state/fsafe"
+)
+
+// The sixteenth hostile re-run: a global config named by GIT_CONFIG_GLOBAL
+// that is missing, or empty (git lists no file without a setting), in a
+// directory another user may write, was theirs to fill later; and an
+// include through /proc/self is lanes' own view there, git's in git.
+func TestConfigChecksWhereGitLooks(t *testing.T) {
+	repo := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", repo).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	shared := filepath.Join(t.TempDir(), "shared")
+	if err := os.Mkdir(shared, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(shared, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	for name, global := range map[string]string{"missing": filepath.Join(shared, "none"), "empty": filepath.Join(shared, "empty")} {
+		if name == "empty" {
+			if err := os.WriteFile(global, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		t.Setenv("GIT_CONFIG_GLOBAL", global)
+		configVerdicts.Clear()
+		if err := ForeignCheckout(repo); !errors.Is(err, fsafe.ErrForeign) {
+			t.Errorf("a global config %s in a directory others may write: %v, want a refusal", name, err)
+		}
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
+	configVerdicts.Clear()
+	if err := ForeignCheckout(repo); err != nil {
+		t.Fatalf("a repository of the user's own: %v", err)
+	}
+	f, err := os.OpenFile(filepath.Join(repo, ".git", "config"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString("[include]\n\tpath = /proc/self/cwd/x.gitconfig\n"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if err := ForeignCheckout(repo); !errors.Is(err, fsafe.ErrForeign) {
+		t.Errorf("an include through /proc/self: %v, want a refusal", err)
+	}
+}
