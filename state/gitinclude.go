@@ -111,7 +111,7 @@ func (c *configCheck) run() error {
 	// there or not and whether it holds a setting or not: git lists only
 	// files with one (the sixteenth re-run: an empty one, or a missing one
 	// in a directory another user may write, filled later).
-	for _, p := range configLocations() {
+	for _, p := range configLocations(c.root) {
 		if _, err := c.pathOwned(p); err != nil {
 			return err
 		}
@@ -244,8 +244,9 @@ func foreignInclude(path, at, why string) error {
 }
 
 // configLocations are where git looks for the global and the system
-// config, as its environment says.
-func configLocations() []string {
+// config, as its environment says (a relative one from root, where git
+// runs).
+func configLocations(root string) []string {
 	var out []string
 	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
 		out = append(out, g)
@@ -259,7 +260,13 @@ func configLocations() []string {
 	default:
 		out = append(out, cmp.Or(os.Getenv("GIT_CONFIG_SYSTEM"), "/etc/gitconfig"))
 	}
-	return slices.DeleteFunc(out, func(p string) bool { return p == "/dev/null" || !strings.HasPrefix(p, "/") })
+	out = slices.DeleteFunc(out, func(p string) bool { return p == "/dev/null" })
+	for i, p := range out {
+		if !strings.HasPrefix(p, "/") {
+			out[i] = root + "/" + p // the seventeenth re-run: a relative one was left out
+		}
+	}
+	return out
 }
 
 // configEntry is one setting git listed: the file it is in ("" for the
@@ -302,6 +309,10 @@ func gitConfig(root string, args ...string) ([]configEntry, error) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, GitSafeArgs...), args...)...)
 	cmd.Dir = root
+	// GIT_CONFIG makes `git config` list that one file alone, while
+	// status and diff read every file as ever (the seventeenth re-run:
+	// the check went blind): the listing runs without it.
+	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GIT_CONFIG=") })
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
