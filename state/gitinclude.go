@@ -184,6 +184,11 @@ func (c *configCheck) included(path string) ([]string, error) {
 // they could make), the file itself theirs or writable by others. It
 // reports whether the file exists, and watches every step.
 func (c *configCheck) pathOwned(path string) (exists bool, err error) {
+	if !strings.HasPrefix(path, "/") {
+		// A relative one (a relative HOME under "~/": the eighteenth
+		// re-run) would be walked from / while git opens it elsewhere.
+		return false, foreignInclude(path, path, "is relative, a path lanes does not resolve")
+	}
 	uid, done := os.Geteuid(), "/"
 	rest := strings.Split(path, "/") // not cleaned: ".." after a link is where the link leads
 	for hops := 0; len(rest) > 0; {

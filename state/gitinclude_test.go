@@ -58,4 +58,10 @@ func TestConfigChecksWhereGitLooks(t *testing.T) {
 	if err := ForeignCheckout(repo); !errors.Is(err, fsafe.ErrForeign) {
 		t.Errorf("an include through /proc/self: %v, want a refusal", err)
 	}
+	// A relative path is walked from nowhere lanes knows (the eighteenth:
+	// a relative HOME under an include of "~/…").
+	c := &configCheck{root: repo, seen: map[string]bool{}}
+	if _, err := c.pathOwned("../shared/h/inc.cfg"); !errors.Is(err, fsafe.ErrForeign) {
+		t.Errorf("a relative include: %v, want a refusal", err)
+	}
 }
