@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -215,7 +216,9 @@ func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	if err := ForeignCheckout(dir); err != nil {
 		return nil, err // another user's commands would run (the ninth re-run)
 	}
-	out, err := exec.CommandContext(ctx, "git", append(append([]string{"-C", dir}, GitSafeArgs...), args...)...).Output()
+	cmd := exec.CommandContext(ctx, "git", append(append([]string{"-C", dir}, GitSafeArgs...), args...)...)
+	cmd.Env = GitEnv(os.Environ())
+	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("git status in %s: %w", dir, err)
 	}

@@ -316,8 +316,8 @@ func gitConfig(root string, args ...string) ([]configEntry, error) {
 	cmd.Dir = root
 	// GIT_CONFIG makes `git config` list that one file alone, while
 	// status and diff read every file as ever (the seventeenth re-run:
-	// the check went blind): the listing runs without it.
-	cmd.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "GIT_CONFIG=") })
+	// the check went blind): the listing runs without it (GitEnv).
+	cmd.Env = GitEnv(os.Environ())
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

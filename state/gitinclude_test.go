@@ -65,3 +65,29 @@ func TestConfigChecksWhereGitLooks(t *testing.T) {
 		t.Errorf("a relative include: %v, want a refusal", err)
 	}
 }
+
+// git in lanes reads the checkout lanes names, whatever the environment
+// says of another repository (the nineteenth re-run: a relative GIT_DIR
+// made git, run from a session directory, read a repository another user
+// built, while the check had read the checkout's).
+func TestGitIgnoresTheEnvironmentsRepository(t *testing.T) {
+	repo, other := t.TempDir(), t.TempDir()
+	for _, d := range []string{repo, other} {
+		if out, err := exec.Command("git", "init", "-q", d).CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v %s", err, out)
+		}
+	}
+	if err := os.Chmod(filepath.Join(other, ".git", "config"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_CONFIG_GLOBAL", "/dev/null")
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_DIR", filepath.Join(other, ".git"))
+	configVerdicts.Clear()
+	if err := ForeignCheckout(repo); err != nil {
+		t.Errorf("GIT_DIR naming another repository: the check read it (%v)", err)
+	}
+	if got := GitEnv([]string{"GIT_DIR=x", "GIT_WORK_TREE=y", "HOME=/h", "GIT_CONFIG_GLOBAL=/g"}); len(got) != 2 {
+		t.Errorf("GitEnv kept %q", got)
+	}
+}

@@ -374,11 +374,3 @@ func bare(d string) bool {
 	_, err := os.Lstat(filepath.Join(d, "HEAD"))
 	return err == nil
 }
-
-// GitSafeArgs go before every git command lanes runs itself: whatever a
-// config file (an included one, a worktree's) says, git runs no
-// filesystem monitor and no hook of it (the eleventh hostile re-run: an
-// include.path, a config.worktree and a core.hooksPath another user could
-// write ran their commands as root). The user's own hooks do not run for
-// lanes' worktree add and push either.
-var GitSafeArgs = []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"}

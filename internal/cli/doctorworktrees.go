@@ -102,7 +102,9 @@ func (a *app) repairWorktrees(ctx context.Context, recs []*state.Record) {
 			fmt.Fprintf(a.stdout, "repair: not removing %s: %s\n", o.path, state.CleanText(err.Error()))
 			continue
 		}
-		out, err := exec.CommandContext(ctx, "git", append(append([]string{"-C", o.repo}, state.GitSafeArgs...), "worktree", "remove", "--force", "--force", o.path)...).CombinedOutput()
+		cmd := exec.CommandContext(ctx, "git", append(append([]string{"-C", o.repo}, state.GitSafeArgs...), "worktree", "remove", "--force", "--force", o.path)...)
+		cmd.Env = state.GitEnv(os.Environ())
+		out, err := cmd.CombinedOutput()
 		if err != nil {
 			fmt.Fprintf(a.stdout, "repair: removing the empty worktree %s: %v %s\n", o.path, err, strings.TrimSpace(string(out)))
 			continue

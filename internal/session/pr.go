@@ -194,6 +194,9 @@ func (s *Service) step(ctx context.Context, name, dir string, argv []string, env
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(s.Environ(), env...)
+	if argv[0] == "git" {
+		cmd.Env = state.GitEnv(cmd.Env)
+	}
 	cmd.WaitDelay = time.Second
 	// No controlling terminal: an ssh passphrase or a credential helper
 	// cannot prompt over the board's screen (it fails and says so).

@@ -41,7 +41,7 @@ func (s *Service) git(ctx context.Context, dir string, args ...string) (string, 
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, append(append([]string{"-C", dir}, state.GitSafeArgs...), args...)...)
-	cmd.Env = s.Environ()
+	cmd.Env = state.GitEnv(s.Environ())
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
