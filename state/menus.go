@@ -2,7 +2,6 @@ package state
 
 import (
 	"strings"
-	"time"
 	"unicode/utf8"
 )
 
@@ -37,27 +36,6 @@ func InMenu(a Agent, s Screen) bool {
 	}
 	mk, ok := MarkersOf(a)
 	return ok && s.Shows(mk.Dialog)
-}
-
-// menuLook is when r's idle pane is next looked at for a menu: once its
-// output settles after it last drew (a menu opening or closing draws),
-// if lanes knows its menus; and, for an agent whose hooks end an
-// interrupted turn like any other, a second after the turn's end.
-func menuLook(r *Record) (time.Time, bool) {
-	a := &r.Activity
-	if _, ok := MenusOf(r.Agent); !ok || a.State != ActivityIdle || a.Dialog || r.Pane.WindowActivity.IsZero() ||
-		a.WitnessAt.After(quietSince(r)) {
-		return time.Time{}, false
-	}
-	due := quietSince(r).Add(WitnessSilence)
-	if m, ok := MarkersOf(r.Agent); ok && len(m.Said) > 0 && !a.WitnessAt.After(a.Since) {
-		// A second after a turn's end, whatever the pane still draws:
-		// did it end interrupted (witness.go)?
-		if end := a.Since.Add(WitnessConfirmGap); end.Before(due) {
-			due = end
-		}
-	}
-	return due, true
 }
 
 // opencodePicker: OpenCode's pickers and its command palette (/themes,

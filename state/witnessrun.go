@@ -117,8 +117,8 @@ func witnessDue(r *Record) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	at, ok := markersDue(r)
-	if menu, look := menuLook(r); look && (!ok || menu.Before(at)) {
-		return menu, true
+	if idle, look := idleLook(r); look && (!ok || idle.Before(at)) {
+		return idle, true
 	}
 	return at, ok
 }
@@ -174,6 +174,27 @@ func activeLook(r *Record, m Markers) (time.Time, bool) {
 		at, ok = retry, true
 	}
 	return at, ok
+}
+
+// idleLook is when r's idle pane is next looked at for a menu: once its
+// output settles after it last drew (a menu opening or closing draws),
+// if lanes knows its menus; and, for an agent whose hooks end an
+// interrupted turn like any other, a second after the turn's end.
+func idleLook(r *Record) (time.Time, bool) {
+	a := &r.Activity
+	if _, ok := MenusOf(r.Agent); !ok || a.State != ActivityIdle || a.Dialog || r.Pane.WindowActivity.IsZero() ||
+		a.WitnessAt.After(quietSince(r)) {
+		return time.Time{}, false
+	}
+	due := quietSince(r).Add(WitnessSilence)
+	if m, ok := MarkersOf(r.Agent); ok && len(m.Said) > 0 && !a.WitnessAt.After(a.Since) {
+		// A second after a turn's end, whatever the pane still draws:
+		// did it end interrupted (witness.go)?
+		if end := a.Since.Add(WitnessConfirmGap); end.Before(due) {
+			due = end
+		}
+	}
+	return due, true
 }
 
 // quietSince is when r's pane and hooks last said anything. (tmux dates
