@@ -1,6 +1,10 @@
 package state
 
 import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -19,12 +23,80 @@ var GitSafeArgs = []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/
 // made git read another repository's config than the one lanes checked
 // (the nineteenth hostile re-run: GIT_DIR=../pub/g from a session dir).
 var gitPlaceVars = []string{"GIT_DIR=", "GIT_WORK_TREE=", "GIT_COMMON_DIR=", "GIT_INDEX_FILE=", "GIT_OBJECT_DIRECTORY=",
-	"GIT_ALTERNATE_OBJECT_DIRECTORIES=", "GIT_NAMESPACE=", "GIT_CONFIG=", "GIT_DISCOVERY_ACROSS_FILESYSTEM=", "GIT_CEILING_DIRECTORIES="}
+	"GIT_ALTERNATE_OBJECT_DIRECTORIES=", "GIT_NAMESPACE=", "GIT_CONFIG=", "GIT_DISCOVERY_ACROSS_FILESYSTEM=", "GIT_CEILING_DIRECTORIES=",
+	// where git's own programs are: git runs its parts (git-branch, …)
+	// from there (the twentieth re-run: one another user could write)
+	"GIT_EXEC_PATH="}
 
 // GitEnv is env (KEY=VALUE each) for a git lanes runs: without the
 // variables that would point git elsewhere than the checkout it names.
 func GitEnv(env []string) []string {
-	return slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+	env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
 		return slices.ContainsFunc(gitPlaceVars, func(p string) bool { return strings.HasPrefix(kv, p) })
 	})
+	for i, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			env[i] = "PATH=" + AbsPATH(v)
+		}
+	}
+	return env
+}
+
+// AbsPATH is a PATH's absolute entries only: a relative one ("bin", a
+// quoted "~/bin", "" for the current directory) names a directory under
+// wherever a command runs, which another user may own (the twentieth
+// hostile re-run: lanes, and git after it, ran her bin/git as root).
+func AbsPATH(path string) string {
+	dirs := filepath.SplitList(path)
+	return strings.Join(slices.DeleteFunc(dirs, func(d string) bool { return !filepath.IsAbs(d) }), string(filepath.ListSeparator))
+}
+
+// LocalRemote is the directory a remote URL names on this machine (a path,
+// or file://), and whether it names one; git's local transport runs that
+// repository's hooks (receive-pack's), which no -c of lanes' reaches.
+func LocalRemote(url string) (string, bool) {
+	if rest, ok := strings.CutPrefix(url, "file://"); ok {
+		if i := strings.IndexByte(rest, '/'); i > 0 {
+			rest = rest[i:] // file://host/path
+		}
+		return rest, true
+	}
+	if strings.Contains(url, "://") {
+		return "", false
+	}
+	// host:path (scp-like) has its colon before any slash.
+	colon, slash := strings.IndexByte(url, ':'), strings.IndexByte(url, '/')
+	if colon >= 0 && (slash < 0 || colon < slash) {
+		return "", false
+	}
+	return url, true
+}
+
+// GitCommand is git with args, as lanes runs it everywhere: GitSafeArgs
+// first, env through GitEnv, and git found on that env's PATH's absolute
+// entries (exec's own lookup reads the process's PATH and refuses a
+// relative hit with an error that names no fix).
+func GitCommand(ctx context.Context, env []string, args ...string) *exec.Cmd {
+	env = GitEnv(env)
+	bin := "git"
+	for i := len(env) - 1; i >= 0; i-- { // the last PATH wins, as in exec
+		if path, ok := strings.CutPrefix(env[i], "PATH="); ok {
+			bin = lookGit(path)
+			break
+		}
+	}
+	cmd := exec.CommandContext(ctx, bin, append(slices.Clone(GitSafeArgs), args...)...)
+	cmd.Env = env
+	return cmd
+}
+
+// lookGit is git's absolute path on path (absolute entries already), or
+// "git" for exec to say it found none.
+func lookGit(path string) string {
+	for _, d := range filepath.SplitList(path) {
+		if st, err := os.Stat(filepath.Join(d, "git")); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
+			return filepath.Join(d, "git")
+		}
+	}
+	return "git"
 }

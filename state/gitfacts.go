@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -216,8 +215,7 @@ func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	if err := ForeignCheckout(dir); err != nil {
 		return nil, err // another user's commands would run (the ninth re-run)
 	}
-	cmd := exec.CommandContext(ctx, "git", append(append([]string{"-C", dir}, GitSafeArgs...), args...)...)
-	cmd.Env = GitEnv(os.Environ())
+	cmd := GitCommand(ctx, os.Environ(), append([]string{"-C", dir}, args...)...)
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("git status in %s: %w", dir, err)

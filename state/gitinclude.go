@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -312,12 +311,11 @@ func (e configEntry) include(root string) (string, bool) {
 func gitConfig(root string, args ...string) ([]configEntry, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append(append([]string{}, GitSafeArgs...), args...)...)
-	cmd.Dir = root
 	// GIT_CONFIG makes `git config` list that one file alone, while
 	// status and diff read every file as ever (the seventeenth re-run:
 	// the check went blind): the listing runs without it (GitEnv).
-	cmd.Env = GitEnv(os.Environ())
+	cmd := GitCommand(ctx, os.Environ(), args...)
+	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

@@ -1,10 +1,13 @@
 package state
 
 import (
+	"context"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"lanes/state/fsafe"
@@ -87,7 +90,52 @@ func TestGitIgnoresTheEnvironmentsRepository(t *testing.T) {
 	if err := ForeignCheckout(repo); err != nil {
 		t.Errorf("GIT_DIR naming another repository: the check read it (%v)", err)
 	}
-	if got := GitEnv([]string{"GIT_DIR=x", "GIT_WORK_TREE=y", "HOME=/h", "GIT_CONFIG_GLOBAL=/g"}); len(got) != 2 {
+	if got := GitEnv([]string{"GIT_DIR=x", "GIT_WORK_TREE=y", "HOME=/h", "GIT_EXEC_PATH=/tmp/pub", "GIT_CONFIG_GLOBAL=/g"}); len(got) != 2 {
 		t.Errorf("GitEnv kept %q", got)
+	}
+}
+
+// git gets PATH's absolute entries only: git looks its helpers (ssh, a
+// credential helper) up on PATH, a relative entry included.
+func TestGitEnvDropsRelativePATHEntries(t *testing.T) {
+	got := GitEnv([]string{"PATH=bin:/usr/bin::./x:~/bin:/bin", "HOME=/h"})
+	if want := []string{"PATH=/usr/bin:/bin", "HOME=/h"}; !slices.Equal(got, want) {
+		t.Errorf("GitEnv = %q, want %q", got, want)
+	}
+}
+
+// LocalRemote tells a remote on this machine (whose hooks a push runs)
+// from one git reaches over a network, the way git tells them.
+func TestLocalRemote(t *testing.T) {
+	for url, want := range map[string]string{"/srv/team.git": "/srv/team.git", "file:///srv/t.git": "/srv/t.git",
+		"file://host/srv/t.git": "/srv/t.git", "../t.git": "../t.git", "./a:b": "./a:b", "t.git": "t.git",
+		"git@github.com:o/r.git": "", "host:r": "", "ssh://h/r": "", "https://github.com/o/r": ""} {
+		got, local := LocalRemote(url)
+		if got != want || local != (want != "") {
+			t.Errorf("LocalRemote(%q) = %q, %v; want %q", url, got, local, want)
+		}
+	}
+}
+
+// GitCommand finds git on its env's PATH, the absolute entries alone,
+// wherever it runs: a bin/git under the current directory never runs
+// (the twentieth hostile re-run), and git still runs.
+func TestGitCommandSkipsRelativeGit(t *testing.T) {
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bin", "git"), []byte("#!/bin/sh\necho planted\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	cmd := GitCommand(context.Background(), []string{"PATH=bin:" + filepath.Dir(real)}, "--version")
+	out, err := cmd.Output()
+	if err != nil || cmd.Path != real || !strings.HasPrefix(string(out), "git version") {
+		t.Errorf("GitCommand ran %s: %q, %v; want %s", cmd.Path, out, err, real)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -102,8 +101,7 @@ func (a *app) repairWorktrees(ctx context.Context, recs []*state.Record) {
 			fmt.Fprintf(a.stdout, "repair: not removing %s: %s\n", o.path, state.CleanText(err.Error()))
 			continue
 		}
-		cmd := exec.CommandContext(ctx, "git", append(append([]string{"-C", o.repo}, state.GitSafeArgs...), "worktree", "remove", "--force", "--force", o.path)...)
-		cmd.Env = state.GitEnv(os.Environ())
+		cmd := state.GitCommand(ctx, os.Environ(), "-C", o.repo, "worktree", "remove", "--force", "--force", o.path)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			fmt.Fprintf(a.stdout, "repair: removing the empty worktree %s: %v %s\n", o.path, err, strings.TrimSpace(string(out)))

@@ -109,6 +109,30 @@ func TestCreatePR(t *testing.T) {
 	}
 }
 
+// An origin on this machine that another user may write (here: every
+// user) gets no push: git's receive-pack runs the hooks of the repository
+// it pushes to, and lanes' -c core.hooksPath does not reach it (the
+// twentieth hostile re-run: a pre-receive ran as root).
+func TestCreatePRRefusesAnOriginOthersMayWrite(t *testing.T) {
+	t.Parallel()
+	e, _, bare, ghLog := prRepo(t, "echo https://github.com/o/r/pull/42\n")
+	ran := filepath.Join(t.TempDir(), "ran")
+	writeScript(t, filepath.Join(bare, "hooks"), "pre-receive", "touch "+shellQuote(ran)+"\n")
+	if err := os.Chmod(bare, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	_, err := e.app().svc().CreatePR(context.Background(), e.record("api"))
+	if err == nil || !strings.Contains(err.Error(), "origin is "+bare) || !strings.Contains(err.Error(), "may be written by other users") {
+		t.Errorf("P to a world-writable origin: %v, want a refusal naming it", err)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Error("the origin's pre-receive hook ran")
+	}
+	if _, err := os.Stat(ghLog); err == nil {
+		t.Error("gh ran after a refused push")
+	}
+}
+
 // gh's own refusal reaches the user, and no PR is recorded.
 func TestCreatePRGHFails(t *testing.T) {
 	t.Parallel()

@@ -32,8 +32,7 @@ func (s *Service) Diff(ctx context.Context, r *state.Record) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, diffTimeout)
 	defer cancel()
 	git := func(args ...string) ([]byte, error) {
-		cmd := exec.CommandContext(ctx, "git", append(append([]string{"-C", r.Dir, "--no-pager"}, state.GitSafeArgs...), args...)...)
-		cmd.Env = state.GitEnv(s.Environ())
+		cmd := state.GitCommand(ctx, s.Environ(), append([]string{"-C", r.Dir, "--no-pager"}, args...)...)
 		out, err := cmd.Output()
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && len(ee.Stderr) > 0 {

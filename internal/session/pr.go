@@ -138,6 +138,9 @@ func (s *Service) CreatePR(ctx context.Context, r *state.Record) (string, error)
 	if strings.TrimSpace(head) != r.Branch {
 		return "", fmt.Errorf("%s is not on branch %s now (a detached HEAD, or switched): check out the branch, or push and run gh pr create yourself", r.Dir, r.Branch)
 	}
+	if err := s.originOwned(ctx, r.Dir); err != nil {
+		return "", err
+	}
 	push, create := state.PRCreate(r.Branch)
 	if _, err := s.step(ctx, "git push", r.Dir, push, "GIT_TERMINAL_PROMPT=0"); err != nil {
 		return "", fmt.Errorf("%w; fix that, then press P again", err)
@@ -175,6 +178,29 @@ func (s *Service) RecordPR(r *state.Record, p state.PR) (state.Line, error) {
 	return line, nil
 }
 
+// originOwned refuses a push to an origin on this machine that is not
+// wholly the user's: git's local transport runs the hooks of the
+// repository it pushes to (the twentieth hostile re-run: another user's
+// pre-receive ran as root), and a relative path is resolved where lanes
+// cannot be sure of.
+func (s *Service) originOwned(ctx context.Context, dir string) error {
+	out, err := s.step(ctx, "git remote", dir, []string{"git", "remote", "get-url", "--push", "origin"})
+	if err != nil {
+		return fmt.Errorf("%w; P pushes to origin", err)
+	}
+	path, local := state.LocalRemote(strings.TrimSpace(out))
+	switch {
+	case !local:
+		return nil
+	case !filepath.IsAbs(path):
+		return fmt.Errorf("origin is the relative path %s; P pushes only to a remote URL or an absolute path", path)
+	}
+	if err := state.ForeignCheckout(path); err != nil {
+		return fmt.Errorf("origin is %s, and %w", path, err)
+	}
+	return nil
+}
+
 // step runs argv (never a shell) in dir, with env added to this
 // invocation's, stdin from /dev/null, for at most prStepTimeout. Its
 // error says the command (name) and the line of its output that says why.
@@ -187,16 +213,12 @@ func (s *Service) step(ctx context.Context, name, dir string, argv []string, env
 			return "", fmt.Errorf("%s needs %s, and there is none on PATH", name, argv[0])
 		}
 	}
-	args := argv[1:]
-	if argv[0] == "git" {
-		args = append(append([]string(nil), state.GitSafeArgs...), args...)
-	}
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Dir = dir
+	cmd := exec.CommandContext(ctx, bin, argv[1:]...)
 	cmd.Env = append(s.Environ(), env...)
 	if argv[0] == "git" {
-		cmd.Env = state.GitEnv(cmd.Env)
+		cmd = state.GitCommand(ctx, cmd.Env, argv[1:]...)
 	}
+	cmd.Dir = dir
 	cmd.WaitDelay = time.Second
 	// No controlling terminal: an ssh passphrase or a credential helper
 	// cannot prompt over the board's screen (it fails and says so).
@@ -246,12 +268,17 @@ var ghEnvKeys = []string{"HOME", "PATH", "XDG_CONFIG_HOME", "GH_CONFIG_DIR", "GH
 
 // Environ is the process's environment with this invocation's values of
 // what git and gh read (tests give a private PATH and git configuration
-// this way).
+// this way), PATH's relative entries dropped (state.AbsPATH).
 func (s *Service) Environ() []string {
 	env := os.Environ()
 	for _, k := range append(slices.Clip(gitEnvKeys), ghEnvKeys...) {
 		if v := s.getenv(k); v != "" {
 			env = append(env, k+"="+v)
+		}
+	}
+	for i, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			env[i] = "PATH=" + state.AbsPATH(v)
 		}
 	}
 	return env

@@ -3,6 +3,7 @@ package session
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -167,6 +168,35 @@ func TestRestartRefusalPointsWhereLanesCanGo(t *testing.T) {
 		if !errors.Is(err, state.ErrTerminated) ||
 			strings.Contains(err.Error(), "lanes restore api") != c.restore || strings.Contains(err.Error(), "`lanes new api`") != c.nw {
 			t.Errorf("%s: %v", c.reason, err)
+		}
+	}
+}
+
+// LookPath takes only absolute PATH entries: a relative one ("bin", a
+// quoted "~/bin") names a directory under wherever lanes was started,
+// which another user may own (the twentieth hostile re-run: lanes ran
+// her bin/git as root).
+func TestLookPathSkipsRelativeEntries(t *testing.T) {
+	dir, abs := t.TempDir(), t.TempDir()
+	for _, d := range []string{filepath.Join(dir, "bin"), filepath.Join(dir, "~", "bin")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{filepath.Join(dir, "tool"), filepath.Join(dir, "bin", "tool"), filepath.Join(dir, "~", "bin", "tool"), filepath.Join(abs, "tool")} {
+		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	for _, path := range []string{"bin", "./bin", "~/bin", "bin:" + abs, ":" + abs, "." + string(os.PathListSeparator) + abs} {
+		s := &Service{Getenv: func(k string) string { return map[string]string{"PATH": path}[k] }}
+		want := ""
+		if strings.Contains(path, abs) {
+			want = filepath.Join(abs, "tool")
+		}
+		if got := s.LookPath("tool"); got != want {
+			t.Errorf("PATH=%q: LookPath = %q, want %q", path, got, want)
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -34,14 +33,12 @@ var gitEnvKeys = []string{"HOME", "PATH", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL"
 // git runs git in dir with argv (never a shell) and returns its output
 // without the final newline; an error carries what git said.
 func (s *Service) git(ctx context.Context, dir string, args ...string) (string, error) {
-	bin := s.LookPath("git")
-	if bin == "" {
+	if s.LookPath("git") == "" {
 		return "", errNoGit
 	}
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, append(append([]string{"-C", dir}, state.GitSafeArgs...), args...)...)
-	cmd.Env = state.GitEnv(s.Environ())
+	cmd := state.GitCommand(ctx, s.Environ(), append([]string{"-C", dir}, args...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -62,10 +59,11 @@ func (s *Service) git(ctx context.Context, dir string, args ...string) (string, 
 // take forever).
 const gitTimeout = 2 * time.Minute
 
-// LookPath is name on this invocation's PATH, "" when there is none.
+// LookPath is name on this invocation's PATH (its absolute entries only:
+// state.AbsPATH), "" when there is none.
 func (s *Service) LookPath(name string) string {
-	for _, d := range filepath.SplitList(s.getenv("PATH")) {
-		if p := filepath.Join(d, name); d != "" && IsExecutable(p) {
+	for _, d := range filepath.SplitList(state.AbsPATH(s.getenv("PATH"))) {
+		if p := filepath.Join(d, name); IsExecutable(p) {
 			return p
 		}
 	}
