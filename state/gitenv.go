@@ -14,8 +14,13 @@ import (
 // filesystem monitor and no hook of it (the eleventh hostile re-run: an
 // include.path, a config.worktree and a core.hooksPath another user could
 // write ran their commands as root). The user's own hooks do not run for
-// lanes' worktree add and push either.
-var GitSafeArgs = []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"}
+// lanes' worktree add and push either. And it takes no local transport (a
+// path, file://, in any form git reads one: encoded, with .git added, a
+// second url): receive-pack runs the hooks and config of the repository
+// pushed to, which no -c reaches (the twentieth and twenty-first re-runs:
+// another user's pre-receive ran as root on P); a PR needs a remote gh
+// can reach anyway.
+var GitSafeArgs = []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "protocol.file.allow=never"}
 
 // gitPlaceVars are the variables that tell git where a repository and its
 // parts are, over the directory it is run in: lanes names the checkout
@@ -49,27 +54,6 @@ func GitEnv(env []string) []string {
 func AbsPATH(path string) string {
 	dirs := filepath.SplitList(path)
 	return strings.Join(slices.DeleteFunc(dirs, func(d string) bool { return !filepath.IsAbs(d) }), string(filepath.ListSeparator))
-}
-
-// LocalRemote is the directory a remote URL names on this machine (a path,
-// or file://), and whether it names one; git's local transport runs that
-// repository's hooks (receive-pack's), which no -c of lanes' reaches.
-func LocalRemote(url string) (string, bool) {
-	if rest, ok := strings.CutPrefix(url, "file://"); ok {
-		if i := strings.IndexByte(rest, '/'); i > 0 {
-			rest = rest[i:] // file://host/path
-		}
-		return rest, true
-	}
-	if strings.Contains(url, "://") {
-		return "", false
-	}
-	// host:path (scp-like) has its colon before any slash.
-	colon, slash := strings.IndexByte(url, ':'), strings.IndexByte(url, '/')
-	if colon >= 0 && (slash < 0 || colon < slash) {
-		return "", false
-	}
-	return url, true
 }
 
 // GitCommand is git with args, as lanes runs it everywhere: GitSafeArgs

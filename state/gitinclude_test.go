@@ -104,19 +104,6 @@ func TestGitEnvDropsRelativePATHEntries(t *testing.T) {
 	}
 }
 
-// LocalRemote tells a remote on this machine (whose hooks a push runs)
-// from one git reaches over a network, the way git tells them.
-func TestLocalRemote(t *testing.T) {
-	for url, want := range map[string]string{"/srv/team.git": "/srv/team.git", "file:///srv/t.git": "/srv/t.git",
-		"file://host/srv/t.git": "/srv/t.git", "../t.git": "../t.git", "./a:b": "./a:b", "t.git": "t.git",
-		"git@github.com:o/r.git": "", "host:r": "", "ssh://h/r": "", "https://github.com/o/r": ""} {
-		got, local := LocalRemote(url)
-		if got != want || local != (want != "") {
-			t.Errorf("LocalRemote(%q) = %q, %v; want %q", url, got, local, want)
-		}
-	}
-}
-
 // GitCommand finds git on its env's PATH, the absolute entries alone,
 // wherever it runs: a bin/git under the current directory never runs
 // (the twentieth hostile re-run), and git still runs.

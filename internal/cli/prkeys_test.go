@@ -45,14 +45,16 @@ func waitNLines(t *testing.T, path string, n int) []string {
 }
 
 // prRepo is a repository on branch feat, one commit ahead of main, whose
-// origin is a bare repository beside it; a session api runs in it, with
-// a gh stand-in (body) first on its PATH.
+// origin is a bare repository beside it, reached as a remote (ext::, as
+// git reaches one over ssh: P takes no local transport); a session api
+// runs in it, with a gh stand-in (body) first on its PATH.
 func prRepo(t *testing.T, ghBody string) (e *env, repo, bare, ghLog string) {
 	e = gitEnv(t)
 	repo = tempRepo(t, 1)
 	bare = filepath.Join(t.TempDir(), "origin.git")
 	gitOut(t, filepath.Dir(bare), "init", "-q", "--bare", bare)
-	gitOut(t, repo, "remote", "add", "origin", bare)
+	gitOut(t, repo, "remote", "add", "origin", "ext::git %s "+bare)
+	gitOut(t, repo, "config", "protocol.ext.allow", "always")
 	gitOut(t, repo, "checkout", "-q", "-b", "feat")
 	gitOut(t, repo, "commit", "-q", "--allow-empty", "-m", "feat: the work")
 	bin := t.TempDir()
@@ -109,24 +111,35 @@ func TestCreatePR(t *testing.T) {
 	}
 }
 
-// An origin on this machine that another user may write (here: every
-// user) gets no push: git's receive-pack runs the hooks of the repository
-// it pushes to, and lanes' -c core.hooksPath does not reach it (the
-// twentieth hostile re-run: a pre-receive ran as root).
-func TestCreatePRRefusesAnOriginOthersMayWrite(t *testing.T) {
+// An origin on this machine gets no push, in any form git reads a local
+// one in: receive-pack runs the hooks and config of the repository it
+// pushes to, and lanes' -c reaches neither (the twentieth and
+// twenty-first hostile re-runs: a pre-receive ran as root through a path,
+// an encoded file:// URL, a .git git added, a second url).
+func TestCreatePRPushesToNoLocalOrigin(t *testing.T) {
 	t.Parallel()
-	e, _, bare, ghLog := prRepo(t, "echo https://github.com/o/r/pull/42\n")
+	e, repo, bare, ghLog := prRepo(t, "echo https://github.com/o/r/pull/42\n")
 	ran := filepath.Join(t.TempDir(), "ran")
 	writeScript(t, filepath.Join(bare, "hooks"), "pre-receive", "touch "+shellQuote(ran)+"\n")
-	if err := os.Chmod(bare, 0o777); err != nil {
+	enc := filepath.Join(filepath.Dir(bare), "team repo.git")
+	if err := os.Rename(bare, enc); err != nil {
 		t.Fatal(err)
 	}
-	_, err := e.app().svc().CreatePR(context.Background(), e.record("api"))
-	if err == nil || !strings.Contains(err.Error(), "origin is "+bare) || !strings.Contains(err.Error(), "may be written by other users") {
-		t.Errorf("P to a world-writable origin: %v, want a refusal naming it", err)
-	}
-	if _, err := os.Stat(ran); err == nil {
-		t.Error("the origin's pre-receive hook ran")
+	other := filepath.Join(t.TempDir(), "other.git") // a remote of the user's, then the local one
+	gitOut(t, filepath.Dir(other), "init", "-q", "--bare", other)
+	for _, url := range [][]string{{enc}, {"file://" + strings.ReplaceAll(enc, " ", "%20")}, {strings.TrimSuffix(enc, ".git")},
+		{"ext::git %s " + other, enc}} {
+		gitOut(t, repo, "config", "--unset-all", "remote.origin.url")
+		for _, u := range url {
+			gitOut(t, repo, "config", "--add", "remote.origin.url", u)
+		}
+		_, err := e.app().svc().CreatePR(context.Background(), e.record("api"))
+		if err == nil || !strings.Contains(err.Error(), "origin is a repository on this machine") {
+			t.Errorf("origin %q: %v, want a refusal", url, err)
+		}
+		if _, err := os.Stat(ran); err == nil {
+			t.Fatalf("origin %q: its pre-receive hook ran", url)
+		}
 	}
 	if _, err := os.Stat(ghLog); err == nil {
 		t.Error("gh ran after a refused push")
@@ -199,6 +212,33 @@ func TestOpenPR(t *testing.T) {
 	r.PRs = []state.PR{{Number: 3, State: state.PRStateOpen}}
 	if _, err := a.svc().OpenPR(context.Background(), r); err == nil || !strings.Contains(err.Error(), "api has no PR with a URL; lanes pr api") {
 		t.Errorf("no URL: %v", err)
+	}
+}
+
+// A relative $BROWSER names a file under wherever lanes runs, which
+// another user may own (the twenty-first hostile re-run: lanes started
+// in her directory ran her bin/firefox as root): refused, nothing runs.
+func TestOpenPRRefusesARelativeBrowser(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "ran")
+	for _, d := range []string{"bin", "~"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		writeScript(t, filepath.Join(dir, d), "firefox", "touch "+shellQuote(log)+"\n")
+	}
+	t.Chdir(dir)
+	vars := map[string]string{"PATH": "/usr/bin:/bin"}
+	a := newApp(strings.NewReader(""), io.Discard, io.Discard, func(k string) string { return vars[k] })
+	r := &state.Record{Name: "api", PRs: []state.PR{{Number: 9, State: state.PRStateOpen, URL: "https://github.com/o/r/pull/9"}}}
+	for _, rel := range []string{"bin/firefox", "./bin/firefox", "~/firefox"} {
+		vars["BROWSER"] = rel
+		if _, err := a.svc().OpenPR(context.Background(), r); err == nil || !strings.Contains(err.Error(), "$BROWSER is the relative path "+rel) {
+			t.Errorf("BROWSER=%s: %v, want a refusal", rel, err)
+		}
+	}
+	if _, err := os.Stat(log); err == nil {
+		t.Error("a relative $BROWSER ran")
 	}
 }
 

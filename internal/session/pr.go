@@ -48,9 +48,15 @@ func (s *Service) OpenPR(_ context.Context, r *state.Record) (string, error) {
 	if m := prURLNumber.FindStringSubmatch(p.URL); m == nil || m[1] != strconv.Itoa(p.Number) {
 		return "", fmt.Errorf("not opening PR #%d of %s: its URL %s is another PR's page", p.Number, r.Name, p.URL)
 	}
+	// $BROWSER: an absolute path, or a name on PATH's absolute entries;
+	// a relative path ("bin/firefox", a quoted "~/bin/firefox") names a
+	// file under wherever lanes was started (the twenty-first re-run).
 	browser := s.getenv("BROWSER")
-	if browser != "" && !strings.Contains(browser, "/") {
+	switch {
+	case browser != "" && !strings.Contains(browser, "/"):
 		browser = s.LookPath(browser)
+	case browser != "" && !filepath.IsAbs(browser):
+		return "", fmt.Errorf("not opening PR #%d: $BROWSER is the relative path %s; give its absolute path, or a name on PATH", p.Number, state.CleanText(browser))
 	}
 	if browser == "" {
 		browser = s.LookPath("xdg-open")
@@ -138,11 +144,11 @@ func (s *Service) CreatePR(ctx context.Context, r *state.Record) (string, error)
 	if strings.TrimSpace(head) != r.Branch {
 		return "", fmt.Errorf("%s is not on branch %s now (a detached HEAD, or switched): check out the branch, or push and run gh pr create yourself", r.Dir, r.Branch)
 	}
-	if err := s.originOwned(ctx, r.Dir); err != nil {
-		return "", err
-	}
 	push, create := state.PRCreate(r.Branch)
 	if _, err := s.step(ctx, "git push", r.Dir, push, "GIT_TERMINAL_PROMPT=0"); err != nil {
+		if strings.Contains(err.Error(), "transport 'file' not allowed") {
+			return "", fmt.Errorf("%s's origin is a repository on this machine, and P pushes only over the network (a push here runs that repository's hooks, as you): push it yourself, or add a GitHub remote as origin", r.Name)
+		}
 		return "", fmt.Errorf("%w; fix that, then press P again", err)
 	}
 	out, err := s.step(ctx, "gh pr create", r.Dir, append([]string{gh}, create[1:]...),
@@ -178,29 +184,6 @@ func (s *Service) RecordPR(r *state.Record, p state.PR) (state.Line, error) {
 	return line, nil
 }
 
-// originOwned refuses a push to an origin on this machine that is not
-// wholly the user's: git's local transport runs the hooks of the
-// repository it pushes to (the twentieth hostile re-run: another user's
-// pre-receive ran as root), and a relative path is resolved where lanes
-// cannot be sure of.
-func (s *Service) originOwned(ctx context.Context, dir string) error {
-	out, err := s.step(ctx, "git remote", dir, []string{"git", "remote", "get-url", "--push", "origin"})
-	if err != nil {
-		return fmt.Errorf("%w; P pushes to origin", err)
-	}
-	path, local := state.LocalRemote(strings.TrimSpace(out))
-	switch {
-	case !local:
-		return nil
-	case !filepath.IsAbs(path):
-		return fmt.Errorf("origin is the relative path %s; P pushes only to a remote URL or an absolute path", path)
-	}
-	if err := state.ForeignCheckout(path); err != nil {
-		return fmt.Errorf("origin is %s, and %w", path, err)
-	}
-	return nil
-}
-
 // step runs argv (never a shell) in dir, with env added to this
 // invocation's, stdin from /dev/null, for at most prStepTimeout. Its
 // error says the command (name) and the line of its output that says why.
@@ -214,7 +197,9 @@ func (s *Service) step(ctx context.Context, name, dir string, argv []string, env
 		}
 	}
 	cmd := exec.CommandContext(ctx, bin, argv[1:]...)
-	cmd.Env = append(s.Environ(), env...)
+	// gh runs git too (git remote, git config): its git gets the same
+	// environment as lanes' own.
+	cmd.Env = state.GitEnv(append(s.Environ(), env...))
 	if argv[0] == "git" {
 		cmd = state.GitCommand(ctx, cmd.Env, argv[1:]...)
 	}

@@ -26,7 +26,10 @@ func drillPRKeys(w *world.World) (string, error) {
 		{w.Root, []string{"init", "-q", "--bare", bare}},
 		{repo, []string{"init", "-q"}},
 		{repo, []string{"commit", "-q", "--allow-empty", "-m", "first"}},
-		{repo, []string{"remote", "add", "origin", bare}},
+		// Reached as a remote (ext::, as over ssh): P takes no local
+		// transport.
+		{repo, []string{"remote", "add", "origin", "ext::git %s " + bare}},
+		{repo, []string{"config", "protocol.ext.allow", "always"}},
 		{repo, []string{"checkout", "-q", "-b", "feat"}},
 		{repo, []string{"commit", "-q", "--allow-empty", "-m", "feat: the work"}},
 	} {
