@@ -78,7 +78,11 @@ var geminiMarkers = Markers{
 	Interrupted: []string{"Request cancelled."},
 	// A turn the API failed: "✕ [API Error: …]", AfterAgent firing as
 	// for any turn's end (testdata/real/harness/gemini/api_error).
-	Failed:   []string{"✕ [API Error"},
+	Failed: []string{"✕ [API Error"},
+	// Over its usage limit it asks, in a box, no hook firing: "Usage
+	// limit reached for gemini-2.5-flash." over "● 1. Keep trying",
+	// "2. Stop" (testdata/real/harness/gemini/usage_limit).
+	Halts:    []Halt{{Title: "Usage limit reached for", Option: "1. Keep trying"}},
 	Animates: true,
 	// Its model's answers start "✦ " (testdata/real/gemini/interrupt:
 	// "✦ Thinking about it" then "ℹ Request cancelled." when Esc ended

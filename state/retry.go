@@ -49,12 +49,35 @@ func seeRetry(a *ActivityFacts, m Markers, s Screen) bool {
 // in a few words ("rate limited"), "" when it says nothing lanes knows.
 func whyFailed(line string) string {
 	switch l := strings.ToLower(line); {
+	case strings.Contains(l, "usage limit") || strings.Contains(l, "hit your limit") || strings.Contains(l, "quota"):
+		if at := resetTime(line); at != "" {
+			return "usage limit, resets " + at
+		}
+		return "usage limit"
 	case strings.Contains(l, "rate_limit") || strings.Contains(l, "rate limit") || strings.Contains(l, "429") || strings.Contains(l, "too many requests"):
 		return "rate limited"
 	case strings.Contains(l, "overloaded") || strings.Contains(l, "529") || strings.Contains(l, "at capacity") || strings.Contains(l, "high demand"):
 		return "server overloaded"
 	case strings.Contains(l, "api error"):
 		return "API error"
+	}
+	return ""
+}
+
+// resetTime is when a usage-limit line says the limit resets: Codex's
+// "try again at 10:04 PM.", Claude Code's "· resets 7pm (Europe/Paris)";
+// "" when it says no time.
+func resetTime(line string) string {
+	const maxResetTime = 40
+	for _, lead := range []string{"try again at ", "Try again at ", "resets at ", "resets "} {
+		if i := strings.LastIndex(line, lead); i >= 0 {
+			at, _, _ := strings.Cut(line[i+len(lead):], " ·")
+			at = strings.TrimSuffix(strings.TrimSpace(CleanText(at)), ".")
+			if r := []rune(at); len(r) > maxResetTime { // a pane's text: bounded
+				at = string(r[:maxResetTime]) + "…"
+			}
+			return at
+		}
 	}
 	return ""
 }

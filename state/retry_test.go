@@ -53,3 +53,61 @@ func TestRetrySays(t *testing.T) {
 		}
 	}
 }
+
+// A usage limit is said as such, with when it resets where the agent says
+// (Codex 0.171.0's line, testdata/real/harness/codex/usage_limit; Claude
+// Code's subscription form, from its binary's words).
+func TestWhyFailedUsageLimit(t *testing.T) {
+	for line, want := range map[string]string{
+		"■ You’ve hit your usage limit. Visit https://chatgpt.com/settings/usage to purchase more credits or try again at 10:04 PM.": "usage limit, resets 10:04 PM",
+		"■ You've hit your usage limit. Try again later.":                    "usage limit",
+		"⎿  You've hit your limit · resets 7pm (Europe/Paris)":               "usage limit, resets 7pm (Europe/Paris)",
+		"■ You’ve hit your usage limit. Try again at Dec 3rd, 2026 9:05 AM.": "usage limit, resets Dec 3rd, 2026 9:05 AM",
+		"■ exceeded retry limit, last status: 429 Too Many Requests":         "rate limited",
+		"✕ [API Error: You have exhausted your daily quota on this model.]":  "usage limit",
+	} {
+		if got := whyFailed(line); got != want {
+			t.Errorf("whyFailed(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
+
+// Gemini CLI 0.61.0 over its usage limit asks in a box whether to keep
+// trying, and no hook fires: the card said Working for as long as it
+// asked. A look at the recorded screens makes it Needs you, the box's
+// line the question (send refuses: Asks), until the box goes.
+func TestWitnessSeesGeminisUsageLimitBox(t *testing.T) {
+	screen := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(realDir, "harness", "gemini", "usage_limit", name+".screen"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	r := rec(ActivityActive)
+	r.Agent = AgentGemini
+	SeeScreen(r, screen("halt"), t0.Add(3*time.Second))
+	want := "Usage limit reached for gemini-2.5-flash."
+	if a := r.Activity; a.State != ActivityWaitingInput || !a.Dialog || a.Question != want {
+		t.Fatalf("the box: %s dialog=%v %q, want waiting_input, a dialog, %q", a.State, a.Dialog, a.Question, want)
+	}
+	if d := Derive(r, t0.Add(4*time.Second)); d.Status != StatusNeedsInput {
+		t.Errorf("card %s, want needs_input", d.Status)
+	}
+	if !geminiMarkers.Asks(Screen(screen("halt"))) {
+		t.Error("Asks: false on the box, so send would type into it")
+	}
+	said := "✦ Usage limit reached for the tests, I read.\n >   Type your message"
+	if q := geminiMarkers.halt(Screen(said)); q != "" {
+		t.Errorf("a model's answer saying the words: halt %q, want none", q)
+	}
+	SeeScreen(r, screen("halt"), t0.Add(6*time.Second))
+	if r.Activity.State != ActivityWaitingInput {
+		t.Fatalf("the box still shown: %s, want waiting_input", r.Activity.State)
+	}
+	SeeScreen(r, screen("stopped"), t0.Add(9*time.Second))
+	SeeScreen(r, screen("stopped"), t0.Add(11*time.Second))
+	if a := r.Activity; a.State != ActivityIdle || a.Dialog {
+		t.Errorf("Stop picked: %s dialog=%v, want idle", a.State, a.Dialog)
+	}
+}

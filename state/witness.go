@@ -31,6 +31,10 @@ type Markers struct {
 	// Retrying: how it says it retries an API error by itself, which no
 	// hook reports (retry.go).
 	Retrying []string
+	// Halts: the choices it draws mid-turn, with no hook, that wait for
+	// the human (Gemini CLI's usage-limit box): Needs you, the title's
+	// line the question, answered in the pane.
+	Halts []Halt
 	// Animates: it redraws at least every second while busy (a spinner, a
 	// timer), so a silent pane means it is not busy.
 	Animates bool
@@ -64,15 +68,45 @@ func (m Markers) startAsks(s Screen) string {
 	return ""
 }
 
+// Halt is a choice an agent draws with no hook: its title, and an option
+// drawn below it (a model's answer may say the title's words; it draws
+// no box of options under them).
+type Halt struct{ Title, Option string }
+
+// halt is the title's line of the choice s shows of the agent's Halts,
+// cleaned and bounded, "" when it shows none.
+func (m Markers) halt(s Screen) string {
+	at := -1
+	for _, h := range m.Halts {
+		if t := strings.LastIndex(string(s), h.Title); t > at && strings.Contains(string(s[t:]), h.Option) {
+			at = t
+		}
+	}
+	if at < 0 {
+		return ""
+	}
+	line, _, _ := strings.Cut(string(s[at:]), "\n")
+	line = strings.TrimSpace(strings.TrimRight(CleanText(line), " │┃|"))
+	if r := []rune(line); len(r) > maxHalt {
+		line = string(r[:maxHalt]) + "…"
+	}
+	return line
+}
+
+// maxHalt bounds a halt's line on a card (a pane's text).
+const maxHalt = 80
+
 // Ready reports whether s shows the agent's prompt, ready to take text:
 // its idle prompt, and no dialog over it.
 func (m Markers) Ready(s Screen) bool {
 	return s.Shows(m.Idle) && !s.Shows(m.Dialog)
 }
 
-// Asks reports whether s shows one of the agent's dialogs, or a question
-// it asks before it starts, not answered yet.
-func (m Markers) Asks(s Screen) bool { return s.Shows(m.Dialog) || m.startAsks(s) != "" }
+// Asks reports whether s shows one of the agent's dialogs, a question it
+// asks before it starts, not answered yet, or a halt.
+func (m Markers) Asks(s Screen) bool {
+	return s.Shows(m.Dialog) || m.startAsks(s) != "" || m.halt(s) != ""
+}
 
 // MarkersOf returns agent a's screen markers; false when it has none
 // (its Reading's Markers: an agent without is never captured).
@@ -186,7 +220,11 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 	case !a.Dialog && a.FirstSignalAt.IsZero() && m.startAsks(s) != "":
 		ev.Kind, ev.Dialog, ev.Question, ev.Detail = KindAsk, true, m.startAsks(s), "asks before it starts"
 		return ev, true
-	case a.Dialog && (s.Shows(m.Dialog) || startQuestion(a.Question) && m.startAsks(s) == a.Question):
+	case a.State == ActivityActive && !a.Dialog && m.halt(s) != "":
+		ev.Kind, ev.Dialog, ev.Question, ev.Detail = KindAsk, true, m.halt(s), "a choice no hook reports"
+		return ev, true
+	case a.Dialog && (s.Shows(m.Dialog) || startQuestion(a.Question) && m.startAsks(s) == a.Question ||
+		a.Question != "" && m.halt(s) == a.Question):
 		a.DialogGoneAt = time.Time{}
 		if !a.AnsweredAt.IsZero() && at.Sub(a.AnsweredAt) > AnswerLost {
 			a.AnsweredAt = time.Time{} // the answer did not take

@@ -52,6 +52,9 @@ func TestMarkersTellTheRecordedScreensApart(t *testing.T) {
 				if sc.Shows(m.Idle) {
 					t.Errorf("%s: the trust question shows the idle prompt %q", name, m.Idle)
 				}
+			case (step == "halt") != (m.halt(sc) != ""):
+				t.Errorf("%s: halt markers %q asking: %q", name, m.Halts, m.halt(sc))
+			case step == "halt":
 			case step == "menu":
 				// A menu may end like a dialog (Claude Code's /model "Esc
 				// to cancel"): menus.go reads it, at an idle prompt only.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	m "lanes/scripts/internal/modelserver"
@@ -149,3 +150,65 @@ var retry = scenario{name: "retry", env: []string{"CLAUDE_CODE_MAX_RETRIES=6"},
 		})
 		return err
 	}}
+
+func init() { scenarios = append(scenarios, usageLimit) }
+
+// usageLimit: the account's usage limit is reached (a 429 the agents do
+// not retry). Codex says so and when it resets: idle+failed, "usage
+// limit, resets 10:04 PM". Gemini CLI asks in a box, no hook firing,
+// whether to keep trying: Needs you, the box's line the question, until
+// the human picks Stop.
+var usageLimit = scenario{name: "usage_limit",
+	turns: func(a agent, _ bool) ([]m.Turn, string) {
+		switch a.name {
+		case "claude":
+			// Tried with 2.1.332: its limit screen ("You've hit your
+			// limit · resets 7pm") is for subscription accounts; with an
+			// API key the same 429 says "API Error: Request rejected
+			// (429)" and StopFailure rate_limit (retry covers it).
+			return nil, "Claude Code says a usage limit to subscription accounts only, not to an API key"
+		case "opencode":
+			// Tried with 1.18.33: insufficient_quota is retried five
+			// times like any 429, then session.error (retry covers it).
+			return nil, "OpenCode has no usage limit of its own for a custom provider"
+		}
+		return append([]m.Turn{{m.UsageLimit(90 * time.Minute)}}, texts...), ""
+	},
+	drive: func(r *run) error {
+		if err := r.prompt("Hello."); err != nil {
+			return err
+		}
+		if r.a.name == "gemini" {
+			return geminiLimit(r)
+		}
+		_, err := r.expect("usage limit → idle+failed, usage limit, resets", turnDeadline, func(s world.Session) bool {
+			return is("idle", "failed")(s) && s.Failure != nil && strings.HasPrefix(*s.Failure, "usage limit, resets ")
+		})
+		r.capture("limited")
+		return err
+	}}
+
+// geminiLimit: its usage-limit box is a question; Stop (Down, Enter)
+// ends the turn.
+func geminiLimit(r *run) error {
+	if _, err := r.expect("usage limit box → needs_input, its line the question", turnDeadline, func(s world.Session) bool {
+		return needs(s) && s.Question != nil && strings.HasPrefix(*s.Question, "Usage limit reached for")
+	}); err != nil {
+		return err
+	}
+	r.capture("halt")
+	if err := r.press("Down"); err != nil {
+		return err
+	}
+	if err := r.waitScreen("Stop picked", 10*time.Second, []string{"● 2. Stop"}); err != nil {
+		return err
+	}
+	if err := r.press("Enter"); err != nil {
+		return err
+	}
+	_, err := r.expect("Stop → idle+failed, usage limit", turnDeadline, func(s world.Session) bool {
+		return is("idle", "failed")(s) && s.Failure != nil && *s.Failure == "usage limit"
+	})
+	r.capture("stopped")
+	return err
+}

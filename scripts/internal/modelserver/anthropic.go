@@ -1,5 +1,11 @@
 package modelserver
 
+import (
+	"net/http"
+	"strconv"
+	"time"
+)
+
 // anthropic is the Messages API (Claude Code): POST /v1/messages.
 type anthropic struct{}
 
@@ -74,4 +80,16 @@ func (a *anthropic) tokenCount() any { return map[string]int{"input_tokens": 10}
 func (a *anthropic) shell(tc ToolCall) renderedTool {
 	return renderedTool{name: "Bash", input: object(map[string]any{
 		"command": tc.Shell, "description": "Run " + tc.Shell})}
+}
+
+// limited is what the API answers an account over its usage limit: the
+// unified rate-limit headers Claude Code reads (its binary's names), the
+// window and when it resets.
+func (a *anthropic) limited(resets time.Time) (http.Header, any) {
+	h := http.Header{}
+	h.Set("anthropic-ratelimit-unified-status", "rejected")
+	h.Set("anthropic-ratelimit-unified-representative-claim", "five_hour")
+	h.Set("anthropic-ratelimit-unified-reset", strconv.FormatInt(resets.Unix(), 10))
+	return h, map[string]any{"type": "error", "error": map[string]any{"type": "rate_limit_error",
+		"message": "modelserver: scripted usage limit"}}
 }

@@ -1,6 +1,10 @@
 package modelserver
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+)
 
 // gemini is the Gemini API (Gemini CLI): POST /v1beta/models/M:streamGenerateContent?alt=sse.
 // Each event is a whole GenerateContentResponse; the last one carries finishReason.
@@ -50,6 +54,15 @@ func (gemini) errorBody(code int) any {
 	}
 	return map[string]any{"error": map[string]any{"code": code, "status": status,
 		"message": "modelserver: scripted " + status}}
+}
+
+// limited is a spent daily quota, which Gemini CLI never retries; the API
+// says no reset time.
+func (gemini) limited(time.Time) (http.Header, any) {
+	return nil, map[string]any{"error": map[string]any{"code": 429, "status": "RESOURCE_EXHAUSTED",
+		"message": "modelserver: scripted quota exceeded", "details": []any{map[string]any{
+			"@type":      "type.googleapis.com/google.rpc.QuotaFailure",
+			"violations": []any{map[string]any{"quotaId": "GenerateRequestsPerDayPerProjectPerModel"}}}}}}
 }
 
 func (g gemini) plain(model, text string) any {

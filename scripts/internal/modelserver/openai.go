@@ -1,6 +1,10 @@
 package modelserver
 
-import "fmt"
+import (
+	"fmt"
+	"net/http"
+	"time"
+)
 
 // responses is the OpenAI Responses API (Codex): POST /v1/responses. Codex
 // rejects the Chat API for custom providers, so this is its only wire.
@@ -93,6 +97,21 @@ func (o *responses) shell(tc ToolCall) renderedTool {
 
 var openAIErrors = map[int]string{400: "invalid_request_error", 401: "invalid_api_key",
 	429: "rate_limit_exceeded", 500: "server_error", 503: "server_is_overloaded", 529: "server_is_overloaded"}
+
+// limited is the Responses API's usage limit as Codex reads it: a 429
+// whose error type is usage_limit_reached, with when it resets (epoch
+// seconds).
+func (o *responses) limited(resets time.Time) (http.Header, any) {
+	return nil, map[string]any{"error": map[string]any{"type": "usage_limit_reached",
+		"message": "modelserver: scripted usage limit", "plan_type": "pro", "resets_at": resets.Unix()}}
+}
+
+// limited is the Chat Completions API's spent quota (insufficient_quota,
+// never retried); it says no reset time.
+func (c *chat) limited(time.Time) (http.Header, any) {
+	return nil, map[string]any{"error": map[string]any{"message": "modelserver: scripted quota exceeded",
+		"type": "insufficient_quota", "code": "insufficient_quota", "param": nil}}
+}
 
 func openAIError(code int) any {
 	typ, ok := openAIErrors[code]

@@ -34,8 +34,8 @@ type Scenario struct {
 // Turn is one model response, made of steps streamed in order.
 type Turn []Step
 
-// Step is one part of a turn. Exactly one of Text, Tool, Error, DelayMS or
-// Match is set.
+// Step is one part of a turn. Exactly one of Text, Tool, Error, Limit,
+// DelayMS or Match is set.
 type Step struct {
 	// Match, as a turn's first step, keeps the turn for the first main
 	// request whose body contains it (the parent's, holding a
@@ -51,6 +51,10 @@ type Step struct {
 	// API's error shape. It must be the turn's only step besides delays
 	// before it: once a stream has started its status cannot change.
 	Error int `json:"error,omitempty"`
+	// Limit answers 429 in the API's shape for an account whose usage
+	// limit is reached, resetting Limit seconds from now (where the API
+	// says when); like Error, the turn's last step.
+	Limit int `json:"limit,omitempty"`
 	// DelayMS pauses this long. Inside a stream the response has already
 	// started, so the agent shows it is working.
 	DelayMS int `json:"delay_ms,omitempty"`
@@ -82,6 +86,10 @@ func Shell(cmd string) Step { return Step{Tool: &ToolCall{Shell: cmd}} }
 // Fail returns a step answering with HTTP status code.
 func Fail(code int) Step { return Step{Error: code} }
 
+// UsageLimit returns a step answering that the usage limit is reached
+// until resets from now.
+func UsageLimit(resets time.Duration) Step { return Step{Limit: int(resets / time.Second)} }
+
 // Matching returns a step keeping its turn for a request containing s.
 func Matching(s string) Step { return Step{Match: s} }
 
@@ -101,7 +109,7 @@ func (sc Scenario) Validate() error {
 			err := st.validate()
 			switch {
 			case err != nil:
-			case st.Error != 0 && !onlyDelaysBefore(turn, j):
+			case (st.Error != 0 || st.Limit != 0) && !onlyDelaysBefore(turn, j):
 				err = errors.New("an error must be the last step, after nothing but delays")
 			case st.Match != "" && (j != 0 || len(turn) == 1):
 				err = errors.New("a match must be the first step of a turn with more")
@@ -116,16 +124,16 @@ func (sc Scenario) Validate() error {
 
 func (st Step) validate() error {
 	kinds := 0
-	for _, set := range []bool{st.Text != "", st.Tool != nil, st.Error != 0, st.DelayMS != 0, st.Match != ""} {
+	for _, set := range []bool{st.Text != "", st.Tool != nil, st.Error != 0, st.Limit != 0, st.DelayMS != 0, st.Match != ""} {
 		if set {
 			kinds++
 		}
 	}
 	switch {
 	case kinds != 1:
-		return errors.New("set exactly one of text, tool, error, delay_ms, match")
-	case st.ChunkMS < 0 || st.DelayMS < 0:
-		return errors.New("chunk_ms and delay_ms cannot be negative")
+		return errors.New("set exactly one of text, tool, error, limit, delay_ms, match")
+	case st.ChunkMS < 0 || st.DelayMS < 0 || st.Limit < 0:
+		return errors.New("chunk_ms, delay_ms and limit cannot be negative")
 	case st.ChunkMS != 0 && st.Text == "":
 		return errors.New("chunk_ms belongs to a text step")
 	case st.Error != 0 && (st.Error < 400 || st.Error > 599):

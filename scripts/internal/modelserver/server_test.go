@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -238,6 +239,27 @@ func TestErrorTurnAndRetry(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		if resp.StatusCode != c.code || !strings.Contains(string(b), c.want) {
 			t.Errorf("%s error turn: %s %s, want %d with %s", c.path, resp.Status, b, c.code, c.want)
+		}
+	}
+}
+
+// TestUsageLimitInEachAPIsShape: a Limit turn answers 429 the way each API
+// says an account is over its limit, with the reset time where it says one.
+func TestUsageLimitInEachAPIsShape(t *testing.T) {
+	srv := start(t)
+	from := time.Now().Add(time.Hour).Unix()
+	for i, want := range []string{"rate_limit_error", `"resets_at":`, "insufficient_quota", "PerDay"} {
+		assign(t, srv, "l", Turn{UsageLimit(time.Hour)})
+		resp := post(t, srv.URL("l")+apis[i].path, `{"stream":true,"tools":[{}]}`)
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 429 || !strings.Contains(string(b), want) {
+			t.Errorf("%s limit turn: %s %s, want 429 with %s", apis[i].path, resp.Status, b, want)
+		}
+		if i == 0 {
+			got, err := strconv.ParseInt(resp.Header.Get("anthropic-ratelimit-unified-reset"), 10, 64)
+			if to := time.Now().Add(time.Hour).Unix(); err != nil || got < from || got > to {
+				t.Errorf("anthropic reset header %d (%v), want an hour from now, %d to %d", got, err, from, to)
+			}
 		}
 	}
 }

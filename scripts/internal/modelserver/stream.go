@@ -19,6 +19,9 @@ type dialect interface {
 	finish(s *sse, usedTool bool)
 	// errorBody is the API's JSON error for an HTTP status.
 	errorBody(code int) any
+	// limited is the API's 429 for a usage limit reached until resets:
+	// the headers to add and the body.
+	limited(resets time.Time) (http.Header, any)
 	// plain is a whole non-streamed text reply.
 	plain(model, text string) any
 	tokenCount() any
@@ -88,12 +91,20 @@ func classify(method, path string, body []byte) (func() dialect, request) {
 func play(w http.ResponseWriter, r *http.Request, newDialect func() dialect, model string, turn Turn) {
 	d := newDialect()
 	s := &sse{w: w, r: r}
-	if last := turn[len(turn)-1]; last.Error != 0 {
+	if last := turn[len(turn)-1]; last.Error != 0 || last.Limit != 0 {
 		for _, st := range turn[:len(turn)-1] {
 			s.sleep(st.DelayMS)
 		}
-		if s.err == nil {
+		switch {
+		case s.err != nil:
+		case last.Error != 0:
 			writeJSON(w, last.Error, d.errorBody(last.Error))
+		default:
+			h, body := d.limited(time.Now().Add(time.Duration(last.Limit) * time.Second))
+			for k, v := range h {
+				w.Header()[k] = v
+			}
+			writeJSON(w, http.StatusTooManyRequests, body)
 		}
 		return
 	}
