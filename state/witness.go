@@ -203,6 +203,25 @@ func (s Screen) last(words []string) int {
 	return at
 }
 
+// howEnded is ev saying how the turn just ended, when s shows it ended
+// under the agent's failed or interrupted marker, below the last of its
+// model's answers (an agent whose hooks end such a turn like any other).
+func (m Markers) howEnded(s Screen, ev Event) (Event, bool) {
+	if len(m.Said) == 0 {
+		return Event{}, false
+	}
+	said, stopped, failed := s.last(m.Said), s.last(m.Interrupted), s.last(m.Failed)
+	switch {
+	case failed > said && failed > stopped:
+		ev.Kind, ev.Outcome, ev.Detail, ev.Failure = KindTurnEnd, OutcomeFailure, "the turn ended under its failed marker", whyFailed(lineAt(s, failed))
+		return ev, true
+	case stopped > said:
+		ev.Kind, ev.Outcome, ev.Detail = KindTurnEnd, OutcomeCancellation, "the turn ended under its interrupted marker"
+		return ev, true
+	}
+	return Event{}, false
+}
+
 // witnessSees records one capture of r's pane taken at at, and returns the
 // event it proves, if any (docs/design.md §11):
 //   - a dialog that two captures ≥ 1 s apart no longer show was answered:
@@ -268,19 +287,10 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 		return ev, true
 	case a.State == ActivityIdle && !a.Dialog:
 		a.Menu = InMenu(r.Agent, s) // a fact of the record, no transition
-		if !first || a.Outcome != OutcomeNone || len(m.Said) == 0 {
+		if !first || a.Outcome != OutcomeNone {
 			return Event{}, false
 		}
-		said, stopped, failed := s.last(m.Said), s.last(m.Interrupted), s.last(m.Failed)
-		switch {
-		case failed > said && failed > stopped:
-			ev.Kind, ev.Outcome, ev.Detail, ev.Failure = KindTurnEnd, OutcomeFailure, "the turn ended under its failed marker", whyFailed(lineAt(s, failed))
-			return ev, true
-		case stopped > said:
-			ev.Kind, ev.Outcome, ev.Detail = KindTurnEnd, OutcomeCancellation, "the turn ended under its interrupted marker"
-			return ev, true
-		}
-		return Event{}, false
+		return m.howEnded(s, ev)
 	case a.State == ActivityActive && seeRetry(a, m, s):
 		return Event{}, false // a fact of the record, no transition
 	case a.State == ActivityActive && a.HooksReport && s.Shows(m.Idle) && !s.Shows(m.Busy) && !s.Shows(m.Dialog):
