@@ -96,6 +96,26 @@ func BackgroundStarted(raw json.RawMessage) string {
 	return backgroundEntry(BackgroundShell, r.BackgroundTaskID)
 }
 
+// seeShells keeps as a's background shells the count s shows before
+// m.Shells, for an agent only its screen says them of ("shell:screen-N";
+// none when it shows none).
+func (m Markers) seeShells(a *ActivityFacts, s Screen) {
+	if m.Shells == "" {
+		return
+	}
+	a.Background = nil
+	at := s.last([]string{m.Shells})
+	if at < 0 {
+		return
+	}
+	head := strings.TrimRight(string(s[:at]), " ")
+	digits := len(head) - len(strings.TrimRight(head, "0123456789"))
+	n, _ := strconv.Atoi(head[len(head)-digits:])
+	for i := 1; i <= min(n, BackgroundMax); i++ {
+		a.Background = append(a.Background, BackgroundShell+":screen-"+strconv.Itoa(i))
+	}
+}
+
 // taskNotification opens the prompt Claude Code submits by itself when
 // background work ends; <task-id> names the work.
 const taskNotification = "<task-notification>"

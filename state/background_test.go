@@ -1,6 +1,8 @@
 package state
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -152,5 +154,35 @@ func TestRestoreFollowsTheConversation(t *testing.T) {
 	applyAll(t, r, ev(KindTurnStart, sid(c), after(7*time.Second)))
 	if got := ResumeID(r); got != c {
 		t.Errorf("after the cleared conversation's first turn: ResumeID %q, want %q", got, c)
+	}
+}
+
+// Codex 0.171.0 leaves a command running past its turn (exec_command's
+// yield_time_ms over) and no hook says so, at its start or its end; only
+// "1 background terminal running" above its prompt does. The idle look
+// keeps it as the record's background work, and drops it when the line
+// goes.
+func TestWitnessReadsCodexsBackgroundTerminals(t *testing.T) {
+	screen := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(realDir, "harness", "codex", "background_shell", name+".screen"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	r := rec(ActivityIdle)
+	r.Agent = AgentCodex
+	SeeScreen(r, screen("idle-background"), t0.Add(2*time.Second))
+	if d := Derive(r, t0.Add(3*time.Second)); len(r.Activity.Background) != 1 || d.Status != StatusIdle || !slices.Contains(d.Marks, MarkBackground) {
+		t.Fatalf("the line shown: background %q, card %+v; want one shell, idle + background", r.Activity.Background, d)
+	}
+	SeeScreen(r, screen("done"), t0.Add(25*time.Second))
+	if d := Derive(r, t0.Add(26*time.Second)); len(r.Activity.Background) != 0 || slices.Contains(d.Marks, MarkBackground) {
+		t.Errorf("the line gone: background %q, marks %q; want none", r.Activity.Background, d.Marks)
+	}
+	var a ActivityFacts
+	codexMarkers.seeShells(&a, Screen("  12 background terminals running · /ps to view\n› "))
+	if len(a.Background) != 12 {
+		t.Errorf("12 terminals: %d kept", len(a.Background))
 	}
 }

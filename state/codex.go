@@ -101,4 +101,9 @@ var codexMarkers = Markers{
 	Failed:      []string{"■ "},
 	Interrupted: []string{"■ Conversation interrupted"},
 	Animates:    true,
+	// A command it left running (exec_command's yield_time_ms over):
+	// "1 background terminal running · /ps to view · /stop to close"
+	// above its prompt, no hook at its start or end (testdata/real/
+	// harness/codex/background_shell).
+	Shells: " background terminal",
 }

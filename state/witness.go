@@ -35,6 +35,10 @@ type Markers struct {
 	// the human (Gemini CLI's usage-limit box): Needs you, the title's
 	// line the question, answered in the pane.
 	Halts []Halt
+	// Shells: the words after the count of shells it runs past its turn,
+	// where no hook says ("1 background terminal running", Codex): an
+	// idle look keeps them as its background work.
+	Shells string
 	// Animates: it redraws at least every second while busy (a spinner, a
 	// timer), so a silent pane means it is not busy.
 	Animates bool
@@ -286,7 +290,8 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 		}
 		return ev, true
 	case a.State == ActivityIdle && !a.Dialog:
-		a.Menu = InMenu(r.Agent, s) // a fact of the record, no transition
+		a.Menu = InMenu(r.Agent, s) // facts of the record, no transition
+		m.seeShells(a, s)
 		if !first || a.Outcome != OutcomeNone {
 			return Event{}, false
 		}

@@ -54,6 +54,9 @@ type agent struct {
 	// background; nil: none known.
 	background func(secs int) *modelserver.ToolCall
 	bgAgent    *modelserver.ToolCall
+	// bgQuiet: its background work ends with no turn of its own (only
+	// its screen says it is over).
+	bgQuiet bool
 	// toolEvent is the hook event that shows a tool ran.
 	toolEvent string
 }
@@ -203,6 +206,12 @@ trust_level = "trusted"
 		asks: func(cmd string) modelserver.ToolCall {
 			return modelserver.ToolCall{Shell: cmd, Escalated: true}
 		},
+		// exec_command returns after yield_time_ms, its process left
+		// running as a background terminal.
+		background: func(secs int) *modelserver.ToolCall {
+			return tool("exec_command", fmt.Sprintf(`{"cmd":"sleep %d","yield_time_ms":1000}`, secs))
+		},
+		bgQuiet:   true,
 		question:  tool("request_user_input", `{"questions":[{"id":"colour","header":"Colour","question":"Which colour should the button be?","options":[{"label":"Red","description":"a red button"},{"label":"Blue","description":"a blue button"}]}]}`),
 		toolEvent: "PreToolUse",
 	},

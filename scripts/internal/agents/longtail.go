@@ -69,11 +69,18 @@ func backgroundWalk(r *run, prompt string, counts func(world.Session) bool) erro
 		return err
 	}
 	r.act()
-	if _, err := r.settled("work done, automatic turn over → idle", bgJob*time.Second+turnDeadline, func(s world.Session) bool {
-		return idle(s) && len(s.Marks) == 0 && s.Automatic
+	// The agent's automatic turn reports the end (hook events counted);
+	// for one whose work ends quietly, only its screen says so.
+	wait, what := r.settled, "work done, automatic turn over → idle"
+	if r.a.bgQuiet {
+		wait, what = r.expect, "work done, its screen says none → idle"
+	}
+	if _, err := wait(what, bgJob*time.Second+turnDeadline, func(s world.Session) bool {
+		return idle(s) && len(s.Marks) == 0 && (s.Automatic || r.a.bgQuiet)
 	}); err != nil {
 		return err
 	}
+	r.capture("done")
 	if s := r.latest(); s.Background.Jobs+s.Background.Agents != 0 {
 		return fmt.Errorf("after the automatic turn ls --json says background %+v, want none", s.Background)
 	}
