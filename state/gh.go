@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"time"
 )
@@ -148,7 +147,9 @@ func GH(bin string, env []string) GHRun {
 func runGH(ctx context.Context, bin string, env []string, dir string, args ...string) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(slices.Clip(env), GHEnv...)
+	// gh runs git (git remote, git config): its git gets lanes' git
+	// environment (GitEnv).
+	cmd.Env = append(GitEnv(env), GHEnv...)
 	// A gh behind a wrapper script leaves a child holding the output pipe
 	// when the timeout kills it: stop waiting for that pipe soon after.
 	cmd.WaitDelay = 2 * time.Second

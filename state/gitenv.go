@@ -31,7 +31,10 @@ var gitPlaceVars = []string{"GIT_DIR=", "GIT_WORK_TREE=", "GIT_COMMON_DIR=", "GI
 	"GIT_ALTERNATE_OBJECT_DIRECTORIES=", "GIT_NAMESPACE=", "GIT_CONFIG=", "GIT_DISCOVERY_ACROSS_FILESYSTEM=", "GIT_CEILING_DIRECTORIES=",
 	// where git's own programs are: git runs its parts (git-branch, …)
 	// from there (the twentieth re-run: one another user could write)
-	"GIT_EXEC_PATH="}
+	"GIT_EXEC_PATH=",
+	// the protocols git may use, over any protocol.*.allow: it undid
+	// GitSafeArgs' protocol.file.allow=never (the twenty-second re-run)
+	"GIT_ALLOW_PROTOCOL="}
 
 // GitEnv is env (KEY=VALUE each) for a git lanes runs: without the
 // variables that would point git elsewhere than the checkout it names.

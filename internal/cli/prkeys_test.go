@@ -146,6 +146,24 @@ func TestCreatePRPushesToNoLocalOrigin(t *testing.T) {
 	}
 }
 
+// GIT_ALLOW_PROTOCOL, exported for other tools, outranks any
+// protocol.*.allow: with file in it, lanes' refusal went (the
+// twenty-second hostile re-run). git gets it from no process of lanes'.
+func TestCreatePRPushesToNoLocalOriginWhateverTheEnvironment(t *testing.T) {
+	t.Setenv("GIT_ALLOW_PROTOCOL", "https:ssh:file:ext")
+	e, repo, bare, _ := prRepo(t, "echo https://github.com/o/r/pull/42\n")
+	ran := filepath.Join(t.TempDir(), "ran")
+	writeScript(t, filepath.Join(bare, "hooks"), "pre-receive", "touch "+shellQuote(ran)+"\n")
+	gitOut(t, repo, "remote", "set-url", "origin", bare)
+	_, err := e.app().svc().CreatePR(context.Background(), e.record("api"))
+	if err == nil || !strings.Contains(err.Error(), "origin is a repository on this machine") {
+		t.Errorf("GIT_ALLOW_PROTOCOL=file: %v, want a refusal", err)
+	}
+	if _, err := os.Stat(ran); err == nil {
+		t.Error("the origin's pre-receive hook ran")
+	}
+}
+
 // gh's own refusal reaches the user, and no PR is recorded.
 func TestCreatePRGHFails(t *testing.T) {
 	t.Parallel()
