@@ -106,4 +106,8 @@ var codexMarkers = Markers{
 	// above its prompt, no hook at its start or end (testdata/real/
 	// harness/codex/background_shell).
 	Shells: " background terminal",
+	// Its Plan mode's question on a plan its model wrote ("Implement
+	// this plan?" over "1. Yes, implement this plan"), no hook firing
+	// (testdata/real/harness/codex/plan_approval).
+	Halts: []Halt{{Title: "Implement this plan?", Option: "Yes, implement this plan"}},
 }

@@ -243,7 +243,8 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 	case !a.Dialog && a.FirstSignalAt.IsZero() && m.startAsks(s) != "":
 		ev.Kind, ev.Dialog, ev.Question, ev.Detail = KindAsk, true, m.startAsks(s), "asks before it starts"
 		return ev, true
-	case a.State == ActivityActive && !a.Dialog && m.halt(s) != "":
+	case (a.State == ActivityActive || a.State == ActivityIdle) && !a.Dialog && m.halt(s) != "":
+		// (Codex asks on a plan after its turn's end.)
 		ev.Kind, ev.Dialog, ev.Question, ev.Detail = KindAsk, true, m.halt(s), "a choice no hook reports"
 		return ev, true
 	case a.Dialog && (s.Shows(m.Dialog) || startQuestion(a.Question) && m.startAsks(s) == a.Question ||

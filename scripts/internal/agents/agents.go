@@ -29,8 +29,13 @@ type agent struct {
 	// (nil: it has none).
 	plan []string
 	// exitPlan is the tool call with which its model asks to leave plan
-	// mode, showing a plan.
-	exitPlan *modelserver.ToolCall
+	// mode, showing a plan; planText, for an agent that asks on a plan
+	// its model writes, that text. planCommand is the slash command that
+	// enters plan mode once it runs ("": its plan args do), planDialog
+	// what its plan question shows (nil: its dialog markers).
+	exitPlan              *modelserver.ToolCall
+	planText, planCommand string
+	planDialog            []string
 
 	// Screen markers: the idle prompt (any of them), and the dialog. Where
 	// lanes' witness has markers for the agent these are they, so a release
@@ -211,9 +216,15 @@ trust_level = "trusted"
 		background: func(secs int) *modelserver.ToolCall {
 			return tool("exec_command", fmt.Sprintf(`{"cmd":"sleep %d","yield_time_ms":1000}`, secs))
 		},
-		bgQuiet:   true,
-		question:  tool("request_user_input", `{"questions":[{"id":"colour","header":"Colour","question":"Which colour should the button be?","options":[{"label":"Red","description":"a red button"},{"label":"Blue","description":"a blue button"}]}]}`),
-		toolEvent: "PreToolUse",
+		bgQuiet: true,
+		// /plan switches to its Plan collaboration mode; a plan its model
+		// wraps in <proposed_plan> makes it ask "Implement this plan?".
+		plan:        []string{"--dangerously-bypass-hook-trust"},
+		planCommand: "/plan",
+		planText:    "<proposed_plan>\n# Greeting\n\nSay hello to the user.\n</proposed_plan>",
+		planDialog:  []string{"Implement this plan?"},
+		question:    tool("request_user_input", `{"questions":[{"id":"colour","header":"Colour","question":"Which colour should the button be?","options":[{"label":"Red","description":"a red button"},{"label":"Blue","description":"a blue button"}]}]}`),
+		toolEvent:   "PreToolUse",
 	},
 	{
 		name: "gemini",

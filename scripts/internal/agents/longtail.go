@@ -96,19 +96,34 @@ var planApproval = scenario{name: "plan_approval", plan: true,
 		if a.plan == nil {
 			return nil, a.name + " has no plan mode lanes knows"
 		}
-		return append([]m.Turn{{m.Step{Tool: a.exitPlan}}, {m.Text("Plan approved; done.")}}, texts...), ""
+		asks := m.Step{Tool: a.exitPlan}
+		if a.planText != "" {
+			asks = m.Text(a.planText)
+		}
+		return append([]m.Turn{{asks}, {m.Text("Plan approved; done.")}}, texts...), ""
 	},
 	drive: func(r *run) error {
+		if r.a.planCommand != "" {
+			if err := r.prompt(r.a.planCommand); err != nil {
+				return err
+			}
+			r.capture("plan-mode")
+		}
 		if err := r.prompt("Plan a greeting."); err != nil {
 			return err
 		}
 		if _, err := r.expect("plan asked → needs_input", turnDeadline, needs); err != nil {
 			return err
 		}
-		if err := r.waitScreen("the plan dialog", 30*time.Second, r.a.dialog); err != nil {
+		// (A plan question no hook reports is a halt of lanes' markers.)
+		dialog, step := r.a.dialog, "dialog"
+		if r.a.planDialog != nil {
+			dialog, step = r.a.planDialog, "halt"
+		}
+		if err := r.waitScreen("the plan dialog", 30*time.Second, dialog); err != nil {
 			return err
 		}
-		r.capture("dialog")
+		r.capture(step)
 		if err := r.hold("needs_input while the plan dialog shows", 8*time.Second, needs); err != nil {
 			return err
 		}
