@@ -32,6 +32,7 @@ var refused = map[string]string{
 	// Its plan approval asks about no shell command: not answered from
 	// lanes (yet; issue 32, item 4).
 	"harness/claude/plan_approval": "no shell command",
+	"harness/gemini/plan_approval": "no shell command",
 }
 
 // realDialogs reads every recorded permission dialog of the four agents

@@ -235,7 +235,10 @@ trust_level = "trusted"
 			settings := map[string]any{
 				"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
 				"privacy":  map[string]any{"usageStatisticsEnabled": false},
-				"general":  map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
+				// (plan.directory: the plans dir is the project's plans/,
+				// not one per session under ~/.gemini/tmp.)
+				"general": map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true,
+					"plan": map[string]any{"directory": "plans"}},
 			}
 			if h.tap != "" {
 				settings["hooks"] = h.tapHooks(geminiEvents, false)
@@ -243,15 +246,24 @@ trust_level = "trusted"
 			if err := h.write(".gemini/settings.json", settings); err != nil {
 				return err
 			}
+			// The plan its model hands exit_plan_mode, in its plans dir.
+			if err := os.MkdirAll(filepath.Join(h.proj, "plans"), 0o700); err != nil {
+				return err
+			}
+			if err := os.WriteFile(filepath.Join(h.proj, "plans", "greeting.md"), []byte("# Greeting\n\nSay hello to the user.\n"), 0o600); err != nil {
+				return err
+			}
 			return h.write(".gemini/trustedFolders.json", map[string]any{h.proj: "TRUST_FOLDER"})
 		},
 		args: []string{"-m", "gemini-2.5-flash"},
 		// Its other modes name themselves in the footer ("auto-accept
 		// edits Shift+Tab to plan"); the idle prompt stays.
-		mode:    []string{"-m", "gemini-2.5-flash", "--approval-mode", "auto_edit"},
-		ready:   lanesMarkers(state.AgentGemini).Idle,
-		dialog:  lanesMarkers(state.AgentGemini).Dialog,
-		approve: "Enter", reject: "Escape", interrupt: "Escape",
+		mode:     []string{"-m", "gemini-2.5-flash", "--approval-mode", "auto_edit"},
+		plan:     []string{"-m", "gemini-2.5-flash", "--approval-mode", "plan"},
+		exitPlan: tool("exit_plan_mode", `{"plan_filename":"greeting.md"}`),
+		ready:    lanesMarkers(state.AgentGemini).Idle,
+		dialog:   lanesMarkers(state.AgentGemini).Dialog,
+		approve:  "Enter", reject: "Escape", interrupt: "Escape",
 		exit: "/quit", compact: "/compress", menu: "/model", clear: "/clear",
 		quiet:     modelserver.ToolCall{Name: "list_directory", Input: json.RawMessage(`{"dir_path":"."}`)},
 		asks:      shell,
