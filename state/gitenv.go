@@ -40,7 +40,7 @@ var gitPlaceVars = []string{"GIT_DIR=", "GIT_WORK_TREE=", "GIT_COMMON_DIR=", "GI
 // variables that would point git elsewhere than the checkout it names.
 func GitEnv(env []string) []string {
 	env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
-		return slices.ContainsFunc(gitPlaceVars, func(p string) bool { return strings.HasPrefix(kv, p) })
+		return slices.ContainsFunc(gitPlaceVars, func(p string) bool { return strings.HasPrefix(kv, p) }) || relativeProgram(kv)
 	})
 	for i, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
@@ -48,6 +48,23 @@ func GitEnv(env []string) []string {
 		}
 	}
 	return env
+}
+
+// gitProgramVars name a program git runs (an ssh, a proxy, an askpass,
+// which runs even with GIT_TERMINAL_PROMPT=0).
+var gitProgramVars = []string{"GIT_SSH=", "GIT_SSH_COMMAND=", "GIT_PROXY_COMMAND=", "GIT_ASKPASS=", "SSH_ASKPASS="}
+
+// relativeProgram: kv names a program git runs by a relative path, which
+// git finds under the checkout's top, a directory another user may write
+// in (the twenty-third hostile re-run: GIT_SSH=tools/ssh ran hers as
+// root). A bare name is looked up on PATH, a path from /.
+func relativeProgram(kv string) bool {
+	i := slices.IndexFunc(gitProgramVars, func(p string) bool { return strings.HasPrefix(kv, p) })
+	if i < 0 {
+		return false
+	}
+	prog, _, _ := strings.Cut(strings.TrimSpace(kv[len(gitProgramVars[i]):]), " ")
+	return strings.Contains(prog, "/") && !filepath.IsAbs(prog)
 }
 
 // AbsPATH is a PATH's absolute entries only: a relative one ("bin", a

@@ -104,6 +104,17 @@ func TestGitEnvDropsRelativePATHEntries(t *testing.T) {
 	}
 }
 
+// A program git runs named by a relative path is found under the
+// checkout's top: git never gets one (the twenty-third hostile re-run).
+func TestGitEnvDropsRelativePrograms(t *testing.T) {
+	got := GitEnv([]string{"GIT_SSH=tools/ssh", "GIT_SSH_COMMAND=./ssh -i key", "GIT_PROXY_COMMAND=~/p", "GIT_ASKPASS=bin/ask",
+		"SSH_ASKPASS=../a", "GIT_SSH=/usr/bin/ssh", "GIT_SSH_COMMAND=ssh -o BatchMode=yes", "GIT_ASKPASS=", "HOME=/h"})
+	want := []string{"GIT_SSH=/usr/bin/ssh", "GIT_SSH_COMMAND=ssh -o BatchMode=yes", "GIT_ASKPASS=", "HOME=/h"}
+	if !slices.Equal(got, want) {
+		t.Errorf("GitEnv = %q, want %q", got, want)
+	}
+}
+
 // GitCommand finds git on its env's PATH, the absolute entries alone,
 // wherever it runs: a bin/git under the current directory never runs
 // (the twentieth hostile re-run), and git still runs.
