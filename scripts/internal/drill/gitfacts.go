@@ -53,7 +53,7 @@ func drillGitFacts(w *world.World) (string, error) {
 		return "", fmt.Errorf("lanes ls ran %d git processes and shows %+v before any board read: want none and null", g, facts["s0"])
 	}
 	lsTmux := countLines(tmuxLog)
-	if err := w.StartBoard("view-g", 120, 40, path); err != nil {
+	if err := w.StartBoard(w.Socket+"-g", 120, 40, path); err != nil {
 		return "", err
 	}
 	// Changes in two sessions' checkouts; the board finds them.

@@ -53,7 +53,7 @@ func drillPRKeys(w *world.World) (string, error) {
 	if r := w.Lanes("", "new", "api", "--dir", repo, "--", "sleep", "86400"); r.Code != 0 {
 		return "", fmt.Errorf("lanes new: exit %d: %s", r.Code, r.Stderr)
 	}
-	const view = "view-pr"
+	view := w.Socket + "-pr" // the world's: two drill runs side by side share no server
 	if err := w.StartBoard(view, 120, 40, "PATH="+bin+":"+os.Getenv("PATH"), "BROWSER="+filepath.Join(bin, "browser")); err != nil {
 		return "", err
 	}

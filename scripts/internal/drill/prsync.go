@@ -48,7 +48,7 @@ func drillPRSync(w *world.World) (string, error) {
 		}
 	}
 	start := time.Now()
-	if err := w.StartBoard("view-pr", 160, 48, "PATH="+shim+":"+os.Getenv("PATH"), "LANES_PR_EVERY="+every.String()); err != nil {
+	if err := w.StartBoard(w.Socket+"-pr", 160, 48, "PATH="+shim+":"+os.Getenv("PATH"), "LANES_PR_EVERY="+every.String()); err != nil {
 		return "", err
 	}
 	var inReview int
@@ -73,7 +73,7 @@ func drillPRSync(w *world.World) (string, error) {
 	}
 	// And not under it: each repository is read again every cadence.
 	if starts < repos*(int(window/every)-1) { // reads near the window's end may fall after it
-		return ev + "\n" + w.Screen("view-pr"), fmt.Errorf("fewer reads than one per repository per cadence")
+		return ev + "\n" + w.Screen(w.Socket+"-pr"), fmt.Errorf("fewer reads than one per repository per cadence")
 	}
 	return ev, nil
 }
