@@ -139,6 +139,10 @@ export const LanesPlugin = async () => {
     }));
   };
   const top = (sid) => parents.get(sid) || sid || "";
+  // The child sessions of sid still busy when sid's turn ends: background
+  // subagents (the task tool's background), in the shape lanes reads.
+  const bgOf = (sid) =>
+    [...live].filter((c) => parents.get(c) === sid).map((id) => ({ id, type: "subagent", status: "running" }));
   // Of a tool's input, only the fields lanes reads (a command, a path, a
   // pattern, a question…), and no long string: never a prompt or a file's
   // content.
@@ -161,12 +165,17 @@ export const LanesPlugin = async () => {
   send("lanes.start", {});
 
   return {
-    "chat.message": safe((input) => {
+    "chat.message": safe((input, output) => {
       const sid = input && input.sessionID;
       if (!sid || parents.has(sid)) return;
       current = sid;
       errored.delete(sid);
-      send("chat.message", { session_id: sid });
+      // OpenCode's own prompt when background work ends ("<task
+      // id=… state=\"completed\">"): its opening tag only, never a
+      // human's prompt.
+      const parts = (output && output.parts) || [];
+      const text = parts.length && parts[0].type === "text" ? String(parts[0].text || "") : "";
+      send("chat.message", text.startsWith("<task id=") ? { session_id: sid, prompt: text.slice(0, 120) } : { session_id: sid });
     }),
     "tool.execute.before": safe((input, output) => {
       send("tool.execute.before", {
@@ -219,6 +228,7 @@ export const LanesPlugin = async () => {
             return; // the error already ended the turn, with its outcome
           }
           const fields = { session_id: sid, status };
+          if (status === "idle") fields.background_tasks = bgOf(sid);
           if (status === "retry") {
             // What it retries and which attempt: the card says it.
             fields.reason = (String(p.status.message || "").slice(0, 120) + " · attempt " + p.status.attempt).trim();
@@ -233,7 +243,7 @@ export const LanesPlugin = async () => {
             return;
           }
           if (errored.has(sid)) return;
-          send("session.idle", { session_id: sid, last_assistant_message: said.get(sid) || "" });
+          send("session.idle", { session_id: sid, last_assistant_message: said.get(sid) || "", background_tasks: bgOf(sid) });
           said.delete(sid);
           assistant.clear();
           return;

@@ -120,22 +120,32 @@ func (m Markers) seeShells(a *ActivityFacts, s Screen) {
 // background work ends; <task-id> names the work.
 const taskNotification = "<task-notification>"
 
+// taskDone opens the prompt OpenCode submits by itself when a background
+// subagent ends: `<task id="ses_…" state="completed">`.
+const taskDone = `<task id="`
+
 // AutomaticPrompt reports whether a submitted prompt is one the agent wrote
 // itself (a background task's notification), and the task whose end it
 // reports. Nothing else of the prompt is kept.
 func AutomaticPrompt(raw json.RawMessage) (auto bool, task string) {
 	// A prompt may be a whole pasted file, on the hook's hot path: only
-	// one that opens with the tag (its '<' raw, or escaped as encoders
-	// of JSON may) is decoded.
+	// one that opens with a tag (its '<' raw, or escaped as encoders of
+	// JSON may) is decoded.
 	var p string
-	name := strings.Trim(taskNotification, "<>")
-	if !bytes.HasPrefix(raw, []byte(`"<`+name)) && !bytes.HasPrefix(raw, []byte(`"\u003c`+name)) || json.Unmarshal(raw, &p) != nil {
+	opens := func(tag string) bool {
+		return bytes.HasPrefix(raw, []byte(`"<`+tag)) || bytes.HasPrefix(raw, []byte(`"\u003c`+tag))
+	}
+	if !opens(strings.Trim(taskNotification, "<>")) && !opens(`task id=\"`) || json.Unmarshal(raw, &p) != nil {
 		return false, ""
 	}
+	id := ""
 	if _, rest, ok := strings.Cut(p, "<task-id>"); ok {
-		if id, _, ok := strings.Cut(rest, "</task-id>"); ok && backgroundEntry(BackgroundShell, id) != "" {
-			task = id
-		}
+		id, _, _ = strings.Cut(rest, "</task-id>")
+	} else if rest, ok := strings.CutPrefix(p, taskDone); ok {
+		id, _, _ = strings.Cut(rest, `"`)
+	}
+	if backgroundEntry(BackgroundShell, id) != "" {
+		task = id
 	}
 	return true, task
 }
@@ -146,6 +156,11 @@ func AutomaticPrompt(raw json.RawMessage) (auto bool, task string) {
 func (a *ActivityFacts) background(e Event) (theirs bool) {
 	if e.Background != nil {
 		a.Background = slices.Clone(*e.Background)
+		// A subagent still running as its parent's turn ends (OpenCode's
+		// background task) holds no turn.
+		a.Subagents = slices.DeleteFunc(a.Subagents, func(s string) bool {
+			return slices.Contains(a.Background, BackgroundAgent+":"+s)
+		})
 	}
 	if w := e.BackgroundStart; w != "" && !slices.Contains(a.Background, w) && len(a.Background) < BackgroundMax {
 		a.Background = append(a.Background, w)

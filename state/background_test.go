@@ -186,3 +186,41 @@ func TestWitnessReadsCodexsBackgroundTerminals(t *testing.T) {
 		t.Errorf("12 terminals: %d kept", len(a.Background))
 	}
 }
+
+// OpenCode 1.18.33 (OPENCODE_EXPERIMENTAL_BACKGROUND_SUBAGENTS): the task
+// tool's background subagent runs as a child session past its parent's
+// turn; the card said Working for all of it. Replayed from the recorded
+// run: the parent's idle names the child still busy (lanes' plugin), the
+// card is idle + one background agent, the child's own events change
+// nothing, and OpenCode's own prompt when the child ends (`<task
+// id="ses_…" state="completed">`) is an automatic turn that clears it.
+func TestOpenCodesBackgroundSubagent(t *testing.T) {
+	ls := realLines(t, "harness/opencode", "background_agent")
+	r := realRecord(AgentOpenCode)
+	bg := -1
+	for i, l := range ls {
+		if l.Background != nil && len(*l.Background) == 1 {
+			bg = i
+			break
+		}
+	}
+	if bg < 0 {
+		t.Fatal("no line of the recorded run names background work")
+	}
+	replay(t, r, ls[:bg+1])
+	if d := Derive(r, r.Activity.LastEventAt); d.Status != StatusIdle || BackgroundCount(r.Activity.Background, BackgroundAgent) != 1 || len(r.Activity.Subagents) != 0 {
+		t.Fatalf("the parent's turn over, its child busy: %s, background %q, subagents %q; want idle, one agent, none holding the turn",
+			d.Status, r.Activity.Background, r.Activity.Subagents)
+	}
+	auto := slices.IndexFunc(ls, func(l Line) bool { return l.Automatic })
+	if auto < bg {
+		t.Fatal("no automatic turn after the background work in the recorded run")
+	}
+	replay(t, r, ls[bg+1:auto+1])
+	if a := r.Activity; a.State != ActivityActive || len(a.Background) != 0 || !a.Automatic {
+		t.Errorf("its automatic turn: %s, background %q, automatic %v; want active, none, automatic", a.State, a.Background, a.Automatic)
+	}
+	if auto, task := AutomaticPrompt([]byte(`"<task id=\"ses_dc71c6028ffeSe4DMF3tYKjMiX\" state=\"completed\">\n<summary>Background task completed: Look around</summary>"`)); !auto || task != "ses_dc71c6028ffeSe4DMF3tYKjMiX" {
+		t.Errorf("OpenCode's prompt: AutomaticPrompt = %v %q", auto, task)
+	}
+}

@@ -60,8 +60,10 @@ type agent struct {
 	background func(secs int) *modelserver.ToolCall
 	bgAgent    *modelserver.ToolCall
 	// bgQuiet: its background work ends with no turn of its own (only
-	// its screen says it is over).
+	// its screen says it is over). bgMatch: what the parent's request
+	// holding the tool's result contains ("" : Claude's tool_result).
 	bgQuiet bool
+	bgMatch string
 	// toolEvent is the hook event that shows a tool ran.
 	toolEvent string
 }
@@ -273,7 +275,8 @@ trust_level = "trusted"
 	{
 		name: "opencode",
 		env: func(h *home, url string) []string {
-			return []string{"OPENCODE_DISABLE_MODELS_FETCH=1"}
+			// (Background subagents are behind this flag in 1.18.33.)
+			return []string{"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_EXPERIMENTAL_BACKGROUND_SUBAGENTS=true"}
 		},
 		// Its Plan agent (Tab switches to it).
 		mode: []string{"--agent", "plan"},
@@ -303,6 +306,8 @@ trust_level = "trusted"
 		asks:      shell,
 		question:  tool("question", `{"questions":[{"question":"Which colour should the button be?","header":"Colour","options":[{"label":"Red","description":"a red button"},{"label":"Blue","description":"a blue button"}]}]}`),
 		subagent:  tool("task", `{"description":"Look around","prompt":"Say done.","subagent_type":"general"}`),
+		bgAgent:   tool("task", `{"description":"Look around","prompt":"Say done.","subagent_type":"general","background":true}`),
+		bgMatch:   `"role":"tool"`,
 		toolEvent: "tool.execute.before",
 	},
 }

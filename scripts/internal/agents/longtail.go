@@ -44,7 +44,11 @@ var longTail = []scenario{
 			// The parent (its request holds the tool's result) ends its
 			// turn at once, the subagent runs bgJob seconds: they ask side
 			// by side, in either order.
-			return append([]m.Turn{{m.Step{Tool: a.bgAgent}}, {m.Matching("tool_result"), m.Text("It runs in the background.")},
+			match := "tool_result"
+			if a.bgMatch != "" {
+				match = a.bgMatch
+			}
+			return append([]m.Turn{{m.Step{Tool: a.bgAgent}}, {m.Matching(match), m.Text("It runs in the background.")},
 				{m.Pause(bgJob * time.Second), m.Text("Subagent done.")}, {m.Text("The agent finished.")}}, texts...), ""
 		},
 		drive: func(r *run) error {
