@@ -54,17 +54,28 @@ func GitEnv(env []string) []string {
 // which runs even with GIT_TERMINAL_PROMPT=0).
 var gitProgramVars = []string{"GIT_SSH=", "GIT_SSH_COMMAND=", "GIT_PROXY_COMMAND=", "GIT_ASKPASS=", "SSH_ASKPASS="}
 
-// relativeProgram: kv names a program git runs by a relative path, which
-// git finds under the checkout's top, a directory another user may write
-// in (the twenty-third hostile re-run: GIT_SSH=tools/ssh ran hers as
-// root). A bare name is looked up on PATH, a path from /.
+// relativeProgram: kv names a program git runs with a relative path in
+// it, which git finds under the checkout's top, a directory another user
+// may write in (the twenty-third hostile re-run: GIT_SSH=tools/ssh ran
+// hers as root). Some are shell lines ("FOO=1 tools/ssh", "'tools/ssh'"):
+// every word with a slash must start at / (after a quote, an option's or
+// a variable's "="), or at ~/ in GIT_SSH_COMMAND, the one git hands a
+// shell, which expands it. A bare name is looked up on PATH.
 func relativeProgram(kv string) bool {
 	i := slices.IndexFunc(gitProgramVars, func(p string) bool { return strings.HasPrefix(kv, p) })
 	if i < 0 {
 		return false
 	}
-	prog, _, _ := strings.Cut(strings.TrimSpace(kv[len(gitProgramVars[i]):]), " ")
-	return strings.Contains(prog, "/") && !filepath.IsAbs(prog)
+	tilde := gitProgramVars[i] == "GIT_SSH_COMMAND="
+	return slices.ContainsFunc(strings.Fields(kv[len(gitProgramVars[i]):]), func(w string) bool {
+		if !strings.Contains(w, "/") {
+			return false
+		}
+		w = w[strings.LastIndexByte(w, '=')+1:]
+		quoted := strings.TrimLeft(w, `'"`) != w // a quoted ~ stays a ~
+		w = strings.TrimLeft(w, `'"`)
+		return !strings.HasPrefix(w, "/") && !(tilde && !quoted && strings.HasPrefix(w, "~/"))
+	})
 }
 
 // AbsPATH is a PATH's absolute entries only: a relative one ("bin", a

@@ -108,8 +108,11 @@ func TestGitEnvDropsRelativePATHEntries(t *testing.T) {
 // checkout's top: git never gets one (the twenty-third hostile re-run).
 func TestGitEnvDropsRelativePrograms(t *testing.T) {
 	got := GitEnv([]string{"GIT_SSH=tools/ssh", "GIT_SSH_COMMAND=./ssh -i key", "GIT_PROXY_COMMAND=~/p", "GIT_ASKPASS=bin/ask",
-		"SSH_ASKPASS=../a", "GIT_SSH=/usr/bin/ssh", "GIT_SSH_COMMAND=ssh -o BatchMode=yes", "GIT_ASKPASS=", "HOME=/h"})
-	want := []string{"GIT_SSH=/usr/bin/ssh", "GIT_SSH_COMMAND=ssh -o BatchMode=yes", "GIT_ASKPASS=", "HOME=/h"}
+		"SSH_ASKPASS=../a", "GIT_SSH=/usr/bin/ssh", "GIT_SSH_COMMAND=ssh -o BatchMode=yes", "GIT_ASKPASS=", "HOME=/h",
+		"GIT_SSH_COMMAND=FOO=1 tools/ssh", "GIT_SSH_COMMAND='tools/ssh' -x", "GIT_SSH_COMMAND=sh -c tools/ssh",
+		"GIT_SSH_COMMAND=ssh -oProxyCommand=tools/p", "GIT_SSH_COMMAND='~/bin/ssh'", "GIT_SSH=~/bin/ssh", "GIT_SSH_COMMAND=ssh -i ~/.ssh/k -oUserKnownHostsFile=/dev/null"})
+	want := []string{"GIT_SSH=/usr/bin/ssh", "GIT_SSH_COMMAND=ssh -o BatchMode=yes", "GIT_ASKPASS=", "HOME=/h",
+		"GIT_SSH_COMMAND=ssh -i ~/.ssh/k -oUserKnownHostsFile=/dev/null"}
 	if !slices.Equal(got, want) {
 		t.Errorf("GitEnv = %q, want %q", got, want)
 	}
