@@ -40,7 +40,7 @@ var gitPlaceVars = []string{"GIT_DIR=", "GIT_WORK_TREE=", "GIT_COMMON_DIR=", "GI
 // variables that would point git elsewhere than the checkout it names.
 func GitEnv(env []string) []string {
 	env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
-		return slices.ContainsFunc(gitPlaceVars, func(p string) bool { return strings.HasPrefix(kv, p) }) || relativeProgram(kv)
+		return slices.ContainsFunc(gitPlaceVars, func(p string) bool { return strings.HasPrefix(kv, p) }) || relativeProgram(kv) || gitConfigEnv(kv)
 	})
 	for i, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
@@ -51,31 +51,44 @@ func GitEnv(env []string) []string {
 }
 
 // gitProgramVars name a program git runs (an ssh, a proxy, an askpass,
-// which runs even with GIT_TERMINAL_PROMPT=0).
+// which runs even with GIT_TERMINAL_PROMPT=0); GIT_SSH_COMMAND is a
+// shell line, the others one program each.
 var gitProgramVars = []string{"GIT_SSH=", "GIT_SSH_COMMAND=", "GIT_PROXY_COMMAND=", "GIT_ASKPASS=", "SSH_ASKPASS="}
 
-// relativeProgram: kv names a program git runs with a relative path in
-// it, which git finds under the checkout's top, a directory another user
-// may write in (the twenty-third hostile re-run: GIT_SSH=tools/ssh ran
-// hers as root). Some are shell lines ("FOO=1 tools/ssh", "'tools/ssh'"):
-// every word with a slash must start at / (after a quote, an option's or
-// a variable's "="), or at ~/ in GIT_SSH_COMMAND, the one git hands a
-// shell, which expands it. A bare name is looked up on PATH.
+// relativeProgram: kv names a program git runs that lanes cannot be sure
+// is found from /, not under the checkout's top, where another user may
+// write (the twenty-third and twenty-fourth hostile re-runs:
+// GIT_SSH=tools/ssh, "x tools/ssh", GIT_SSH_COMMAND="cd tools; sh ssh"
+// ran hers as root). One program: an absolute path, or a bare name (on
+// PATH). A shell line: plain words only (no quote, no ; & | $ ` ( ) < >
+// \), each with a slash starting at /, or at ~/ (the shell's HOME),
+// after an option's or a variable's "=".
 func relativeProgram(kv string) bool {
 	i := slices.IndexFunc(gitProgramVars, func(p string) bool { return strings.HasPrefix(kv, p) })
 	if i < 0 {
 		return false
 	}
-	tilde := gitProgramVars[i] == "GIT_SSH_COMMAND="
-	return slices.ContainsFunc(strings.Fields(kv[len(gitProgramVars[i]):]), func(w string) bool {
-		if !strings.Contains(w, "/") {
-			return false
-		}
+	v := kv[len(gitProgramVars[i]):]
+	if gitProgramVars[i] != "GIT_SSH_COMMAND=" {
+		return v != "" && !filepath.IsAbs(v) && strings.ContainsAny(v, "/ \t")
+	}
+	if strings.ContainsAny(v, "'\"\\;&|$`()<>\n") {
+		return true
+	}
+	return slices.ContainsFunc(strings.Fields(v), func(w string) bool {
 		w = w[strings.LastIndexByte(w, '=')+1:]
-		quoted := strings.TrimLeft(w, `'"`) != w // a quoted ~ stays a ~
-		w = strings.TrimLeft(w, `'"`)
-		return !strings.HasPrefix(w, "/") && !(tilde && !quoted && strings.HasPrefix(w, "~/"))
+		return strings.Contains(w, "/") && !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~/")
 	})
+}
+
+// gitConfigEnv: kv is config git reads from the environment as if given
+// with -c (GIT_CONFIG_PARAMETERS, GIT_CONFIG_COUNT and its KEY_n,
+// VALUE_n): core.sshCommand, core.askPass, a credential helper there ran
+// another user's program as the variables above did (the twenty-fourth
+// re-run). lanes gives git its own -c.
+func gitConfigEnv(kv string) bool {
+	return strings.HasPrefix(kv, "GIT_CONFIG_PARAMETERS=") || strings.HasPrefix(kv, "GIT_CONFIG_COUNT=") ||
+		strings.HasPrefix(kv, "GIT_CONFIG_KEY_") || strings.HasPrefix(kv, "GIT_CONFIG_VALUE_")
 }
 
 // AbsPATH is a PATH's absolute entries only: a relative one ("bin", a

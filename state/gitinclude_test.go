@@ -110,9 +110,12 @@ func TestGitEnvDropsRelativePrograms(t *testing.T) {
 	got := GitEnv([]string{"GIT_SSH=tools/ssh", "GIT_SSH_COMMAND=./ssh -i key", "GIT_PROXY_COMMAND=~/p", "GIT_ASKPASS=bin/ask",
 		"SSH_ASKPASS=../a", "GIT_SSH=/usr/bin/ssh", "GIT_SSH_COMMAND=ssh -o BatchMode=yes", "GIT_ASKPASS=", "HOME=/h",
 		"GIT_SSH_COMMAND=FOO=1 tools/ssh", "GIT_SSH_COMMAND='tools/ssh' -x", "GIT_SSH_COMMAND=sh -c tools/ssh",
-		"GIT_SSH_COMMAND=ssh -oProxyCommand=tools/p", "GIT_SSH_COMMAND='~/bin/ssh'", "GIT_SSH=~/bin/ssh", "GIT_SSH_COMMAND=ssh -i ~/.ssh/k -oUserKnownHostsFile=/dev/null"})
+		"GIT_SSH_COMMAND=ssh -oProxyCommand=tools/p", "GIT_SSH_COMMAND='~/bin/ssh'", "GIT_SSH=~/bin/ssh",
+		"GIT_SSH_COMMAND=cd tools; sh ssh", "GIT_SSH_COMMAND=true && tools/ssh", "GIT_SSH_COMMAND=/usr/bin/ssh -o ProxyCommand=tools/ssh",
+		"GIT_SSH=x tools/ssh", "GIT_ASKPASS=x tools/ssh", "GIT_PROXY_COMMAND=sh tools/ssh", "SSH_ASKPASS=ssh-askpass",
+		"GIT_CONFIG_COUNT=1", "GIT_CONFIG_KEY_0=core.sshCommand", "GIT_CONFIG_VALUE_0=tools/ssh", "GIT_CONFIG_PARAMETERS='core.askpass'='tools/ssh'", "GIT_SSH_COMMAND=ssh -i ~/.ssh/k -oUserKnownHostsFile=/dev/null"})
 	want := []string{"GIT_SSH=/usr/bin/ssh", "GIT_SSH_COMMAND=ssh -o BatchMode=yes", "GIT_ASKPASS=", "HOME=/h",
-		"GIT_SSH_COMMAND=ssh -i ~/.ssh/k -oUserKnownHostsFile=/dev/null"}
+		"SSH_ASKPASS=ssh-askpass", "GIT_SSH_COMMAND=ssh -i ~/.ssh/k -oUserKnownHostsFile=/dev/null"}
 	if !slices.Equal(got, want) {
 		t.Errorf("GitEnv = %q, want %q", got, want)
 	}
