@@ -22,8 +22,10 @@ import (
 )
 
 // Timeout bounds each tmux call in tests: generous, because -race and a
-// busy CI machine slow the first server start.
-const Timeout = 10 * time.Second
+// busy CI machine slow the first server start, and a list-panes with its
+// run-shell took over 10 s in a CI run beside a full drill run and other
+// tests on 2 cores. It only stops a tmux that hangs.
+const Timeout = 30 * time.Second
 
 // Server returns a Client for a private tmux server and registers its
 // kill-server (and socket removal) with t.Cleanup. Nothing is started yet:
