@@ -39,8 +39,16 @@ var gitPlaceVars = []string{"GIT_DIR=", "GIT_WORK_TREE=", "GIT_COMMON_DIR=", "GI
 // GitEnv is env (KEY=VALUE each) for a git lanes runs: without the
 // variables that would point git elsewhere than the checkout it names.
 func GitEnv(env []string) []string {
+	// (~/ is the shell's HOME, the last one set: from / only if it is.)
+	home := ""
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "HOME="); ok {
+			home = v
+		}
+	}
 	env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
-		return slices.ContainsFunc(gitPlaceVars, func(p string) bool { return strings.HasPrefix(kv, p) }) || relativeProgram(kv) || gitConfigEnv(kv)
+		return slices.ContainsFunc(gitPlaceVars, func(p string) bool { return strings.HasPrefix(kv, p) }) ||
+			relativeProgram(kv, filepath.IsAbs(home)) || gitConfigEnv(kv)
 	})
 	for i, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
@@ -61,9 +69,9 @@ var gitProgramVars = []string{"GIT_SSH=", "GIT_SSH_COMMAND=", "GIT_PROXY_COMMAND
 // GIT_SSH=tools/ssh, "x tools/ssh", GIT_SSH_COMMAND="cd tools; sh ssh"
 // ran hers as root). One program: an absolute path, or a bare name (on
 // PATH). A shell line: plain words only (no quote, no ; & | $ ` ( ) < >
-// \), each with a slash starting at /, or at ~/ (the shell's HOME),
-// after an option's or a variable's "=".
-func relativeProgram(kv string) bool {
+// \), each with a slash starting at /, or at ~/ (the shell's HOME, when
+// homeAbs), after an option's or a variable's "=".
+func relativeProgram(kv string, homeAbs bool) bool {
 	i := slices.IndexFunc(gitProgramVars, func(p string) bool { return strings.HasPrefix(kv, p) })
 	if i < 0 {
 		return false
@@ -77,7 +85,7 @@ func relativeProgram(kv string) bool {
 	}
 	return slices.ContainsFunc(strings.Fields(v), func(w string) bool {
 		w = w[strings.LastIndexByte(w, '=')+1:]
-		return strings.Contains(w, "/") && !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, "~/")
+		return strings.Contains(w, "/") && !strings.HasPrefix(w, "/") && !(homeAbs && strings.HasPrefix(w, "~/"))
 	})
 }
 

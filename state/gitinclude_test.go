@@ -107,6 +107,9 @@ func TestGitEnvDropsRelativePATHEntries(t *testing.T) {
 // A program git runs named by a relative path is found under the
 // checkout's top: git never gets one (the twenty-third hostile re-run).
 func TestGitEnvDropsRelativePrograms(t *testing.T) {
+	if got := GitEnv([]string{"HOME=../h", "GIT_SSH_COMMAND=ssh -oProxyCommand=~/x"}); len(got) != 1 {
+		t.Errorf("a relative HOME: GitEnv kept %q", got)
+	}
 	got := GitEnv([]string{"GIT_SSH=tools/ssh", "GIT_SSH_COMMAND=./ssh -i key", "GIT_PROXY_COMMAND=~/p", "GIT_ASKPASS=bin/ask",
 		"SSH_ASKPASS=../a", "GIT_SSH=/usr/bin/ssh", "GIT_SSH_COMMAND=ssh -o BatchMode=yes", "GIT_ASKPASS=", "HOME=/h",
 		"GIT_SSH_COMMAND=FOO=1 tools/ssh", "GIT_SSH_COMMAND='tools/ssh' -x", "GIT_SSH_COMMAND=sh -c tools/ssh",
