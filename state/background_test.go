@@ -1,8 +1,6 @@
 package state
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -163,13 +161,7 @@ func TestRestoreFollowsTheConversation(t *testing.T) {
 // keeps it as the record's background work, and drops it when the line
 // goes.
 func TestWitnessReadsCodexsBackgroundTerminals(t *testing.T) {
-	screen := func(name string) string {
-		b, err := os.ReadFile(filepath.Join(realDir, "harness", "codex", "background_shell", name+".screen"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	screen := func(name string) string { return realScreen(t, "harness/codex", "background_shell", name) }
 	r := rec(ActivityIdle)
 	r.Agent = AgentCodex
 	SeeScreen(r, screen("idle-background"), t0.Add(2*time.Second))

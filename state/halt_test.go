@@ -1,8 +1,6 @@
 package state
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 )
@@ -12,13 +10,9 @@ import (
 // idle + in a menu. A look at the recorded screen makes it Needs you, the
 // question its title, until the box goes.
 func TestWitnessSeesCodexsPlanQuestion(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join(realDir, "harness", "codex", "plan_approval", "halt.screen"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	r := rec(ActivityIdle)
 	r.Agent = AgentCodex
-	SeeScreen(r, string(b), t0.Add(3*time.Second))
+	SeeScreen(r, realScreen(t, "harness/codex", "plan_approval", "halt"), t0.Add(3*time.Second))
 	if a := r.Activity; a.State != ActivityWaitingInput || !a.Dialog || a.Question != "Implement this plan?" {
 		t.Fatalf("the plan question: %s dialog=%v %q, want waiting_input, a dialog, %q", a.State, a.Dialog, a.Question, "Implement this plan?")
 	}

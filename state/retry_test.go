@@ -1,8 +1,6 @@
 package state
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -13,13 +11,7 @@ import (
 // recorded real screens keeps what it says, the card marks it, and the
 // next event clears it.
 func TestWitnessSeesARetry(t *testing.T) {
-	screen := func(name string) string {
-		b, err := os.ReadFile(filepath.Join(realDir, "harness", "claude", "retry", name+".screen"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	screen := func(name string) string { return realScreen(t, "harness/claude", "retry", name) }
 	r := rec(ActivityActive)
 	// Its spinner draws all along: no silence to look at.
 	r.Runtime.PaneID, r.Pane.WindowActivity = "%1", time.Time{}
@@ -77,13 +69,7 @@ func TestWhyFailedUsageLimit(t *testing.T) {
 // asked. A look at the recorded screens makes it Needs you, the box's
 // line the question (send refuses: Asks), until the box goes.
 func TestWitnessSeesGeminisUsageLimitBox(t *testing.T) {
-	screen := func(name string) string {
-		b, err := os.ReadFile(filepath.Join(realDir, "harness", "gemini", "usage_limit", name+".screen"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
+	screen := func(name string) string { return realScreen(t, "harness/gemini", "usage_limit", name) }
 	r := rec(ActivityActive)
 	r.Agent = AgentGemini
 	SeeScreen(r, screen("halt"), t0.Add(3*time.Second))
