@@ -133,6 +133,11 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 	w3 := 0
 	for _, c := range carry {
 		if w3+c.w > cw {
+			if w3 == 0 { // a mark wider than the card is cut, never dropped
+				cut := ansi.Truncate(c.s, cw, "…")
+				line3.WriteString(cut)
+				w3 += ansi.StringWidth(cut)
+			}
 			break
 		}
 		line3.WriteString(c.s)

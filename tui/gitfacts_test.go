@@ -77,3 +77,25 @@ func TestMetaCutsTheBranchFirst(t *testing.T) {
 		t.Errorf("metaIn = %q (%d cells), want the branch cut and ↑1 ±1 kept in 24", got, width(got))
 	}
 }
+
+// A failure too long for the card is cut, never dropped: "Failed: usage
+// limit, resets 10:04 PM" vanished from a 38-cell card (issue 32).
+func TestALongFailureIsCutNotDropped(t *testing.T) {
+	l := newLook(true, false)
+	r := rec("f1000001", "limited", state.ActivityIdle, time.Minute)
+	r.Activity.Outcome, r.Activity.Failure = state.OutcomeFailure, "usage limit, resets 10:04 PM"
+	b := newBoard()
+	b.set(deriveAll(nil, []*state.Record{r}, fixedNow), fixedNow, "", false, true)
+	for _, w := range []int{minDrawW, 24, 38, 60} {
+		card := renderCard(l, &b.items[0], w, false, fixedNow, 0)
+		text := ansi.Strip(strings.Join(card[:], "\n"))
+		if !strings.Contains(text, "✗ Fa") {
+			t.Errorf("at %d cells the failure is gone:\n%s", w, text)
+		}
+		for i, line := range card {
+			if got := ansi.StringWidth(line); got != w {
+				t.Fatalf("at %d cells line %d is %d wide: %q", w, i, got, ansi.Strip(line))
+			}
+		}
+	}
+}
