@@ -164,6 +164,28 @@ func TestCreatePRPushesToNoLocalOriginWhateverTheEnvironment(t *testing.T) {
 	}
 }
 
+// The push runs in the repository's git dir: a program its remote runs by
+// a relative path is looked for there, never under the checkout, where
+// another user may have put one (the twenty-fifth hostile re-run: ssh's
+// ProxyCommand, $SHELL, an ssh config named by a relative path).
+func TestCreatePRResolvesNothingUnderTheCheckout(t *testing.T) {
+	t.Parallel()
+	e, repo, bare, _ := prRepo(t, "echo https://github.com/o/r/pull/42\n")
+	ran := filepath.Join(t.TempDir(), "ran")
+	if err := os.Mkdir(filepath.Join(repo, "tools"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeScript(t, filepath.Join(repo, "tools"), "x", "touch "+shellQuote(ran)+"\nexec git \"$@\"\n")
+	gitOut(t, repo, "remote", "set-url", "origin", "ext::sh tools/x %s "+bare)
+	_, err := e.app().svc().CreatePR(context.Background(), e.record("api"))
+	if _, serr := os.Stat(ran); serr == nil {
+		t.Fatalf("the remote's relative tools/x under the checkout ran (P: %v)", err)
+	}
+	if err == nil {
+		t.Error("P pushed through a program that is not there")
+	}
+}
+
 // gh's own refusal reaches the user, and no PR is recorded.
 func TestCreatePRGHFails(t *testing.T) {
 	t.Parallel()

@@ -145,7 +145,18 @@ func (s *Service) CreatePR(ctx context.Context, r *state.Record) (string, error)
 		return "", fmt.Errorf("%s is not on branch %s now (a detached HEAD, or switched): check out the branch, or push and run gh pr create yourself", r.Dir, r.Branch)
 	}
 	push, create := state.PRCreate(r.Branch)
-	if _, err := s.step(ctx, "git push", r.Dir, push, "GIT_TERMINAL_PROMPT=0"); err != nil {
+	// The push runs in the repository's own git dir (the user's, checked
+	// above), named with --git-dir so git stays there: every relative
+	// path git, ssh, a proxy or an askpass resolves (a program, an ssh
+	// config, $SHELL, $BASH_ENV) lands in it, never under the checkout,
+	// where another user may write (the twenty-fifth hostile re-run).
+	gitDir, err := s.step(ctx, "git rev-parse", r.Dir, []string{"git", "rev-parse", "--absolute-git-dir"})
+	if err != nil {
+		return "", fmt.Errorf("%w; P pushes from the repository's git dir", err)
+	}
+	gitDir = strings.TrimSpace(gitDir)
+	push = append([]string{"git", "--git-dir=" + gitDir}, push[1:]...)
+	if _, err := s.step(ctx, "git push", gitDir, push, "GIT_TERMINAL_PROMPT=0"); err != nil {
 		if strings.Contains(err.Error(), "transport 'file' not allowed") {
 			return "", fmt.Errorf("%s's origin is a repository on this machine, and P pushes only over the network (a push here runs that repository's hooks, as you): push it yourself, or add a GitHub remote as origin", r.Name)
 		}
