@@ -68,15 +68,10 @@ func whyFailed(line string) string {
 // "try again at 10:04 PM.", Claude Code's "· resets 7pm (Europe/Paris)";
 // "" when it says no time.
 func resetTime(line string) string {
-	const maxResetTime = 40
 	for _, lead := range []string{"try again at ", "Try again at ", "resets at ", "resets "} {
 		if i := strings.LastIndex(line, lead); i >= 0 {
 			at, _, _ := strings.Cut(line[i+len(lead):], " ·")
-			at = strings.TrimSuffix(strings.TrimSpace(CleanText(at)), ".")
-			if r := []rune(at); len(r) > maxResetTime { // a pane's text: bounded
-				at = string(r[:maxResetTime]) + "…"
-			}
-			return at
+			return Summary(strings.TrimSuffix(strings.TrimSpace(at), "."), 40) // a pane's text
 		}
 	}
 	return ""

@@ -90,15 +90,8 @@ func (m Markers) halt(s Screen) string {
 		return ""
 	}
 	line, _, _ := strings.Cut(string(s[at:]), "\n")
-	line = strings.TrimSpace(strings.TrimRight(CleanText(line), " │┃|"))
-	if r := []rune(line); len(r) > maxHalt {
-		line = string(r[:maxHalt]) + "…"
-	}
-	return line
+	return Summary(strings.TrimRight(line, " │┃|"), 80) // a pane's text, on a card
 }
-
-// maxHalt bounds a halt's line on a card (a pane's text).
-const maxHalt = 80
 
 // Ready reports whether s shows the agent's prompt, ready to take text:
 // its idle prompt, and no dialog over it.
