@@ -50,12 +50,7 @@ func GitEnv(env []string) []string {
 		return slices.ContainsFunc(gitPlaceVars, func(p string) bool { return strings.HasPrefix(kv, p) }) ||
 			relativeProgram(kv, filepath.IsAbs(home)) || gitConfigEnv(kv)
 	})
-	for i, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			env[i] = "PATH=" + AbsPATH(v)
-		}
-	}
-	return env
+	return AbsPATHIn(env)
 }
 
 // gitProgramVars name a program git runs (an ssh, a proxy, an askpass,
@@ -106,6 +101,17 @@ func gitConfigEnv(kv string) bool {
 func AbsPATH(path string) string {
 	dirs := filepath.SplitList(path)
 	return strings.Join(slices.DeleteFunc(dirs, func(d string) bool { return !filepath.IsAbs(d) }), string(filepath.ListSeparator))
+}
+
+// AbsPATHIn is env (KEY=VALUE each) with every PATH's relative entries
+// dropped (AbsPATH), in place.
+func AbsPATHIn(env []string) []string {
+	for i, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			env[i] = "PATH=" + AbsPATH(v)
+		}
+	}
+	return env
 }
 
 // GitCommand is git with args, as lanes runs it everywhere: GitSafeArgs

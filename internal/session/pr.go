@@ -207,12 +207,15 @@ func (s *Service) step(ctx context.Context, name, dir string, argv []string, env
 			return "", fmt.Errorf("%s needs %s, and there is none on PATH", name, argv[0])
 		}
 	}
-	cmd := exec.CommandContext(ctx, bin, argv[1:]...)
 	// gh runs git too (git remote, git config): its git gets the same
 	// environment as lanes' own.
-	cmd.Env = state.GitEnv(append(s.Environ(), env...))
+	env = append(s.Environ(), env...)
+	var cmd *exec.Cmd
 	if argv[0] == "git" {
-		cmd = state.GitCommand(ctx, cmd.Env, argv[1:]...)
+		cmd = state.GitCommand(ctx, env, argv[1:]...)
+	} else {
+		cmd = exec.CommandContext(ctx, bin, argv[1:]...)
+		cmd.Env = state.GitEnv(env)
 	}
 	cmd.Dir = dir
 	cmd.WaitDelay = time.Second
@@ -272,10 +275,5 @@ func (s *Service) Environ() []string {
 			env = append(env, k+"="+v)
 		}
 	}
-	for i, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			env[i] = "PATH=" + state.AbsPATH(v)
-		}
-	}
-	return env
+	return state.AbsPATHIn(env)
 }
