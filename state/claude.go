@@ -107,9 +107,12 @@ var claudeMarkers = Markers{
 	// Its plan approval, in plan mode, has neither: "Exit plan mode? ·
 	// Claude wants to exit plan mode · ❯ 1. Yes, and switch to default
 	// (ask each time) for this session · 2. No"
-	// (testdata/real/harness/claude/plan_approval): without it the
+	// (testdata/real/claude/plan-unwritten): without it the
 	// witness took the dialog for answered in 3 s (issue 32, item 4).
-	Dialog: []string{"Do you want to proceed?", "Esc to cancel", "Exit plan mode?"},
+	// With the plan its model wrote, the dialog is "Ready to code? ·
+	// Here is Claude's plan: · … · Would you like to proceed? · ❯ 1. Yes,
+	// and use auto mode" (testdata/real/harness/claude/plan_approval).
+	Dialog: []string{"Do you want to proceed?", "Esc to cancel", "Exit plan mode?", "Ready to code?"},
 	// In another permission mode the footer names the mode instead:
 	// "⏵⏵ auto mode on (shift+tab to cycle)" in auto mode, the one Claude
 	// Code 2.1.332 starts in (testdata/real/harness/claude/mode_interrupt;

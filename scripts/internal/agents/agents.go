@@ -33,7 +33,9 @@ type agent struct {
 	// its model writes, that text. planCommand is the slash command that
 	// enters plan mode once it runs ("": its plan args do), planDialog
 	// what its plan question shows (nil: its dialog markers).
-	exitPlan              *modelserver.ToolCall
+	// writePlan, for an agent whose model writes its plan to a file of
+	// the agent's choosing before it asks, is that write.
+	exitPlan, writePlan   *modelserver.ToolCall
 	planText, planCommand string
 	planDialog            []string
 
@@ -148,12 +150,16 @@ var agents = []agent{
 		args: []string{"--permission-mode", "manual"},
 		mode: []string{"--permission-mode", "auto"},
 		plan: []string{"--permission-mode", "plan"},
-		// 2.1.332 takes no plan in the call (its input is {}); its
-		// dialog says only "Exit plan mode?".
+		// 2.1.332 takes no plan in the call (its input is {}): its model
+		// writes the plan to the file plan mode names ("You should create
+		// your plan at …"), and the dialog ("Ready to code?") shows it;
+		// with no plan written it says only "Exit plan mode?".
 		exitPlan: tool("ExitPlanMode", `{}`),
-		ready:    lanesMarkers(state.AgentClaude).Idle,
-		dialog:   lanesMarkers(state.AgentClaude).Dialog,
-		approve:  "Enter", reject: "Escape", interrupt: "Escape",
+		writePlan: &modelserver.ToolCall{Name: "Write", Fill: `create your plan at ([^\s"\\]+\.md)`,
+			Input: json.RawMessage(`{"file_path":"$FILL","content":"# Greeting\n\nSay hello to the user.\n"}`)},
+		ready:   lanesMarkers(state.AgentClaude).Idle,
+		dialog:  lanesMarkers(state.AgentClaude).Dialog,
+		approve: "Enter", reject: "Escape", interrupt: "Escape",
 		// 2.1.332 highlights "❯ No, exit" over "Yes, I trust this folder".
 		trust: "Down Enter",
 		exit:  "/exit", compact: "/compact", menu: "/model", clear: "/clear",

@@ -104,7 +104,11 @@ var planApproval = scenario{name: "plan_approval", plan: true,
 		if a.planText != "" {
 			asks = m.Text(a.planText)
 		}
-		return append([]m.Turn{{asks}, {m.Text("Plan approved; done.")}}, texts...), ""
+		turns := []m.Turn{{asks}, {m.Text("Plan approved; done.")}}
+		if a.writePlan != nil {
+			turns = append([]m.Turn{{m.Step{Tool: a.writePlan}}}, turns...)
+		}
+		return append(turns, texts...), ""
 	},
 	drive: func(r *run) error {
 		if r.a.planCommand != "" {

@@ -19,6 +19,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"regexp"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -70,6 +73,11 @@ type ToolCall struct {
 	Escalated bool            `json:"escalated,omitempty"`
 	Name      string          `json:"name,omitempty"`
 	Input     json.RawMessage `json:"input,omitempty"`
+	// Fill is a regular expression with one group, read in the request
+	// being answered: every "$FILL" in Input becomes the group's text, as
+	// a JSON string's inside (what only the agent knows, such as the plan
+	// file Claude Code names in plan mode).
+	Fill string `json:"fill,omitempty"`
 }
 
 // Text returns a step that streams s at full speed.
@@ -142,6 +150,10 @@ func (st Step) validate() error {
 		return errors.New("a tool sets exactly one of shell or name")
 	case st.Tool != nil && len(st.Tool.Input) > 0 && !json.Valid(st.Tool.Input):
 		return errors.New("tool input is not valid JSON")
+	case st.Tool != nil && st.Tool.Fill != "":
+		if re, err := regexp.Compile(st.Tool.Fill); err != nil || re.NumSubexp() != 1 {
+			return fmt.Errorf("fill %q is not a regular expression with one group", st.Tool.Fill)
+		}
 	}
 	return nil
 }
@@ -174,4 +186,23 @@ func LoadFile(path string) ([]Scenario, error) {
 		}
 	}
 	return scs, nil
+}
+
+// filled is turn with each tool's Fill read in body; a fill that finds
+// nothing leaves "$FILL" as it is, for the agent to show.
+func (t Turn) filled(body []byte) Turn {
+	out := slices.Clone(t)
+	for i, st := range out {
+		if st.Tool == nil || st.Tool.Fill == "" {
+			continue
+		}
+		m := regexp.MustCompile(st.Tool.Fill).FindSubmatch(body)
+		if m == nil {
+			continue
+		}
+		call := *st.Tool
+		call.Input = json.RawMessage(strings.ReplaceAll(string(call.Input), "$FILL", string(m[1])))
+		out[i].Tool = &call
+	}
+	return out
 }

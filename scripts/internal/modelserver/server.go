@@ -138,7 +138,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	var turn Turn
 	if req.kind == "main" {
-		turn = s.take(key, body, &e)
+		turn = s.take(key, body, &e).filled(body)
 	} else {
 		s.record(key, e)
 	}

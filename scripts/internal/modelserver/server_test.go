@@ -359,6 +359,8 @@ func TestValidateRejects(t *testing.T) {
 		"chunk_ms alone":      {{ChunkMS: 5}},
 		"shell and name":      {{Tool: &ToolCall{Shell: "ls", Name: "Bash"}}},
 		"bad input":           {{Tool: &ToolCall{Name: "Bash", Input: json.RawMessage("{")}}},
+		"fill with no group":  {{Tool: &ToolCall{Name: "Write", Fill: "plan at \\S+"}}},
+		"fill not a regexp":   {{Tool: &ToolCall{Name: "Write", Fill: "(["}}},
 	} {
 		if err := (Scenario{Name: name, Turns: []Turn{turn}}).Validate(); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -395,5 +397,23 @@ func TestMatchTurnWaitsForItsRequest(t *testing.T) {
 	}
 	if err := (Scenario{Name: "x", Turns: []Turn{{Text("a"), Matching("b")}}}).Validate(); err == nil {
 		t.Error("a match that is not a turn's first step was taken")
+	}
+}
+
+// TestFillReadsTheRequest: a tool's input takes what only the agent's
+// request says (Claude Code's plan file), and stays as written when the
+// request does not say it.
+func TestFillReadsTheRequest(t *testing.T) {
+	turn := Turn{Text("a"), {Tool: &ToolCall{Name: "Write", Fill: `plan at ([^\s"]+\.md)`,
+		Input: json.RawMessage(`{"file_path":"$FILL"}`)}}}
+	got := turn.filled([]byte(`{"system":"create your plan at /h/.claude/plans/x-y.md now"}`))
+	if string(got[1].Tool.Input) != `{"file_path":"/h/.claude/plans/x-y.md"}` {
+		t.Errorf("filled input = %s", got[1].Tool.Input)
+	}
+	if string(turn[1].Tool.Input) != `{"file_path":"$FILL"}` {
+		t.Errorf("the scenario's own turn changed: %s", turn[1].Tool.Input)
+	}
+	if got := turn.filled([]byte(`{}`)); string(got[1].Tool.Input) != `{"file_path":"$FILL"}` {
+		t.Errorf("nothing to fill with: %s", got[1].Tool.Input)
 	}
 }
