@@ -40,7 +40,9 @@ type Driver struct {
 	// input), false when it is not one text only.
 	keys       DialogKeys
 	readDialog func(lines []string) (dialog, bool)
-	callText   func(tool, cmd string, input []byte) (string, bool)
+	// plan answers its plan approval (plan.go); nil: lanes answers none.
+	plan     map[Answer]planAnswer
+	callText func(tool, cmd string, input []byte) (string, bool)
 	// resume is the arguments that make it resume conversation id.
 	resume func(id string) []string
 	// userCommand inverts launch: from a pane's start command, the command

@@ -165,6 +165,8 @@ func Answerable(r *state.Record) error {
 		// The witness's last capture no longer showed it: a key would
 		// land on whatever the agent shows now.
 		return fmt.Errorf("%w: its screen no longer shows it", ErrNoDialog)
+	case planned(r) && a.CallSum == "":
+		return ErrPlanNotRead
 	}
 	return nil
 }

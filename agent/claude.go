@@ -27,6 +27,11 @@ var claude = Driver{
 		Options: map[Answer]option{Yes: {text: "Yes", numbered: true}, No: {text: "No", numbered: true},
 			Always: {text: "Yes, and always allow", or: []string{"Yes, and don't ask again", "Yes, and don’t ask again"}, prefix: true, numbered: true}}},
 	readDialog: claudeDialog, callText: claudeCallText,
+	// Its plan approval (2.1.332, "Ready to code?"): "❯ 1. Yes, and use
+	// auto mode · 2. Yes, manually approve edits · 3. Tell Claude what to
+	// change"; Esc keeps planning.
+	plan: map[Answer]planAnswer{Yes: {opt: option{text: "Yes, manually approve edits", numbered: true}},
+		Always: {opt: option{text: "Yes, and use auto mode", numbered: true}}, No: {keys: []string{"Escape"}}},
 	resume:      func(id string) []string { return []string{"--resume", id} },
 	userCommand: claudeUserCommand,
 	injected:    claudeSettings,

@@ -98,6 +98,9 @@ func CheckDialog(a state.Agent, ans Answer, callSum, screen string) ([]string, e
 	if callSum == "" || strings.Contains(callSum, ".") { // none, or a digest of before
 		return nil, ErrUncheckable
 	}
+	if isPlanSum(callSum) {
+		return checkPlan(a, ans, callSum, screen)
+	}
 	drv, known := DriverOf(a)
 	text := screen
 	if known && drv.keys.Row != nil {

@@ -29,10 +29,10 @@ var refused = map[string]string{
 	// Its long call is drawn after " │ ", as a call that starts with "│ "
 	// is at the plain margin (TestClaudeBarMarginIsNotRead).
 	"harness/claude/worktree": "drawn after │",
-	// Its plan approval asks about no shell command: not answered from
-	// lanes (yet; issue 32, item 4).
-	"harness/claude/plan_approval": "no shell command",
-	"harness/gemini/plan_approval": "no shell command",
+	// A plan approval asks about no call: its plan is checked on screen
+	// (TestPlanAnswers).
+	"harness/claude/plan_approval": "a plan",
+	"harness/gemini/plan_approval": "a plan",
 }
 
 // realDialogs reads every recorded permission dialog of the four agents

@@ -27,6 +27,11 @@ var gemini = Driver{
 		Options: map[Answer]option{Yes: {text: "1. Allow once"}, Always: {text: "2. Allow for this session"},
 			No: {text: "3. No, suggest changes (esc)"}}},
 	readDialog: geminiDialog, callText: plainCall,
+	// Its plan approval (0.61.0, "Ready to start implementation?"): "● 1.
+	// Yes, automatically accept edits · 2.  Yes, manually accept edits ·
+	// 3.  Type your feedback..."; Esc cancels it.
+	plan: map[Answer]planAnswer{Yes: {opt: option{text: "2.  Yes, manually accept edits"}, keys: []string{"2"}},
+		Always: {opt: option{text: "1.  Yes, automatically accept edits"}, keys: []string{"1"}}, No: {keys: []string{"Escape"}}},
 	resume:    func(id string) []string { return []string{"--resume", id} },
 	injected:  geminiDefaults,
 	continues: true,

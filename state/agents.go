@@ -23,6 +23,9 @@ type Reading struct {
 	Menus *Menus
 	// AskTool is the tool it asks its human a question with.
 	AskTool string
+	// Plan is how it asks to leave its plan mode (plan.go); nil: lanes
+	// reads no plan approval of its.
+	Plan *PlanReading
 	// ResumeShape reports whether id is one it takes to resume a
 	// conversation by (Claude reads any other text as a search in a
 	// picker, Gemini a number as a list position); nil: it cannot resume.

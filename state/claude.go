@@ -1,5 +1,7 @@
 package state
 
+import "strings"
+
 // AgentClaude is Claude Code.
 const AgentClaude Agent = "claude"
 
@@ -12,6 +14,7 @@ var claude = Reading{
 	// "Esc to close"; /model and /rewind end like its dialogs).
 	Menus:   &Menus{Words: []string{"Esc to go back", "Esc to close"}},
 	AskTool: claudeAskTool, ResumeShape: uuidShape,
+	Plan: &PlanReading{Tool: "ExitPlanMode", Read: claudePlan},
 }
 
 // claudeAskTool is the tool Claude Code asks its human a question with.
@@ -135,4 +138,47 @@ var claudeMarkers = Markers{
 	// attempt 6/6" (testdata/real/harness/claude/retry).
 	Retrying: []string{" · retrying in "},
 	Animates: true,
+}
+
+// claudePlan reads Claude Code's plan approval as 2.1.332 draws it with
+// the plan its model wrote (testdata/real/harness/claude/plan_approval),
+// the options under the question and its footer the last line:
+//
+//	 Ready to code?
+//	 Here is Claude's plan:
+//	╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌
+//	 Greeting
+//	 Say hello to the user.
+//	╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌╌
+//	─────────────────────────
+//	 Claude has written up a plan and is ready to execute. Would you like to proceed?
+//	 ❯ 1. Yes, and use auto mode
+//	   2. Yes, manually approve edits
+//	   3. Tell Claude what to change
+//	      shift+tab to approve with this feedback
+//	 ctrl+g to edit in Vim · ~/.claude/plans/SLUG.md
+func claudePlan(lines []string) (PlanDialog, bool) {
+	title, ok1 := onlyOnce(lines, "Ready to code?")
+	head, ok2 := onlyOnce(lines, "Here is Claude's plan:")
+	q, ok3 := onlyOnce(lines, "Claude has written up a plan and is ready to execute. Would you like to proceed?")
+	if !ok1 || !ok2 || !ok3 || head < title || head+1 >= q || !blankFrom(lines[:head], title+1) || !ruleOf(lines[head+1], '╌') {
+		return PlanDialog{}, false
+	}
+	end := head + 2
+	for end < q && !ruleOf(lines[end], '╌') {
+		end++
+	}
+	foot := q + 1
+	for foot < len(lines) && !strings.HasPrefix(trimPlain(lines[foot]), "ctrl+g to edit") {
+		foot++
+	}
+	if end == q || foot == len(lines) || !blankFrom(lines, foot+1) {
+		return PlanDialog{}, false
+	}
+	for _, l := range lines[end+1 : q] {
+		if trimPlain(l) != "" && !ruleOf(l, '─') {
+			return PlanDialog{}, false // something else between the plan and its question
+		}
+	}
+	return PlanDialog{Plan: strings.Trim(strings.Join(lines[head+2:end], "\n"), "\n"), Options: lines[q+1 : foot]}, true
 }

@@ -158,6 +158,7 @@ func Says(r *Record) (Say, string) {
 	}
 	a := &r.Activity
 	tool, input := a.ToolNow()
+	tool = toolName(r.Agent, tool)
 	switch a.Known() {
 	case ActivityActive:
 		if t := ToolLine(tool, input); t != "" {

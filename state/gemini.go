@@ -1,5 +1,7 @@
 package state
 
+import "strings"
+
 // AgentGemini is Gemini CLI.
 const AgentGemini Agent = "gemini"
 
@@ -11,6 +13,7 @@ var gemini = Reading{
 	// /resume "Press q to exit").
 	Menus:   &Menus{Words: []string{"Press Esc to close", "Press q to exit"}},
 	AskTool: "ask_user", ResumeShape: uuidShape,
+	Plan: &PlanReading{Tool: "exit_plan_mode", Read: geminiPlan},
 }
 
 // Gemini CLI hook events.
@@ -88,4 +91,48 @@ var geminiMarkers = Markers{
 	// "✦ Thinking about it" then "ℹ Request cancelled." when Esc ended
 	// the turn, AfterAgent firing as for any turn's end).
 	Said: []string{"✦ "},
+}
+
+// geminiPlan reads Gemini CLI's plan approval, a box whose bottom is the
+// screen's last line (testdata/real/harness/gemini/plan_approval):
+//
+//	╭──────────────────────────────────────────────╮
+//	│ Ready to start implementation?               │
+//	│ Greeting                                     │
+//	│ Say hello to the user.                       │
+//	│ ● 1.  Yes, automatically accept edits        │
+//	│       Approves plan and allows tools to run… │
+//	│   2.  Yes, manually accept edits             │
+//	│   3.  Type your feedback...                  │
+//	│ Enter to select · ↑/↓ to navigate · … Esc to cancel │
+//	╰──────────────────────────────────────────────╯
+func geminiPlan(lines []string) (PlanDialog, bool) {
+	inner, boxed := make([]string, len(lines)), make([]bool, len(lines))
+	for i, l := range lines {
+		if in, ok := strings.CutPrefix(l, "│"); ok {
+			if in, ok = strings.CutSuffix(in, "│"); ok {
+				inner[i], boxed[i] = strings.TrimRight(in, " "), true
+			}
+		}
+	}
+	title, ok := onlyOnce(inner, "Ready to start implementation?")
+	if !ok || title == 0 || !strings.HasPrefix(lines[title-1], "╭") {
+		return PlanDialog{}, false
+	}
+	opts, foot, bottom := -1, -1, title+1
+	for ; bottom < len(lines) && !strings.HasPrefix(lines[bottom], "╰"); bottom++ {
+		t := trimPlain(inner[bottom])
+		switch {
+		case !boxed[bottom]:
+			return PlanDialog{}, false // a line outside the box
+		case opts < 0 && (strings.HasPrefix(t, "1. ") || strings.HasPrefix(t, "● 1. ")):
+			opts = bottom
+		case opts >= 0 && foot < 0 && strings.HasPrefix(t, "Enter to select"):
+			foot = bottom
+		}
+	}
+	if opts < 0 || foot < 0 || bottom == len(lines) || !blankFrom(lines, bottom+1) {
+		return PlanDialog{}, false
+	}
+	return PlanDialog{Plan: strings.Trim(strings.Join(inner[title+1:opts], "\n"), "\n"), Options: inner[opts:foot]}, true
 }

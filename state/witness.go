@@ -243,6 +243,7 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 	case a.Dialog && (s.Shows(m.Dialog) || startQuestion(a.Question) && m.startAsks(s) == a.Question ||
 		a.Question != "" && m.halt(s) == a.Question):
 		a.DialogGoneAt = time.Time{}
+		seePlan(r, s)
 		if !a.AnsweredAt.IsZero() && at.Sub(a.AnsweredAt) > AnswerLost {
 			a.AnsweredAt = time.Time{} // the answer did not take
 		}

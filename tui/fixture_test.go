@@ -193,7 +193,7 @@ func (f *fakeActions) Answer(_ context.Context, r *state.Record, ans agent.Answe
 	if err := agent.Answerable(r); err != nil {
 		return "", err
 	}
-	return "approved " + state.ToolLine(r.Activity.Tool, r.Activity.ToolInput) + " in " + r.Name, nil
+	return "approved " + state.CallLine(r) + " in " + r.Name, nil
 }
 
 // Diff says what the fake checkout changed: a stat and a few lines.

@@ -343,7 +343,7 @@ func toolOf(r *state.Record, content bool) string {
 	if !content {
 		return "the tool"
 	}
-	if s := state.ToolLine(r.Activity.Tool, r.Activity.ToolInput); s != "" {
+	if s := state.CallLine(r); s != "" {
 		return s
 	}
 	return "a tool"

@@ -6,8 +6,10 @@ import (
 	"strings"
 	"time"
 
+	adapter "lanes/agent"
 	m "lanes/scripts/internal/modelserver"
 	"lanes/scripts/internal/world"
+	"lanes/state"
 )
 
 // The long tail (issue 32): work that outlives a turn, turns no human
@@ -135,7 +137,17 @@ var planApproval = scenario{name: "plan_approval", plan: true,
 		if err := r.hold("needs_input while the plan dialog shows", 8*time.Second, needs); err != nil {
 			return err
 		}
-		if err := r.press("Enter"); err != nil {
+		if reading, _ := state.ReadingOf(state.Agent(r.a.name)); reading.Plan != nil {
+			// The card shows the plan's first line, and lanes answers it.
+			if _, err := r.expect("the card shows the plan", witnessDeadline, func(s world.Session) bool {
+				return s.Tool != nil && s.Tool.Input == "Greeting"
+			}); err != nil {
+				return err
+			}
+			if err := r.answer(adapter.Yes, "approved"); err != nil {
+				return err
+			}
+		} else if err := r.press("Enter"); err != nil {
 			return err
 		}
 		return idleAfter(r, "plan approved")

@@ -187,30 +187,31 @@ func (w *World) Lanes(input string, args ...string) Result {
 
 // Session is the part of `lanes ls --json` the programs read.
 type Session struct {
-	ID               string                     `json:"id"`
-	Name             string                     `json:"name"`
-	Activity         string                     `json:"activity"`
-	Status           string                     `json:"status"`
-	Zone             string                     `json:"zone"`
-	Marks            []string                   `json:"marks"`
-	IsTerminated     bool                       `json:"is_terminated"`
-	TerminatedReason *string                    `json:"terminated_reason"`
-	Since            string                     `json:"since"`
-	Launch           string                     `json:"launch"`
-	EventsApplied    int                        `json:"events_applied"`
-	EventsDropped    map[string]int             `json:"events_dropped"`
-	Exit             *json.RawMessage           `json:"exit"`
-	Branch           string                     `json:"branch"`
-	Worktree         *string                    `json:"worktree"`
-	Ahead            *int                       `json:"ahead"`
-	Changed          *int                       `json:"changed"`
-	Adopted          bool                       `json:"adopted"`
-	Question         *string                    `json:"question"`
-	PaneID           string                     `json:"pane_id"`
-	Background       struct{ Jobs, Agents int } `json:"background"`
-	Automatic        bool                       `json:"automatic"`
-	Failure          *string                    `json:"failure"`
-	Extra            map[string]string          `json:"-"`
+	ID               string                        `json:"id"`
+	Name             string                        `json:"name"`
+	Activity         string                        `json:"activity"`
+	Status           string                        `json:"status"`
+	Zone             string                        `json:"zone"`
+	Marks            []string                      `json:"marks"`
+	IsTerminated     bool                          `json:"is_terminated"`
+	TerminatedReason *string                       `json:"terminated_reason"`
+	Since            string                        `json:"since"`
+	Launch           string                        `json:"launch"`
+	EventsApplied    int                           `json:"events_applied"`
+	EventsDropped    map[string]int                `json:"events_dropped"`
+	Exit             *json.RawMessage              `json:"exit"`
+	Branch           string                        `json:"branch"`
+	Worktree         *string                       `json:"worktree"`
+	Ahead            *int                          `json:"ahead"`
+	Changed          *int                          `json:"changed"`
+	Adopted          bool                          `json:"adopted"`
+	Question         *string                       `json:"question"`
+	Tool             *struct{ Name, Input string } `json:"tool"`
+	PaneID           string                        `json:"pane_id"`
+	Background       struct{ Jobs, Agents int }    `json:"background"`
+	Automatic        bool                          `json:"automatic"`
+	Failure          *string                       `json:"failure"`
+	Extra            map[string]string             `json:"-"`
 }
 
 // Ls is `lanes ls --json --all`, keyed by name.
