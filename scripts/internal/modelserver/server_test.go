@@ -399,21 +399,3 @@ func TestMatchTurnWaitsForItsRequest(t *testing.T) {
 		t.Error("a match that is not a turn's first step was taken")
 	}
 }
-
-// TestFillReadsTheRequest: a tool's input takes what only the agent's
-// request says (Claude Code's plan file), and stays as written when the
-// request does not say it.
-func TestFillReadsTheRequest(t *testing.T) {
-	turn := Turn{Text("a"), {Tool: &ToolCall{Name: "Write", Fill: `plan at ([^\s"]+\.md)`,
-		Input: json.RawMessage(`{"file_path":"$FILL"}`)}}}
-	got := turn.filled([]byte(`{"system":"create your plan at /h/.claude/plans/x-y.md now"}`))
-	if string(got[1].Tool.Input) != `{"file_path":"/h/.claude/plans/x-y.md"}` {
-		t.Errorf("filled input = %s", got[1].Tool.Input)
-	}
-	if string(turn[1].Tool.Input) != `{"file_path":"$FILL"}` {
-		t.Errorf("the scenario's own turn changed: %s", turn[1].Tool.Input)
-	}
-	if got := turn.filled([]byte(`{}`)); string(got[1].Tool.Input) != `{"file_path":"$FILL"}` {
-		t.Errorf("nothing to fill with: %s", got[1].Tool.Input)
-	}
-}
