@@ -22,3 +22,12 @@ func TestFillReadsTheRequest(t *testing.T) {
 		t.Errorf("nothing to fill with: %s", got[1].Tool.Input)
 	}
 }
+
+func TestValidateRejectsBadFills(t *testing.T) {
+	for _, fill := range []string{`plan at \S+`, "(["} {
+		sc := Scenario{Name: "fill", Turns: []Turn{{{Tool: &ToolCall{Name: "Write", Fill: fill}}}}}
+		if err := sc.Validate(); err == nil {
+			t.Errorf("fill %q: accepted", fill)
+		}
+	}
+}
