@@ -12,7 +12,7 @@ import (
 
 func (a *app) cmdAnswer(ctx context.Context, args []string) int {
 	fs := a.flags("answer")
-	dialog := fs.String("dialog", "", "answer only the dialog opened at `TIME` (dialog_at in lanes ls --json); else the one it shows now")
+	dialog := fs.String("dialog", "", "answer only the dialog opened at `TIME` (dialog_at in lanes ls --json, whole); else the one it shows now")
 	usage := fs.Usage
 	fs.Usage = func() {
 		usage()
@@ -40,14 +40,11 @@ func (a *app) cmdAnswer(ctx context.Context, args []string) int {
 		if err != nil {
 			return a.usageErr(fs, "--dialog %q is not an RFC 3339 time (copy dialog_at from lanes ls --json)", *dialog)
 		}
-		opened := r.Activity.DialogAt
-		if at.Nanosecond() == 0 {
-			opened = opened.Truncate(time.Second) // TIME given to the second
-		}
+		// dialog_at whole: two dialogs may open in one second.
 		switch {
 		case !r.Activity.Dialog:
 			return a.fail(fmt.Errorf("%s: %w: it shows no dialog now; nothing was sent", r.Name, session.ErrDialogGone))
-		case !opened.Equal(at):
+		case !r.Activity.DialogAt.Equal(at):
 			return a.fail(fmt.Errorf("%s: %w: the dialog it shows opened at %s; nothing was sent", r.Name, session.ErrDialogGone, listing.RFC3339Nano(r.Activity.DialogAt)))
 		}
 	}

@@ -65,6 +65,8 @@ type agent struct {
 	// its screen says it is over). bgMatch: what the parent's request
 	// holding the tool's result contains ("" : Claude's tool_result).
 	bgQuiet bool
+	// bgAsks: its background job asks first, as any shell call does.
+	bgAsks  bool
 	bgMatch string
 	// toolEvent is the hook event that shows a tool ran.
 	toolEvent string
@@ -269,9 +271,16 @@ trust_level = "trusted"
 		mode:     []string{"-m", "gemini-2.5-flash", "--approval-mode", "auto_edit"},
 		plan:     []string{"-m", "gemini-2.5-flash", "--approval-mode", "plan"},
 		exitPlan: tool("exit_plan_mode", `{"plan_filename":"greeting.md"}`),
-		ready:    lanesMarkers(state.AgentGemini).Idle,
-		dialog:   lanesMarkers(state.AgentGemini).Dialog,
-		approve:  "Enter", reject: "Escape", interrupt: "Escape",
+		// run_shell_command's is_background returns at once; the footer
+		// counts "1 Background process" while it runs, and no hook says
+		// when it ends.
+		background: func(secs int) *modelserver.ToolCall {
+			return tool("run_shell_command", fmt.Sprintf(`{"command":"timeout %d tail -f /dev/null","is_background":true}`, secs))
+		},
+		bgQuiet: true, bgAsks: true,
+		ready:   lanesMarkers(state.AgentGemini).Idle,
+		dialog:  lanesMarkers(state.AgentGemini).Dialog,
+		approve: "Enter", reject: "Escape", interrupt: "Escape",
 		exit: "/quit", compact: "/compress", menu: "/model", clear: "/clear",
 		quiet:     modelserver.ToolCall{Name: "list_directory", Input: json.RawMessage(`{"dir_path":"."}`)},
 		asks:      shell,

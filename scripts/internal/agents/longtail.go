@@ -65,6 +65,17 @@ func backgroundWalk(r *run, prompt string, counts func(world.Session) bool) erro
 	if err := r.prompt(prompt); err != nil {
 		return err
 	}
+	if r.a.bgAsks {
+		if _, err := r.expect("the job asks → needs_input", turnDeadline, needs); err != nil {
+			return err
+		}
+		if err := r.waitScreen("its dialog", 30*time.Second, r.a.dialog); err != nil {
+			return err
+		}
+		if err := r.press(r.a.approve); err != nil {
+			return err
+		}
+	}
 	if _, err := r.settled("turn over, work goes on → idle + background", turnDeadline, func(s world.Session) bool {
 		return background(s) && counts(s)
 	}); err != nil {
