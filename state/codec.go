@@ -18,9 +18,10 @@ import (
 // facts, the dialog's opening and the mute, version 6 the answer, version 7
 // the git facts, version 8 Adopted, version 9 the turn's session id, version 10 the server's pid, version 11 the call's digest and the dialog's call, version 12 the
 // background work, the automatic turn, what the human saw and why a turn
-// failed; an older
+// failed, version 13 the reply and the menu, version 14 the kill set out;
+// an older
 // record decodes with them zero.
-const codecVersion = 13
+const codecVersion = 14
 
 var errTruncated = errors.New("record truncated")
 
@@ -269,6 +270,7 @@ func (e *encoder) since1(r *Record) {
 	e.str(a.Replied) // 13
 	e.time(a.RepliedAt)
 	e.bool(a.Menu)
+	e.time(rt.KillingAt) // 14
 }
 
 // since1 reads what a record of version v has of those fields; the rest
@@ -340,5 +342,8 @@ func (d *decoder) since1(r *Record, v uint64) {
 		a.Replied = d.str()
 		a.RepliedAt = d.time()
 		a.Menu = d.bool()
+	}
+	if v >= 14 {
+		rt.KillingAt = d.time()
 	}
 }

@@ -164,7 +164,7 @@ func BenchmarkDecodeRecords200(b *testing.B) {
 	}
 }
 
-// A record written before codec version 2 to 13 decodes with the fields
+// A record written before codec version 2 to 14 decodes with the fields
 // the later versions appended left zero.
 func TestCodecReadsOlderVersions(t *testing.T) {
 	r := rec(ActivityIdle, prOpen)
@@ -172,8 +172,8 @@ func TestCodecReadsOlderVersions(t *testing.T) {
 	// Version 2 appends five fields, version 3 three, version 4 one,
 	// version 5 six, version 6 one, version 7 six, version 8 one, version 9
 	// one, version 10 one, version 11 two, version 12 six, version 13
-	// three, each one byte when zero or empty.
-	for v, cut := range map[byte]int{1: 36, 2: 31, 3: 28, 4: 27, 5: 21, 6: 20, 7: 14, 8: 13, 9: 12, 10: 11, 11: 9, 12: 3} {
+	// three, version 14 one, each one byte when zero or empty.
+	for v, cut := range map[byte]int{1: 37, 2: 32, 3: 29, 4: 28, 5: 22, 6: 21, 7: 15, 8: 14, 9: 13, 10: 12, 11: 10, 12: 4, 13: 1} {
 		got, err := decodeRecord(append([]byte{v}, b[1:len(b)-cut]...))
 		if err != nil {
 			t.Fatalf("version %d: %v", v, err)
@@ -197,7 +197,7 @@ func TestCodecOlderAskIsADialog(t *testing.T) {
 		r := rec(ActivityBlocked, prOpen)
 		r.Agent, r.Activity.Outcome = c.agent, c.outcome
 		b := encodeRecord(r)
-		got, err := decodeRecord(append([]byte{2}, b[1:len(b)-31]...))
+		got, err := decodeRecord(append([]byte{2}, b[1:len(b)-32]...))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -135,7 +135,8 @@ func (c *cycleTx) gone(r *Record, readStart time.Time) {
 		return
 	}
 	if readStart.Sub(r.Runtime.GoneSeenAt) >= ConfirmGap {
-		c.note(r, Terminate(r, ReasonGone, "pane", readStart))
+		reason, source := goneReason(r, readStart)
+		c.note(r, Terminate(r, reason, source, readStart))
 	}
 }
 

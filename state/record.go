@@ -92,6 +92,11 @@ type Runtime struct {
 	// found the session on: once it is gone, so is every session it held
 	// (docs/design.md §5, a server that exits).
 	ServerPID int `json:"server_pid,omitempty"`
+	// KillingAt is when `lanes kill` set out to end the session, recorded
+	// before tmux ends it: a read that finds it gone within KillWindow
+	// records the kill even if the process that killed it was itself
+	// stopped before it could (the 26th hostile re-run).
+	KillingAt time.Time `json:"killing_at,omitzero"`
 
 	Source string    `json:"source"`
 	At     time.Time `json:"at"`

@@ -18,6 +18,23 @@ const (
 	ReasonNeverStarted = "never started (lanes new was interrupted)"
 )
 
+// KillWindow is how long after `lanes kill` set out (Runtime.KillingAt) a
+// session found gone was the kill's doing.
+const KillWindow = 10 * time.Second
+
+// Killing records that `lanes kill` sets out to end r at at (or, at zero,
+// that it did not).
+func Killing(r *Record, at time.Time) { r.Runtime.KillingAt = at }
+
+// goneReason is why r's session, certified gone at at, ended: the kill
+// lanes set out to do, or the session going.
+func goneReason(r *Record, at time.Time) (reason, source string) {
+	if k := r.Runtime.KillingAt; !k.IsZero() && !r.Runtime.GoneSeenAt.Before(k.Add(-ConfirmGap)) && at.Sub(k) <= KillWindow {
+		return ReasonKilled, "user"
+	}
+	return ReasonGone, "pane"
+}
+
 // Killed records that the user ended r at killed (reason ReasonKilled, or
 // KilledWhileDown), as of at. The kill's fact wins whichever process saw
 // the session go first: a read that found it gone after the kill (the
@@ -25,6 +42,7 @@ const (
 // kill. Any other earlier end stands.
 func Killed(r *Record, reason string, killed, at time.Time) *Transition {
 	rt := &r.Runtime
+	rt.KillingAt = time.Time{}
 	if rt.Terminated && rt.TerminatedReason == ReasonGone && !rt.GoneSeenAt.Before(killed.Add(-ConfirmGap)) {
 		rt.TerminatedReason, rt.Source = reason, "user"
 		return &Transition{At: at, From: ActivityExited, To: ActivityExited, Source: "user", Detail: reason}

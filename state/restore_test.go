@@ -110,3 +110,41 @@ func TestKilledWinsOverGoneAfterTheKill(t *testing.T) {
 		}
 	}
 }
+
+// The 26th hostile re-run: `lanes kill` stopped (SIGTERM, SIGKILL) after
+// tmux ended the session but before it recorded the kill left the end to
+// the collector, as "tmux session gone", and restore --all started the
+// killed command again. The kill set out first (Killing): a read that
+// finds the session gone within KillWindow records the kill; one long
+// after, or with no kill set out, records the session gone.
+func TestKillSetOutWinsOverGone(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		after time.Duration // from the kill set out to the first read without it
+		kill  bool
+		want  string
+	}{
+		{"the killer stopped", 100 * time.Millisecond, true, ReasonKilled},
+		{"gone long after the kill set out", time.Minute, true, ReasonGone},
+		{"no kill", 100 * time.Millisecond, false, ReasonGone},
+	} {
+		col, f, clk := newCollector(t)
+		r := rec(ActivityIdle)
+		if c.kill {
+			Killing(r, clk.now())
+		}
+		put(t, col.Store, r)
+		f.obs = nil
+		clk.advance(c.after)
+		cycle(t, col)
+		clk.advance(1100 * time.Millisecond)
+		cycle(t, col)
+		got := get(t, col.Store, r.ID)
+		if !got.Runtime.Terminated || got.Runtime.TerminatedReason != c.want {
+			t.Errorf("%s: %q (terminated %v), want %q", c.name, got.Runtime.TerminatedReason, got.Runtime.Terminated, c.want)
+		}
+		if c.want == ReasonKilled && Restorable(got, false) == nil {
+			t.Errorf("%s: restore --all would start it again", c.name)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"lanes/state"
 	"lanes/tmux"
@@ -33,7 +34,7 @@ func (s *Service) Kill(ctx context.Context, r *state.Record, anyway bool) error 
 	}
 	killed := s.now().UTC()
 	if err == nil && sid != "" {
-		err = tc.KillSession(ctx, sid)
+		err = s.killSession(ctx, tc, r.ID, sid, killed)
 	}
 	// What is left of the pane's processes ends after the kill is
 	// recorded: that takes up to 3 s for an agent that ignores the hangup,
@@ -61,6 +62,34 @@ func (s *Service) Kill(ctx context.Context, r *state.Record, anyway bool) error 
 	}
 	return err
 }
+
+// killSession ends tmux session sid of record id. The kill is set out in
+// the record first (state.Killing): should lanes be stopped between
+// tmux's kill and its record of it, the read that finds the session gone
+// records the kill, not a session gone (restore --all would start it
+// again). tmux is asked with a context no signal cancels (bounded): a
+// cancelled wait would report a kill tmux carried out as not done.
+func (s *Service) killSession(ctx context.Context, tc *tmux.Client, id, sid string, at time.Time) error {
+	if err := s.Update(id, func(cur *state.Record, _ *state.Tx) error {
+		state.Killing(cur, at)
+		return nil
+	}); err != nil {
+		return err
+	}
+	kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killWait)
+	defer cancel()
+	err := tc.KillSession(kctx, sid)
+	if err != nil && !errors.Is(err, tmux.ErrNoSession) {
+		_ = s.Update(id, func(cur *state.Record, _ *state.Tx) error {
+			state.Killing(cur, time.Time{}) // not killed: a later end is its own
+			return nil
+		})
+	}
+	return err
+}
+
+// killWait bounds tmux's kill-session once lanes has asked for it.
+const killWait = 10 * time.Second
 
 // findPane is the pane of the tmux session carrying @lanes_id id; the zero
 // Pane when the server answered without one.

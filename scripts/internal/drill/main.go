@@ -94,6 +94,7 @@ func main() {
 		{"30.E1 a branch full of terminal control reaches no terminal raw", drillEscapes},
 		{"30.W1 a worktree root or worktree another user could change gets no worktree and no agent", drillForeignWorktree},
 		{"30.N1 an interrupted lanes new --worktree leaves nothing, or what doctor lists", drillWorktreeInterrupted},
+		{"30.K1 a kill stays a kill: the board open, lanes kill stopped mid-way", drillKillKept},
 		{"38.C1 a board starting while sessions open and close never crashes tmux", drillNoServerCrash},
 	}
 	drills = slices.DeleteFunc(drills, func(d drill) bool { return !strings.Contains(d.name, *only) })
