@@ -85,7 +85,11 @@ var geminiMarkers = Markers{
 	// Over its usage limit it asks, in a box, no hook firing: "Usage
 	// limit reached for gemini-2.5-flash." over "● 1. Keep trying",
 	// "2. Stop" (testdata/real/harness/gemini/usage_limit).
-	Halts:    []Halt{{Title: "Usage limit reached for", Option: "1. Keep trying"}},
+	Halts: []Halt{{Title: "Usage limit reached for", Option: "1. Keep trying"}},
+	// A shell its model ran with is_background: "1 Background process"
+	// at the right of the line under its prompt's rule, no hook at its
+	// start or end (testdata/real/harness/gemini/background_shell).
+	Shells:   " Background process",
 	Animates: true,
 	// Its model's answers start "✦ " (testdata/real/gemini/interrupt:
 	// "✦ Thinking about it" then "ℹ Request cancelled." when Esc ended
