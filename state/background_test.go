@@ -216,3 +216,21 @@ func TestOpenCodesBackgroundSubagent(t *testing.T) {
 		t.Errorf("OpenCode's prompt: AutomaticPrompt = %v %q", auto, task)
 	}
 }
+
+// Issue 32, item 2: Claude Code's scheduled wakeups and cron fires start
+// turns by themselves; its UserPromptSubmit names who wrote the prompt
+// (`source`), and only the composer's ("user") or -p's ("sdk") is a
+// human's. Where it names none (2.1.332's task notifications), the
+// prompt's own tag says.
+func TestClaudePromptSourceSaysAutomatic(t *testing.T) {
+	for source, auto := range map[string]bool{"": false, "user": false, "sdk": false,
+		"loop_wakeup": true, "schedule_wakeup": true, "system": true, "poll_event": true} {
+		e, ok := claudeEvent(Line{Event: "UserPromptSubmit", Source: source})
+		if !ok || e.Kind != KindTurnStart || e.Automatic != auto {
+			t.Errorf("source %q: %v kind %s automatic %v, want %v", source, ok, e.Kind, e.Automatic, auto)
+		}
+	}
+	if e, _ := claudeEvent(Line{Event: "UserPromptSubmit", Automatic: true}); !e.Automatic {
+		t.Error("a task notification's prompt, no source: not automatic")
+	}
+}

@@ -81,6 +81,13 @@ func claudeShaped(l Line, kind EventKind, name, askTool string) Event {
 		if l.IsInterrupt {
 			e.Outcome = OutcomeCancellation
 		}
+	case "UserPromptSubmit":
+		// Who wrote the prompt, where its hook says (Claude Code's schema:
+		// "user" the composer, "sdk" -p; "loop_wakeup" a ScheduleWakeup,
+		// "schedule_wakeup" a CronCreate fire, "system" a task
+		// notification or another injected turn, "poll_event"): any
+		// other than a human's is an automatic turn.
+		e.Automatic = e.Automatic || l.Source != "" && l.Source != "user" && l.Source != "sdk"
 	case "StopFailure":
 		e.Outcome, e.Detail, e.Failure = OutcomeFailure, qualified(name, l.Reason), claudeFailures[l.Reason]
 	case "SessionEnd":
