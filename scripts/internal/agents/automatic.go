@@ -1,0 +1,66 @@
+package main
+
+import (
+	"slices"
+	"time"
+
+	m "lanes/scripts/internal/modelserver"
+	"lanes/scripts/internal/world"
+)
+
+func init() { scenarios = append(scenarios, automaticTurn) }
+
+// autoJob is how long automatic_turn's background job runs: long enough
+// for the human's next turn to fail first.
+const autoJob = 12
+
+// automaticTurn: a background job runs past its turn, the human's next
+// turn fails (Needs you + failed), and then the agent's own turn
+// reporting the job's end runs: the card says Working and automatic, and
+// the failure nobody saw stays on it, through the automatic turn's end,
+// until the human acts (issue 32, item 2).
+var automaticTurn = scenario{name: "automatic_turn",
+	turns: func(a agent, _ bool) ([]m.Turn, string) {
+		switch {
+		case a.background == nil:
+			return nil, a.name + " has no background shell a model can start here (its background subagent's own turn is walked in background_agent)"
+		case a.bgQuiet:
+			return nil, a.name + "'s background work ends with no turn of its own"
+		}
+		code := 400
+		if a.name == "claude" {
+			code = 529 // told not to retry (api_error)
+		}
+		return append([]m.Turn{{m.Step{Tool: a.background(autoJob)}}, {m.Text("Started it in the background.")},
+			{m.Fail(code)}, {m.Text("The background job finished.")}}, texts...), ""
+	},
+	drive: func(r *run) error {
+		if err := r.prompt("Run the job in the background."); err != nil {
+			return err
+		}
+		if _, err := r.settled("turn over, work goes on → idle + background", turnDeadline, background); err != nil {
+			return err
+		}
+		if err := r.waitReady(30 * time.Second); err != nil {
+			return err
+		}
+		if err := r.prompt("Hello."); err != nil {
+			return err
+		}
+		failed := func(s world.Session) bool { return slices.Contains(s.Marks, "failed") && s.Zone == "needs_you" }
+		if _, err := r.expect("API error → failed (Needs you)", turnDeadline, failed); err != nil {
+			return err
+		}
+		r.capture("failed")
+		if _, err := r.expect("the job's end → its automatic turn, the failure kept", autoJob*time.Second+turnDeadline,
+			func(s world.Session) bool { return s.Automatic && failed(s) }); err != nil {
+			return err
+		}
+		if _, err := r.settled("automatic turn over → idle, the failure still unseen", turnDeadline, func(s world.Session) bool {
+			return idle(s) && failed(s) && s.Background.Jobs == 0
+		}); err != nil {
+			return err
+		}
+		r.capture("unseen")
+		return afterwards(r)
+	}}
