@@ -280,6 +280,12 @@ func TestOpenPRRefusesARelativeBrowser(t *testing.T) {
 	if _, err := os.Stat(log); err == nil {
 		t.Error("a relative $BROWSER ran")
 	}
+	// A name that is on no absolute entry of PATH: said as such, not as
+	// "$BROWSER unset" (the 26th hostile re-run), and no xdg-open instead.
+	vars["BROWSER"], vars["PATH"] = "firefox", "bin:"+dir+"/nothing"
+	if _, err := a.svc().OpenPR(context.Background(), r); err == nil || !strings.Contains(err.Error(), "$BROWSER names firefox, which is on no absolute entry of PATH") {
+		t.Errorf("BROWSER=firefox not found: %v, want it said", err)
+	}
 }
 
 // o opens only a PR's page on the forge: a URL that is an option for the

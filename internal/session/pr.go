@@ -54,7 +54,11 @@ func (s *Service) OpenPR(_ context.Context, r *state.Record) (string, error) {
 	browser := s.getenv("BROWSER")
 	switch {
 	case browser != "" && !strings.Contains(browser, "/"):
-		browser = s.LookPath(browser)
+		if found := s.LookPath(browser); found != "" {
+			browser = found
+			break
+		}
+		return "", fmt.Errorf("not opening PR #%d: $BROWSER names %s, which is on no absolute entry of PATH; give its absolute path", p.Number, state.CleanText(browser))
 	case browser != "" && !filepath.IsAbs(browser):
 		return "", fmt.Errorf("not opening PR #%d: $BROWSER is the relative path %s; give its absolute path, or a name on PATH", p.Number, state.CleanText(browser))
 	}
