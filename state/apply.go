@@ -316,7 +316,7 @@ func Terminate(r *Record, reason, source string, at time.Time) *Transition {
 	r.Runtime.Terminated = true
 	r.Runtime.TerminatedReason = reason
 	r.Runtime.TerminatedAt = at
-	r.Runtime.UnreachableSince = time.Time{}
+	r.Runtime.UnreachableSince, r.Runtime.KillingAt = time.Time{}, time.Time{} // (the kill's end is recorded)
 	r.Runtime.Source, r.Runtime.At = source, at
 	r.Activity.clearTurn()
 	r.Activity.clearWork()
@@ -334,7 +334,7 @@ func Restart(r *Record, launch string, at time.Time) *Transition {
 	if r.Runtime.PrevLaunch == "" {
 		r.Runtime.PrevLaunch, r.Runtime.PrevPID = r.Runtime.Launch, r.Pane.PID
 	}
-	r.Runtime.StartingAt = at
+	r.Runtime.StartingAt, r.Runtime.KillingAt = at, time.Time{} // a new launch: no kill of it set out
 	r.Runtime.Launch = launch
 	r.Runtime.PaneStartedAt = at
 	r.Runtime.Source, r.Runtime.At = "user", at

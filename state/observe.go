@@ -91,6 +91,7 @@ func (c *cycleTx) observeOne(r *Record, byLanesID map[string]*Observation, readS
 		return false
 	}
 	r.Runtime.GoneSeenAt, r.Runtime.ServerPID = time.Time{}, o.ServerPID
+	stillThere(r, readStart)
 	settleRestart(r, *o, readStart)
 	return c.applyPane(r, *o, readStart)
 }
@@ -135,7 +136,7 @@ func (c *cycleTx) gone(r *Record, readStart time.Time) {
 		return
 	}
 	if readStart.Sub(r.Runtime.GoneSeenAt) >= ConfirmGap {
-		reason, source := goneReason(r, readStart)
+		reason, source := endedBy(r, ReasonGone, "pane")
 		c.note(r, Terminate(r, reason, source, readStart))
 	}
 }

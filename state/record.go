@@ -93,9 +93,10 @@ type Runtime struct {
 	// (docs/design.md §5, a server that exits).
 	ServerPID int `json:"server_pid,omitempty"`
 	// KillingAt is when `lanes kill` set out to end the session, recorded
-	// before tmux ends it: a read that finds it gone within KillWindow
-	// records the kill even if the process that killed it was itself
-	// stopped before it could (the 26th hostile re-run).
+	// before tmux is asked: the session's end, found by a read, is the
+	// kill even if the process that killed it was itself stopped before it
+	// could say so (the 26th and 27th hostile re-runs); a read that finds
+	// it still there KillGrace later lets it go.
 	KillingAt time.Time `json:"killing_at,omitzero"`
 
 	Source string    `json:"source"`

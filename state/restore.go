@@ -18,21 +18,39 @@ const (
 	ReasonNeverStarted = "never started (lanes new was interrupted)"
 )
 
-// KillWindow is how long after `lanes kill` set out (Runtime.KillingAt) a
-// session found gone was the kill's doing.
-const KillWindow = 10 * time.Second
+// KillGrace: an answered read that finds the session still there this
+// long after `lanes kill` set out (Runtime.KillingAt) says the kill did not
+// happen (lanes was stopped before it asked tmux): the intent goes. Until
+// then the session's end — found gone, or its server gone with it — is
+// the kill's, however long tmux took to answer (a server stopped with the
+// kill queued carries it out when it resumes).
+const KillGrace = 5 * time.Second
 
 // Killing records that `lanes kill` sets out to end r at at (or, at zero,
-// that it did not).
-func Killing(r *Record, at time.Time) { r.Runtime.KillingAt = at }
+// that it did not), on the tmux server with process server as its own
+// read found it (kept where no read of the collector's has said yet: the
+// server exits with its last session, and its end is then the kill's).
+func Killing(r *Record, at time.Time, server int) {
+	r.Runtime.KillingAt = at
+	if r.Runtime.ServerPID == 0 {
+		r.Runtime.ServerPID = server
+	}
+}
 
-// goneReason is why r's session, certified gone at at, ended: the kill
-// lanes set out to do, or the session going.
-func goneReason(r *Record, at time.Time) (reason, source string) {
-	if k := r.Runtime.KillingAt; !k.IsZero() && !r.Runtime.GoneSeenAt.Before(k.Add(-ConfirmGap)) && at.Sub(k) <= KillWindow {
+// stillThere: an answered read at readStart found r's session.
+func stillThere(r *Record, readStart time.Time) {
+	if k := r.Runtime.KillingAt; !k.IsZero() && readStart.Sub(k) >= KillGrace {
+		r.Runtime.KillingAt = time.Time{}
+	}
+}
+
+// endedBy is why r's session ended, found gone (or its server gone): the
+// kill lanes set out to do, else why (reason, from source).
+func endedBy(r *Record, reason, source string) (string, string) {
+	if !r.Runtime.KillingAt.IsZero() {
 		return ReasonKilled, "user"
 	}
-	return ReasonGone, "pane"
+	return reason, source
 }
 
 // Killed records that the user ended r at killed (reason ReasonKilled, or
@@ -116,7 +134,7 @@ func Revive(r *Record, named bool) error {
 	}
 	rt := &r.Runtime
 	rt.Terminated, rt.TerminatedReason, rt.TerminatedAt = false, "", time.Time{}
-	rt.UnreachableSince, rt.GoneSeenAt, rt.ServerPID = time.Time{}, time.Time{}, 0
+	rt.UnreachableSince, rt.GoneSeenAt, rt.ServerPID, rt.KillingAt = time.Time{}, time.Time{}, 0, time.Time{}
 	return nil
 }
 

@@ -111,31 +111,55 @@ func TestKilledWinsOverGoneAfterTheKill(t *testing.T) {
 	}
 }
 
-// The 26th hostile re-run: `lanes kill` stopped (SIGTERM, SIGKILL) after
-// tmux ended the session but before it recorded the kill left the end to
-// the collector, as "tmux session gone", and restore --all started the
-// killed command again. The kill set out first (Killing): a read that
-// finds the session gone within KillWindow records the kill; one long
-// after, or with no kill set out, records the session gone.
+// The 26th and 27th hostile re-runs: `lanes kill` stopped (SIGTERM,
+// SIGKILL) after tmux ended the session but before it recorded the kill,
+// or given up on a stopped server that then carried the kill out, left the
+// end to the collector as "tmux session gone" or, for the server's last
+// session, "tmux server exited"; restore --all started the killed command
+// again. The kill set out first (Killing): the session's end is the kill
+// until an answered read finds the session there KillGrace after it.
 func TestKillSetOutWinsOverGone(t *testing.T) {
+	errDown := errors.New("no server running")
 	for _, c := range []struct {
-		name  string
-		after time.Duration // from the kill set out to the first read without it
-		kill  bool
-		want  string
+		name string
+		walk func(col *Collector, f *fakePanes, clk *clock, id string)
+		want string
 	}{
-		{"the killer stopped", 100 * time.Millisecond, true, ReasonKilled},
-		{"gone long after the kill set out", time.Minute, true, ReasonGone},
-		{"no kill", 100 * time.Millisecond, false, ReasonGone},
+		{"the killer stopped", func(col *Collector, f *fakePanes, clk *clock, _ string) {
+			clk.advance(100 * time.Millisecond)
+		}, ReasonKilled},
+		{"a stopped server kills it a minute on", func(col *Collector, f *fakePanes, clk *clock, _ string) {
+			col.ServerGone = func(int) bool { return false } // only stopped
+			f.err = errDown
+			for range 6 {
+				clk.advance(10 * time.Second)
+				cycle(t, col)
+			}
+			f.err = nil
+		}, ReasonKilled},
+		{"the kill never reached tmux", func(col *Collector, f *fakePanes, clk *clock, id string) {
+			f.obs = []Observation{alive(id)}
+			clk.advance(KillGrace)
+			cycle(t, col)
+			f.obs = nil
+			clk.advance(time.Hour)
+		}, ReasonGone},
+		{"its server exited with it", func(col *Collector, f *fakePanes, clk *clock, _ string) {
+			col.ServerGone = func(int) bool { return true }
+			f.err = errDown
+		}, ReasonKilled},
 	} {
 		col, f, clk := newCollector(t)
 		r := rec(ActivityIdle)
-		if c.kill {
-			Killing(r, clk.now())
-		}
+		r.Runtime.ServerPID = 900
+		put(t, col.Store, r)
+		f.obs = []Observation{on(r.ID, 900)}
+		cycle(t, col)
+		r = get(t, col.Store, r.ID)
+		Killing(r, clk.now(), 0)
 		put(t, col.Store, r)
 		f.obs = nil
-		clk.advance(c.after)
+		c.walk(col, f, clk, r.ID)
 		cycle(t, col)
 		clk.advance(1100 * time.Millisecond)
 		cycle(t, col)
@@ -146,5 +170,16 @@ func TestKillSetOutWinsOverGone(t *testing.T) {
 		if c.want == ReasonKilled && Restorable(got, false) == nil {
 			t.Errorf("%s: restore --all would start it again", c.name)
 		}
+	}
+	col, f, clk := newCollector(t)
+	r := rec(ActivityIdle)
+	put(t, col.Store, r)
+	f.obs = nil
+	clk.advance(time.Second)
+	cycle(t, col)
+	clk.advance(1100 * time.Millisecond)
+	cycle(t, col)
+	if got := get(t, col.Store, r.ID); got.Runtime.TerminatedReason != ReasonGone {
+		t.Errorf("no kill: %q, want %q", got.Runtime.TerminatedReason, ReasonGone)
 	}
 }

@@ -72,7 +72,8 @@ func ReadProc(pid int) (Proc, bool) {
 // the server it was on for the board's word of it.
 func (c *cycleTx) serverExited(r *Record, readStart time.Time) {
 	r.Runtime.UnreachableSince = time.Time{}
-	c.note(r, Terminate(r, ReasonServerExited, "tmux", readStart))
+	reason, source := endedBy(r, ReasonServerExited, "tmux")
+	c.note(r, Terminate(r, reason, source, readStart))
 }
 
 // serverOf is the server pid of an answered read; 0 when it had no pane

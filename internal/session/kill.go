@@ -34,7 +34,7 @@ func (s *Service) Kill(ctx context.Context, r *state.Record, anyway bool) error 
 	}
 	killed := s.now().UTC()
 	if err == nil && sid != "" {
-		err = s.killSession(ctx, tc, r.ID, sid, killed)
+		err = s.killSession(ctx, tc, r.ID, sid, killed, pane.ServerPID)
 	}
 	// What is left of the pane's processes ends after the kill is
 	// recorded: that takes up to 3 s for an agent that ignores the hangup,
@@ -69,9 +69,9 @@ func (s *Service) Kill(ctx context.Context, r *state.Record, anyway bool) error 
 // records the kill, not a session gone (restore --all would start it
 // again). tmux is asked with a context no signal cancels (bounded): a
 // cancelled wait would report a kill tmux carried out as not done.
-func (s *Service) killSession(ctx context.Context, tc *tmux.Client, id, sid string, at time.Time) error {
+func (s *Service) killSession(ctx context.Context, tc *tmux.Client, id, sid string, at time.Time, server int) error {
 	if err := s.Update(id, func(cur *state.Record, _ *state.Tx) error {
-		state.Killing(cur, at)
+		state.Killing(cur, at, server)
 		return nil
 	}); err != nil {
 		return err
@@ -79,9 +79,12 @@ func (s *Service) killSession(ctx context.Context, tc *tmux.Client, id, sid stri
 	kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killWait)
 	defer cancel()
 	err := tc.KillSession(kctx, sid)
-	if err != nil && !errors.Is(err, tmux.ErrNoSession) {
+	// tmux answered that it did not kill it: a later end is its own. (One
+	// that did not answer may carry the kill out when it does: the intent
+	// stays, until a read finds the session there after all.)
+	if err != nil && !errors.Is(err, tmux.ErrNoSession) && !IsDown(err) {
 		_ = s.Update(id, func(cur *state.Record, _ *state.Tx) error {
-			state.Killing(cur, time.Time{}) // not killed: a later end is its own
+			state.Killing(cur, time.Time{}, 0)
 			return nil
 		})
 	}
