@@ -126,6 +126,5 @@ func optionLines(lines []string) []string {
 
 func keep(s string) string { return s }
 
-// trim is s without the plain spaces around it: the screen readers' one
-// trim. Any other space (U+00A0, say) is text, as it is to a shell.
-func trim(s string) string { return strings.Trim(s, " ") }
+// trim is state.TrimPlain, the screen readers' one trim.
+var trim = state.TrimPlain

@@ -82,3 +82,57 @@ func TestPlanNotReadIsNotAnswerable(t *testing.T) {
 		t.Errorf("read: %v", err)
 	}
 }
+
+// A plan's own lines, however they look — a numbered list, an option's or
+// the footer's words — are the plan: a step changed after the card showed
+// the plan is another plan (the review of the first plan reader: Gemini's
+// stopped at the plan's first "1." line).
+func TestPlanStepsAreThePlan(t *testing.T) {
+	for _, a := range []state.Agent{state.AgentClaude, state.AgentGemini} {
+		for _, steps := range [][2]string{
+			{"1. Create hello.txt", "2. Print hello"},
+			{"1.  Yes, automatically accept edits", "2.  Yes, manually accept edits"},
+			{"Enter to select", "2. Print hello"},
+		} {
+			screen := withSteps(t, planScreen(t, a), steps[0], steps[1])
+			p, ok := state.ReadPlan(a, screen)
+			if !ok || !strings.Contains(p.Plan, steps[1]) {
+				t.Errorf("%s %q: read %v, plan %q: want its steps in it", a, steps, ok, p.Plan)
+				continue
+			}
+			other := withSteps(t, planScreen(t, a), steps[0], "2. Delete the repo")
+			if keys, err := CheckDialog(a, Yes, p.Sum(), other); err == nil {
+				t.Errorf("%s %q: a changed step got %v", a, steps, keys)
+			}
+		}
+	}
+}
+
+// withSteps draws two lines in place of the blank line above the recorded
+// plan's last line and that line, each at the column and width the screen
+// drew it.
+func withSteps(t *testing.T, screen, one, two string) string {
+	t.Helper()
+	lines := strings.Split(screen, "\n")
+	for i, l := range lines {
+		at := strings.Index(l, "Say hello to the user.")
+		if at < 0 || i == 0 {
+			continue
+		}
+		col := len([]rune(l[:at]))
+		put := func(l, s string) string {
+			r := []rune(l)
+			for len(r) < col+len([]rune(s)) {
+				r = append(r, ' ')
+			}
+			return string(r[:col]) + s + string(r[col+len([]rune(s)):])
+		}
+		if strings.TrimSpace(strings.Trim(lines[i-1], "│")) != "" {
+			t.Fatalf("the line above the plan's last is not blank: %q", lines[i-1])
+		}
+		lines[i-1], lines[i] = put(lines[i-1], one), put(strings.Replace(l, "Say hello to the user.", strings.Repeat(" ", 22), 1), two)
+		return strings.Join(lines, "\n")
+	}
+	t.Fatal("no plan line to replace")
+	return ""
+}

@@ -176,14 +176,14 @@ func claudePlan(lines []string) (PlanDialog, bool) {
 		end++
 	}
 	foot := q + 1
-	for foot < len(lines) && !strings.HasPrefix(trimPlain(lines[foot]), "ctrl+g to edit") {
+	for foot < len(lines) && !strings.HasPrefix(TrimPlain(lines[foot]), "ctrl+g to edit") {
 		foot++
 	}
 	if end == q || foot == len(lines) || !blankFrom(lines, foot+1) {
 		return PlanDialog{}, false
 	}
 	for _, l := range lines[end+1 : q] {
-		if trimPlain(l) != "" && !ruleOf(l, '─') {
+		if TrimPlain(l) != "" && !ruleOf(l, '─') {
 			return PlanDialog{}, false // something else between the plan and its question
 		}
 	}

@@ -1,6 +1,9 @@
 package state
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // AgentGemini is Gemini CLI.
 const AgentGemini Agent = "gemini"
@@ -123,20 +126,39 @@ func geminiPlan(lines []string) (PlanDialog, bool) {
 	if !ok || title == 0 || !strings.HasPrefix(lines[title-1], "╭") {
 		return PlanDialog{}, false
 	}
-	opts, foot, bottom := -1, -1, title+1
-	for ; bottom < len(lines) && !strings.HasPrefix(lines[bottom], "╰"); bottom++ {
-		t := trimPlain(inner[bottom])
-		switch {
-		case !boxed[bottom]:
-			return PlanDialog{}, false // a line outside the box
-		case opts < 0 && (strings.HasPrefix(t, "1. ") || strings.HasPrefix(t, "● 1. ")):
-			opts = bottom
-		case opts >= 0 && foot < 0 && strings.HasPrefix(t, "Enter to select"):
-			foot = bottom
-		}
+	// Read from the box's bottom up: its footer the last line in it, the
+	// options from the last "1." above it (a plan's own numbered list is
+	// drawn above them), and between those only options, their
+	// descriptions and blank lines.
+	bottom := title + 1
+	for bottom < len(lines) && boxed[bottom] {
+		bottom++
 	}
-	if opts < 0 || foot < 0 || bottom == len(lines) || !blankFrom(lines, bottom+1) {
+	if bottom == len(lines) || !strings.HasPrefix(lines[bottom], "╰") || !blankFrom(lines, bottom+1) {
 		return PlanDialog{}, false
 	}
+	foot := bottom - 1
+	for foot > title && TrimPlain(inner[foot]) == "" {
+		foot--
+	}
+	opts := foot - 1
+	for opts > title && !strings.HasPrefix(strings.TrimPrefix(TrimPlain(inner[opts]), "● "), "1. ") {
+		opts--
+	}
+	if opts == title || !strings.HasPrefix(TrimPlain(inner[foot]), "Enter to select") || !slices.ContainsFunc(inner[opts:foot], geminiOption) {
+		return PlanDialog{}, false
+	}
+	for _, l := range inner[opts:foot] {
+		if !geminiOption(l) && TrimPlain(l) != "" && !strings.HasPrefix(l, "      ") {
+			return PlanDialog{}, false // neither an option nor its description
+		}
+	}
 	return PlanDialog{Plan: strings.Trim(strings.Join(inner[title+1:opts], "\n"), "\n"), Options: inner[opts:foot]}, true
+}
+
+// geminiOption: a line of its option list, "● 1.  Yes, …" or "  2.  …".
+func geminiOption(l string) bool {
+	t := strings.TrimPrefix(TrimPlain(l), "● ")
+	digits := strings.TrimLeft(t, "0123456789")
+	return len(digits) < len(t) && strings.HasPrefix(digits, ". ")
 }

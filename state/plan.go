@@ -8,8 +8,9 @@ import (
 
 // A plan approval — the dialog in which an agent in its plan mode asks to
 // leave it with the plan its model wrote — names no call its hooks could
-// digest (Claude Code's ExitPlanMode takes no input, Gemini CLI's
-// exit_plan_mode a file name): the plan is what the dialog draws. So the
+// digest as the dialog draws it (Claude Code's hooks carry the plan's
+// markdown, which the dialog draws rendered; Gemini CLI's a file name):
+// the plan is what the dialog draws. So the
 // witness reads it there, once per dialog, the first time it sees the
 // dialog: the record keeps the digest of the plan as drawn (CallSum, never
 // the plan) and its first line as the call's summary, which the card
@@ -104,7 +105,7 @@ func seePlan(r *Record, s Screen) {
 func onlyOnce(lines []string, want string) (int, bool) {
 	at, n := -1, 0
 	for i, l := range lines {
-		if trimPlain(l) == want {
+		if TrimPlain(l) == want {
 			at, n = i, n+1
 		}
 	}
@@ -114,19 +115,20 @@ func onlyOnce(lines []string, want string) (int, bool) {
 // blankFrom reports whether every line from i on is empty.
 func blankFrom(lines []string, i int) bool {
 	for _, l := range lines[i:] {
-		if trimPlain(l) != "" {
+		if TrimPlain(l) != "" {
 			return false
 		}
 	}
 	return true
 }
 
-// trimPlain is l without the plain spaces around it: any other space is
-// drawn text.
-func trimPlain(l string) string { return strings.Trim(l, " ") }
+// TrimPlain is l without the plain spaces around it, the screen readers'
+// one trim (agent's dialog readers too): any other space (U+00A0, say) is
+// drawn text, as it is to a shell.
+func TrimPlain(l string) string { return strings.Trim(l, " ") }
 
 // ruleOf reports whether l, trimmed, is a rule drawn with r alone.
 func ruleOf(l string, r rune) bool {
-	t := trimPlain(l)
+	t := TrimPlain(l)
 	return t != "" && strings.Trim(t, string(r)) == ""
 }
