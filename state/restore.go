@@ -100,7 +100,8 @@ func (e *SessionError) Unwrap() error { return e.Reason }
 // tmux session may be missing: the caller asks tmux), one terminated
 // because its tmux session or server was gone, or, when the user named it
 // (named: `lanes restore NAME`, the board's R, never --all), one they
-// killed (that brings back the conversation they stopped) or one whose
+// killed (that brings back the conversation they stopped), one being
+// killed (a kill set out whose end no read has found yet), or one whose
 // agent had exited before its server went. Anything else says why not.
 func Restorable(r *Record, named bool) error {
 	var why error
@@ -111,6 +112,9 @@ func Restorable(r *Record, named bool) error {
 		why = fmt.Errorf("%w: its command was lost in a damaged store; start a new session", ErrNotRestorable)
 	case r.Runtime.TerminatedReason == ReasonServerExited && r.Pane.Dead && !named:
 		why = fmt.Errorf("%w: its agent had exited before its tmux server went; `lanes restore %s` brings it back by name", ErrNotRestorable, r.Name)
+	case !r.Runtime.Terminated && !r.Runtime.KillingAt.IsZero() && !named:
+		// Its end not read yet: a kill lanes set out, carried out or not.
+		why = fmt.Errorf("%w: it is being killed (lanes kill set out to end it); `lanes restore %s` brings it back by name", ErrNotRestorable, r.Name)
 	case !r.Runtime.Terminated, r.Runtime.TerminatedReason == ReasonGone, r.Runtime.TerminatedReason == ReasonServerExited:
 		return nil
 	case r.Runtime.TerminatedReason == ReasonKilled && named:

@@ -171,6 +171,16 @@ func TestKillSetOutWinsOverGone(t *testing.T) {
 			t.Errorf("%s: restore --all would start it again", c.name)
 		}
 	}
+	// The 28th: restore --all run before any read has found the killed
+	// session gone (lanes kill stopped after tmux's kill) started it again.
+	killing := rec(ActivityIdle)
+	Killing(killing, t0, 0)
+	if err := Restorable(killing, false); !errors.Is(err, ErrNotRestorable) {
+		t.Errorf("restore --all of a session being killed: %v, want it refused", err)
+	}
+	if err := Restorable(killing, true); err != nil {
+		t.Errorf("restore NAME of a session being killed: %v, want it allowed", err)
+	}
 	col, f, clk := newCollector(t)
 	r := rec(ActivityIdle)
 	put(t, col.Store, r)

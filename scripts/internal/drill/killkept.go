@@ -20,7 +20,8 @@ import (
 // by a SIGKILL the moment tmux's kill-session is done, and every third
 // session is alone on its server, which exits with it (the 26th and 27th
 // hostile re-runs: tmux had ended the session, the kill was never
-// recorded, and restore --all started the command again). Each session
+// recorded, and restore --all started the command again, also when run
+// before any read had found the session gone). Each session
 // is then either still running under its live record (the kill never
 // reached tmux) or ended as killed by user; restore --all starts none.
 func drillKillKept(w *world.World) (string, error) {
@@ -75,6 +76,13 @@ func drillKillKept(w *world.World) (string, error) {
 		time.Sleep(time.Duration(rand.IntN(60)) * time.Millisecond)
 		_ = cmd.Process.Signal(sigs[i%len(sigs)])
 		_ = cmd.Wait()
+		// restore --all at once, before any read found its end (the
+		// 28th re-run: it started the killed session again).
+		again := exec.Command(w.Bin, "restore", "--all")
+		again.Env = env
+		if out, _ := again.CombinedOutput(); strings.Contains(string(out), "restored") {
+			return "", fmt.Errorf("restore --all right after lanes kill %s was stopped started it again: %s", name, out)
+		}
 	}
 	var ls map[string]world.Session
 	var bad string
