@@ -291,13 +291,7 @@ func TestAnswerRefusals(t *testing.T) {
 func TestAnswerTwiceAtOnceSendsOneKey(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	received := fakeClaude(t, e, "api")
-	waitPane(t, e.tc, "lanes-api", "Do you want to proceed?")
-	for _, ev := range []string{"PreToolUse", "PermissionRequest"} {
-		e.stdin = firstRealPayload(t, "claude", "permission-approve", ev)
-		e.must("hook", "claude", "--session", "api")
-	}
-	e.stdin = ""
+	received := claudeAsking(t, e)
 	seen := e.record("api")
 	errs := make(chan error, 2)
 	for _, ans := range []agent.Answer{agent.Yes, agent.No} {
@@ -377,13 +371,7 @@ func waitLen(t *testing.T, file string, n int) string {
 func TestAnswerInTheHistory(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	fakeClaude(t, e, "api")
-	waitPane(t, e.tc, "lanes-api", "Do you want to proceed?")
-	for _, ev := range []string{"PreToolUse", "PermissionRequest"} {
-		e.stdin = firstRealPayload(t, "claude", "permission-approve", ev)
-		e.must("hook", "claude", "--session", "api")
-	}
-	e.stdin = ""
+	claudeAsking(t, e)
 	e.vars[state.EnvContent] = "off"
 	if out := e.must("answer", "api", "n"); out != "denied the tool in api"+stillShows+"\n" {
 		t.Errorf("with content off, answer said %q", out)

@@ -13,13 +13,7 @@ import (
 func TestAnswerDialogTakesTheTimeWhole(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	received := fakeClaude(t, e, "api")
-	waitPane(t, e.tc, "lanes-api", "Do you want to proceed?")
-	for _, ev := range []string{"PreToolUse", "PermissionRequest"} {
-		e.stdin = firstRealPayload(t, "claude", "permission-approve", ev)
-		e.must("hook", "claude", "--session", "api")
-	}
-	e.stdin = ""
+	received := claudeAsking(t, e)
 	// (dialog_at is the hook's clock, to the nanosecond: never whole.)
 	cut := e.record("api").Activity.DialogAt.UTC().Truncate(time.Second).Format(time.RFC3339)
 	if _, errs, code := e.run("answer", "api", "yes", "--dialog", cut); code != exitError || !strings.Contains(errs, "dialog is gone") {
@@ -28,4 +22,18 @@ func TestAnswerDialogTakesTheTimeWhole(t *testing.T) {
 	if got, _ := os.ReadFile(received); len(got) != 0 {
 		t.Errorf("the pane got %q", got)
 	}
+}
+
+// claudeAsking is a stand-in Claude Code as session api, asking about the
+// recorded call with the real hooks fired (fakeClaude's received file).
+func claudeAsking(t *testing.T, e *env) (received string) {
+	t.Helper()
+	received = fakeClaude(t, e, "api")
+	waitPane(t, e.tc, "lanes-api", "Do you want to proceed?")
+	for _, ev := range []string{"PreToolUse", "PermissionRequest"} {
+		e.stdin = firstRealPayload(t, "claude", "permission-approve", ev)
+		e.must("hook", "claude", "--session", "api")
+	}
+	e.stdin = ""
+	return received
 }
