@@ -48,6 +48,8 @@ func hookEvent(l Line, kind EventKind, detail string) Event {
 		BackgroundStart:   l.BackgroundStart,
 		TaskDone:          l.TaskDone,
 		Automatic:         l.Automatic,
+		Scheduled:         l.Scheduled,
+		PromptSum:         l.PromptSum,
 	}
 }
 

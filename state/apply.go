@@ -74,7 +74,7 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 	asking := a.State == ActivityWaitingInput || a.State == ActivityBlocked
 	switch e.Kind {
 	case KindTurnStart:
-		a.startTurn(e.Automatic)
+		a.startTurn(e.Automatic || a.scheduledPrompt(e.PromptSum))
 		next = ActivityActive
 	case KindTurnEnd:
 		var ok bool

@@ -154,6 +154,9 @@ func AutomaticPrompt(raw json.RawMessage) (auto bool, task string) {
 // e is a background subagent's own work (its tools, its turn), which is
 // not the session's and changes nothing else.
 func (a *ActivityFacts) background(e Event) (theirs bool) {
+	if e.Scheduled != nil {
+		a.Scheduled = slices.Clone((*e.Scheduled)[:min(len(*e.Scheduled), ScheduledMax)])
+	}
 	if e.Background != nil {
 		a.Background = slices.Clone(*e.Background)
 		// A subagent still running as its parent's turn ends (OpenCode's

@@ -18,7 +18,7 @@ import (
 // facts, the dialog's opening and the mute, version 6 the answer, version 7
 // the git facts, version 8 Adopted, version 9 the turn's session id, version 10 the server's pid, version 11 the call's digest and the dialog's call, version 12 the
 // background work, the automatic turn, what the human saw and why a turn
-// failed, version 13 the reply and the menu, version 14 the kill set out;
+// failed, version 13 the reply and the menu, version 14 the kill set out and the scheduled prompts;
 // an older
 // record decodes with them zero.
 const codecVersion = 14
@@ -271,6 +271,7 @@ func (e *encoder) since1(r *Record) {
 	e.time(a.RepliedAt)
 	e.bool(a.Menu)
 	e.time(rt.KillingAt) // 14
+	e.strs(a.Scheduled)
 }
 
 // since1 reads what a record of version v has of those fields; the rest
@@ -345,5 +346,6 @@ func (d *decoder) since1(r *Record, v uint64) {
 	}
 	if v >= 14 {
 		rt.KillingAt = d.time()
+		a.Scheduled = d.strs()
 	}
 }

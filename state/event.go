@@ -83,6 +83,10 @@ type Event struct {
 	TaskDone        string
 	// Automatic: a turn the agent started by itself, no human (§4).
 	Automatic bool
+	// Scheduled: digests of the prompts it will submit by itself (nil: not
+	// said); PromptSum: the submitted prompt's (scheduled.go).
+	Scheduled *[]string
+	PromptSum string
 	// Failure is why a failed turn failed, in a few words ("rate
 	// limited"), where the agent says.
 	Failure string

@@ -66,6 +66,10 @@ type Line struct {
 	BackgroundStart string    `json:"background_start,omitempty"`
 	TaskDone        string    `json:"task_done,omitempty"`
 	Automatic       bool      `json:"automatic,omitempty"`
+	// Scheduled: digests of the prompts the agent will submit by itself
+	// (scheduled.go; nil: not said); PromptSum: the submitted prompt's.
+	Scheduled *[]string `json:"scheduled,omitempty"`
+	PromptSum string    `json:"prompt_sum,omitempty"`
 
 	PR *PR `json:"pr,omitempty"` // agent "lanes", event "pr"
 

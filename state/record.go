@@ -198,6 +198,9 @@ type ActivityFacts struct {
 	// run) was started by the agent itself, not a human.
 	Background []string `json:"background,omitempty"`
 	Automatic  bool     `json:"automatic,omitempty"`
+	// Scheduled: digests of the prompts the agent said it will submit by
+	// itself (scheduled.go), whose turns are automatic.
+	Scheduled []string `json:"scheduled,omitempty"`
 	// SeenAt is when the human last looked at the session (attached,
 	// answered, sent to, selected it on the board); Unseen is the outcome
 	// of a turn they had not seen when an automatic turn began, kept
@@ -363,6 +366,7 @@ func (r *Record) cloneInto(c *Record) {
 	c.Activity.ToolsInFlight = slices.Clone(r.Activity.ToolsInFlight)
 	c.Activity.Subagents = slices.Clone(r.Activity.Subagents)
 	c.Activity.Background = slices.Clone(r.Activity.Background)
+	c.Activity.Scheduled = slices.Clone(r.Activity.Scheduled)
 	if r.Pane.ExitStatus != nil {
 		st := *r.Pane.ExitStatus
 		c.Pane.ExitStatus = &st

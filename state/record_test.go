@@ -15,6 +15,7 @@ func TestCloneSharesNothing(t *testing.T) {
 	r.Activity.ToolsInFlight = []string{"t"}
 	r.Activity.Subagents = []string{"a"}
 	r.Activity.Background = []string{"shell:b"}
+	r.Activity.Scheduled = []string{"0a1b"}
 	r.Pane.ExitStatus = intp(3)
 	c := r.Clone()
 	if !reflect.DeepEqual(r, c) {

@@ -41,7 +41,7 @@ func TestSchemaNamesTheCodec(t *testing.T) {
 	b := encodeRecord(v1)
 	rawUpdate(t, s, func(btx *bolt.Tx) error {
 		_ = btx.Bucket(bucketSessions).Put([]byte(v2.ID), encodeRecord(v2))
-		_ = btx.Bucket(bucketSessions).Put([]byte(v1.ID), append([]byte{1}, b[1:len(b)-37]...))
+		_ = btx.Bucket(bucketSessions).Put([]byte(v1.ID), append([]byte{1}, b[1:len(b)-38]...))
 		return btx.Bucket(bucketMeta).Put(keySchema, []byte("2"))
 	})
 	var schema, n int

@@ -110,3 +110,34 @@ func TestRealFailureSaysWhy(t *testing.T) {
 		t.Errorf("the next turn went well, yet failure %q stays", r.Activity.Failure)
 	}
 }
+
+// Issue 32, item 2 (harness cron_turn, recorded with the real Claude Code
+// 2.1.332): a prompt the model scheduled (CronCreate) fires by itself as
+// a UserPromptSubmit no different from a human's; the Stop before it
+// listed it in session_crons. Its turn is automatic, and the failure of
+// the human's turn before it, which nobody saw, stays on the card until
+// the human's own next prompt.
+func TestRealClaudeCronTurnIsAutomatic(t *testing.T) {
+	at := time.Date(2026, 12, 3, 8, 0, 0, 0, time.UTC)
+	var cron, human bool
+	replayRealSteps(t, "claude", "harness/claude/cron_turn", at, func(l state.Line, r *state.Record) {
+		if l.Event != "Stop" || r.Activity.Outcome != state.OutcomeNone {
+			return
+		}
+		switch d := state.Derive(r, l.At.Add(time.Second)); {
+		case !cron && r.Activity.Automatic:
+			cron = true
+			if r.Activity.Unseen != state.OutcomeFailure || !slices.Contains(d.Marks, state.MarkFailed) {
+				t.Errorf("after the scheduled prompt's turn: unseen %q, marks %v; want the failure kept", r.Activity.Unseen, d.Marks)
+			}
+		case cron && !r.Activity.Automatic:
+			human = true
+			if r.Activity.Unseen != state.OutcomeNone {
+				t.Errorf("after the human's prompt: unseen %q, want it gone", r.Activity.Unseen)
+			}
+		}
+	})
+	if !cron || !human {
+		t.Errorf("turns seen: the scheduled prompt's automatic %v, the human's after it %v", cron, human)
+	}
+}

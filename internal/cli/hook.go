@@ -61,6 +61,7 @@ type hookPayload struct {
 	Error           json.RawMessage `json:"error"` // Claude's StopFailure: what failed (rate_limit…)
 	BackgroundTasks json.RawMessage `json:"background_tasks"`
 	Prompt          json.RawMessage `json:"prompt"`
+	SessionCrons    json.RawMessage `json:"session_crons"`
 }
 
 // text is raw as a string, "" when it is not one.
@@ -225,6 +226,7 @@ func (a *app) hook(dir string, h hookArgs) error {
 	l.CallSum = agent.CallSum(state.Agent(ag), p.ToolName, p.ToolInput, p.Details)
 	l.Background, l.BackgroundStart = state.BackgroundList(p.BackgroundTasks), state.BackgroundStarted(p.ToolResponse)
 	l.Automatic, l.TaskDone = state.AutomaticPrompt(p.Prompt)
+	l.Scheduled, l.PromptSum = state.ScheduledList(p.SessionCrons), state.PromptSum(p.Prompt)
 	if err := state.AppendLine(dir, l); err != nil {
 		return fmt.Errorf("lanes hook %s %s: appending to the spool of %s: %w", ag, event, id, err)
 	}

@@ -68,6 +68,8 @@ type agent struct {
 	// bgAsks: its background job asks first, as any shell call does.
 	bgAsks  bool
 	bgMatch string
+	// cron schedules a prompt that fires by itself within about a minute.
+	cron *modelserver.ToolCall
 	// toolEvent is the hook event that shows a tool ran.
 	toolEvent string
 }
@@ -173,6 +175,7 @@ var agents = []agent{
 			return tool("Bash", fmt.Sprintf(`{"command":"sleep %d","description":"Wait a while","run_in_background":true}`, secs))
 		},
 		bgAgent:   tool("Agent", `{"description":"Look around","prompt":"Say done.","subagent_type":"general-purpose","run_in_background":true}`),
+		cron:      tool("CronCreate", `{"cron":"* * * * *","prompt":"Check the build.","recurring":false}`),
 		toolEvent: "PreToolUse",
 	},
 	{

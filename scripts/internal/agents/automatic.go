@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"slices"
 	"time"
 
@@ -58,6 +59,48 @@ var automaticTurn = scenario{name: "automatic_turn",
 		}
 		if _, err := r.settled("automatic turn over → idle, the failure still unseen", turnDeadline, func(s world.Session) bool {
 			return idle(s) && failed(s) && s.Background.Jobs == 0
+		}); err != nil {
+			return err
+		}
+		r.capture("unseen")
+		return afterwards(r)
+	}}
+
+func init() { scenarios = append(scenarios, cronTurn) }
+
+// cronTurn: the model schedules a prompt (Claude Code's CronCreate, fired
+// at the next minute), the human's next turn fails, and the scheduled
+// prompt's turn runs by itself: the failure nobody saw stays on the card.
+var cronTurn = scenario{name: "cron_turn",
+	turns: func(a agent, _ bool) ([]m.Turn, string) {
+		if a.cron == nil {
+			return nil, a.name + " has no scheduled prompt a model can set here"
+		}
+		return append([]m.Turn{{m.Step{Tool: a.cron}}, {m.Text("Scheduled it.")},
+			{m.Fail(529)}, {m.Text("Checked the build.")}}, texts...), ""
+	},
+	drive: func(r *run) error {
+		if err := r.prompt("Schedule a check."); err != nil {
+			return err
+		}
+		if err := idleAfter(r, "scheduled"); err != nil {
+			return err
+		}
+		if err := r.waitReady(30 * time.Second); err != nil {
+			return err
+		}
+		if err := r.prompt("Hello."); err != nil {
+			return err
+		}
+		failed := func(s world.Session) bool { return slices.Contains(s.Marks, "failed") && s.Zone == "needs_you" }
+		if _, err := r.expect("API error → failed (Needs you)", turnDeadline, failed); err != nil {
+			return err
+		}
+		if err := r.waitTurns(4, 150*time.Second); err != nil {
+			return fmt.Errorf("the scheduled prompt: %w", err)
+		}
+		if _, err := r.settled("its turn over → idle, the failure still unseen", turnDeadline, func(s world.Session) bool {
+			return idle(s) && failed(s) && s.Automatic
 		}); err != nil {
 			return err
 		}
