@@ -62,7 +62,8 @@ func TestHookWritesOneLeanLine(t *testing.T) {
 		t.Errorf("tool input summary %q, want the command", l.ToolInput)
 	}
 	raw, _ := os.ReadFile(state.SpoolPath(e.state, "abcd1234"))
-	for _, secret := range []string{"prompt", "transcript", "cwd", "/src"} {
+	// (A prompt's digest, prompt_sum, is kept: it says nothing of it.)
+	for _, secret := range []string{"secret prompt", `"prompt"`, "transcript", "cwd", "/src"} {
 		if strings.Contains(string(raw), secret) {
 			t.Errorf("the spool kept %q: %s", secret, raw)
 		}

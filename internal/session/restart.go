@@ -65,6 +65,11 @@ func (s *Service) restart(ctx context.Context, r *state.Record, args []string) (
 		return nil, err
 	}
 	if err := s.Update(r.ID, func(cur *state.Record, tx *state.Tx) error {
+		// The record as it is now decides (a kill may have ended it since
+		// r was read: the 29th hostile re-run).
+		if err := restartable(cur); err != nil {
+			return err
+		}
 		tr := state.Restart(cur, launch, now)
 		cur.Activity.HooksReport = plan.hooks
 		*r = *cur

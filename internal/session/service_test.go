@@ -200,3 +200,29 @@ func TestLookPathSkipsRelativeEntries(t *testing.T) {
 		}
 	}
 }
+
+// The 29th hostile re-run: a restore working from a record read before a
+// kill landed started the killed session's agent again under a record
+// that still said killed, which lanes kill then refused to end. The
+// record as it is when the restart is recorded decides: ended meanwhile,
+// nothing is started.
+func TestRestartOfASessionEndedMeanwhile(t *testing.T) {
+	calls := fakeTmux(t, reply{stderr: "unexpected", exit: 1})
+	s := newService(t, "lanes-test-fake", 5*time.Second)
+	r := liveRecord(t, s)
+	if err := s.Update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+		state.Killed(cur, state.ReasonKilled, time.Now(), time.Now())
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Restart(bg, r); !errors.Is(err, state.ErrTerminated) {
+		t.Errorf("restart of a session killed meanwhile: %v, want ErrTerminated", err)
+	}
+	if ran(calls(), "new-session") || ran(calls(), "respawn-pane") {
+		t.Errorf("an agent was started: %q", calls())
+	}
+	if got := stored(t, s, r.ID); got.Runtime.TerminatedReason != state.ReasonKilled || got.Runtime.Launch != "L1" {
+		t.Errorf("the killed record changed: %q launch %q", got.Runtime.TerminatedReason, got.Runtime.Launch)
+	}
+}
