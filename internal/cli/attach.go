@@ -54,7 +54,7 @@ func (a *app) cmdAttach(ctx context.Context, args []string) int {
 
 func (a *app) cmdSend(ctx context.Context, args []string) int {
 	fs := a.flags("send")
-	force := fs.Bool("force", false, "send even while the agent shows a dialog (Enter will answer it)")
+	force := fs.Bool("force", false, "send even while the agent shows a dialog (Enter will answer it) or has not shown its prompt yet")
 	usage := fs.Usage
 	fs.Usage = func() {
 		usage()

@@ -73,7 +73,7 @@ func (s *Service) awaitPrompt(ctx context.Context, tc *tmux.Client, r *state.Rec
 		case errors.Is(err, tmux.ErrNoSession), errors.Is(err, tmux.ErrNoServer):
 			return err // the pane is gone: nothing to wait for
 		case time.Now().After(deadline):
-			return fmt.Errorf("the agent has just started and its prompt did not show within %s, so it may not take the text; nothing was sent — look at the pane (lanes attach %s)",
+			return fmt.Errorf("the agent has just started and its prompt did not show within %s, so it may not take the text; nothing was sent — look at the pane (lanes attach %s), or `lanes send --force` types it anyway",
 				s.readyWait(), r.Name)
 		}
 		select {
