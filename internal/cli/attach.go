@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"lanes/state"
+	"lanes/internal/session"
 	"lanes/tmux"
 )
 
@@ -19,8 +19,8 @@ func (a *app) cmdAttach(ctx context.Context, args []string) int {
 	if done {
 		return code
 	}
-	if r.Runtime.Terminated {
-		return a.fail(fmt.Errorf("%s: %w", r.Name, state.ErrTerminated))
+	if err := session.Ended(r); err != nil {
+		return a.fail(err)
 	}
 	if err := a.attachable(ctx, r); err != nil {
 		return a.fail(err)

@@ -29,20 +29,30 @@ func restartable(r *state.Record) error {
 	switch {
 	case r.Adopted:
 		return fmt.Errorf("%w: lanes did not start %s, so it does not know how to start it again", errAdopted, r.Name)
-	case r.Runtime.Terminated && state.Restorable(r, true) == nil:
-		back := "brings it back"
-		if state.ResumeID(r) != "" {
-			back += ", its conversation resumed"
-		}
-		return fmt.Errorf("%s: %w; `lanes restore %s` %s; `lanes new %s` starts a new one", r.Name, state.ErrTerminated, r.Name, back, r.Name)
 	case r.Runtime.Terminated:
-		return fmt.Errorf("%s: %w (%s); `lanes new %s` starts a new one", r.Name, state.ErrTerminated, r.Runtime.TerminatedReason, r.Name)
+		return Ended(r)
 	case r.CommandLost():
 		return fmt.Errorf("%s: its command was lost in a damaged store; start a new session", r.Name)
 	}
 	// Restarting one not started yet would record a restart of a session
 	// no read has seen, and the collector would then drop the record.
 	return NotStarted(r)
+}
+
+// Ended is state.ErrTerminated for a terminated session, with what brings
+// it back (restore, where it may; else a new one); nil for a live one.
+func Ended(r *state.Record) error {
+	switch {
+	case !r.Runtime.Terminated:
+		return nil
+	case state.Restorable(r, true) == nil:
+		back := "brings it back"
+		if state.ResumeID(r) != "" {
+			back += ", its conversation resumed"
+		}
+		return fmt.Errorf("%s: %w; `lanes restore %s` %s; `lanes new %s` starts a new one", r.Name, state.ErrTerminated, r.Name, back, r.Name)
+	}
+	return fmt.Errorf("%s: %w (%s); `lanes new %s` starts a new one", r.Name, state.ErrTerminated, r.Runtime.TerminatedReason, r.Name)
 }
 
 // restart respawns the pane with a new launch: the record changes first,
@@ -108,10 +118,26 @@ func (s *Service) restart(ctx context.Context, r *state.Record, args []string) (
 		return nil, fmt.Errorf("respawning %s: %w; lanes settles it within %s (the new agent if it started, else the old one)",
 			r.Name, err, state.StartWindow)
 	}
+	if err := s.respawned(ctx, r, tc, info, err); err != nil {
+		return nil, err
+	}
+	s.writeIndexes(r)
+	return how, nil
+}
+
+// respawned records how a respawn went (err: it did not), with the new
+// tmux session info where one was started. A kill recorded while it
+// started ended the session it read, not this one: that one is ended too,
+// as the record says (the 30th hostile re-run).
+func (s *Service) respawned(ctx context.Context, r *state.Record, tc *tmux.Client, info *tmux.SessionInfo, err error) error {
+	killed := false
 	_ = s.Update(r.ID, func(cur *state.Record, _ *state.Tx) error {
 		if err != nil {
 			// Nothing was respawned: the old agent runs on.
 			state.NotRespawned(cur)
+			return nil
+		}
+		if killed = cur.Runtime.Terminated; killed {
 			return nil
 		}
 		state.Respawned(cur)
@@ -123,9 +149,18 @@ func (s *Service) restart(ctx context.Context, r *state.Record, args []string) (
 		*r = *cur
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("respawning %s: %w", r.Name, err)
+	switch {
+	case err != nil:
+		return fmt.Errorf("respawning %s: %w", r.Name, err)
+	case !killed:
+		return nil
+	case info == nil:
+		return fmt.Errorf("%s: %w (killed while it started again)", r.Name, state.ErrTerminated)
 	}
-	s.writeIndexes(r)
-	return how, nil
+	kctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), killWait)
+	defer cancel()
+	if kerr := tc.KillSession(kctx, info.SessionID); kerr != nil && !errors.Is(kerr, tmux.ErrNoSession) {
+		return fmt.Errorf("%s was killed while it started again, and ending what started (tmux session %s) failed: %w", r.Name, info.SessionID, kerr)
+	}
+	return fmt.Errorf("%s: %w (killed while it started again: what started was ended)", r.Name, state.ErrTerminated)
 }
