@@ -52,12 +52,13 @@ func (s *Service) Kill(ctx context.Context, r *state.Record, anyway bool) error 
 	default:
 		return fmt.Errorf("killing %s: %w (nothing was changed)", r.Name, err)
 	}
-	// Nothing to kill, and the record names another launch or session
-	// than the one read: a restore or restart started it again meanwhile
-	// (the 30th hostile re-run). That one runs: nothing is recorded.
-	gone, launch, session, again := errors.Is(err, tmux.ErrNoSession), r.Runtime.Launch, r.Runtime.SessionID, false
+	// The record names another launch or session than the one read: a
+	// restore or restart started it again meanwhile, after this kill read
+	// it (the 30th and 31st hostile re-runs). That one runs: nothing is
+	// recorded, and the kill says so.
+	launch, session, again := r.Runtime.Launch, r.Runtime.SessionID, false
 	err = s.Update(r.ID, func(cur *state.Record, tx *state.Tx) error {
-		if again = gone && (cur.Runtime.Launch != launch || cur.Runtime.SessionID != session); again {
+		if again = cur.Runtime.Launch != launch || session != "" && cur.Runtime.SessionID != session; again {
 			state.Killing(cur, time.Time{}, 0)
 			*r = *cur
 			return nil
@@ -68,7 +69,7 @@ func (s *Service) Kill(ctx context.Context, r *state.Record, anyway bool) error 
 	})
 	switch dir, derr := s.stateDir(); {
 	case again && err == nil:
-		return fmt.Errorf("%s was started again meanwhile (lanes restore or restart), so nothing was killed; `lanes kill %s` ends it", r.Name, r.Name)
+		return fmt.Errorf("%s was started again meanwhile (lanes restore or restart), and that runs: this kill ended only what it read; `lanes kill %s` ends it", r.Name, r.Name)
 	case err == nil && derr == nil:
 		state.DropPaneIndex(dir, r)
 	}

@@ -227,29 +227,31 @@ func TestRestartOfASessionEndedMeanwhile(t *testing.T) {
 	}
 }
 
-// The 30th hostile re-run: lanes kill read the record, then a restore
-// started the session again (a new launch, a new tmux session), and the
-// kill, finding its old session gone, recorded the new one killed while
-// its agent ran. A kill that found nothing to kill of a record started
+// The 30th and 31st hostile re-runs: lanes kill read the record, then a
+// restore started the session again (a new launch, a new tmux session),
+// and the kill — finding its old session gone, or ending it — recorded
+// the new one killed while its agent ran. A kill of a record started
 // again meanwhile records nothing and says so.
 func TestKillOfASessionStartedAgainMeanwhile(t *testing.T) {
-	fakeTmux(t,
-		reply{cmd: "list-panes"}, // the server answers: the old session is gone
-		reply{cmd: "kill-session", stderr: noSession, exit: 1},
-		reply{stderr: "unexpected", exit: 1})
-	s := newService(t, "lanes-test-fake", 5*time.Second)
-	r := liveRecord(t, s)
-	if err := s.Update(r.ID, func(cur *state.Record, _ *state.Tx) error {
-		cur.Runtime.Launch, cur.Runtime.SessionID = "L2", "$9" // restored meanwhile
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Kill(bg, r, false); err == nil || !strings.Contains(err.Error(), "started again meanwhile") {
-		t.Errorf("kill of a session started again meanwhile: %v", err)
-	}
-	if got := stored(t, s, r.ID); got.Runtime.Terminated || !got.Runtime.KillingAt.IsZero() || got.Runtime.Launch != "L2" {
-		t.Errorf("the new launch's record: terminated %v (%q), killing %v, launch %q; want it live, as it was",
-			got.Runtime.Terminated, got.Runtime.TerminatedReason, got.Runtime.KillingAt, got.Runtime.Launch)
+	for _, killed := range []reply{{cmd: "kill-session", stderr: noSession, exit: 1}, {cmd: "kill-session"}} {
+		fakeTmux(t,
+			reply{cmd: "list-panes"}, // the server answers: no pane of the old session
+			killed,
+			reply{stderr: "unexpected", exit: 1})
+		s := newService(t, "lanes-test-fake", 5*time.Second)
+		r := liveRecord(t, s)
+		if err := s.Update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+			cur.Runtime.Launch, cur.Runtime.SessionID = "L2", "$9" // restored meanwhile
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Kill(bg, r, false); err == nil || !strings.Contains(err.Error(), "started again meanwhile") {
+			t.Errorf("kill (%s) of a session started again meanwhile: %v", killed.stderr, err)
+		}
+		if got := stored(t, s, r.ID); got.Runtime.Terminated || !got.Runtime.KillingAt.IsZero() || got.Runtime.Launch != "L2" {
+			t.Errorf("kill (%s): the new launch's record: terminated %v (%q), killing %v, launch %q; want it live, as it was",
+				killed.stderr, got.Runtime.Terminated, got.Runtime.TerminatedReason, got.Runtime.KillingAt, got.Runtime.Launch)
+		}
 	}
 }
