@@ -52,13 +52,15 @@ func (s *Service) Kill(ctx context.Context, r *state.Record, anyway bool) error 
 	default:
 		return fmt.Errorf("killing %s: %w (nothing was changed)", r.Name, err)
 	}
-	// The record names another launch or session than the one read: a
-	// restore or restart started it again meanwhile, after this kill read
-	// it (the 30th and 31st hostile re-runs). That one runs: nothing is
-	// recorded, and the kill says so.
-	launch, session, again := r.Runtime.Launch, r.Runtime.SessionID, false
+	// A restore or restart started it again after this kill read it (the
+	// 30th to 32nd hostile re-runs): in another tmux session, which this
+	// kill did not end, or, where it found nothing to kill, with a new
+	// launch on its way. That one runs: nothing is recorded, and the kill
+	// says so. (A new launch in the very session it ended ended with it.)
+	gone, launch, session, again := errors.Is(err, tmux.ErrNoSession), r.Runtime.Launch, r.Runtime.SessionID, false
 	err = s.Update(r.ID, func(cur *state.Record, tx *state.Tx) error {
-		if again = cur.Runtime.Launch != launch || session != "" && cur.Runtime.SessionID != session; again {
+		moved := session != "" && cur.Runtime.SessionID != session
+		if again = moved || gone && cur.Runtime.Launch != launch; again {
 			state.Killing(cur, time.Time{}, 0)
 			*r = *cur
 			return nil

@@ -231,7 +231,8 @@ func TestRestartOfASessionEndedMeanwhile(t *testing.T) {
 // restore started the session again (a new launch, a new tmux session),
 // and the kill — finding its old session gone, or ending it — recorded
 // the new one killed while its agent ran. A kill of a record started
-// again meanwhile records nothing and says so.
+// again meanwhile records nothing and says so. The 32nd: a restart in the
+// very session the kill then ended ended with it — that is a kill.
 func TestKillOfASessionStartedAgainMeanwhile(t *testing.T) {
 	for _, killed := range []reply{{cmd: "kill-session", stderr: noSession, exit: 1}, {cmd: "kill-session"}} {
 		fakeTmux(t,
@@ -253,5 +254,23 @@ func TestKillOfASessionStartedAgainMeanwhile(t *testing.T) {
 			t.Errorf("kill (%s): the new launch's record: terminated %v (%q), killing %v, launch %q; want it live, as it was",
 				killed.stderr, got.Runtime.Terminated, got.Runtime.TerminatedReason, got.Runtime.KillingAt, got.Runtime.Launch)
 		}
+	}
+}
+
+func TestKillEndsARestartInTheSameSession(t *testing.T) {
+	fakeTmux(t, reply{cmd: "list-panes"}, reply{cmd: "kill-session"}, reply{stderr: "unexpected", exit: 1})
+	s := newService(t, "lanes-test-fake", 5*time.Second)
+	r := liveRecord(t, s)
+	if err := s.Update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+		cur.Runtime.Launch = "L2" // restarted meanwhile, in session $3
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Kill(bg, r, false); err != nil {
+		t.Errorf("kill of the session a restart respawned in: %v", err)
+	}
+	if got := stored(t, s, r.ID); got.Runtime.TerminatedReason != state.ReasonKilled {
+		t.Errorf("after the kill: %q, want %q", got.Runtime.TerminatedReason, state.ReasonKilled)
 	}
 }
