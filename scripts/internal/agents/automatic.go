@@ -42,23 +42,16 @@ var automaticTurn = scenario{name: "automatic_turn",
 		if _, err := r.settled("turn over, work goes on → idle + background", turnDeadline, background); err != nil {
 			return err
 		}
-		if err := r.waitReady(30 * time.Second); err != nil {
-			return err
-		}
-		if err := r.prompt("Hello."); err != nil {
-			return err
-		}
-		failed := func(s world.Session) bool { return slices.Contains(s.Marks, "failed") && s.Zone == "needs_you" }
-		if _, err := r.expect("API error → failed (Needs you)", turnDeadline, failed); err != nil {
+		if err := humanTurnFails(r); err != nil {
 			return err
 		}
 		r.capture("failed")
 		if _, err := r.expect("the job's end → its automatic turn, the failure kept", autoJob*time.Second+turnDeadline,
-			func(s world.Session) bool { return s.Automatic && failed(s) }); err != nil {
+			func(s world.Session) bool { return s.Automatic && failedUnseen(s) }); err != nil {
 			return err
 		}
 		if _, err := r.settled("automatic turn over → idle, the failure still unseen", turnDeadline, func(s world.Session) bool {
-			return idle(s) && failed(s) && s.Background.Jobs == 0
+			return idle(s) && failedUnseen(s) && s.Background.Jobs == 0
 		}); err != nil {
 			return err
 		}
@@ -86,24 +79,34 @@ var cronTurn = scenario{name: "cron_turn",
 		if err := idleAfter(r, "scheduled"); err != nil {
 			return err
 		}
-		if err := r.waitReady(30 * time.Second); err != nil {
-			return err
-		}
-		if err := r.prompt("Hello."); err != nil {
-			return err
-		}
-		failed := func(s world.Session) bool { return slices.Contains(s.Marks, "failed") && s.Zone == "needs_you" }
-		if _, err := r.expect("API error → failed (Needs you)", turnDeadline, failed); err != nil {
+		if err := humanTurnFails(r); err != nil {
 			return err
 		}
 		if err := r.waitTurns(4, 150*time.Second); err != nil {
 			return fmt.Errorf("the scheduled prompt: %w", err)
 		}
 		if _, err := r.settled("its turn over → idle, the failure still unseen", turnDeadline, func(s world.Session) bool {
-			return idle(s) && failed(s) && s.Automatic
+			return idle(s) && failedUnseen(s) && s.Automatic
 		}); err != nil {
 			return err
 		}
 		r.capture("unseen")
 		return afterwards(r)
 	}}
+
+// failedUnseen: the card says the last turn failed, in Needs you.
+func failedUnseen(s world.Session) bool {
+	return slices.Contains(s.Marks, "failed") && s.Zone == "needs_you"
+}
+
+// humanTurnFails: at the prompt again, the human's next turn fails.
+func humanTurnFails(r *run) error {
+	if err := r.waitReady(30 * time.Second); err != nil {
+		return err
+	}
+	if err := r.prompt("Hello."); err != nil {
+		return err
+	}
+	_, err := r.expect("API error → failed (Needs you)", turnDeadline, failedUnseen)
+	return err
+}
