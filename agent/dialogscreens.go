@@ -60,10 +60,7 @@ func (d dialog) pick(o option) (key string, ok bool) {
 // readDialog reads the newest permission dialog agent a draws on screen;
 // ok is false when there is none lanes can read whole.
 func readDialog(a state.Agent, screen string) (dialog, bool) {
-	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
+	lines := state.ScreenLines(screen)
 	drv, ok := DriverOf(a)
 	if !ok {
 		return dialog{}, false

@@ -78,11 +78,7 @@ func ReadPlan(a Agent, screen string) (PlanDialog, bool) {
 	if !ok || r.Plan == nil {
 		return PlanDialog{}, false
 	}
-	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	p, ok := r.Plan.Read(lines)
+	p, ok := r.Plan.Read(ScreenLines(screen))
 	return p, ok && strings.TrimSpace(p.Plan) != ""
 }
 
@@ -120,6 +116,17 @@ func blankFrom(lines []string, i int) bool {
 		}
 	}
 	return true
+}
+
+// ScreenLines is a capture's lines as the screen readers (the plan
+// readers here, agent's dialog readers) take them: trailing spaces gone,
+// trailing blank lines too.
+func ScreenLines(screen string) []string {
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return lines
 }
 
 // TrimPlain is l without the plain spaces around it, the screen readers'
