@@ -6,8 +6,10 @@ import (
 	"strings"
 	"time"
 
+	adapter "lanes/agent"
 	m "lanes/scripts/internal/modelserver"
 	"lanes/scripts/internal/world"
+	"lanes/state"
 )
 
 // scenario is one thing a human does with an agent, and the card walk the
@@ -162,7 +164,10 @@ var scenarios = []scenario{
 			r.capture("failed")
 			return afterwards(r)
 		}},
-	{name: "subagent",
+	// Claude Code 2.1.332 starts every Agent call in the background
+	// (async_launched even with run_in_background: false) unless its
+	// background tasks are off: a foreground subagent is walked so.
+	{name: "subagent", env: []string{"CLAUDE_CODE_DISABLE_BACKGROUND_TASKS=1"},
 		turns: func(a agent, _ bool) ([]m.Turn, string) {
 			if a.subagent == nil {
 				return nil, a.name + " has no subagent tool a model can call here"
@@ -217,6 +222,7 @@ var scenarios = []scenario{
 				return err
 			}
 			r.capture("question")
+			time.Sleep(adapter.KeyGuard(state.Agent(r.a.name))) // a person reads it first
 			if err := r.press("Enter"); err != nil {
 				return err
 			}
