@@ -45,6 +45,10 @@ type Entry struct {
 	// or probe (HEAD, model lists).
 	Kind string `json:"kind"`
 	Turn int    `json:"turn,omitempty"` // 1-based turn served, for main and retry
+	// Done is when the answer to a main request was over (its stream
+	// ended, or the agent went away): from then on the model is not
+	// working for the agent.
+	Done time.Time `json:"done,omitzero"`
 }
 
 // New returns a server with no scenarios assigned.
@@ -76,7 +80,8 @@ func (s *Server) Close() error {
 // URL is the base URL an agent uses to get key's scenario.
 func (s *Server) URL(key string) string { return s.base + "/s/" + key }
 
-// Assign starts key afresh on sc: its first main request gets sc's first turn.
+// Assign starts key afresh on sc: its next main request gets sc's first
+// turn. The key's request log carries on.
 func (s *Server) Assign(key string, sc Scenario) error {
 	if strings.Contains(key, "/") {
 		return fmt.Errorf("session key %q cannot contain a slash", key)
@@ -86,7 +91,11 @@ func (s *Server) Assign(key string, sc Scenario) error {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.sessions[key] = &session{sc: &sc, lastTurn: -1, served: make([]bool, len(sc.Turns))}
+	var log []Entry
+	if old := s.sessions[key]; old != nil {
+		log = old.log // the requests stay on record
+	}
+	s.sessions[key] = &session{sc: &sc, lastTurn: -1, served: make([]bool, len(sc.Turns)), log: log}
 	return nil
 }
 
@@ -138,7 +147,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	var turn Turn
 	if req.kind == "main" {
-		turn = s.take(key, body, &e).filled(body)
+		var at int
+		turn, at = s.take(key, body, &e)
+		turn = turn.filled(body)
+		defer s.done(key, at)
 	} else {
 		s.record(key, e)
 	}
@@ -163,12 +175,27 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 const sideText = "Scripted session"
 
 // take picks the turn for a main request and logs it, under one lock so
-// concurrent requests of a key cannot both take the same turn.
-func (s *Server) take(key string, body []byte, e *Entry) Turn {
+// concurrent requests of a key cannot both take the same turn; it returns
+// the turn and where in the log the request is.
+func (s *Server) take(key string, body []byte, e *Entry) (Turn, int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ss := s.sessionLocked(key)
+	at := len(ss.log)
 	defer func() { ss.log = append(ss.log, *e) }()
+	return ss.turnFor(key, body, e), at
+}
+
+// done notes when the answer to the main request at log index at was over.
+func (s *Server) done(key string, at int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ss := s.sessions[key]; ss != nil && at < len(ss.log) {
+		ss.log[at].Done = time.Now()
+	}
+}
+
+func (ss *session) turnFor(key string, body []byte, e *Entry) Turn {
 	if ss.sc == nil {
 		e.Kind = "unscripted"
 		return Turn{Text(fmt.Sprintf("modelserver: no scenario is assigned to session key %q.", key))}
