@@ -112,13 +112,13 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 
 	// Line 2: the badge, then the marks, or the reason a session ended.
 	line2, w2 := l.badgeFor(it.D.Status, state.Detail(r, it.D), cw)
-	var carry []seg
+	var carry []state.Mark
 	for _, m := range it.D.Marks {
 		ms, mw := cardMark(l, it, m)
 		if len(carry) == 0 && w2+1+mw <= cw {
 			line2, w2 = line2+" "+ms, w2+1+mw
 		} else {
-			carry = append(carry, seg{ms, mw})
+			carry = append(carry, m)
 		}
 	}
 
@@ -131,18 +131,17 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 	// reason would not fit here whole).
 	var line3 strings.Builder
 	w3 := 0
-	for _, c := range carry {
-		if w3+c.w > cw {
-			if w3 == 0 { // a mark wider than the card is cut, never dropped
-				cut := ansi.Truncate(c.s, cw, "…")
-				line3.WriteString(cut)
-				w3 += ansi.StringWidth(cut)
-			}
-			break
+	form := markForm(l, it, carry, cw)
+	for _, m := range carry {
+		c := fitMark(l, it, m, cw-w3, form)
+		if c.w == 0 && w3 == 0 { // a mark wider than the card is cut, never dropped
+			full, fw := cardMark(l, it, m)
+			c.s = ansi.Truncate(full, cw, "…")
+			c.w = min(fw, ansi.StringWidth(c.s))
 		}
 		line3.WriteString(c.s)
 		w3 += c.w
-		if cw-w3 >= 2 {
+		if c.w > 0 && cw-w3 >= 2 {
 			line3.WriteString("  ")
 			w3 += 2
 		}
@@ -172,6 +171,54 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 	c[4] = edge + " " + pad(line4, w4, cw) + " " + redge
 	c[5] = fp.s(b.BottomLeft + strings.Repeat(b.Bottom, w-2) + b.BottomRight)
 	return c
+}
+
+// The forms a mark takes on a card, longest first: what it says
+// ("Failed: rate limited"), its label ("Failed"), its glyph ("✗").
+const (
+	formSays = iota
+	formLabel
+	formGlyph
+)
+
+// markIn is mark m in form f.
+func markIn(l *look, it *item, m state.Mark, f int) seg {
+	switch f {
+	case formSays:
+		s, w := cardMark(l, it, m)
+		return seg{s, w}
+	case formLabel:
+		s, w := l.markFor(m)
+		return seg{s, w}
+	}
+	sp := theme.MarkSpec(m)
+	return seg{l.role[sp.Role].s(sp.Glyph), width(sp.Glyph)}
+}
+
+// markForm is the longest form in which all of marks fit in room cells,
+// two apart; glyphs when none does.
+func markForm(l *look, it *item, marks []state.Mark, room int) int {
+	for f := formSays; f < formGlyph; f++ {
+		w := 0
+		for i, m := range marks {
+			w += markIn(l, it, m, f).w + min(2, 2*i)
+		}
+		if w <= room {
+			return f
+		}
+	}
+	return formGlyph
+}
+
+// fitMark is mark m in form f, or a shorter one, in at most room cells;
+// nothing when not even its glyph fits.
+func fitMark(l *look, it *item, m state.Mark, room int, f int) seg {
+	for ; f <= formGlyph; f++ {
+		if c := markIn(l, it, m, f); c.w <= room {
+			return c
+		}
+	}
+	return seg{}
 }
 
 // cardPaint is the paint of a card's frame and of its name (a done

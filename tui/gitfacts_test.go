@@ -99,3 +99,30 @@ func TestALongFailureIsCutNotDropped(t *testing.T) {
 		}
 	}
 }
+
+// Marks that do not all fit in their own words shorten to their labels
+// and glyphs, so none hides behind another: a new user saw "✗ Failed:
+// rate limited …" and not the background agent beside it (issue 32).
+func TestEveryMarkShowsWhenTheyCrowd(t *testing.T) {
+	l := newLook(true, false)
+	r := rec("f1000002", "crowded", state.ActivityIdle, time.Minute)
+	r.Activity.Outcome, r.Activity.Failure = state.OutcomeFailure, "rate limited"
+	r.Activity.Background = []string{"agent:a1"}
+	b := newBoard()
+	b.set(deriveAll(nil, []*state.Record{r}, fixedNow), fixedNow, "", false, true)
+	if len(b.items[0].D.Marks) < 2 {
+		t.Fatalf("marks %v, want failed and background", b.items[0].D.Marks)
+	}
+	for _, w := range []int{minDrawW, 24, 30, 38} {
+		card := renderCard(l, &b.items[0], w, false, fixedNow, 0)
+		text := ansi.Strip(strings.Join(card[:], "\n"))
+		if !strings.Contains(text, "✗") || !strings.Contains(text, "↻") {
+			t.Errorf("at %d cells a mark is gone:\n%s", w, text)
+		}
+	}
+	card := renderCard(l, &b.items[0], 60, false, fixedNow, 0)
+	wide := ansi.Strip(strings.Join(card[:], "\n"))
+	if !strings.Contains(wide, "rate limited") {
+		t.Errorf("at 60 cells the failure's words are gone:\n%s", wide)
+	}
+}
