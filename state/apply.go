@@ -36,6 +36,9 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 		return nil, ""
 	}
 	detail := e.Detail
+	if e.Kind == KindTurnStart && a.Automatic {
+		detail += DetailSep + "automatic (no human started it)"
+	}
 	if next == ActivityBlocked || next == ActivityWaitingInput {
 		// The history says what was asked, not only which event asked.
 		if what := cmp.Or(a.Question, ToolLine(a.Tool, a.ToolInput)); what != "" {

@@ -2,6 +2,7 @@ package state
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -232,5 +233,22 @@ func TestClaudePromptSourceSaysAutomatic(t *testing.T) {
 	}
 	if e, _ := claudeEvent(Line{Event: "UserPromptSubmit", Automatic: true}); !e.Automatic {
 		t.Error("a task notification's prompt, no source: not automatic")
+	}
+}
+
+// The history says a turn nobody started is automatic: a new user read a
+// plain "UserPromptSubmit" and took it for their own (issue 32).
+func TestHistorySaysATurnIsAutomatic(t *testing.T) {
+	r := rec(ActivityIdle)
+	e := ev(KindTurnStart, auto("b1"), after(time.Second))
+	e.Detail = "UserPromptSubmit"
+	tr, _ := Apply(r, e)
+	if tr == nil || !strings.Contains(tr.Detail, "automatic") {
+		t.Fatalf("automatic turn's transition %+v, want its detail to say automatic", tr)
+	}
+	applyAll(t, r, ev(KindTurnEnd, after(2*time.Second)))
+	e.Automatic, e.At = false, t0.Add(3*time.Second)
+	if tr, _ := Apply(r, e); tr == nil || strings.Contains(tr.Detail, "automatic") {
+		t.Fatalf("the human's turn's transition %+v, want no automatic", tr)
 	}
 }
