@@ -49,6 +49,7 @@ type agent struct {
 	approve, reject, interrupt, trust string
 	exit, compact                     string // slash commands
 	menu                              string // a slash command that opens a menu
+	picker                            string // one that opens a picker with a search box ("": none walked)
 	clear                             string // the slash command that starts a new conversation
 	// quiet is a tool call that runs without asking; asks(cmd) one that asks.
 	quiet modelserver.ToolCall
@@ -166,7 +167,7 @@ var agents = []agent{
 		approve: "Enter", reject: "Escape", interrupt: "Escape",
 		// 2.1.332 highlights "❯ No, exit" over "Yes, I trust this folder".
 		trust: "Down Enter",
-		exit:  "/exit", compact: "/compact", menu: "/model", clear: "/clear",
+		exit:  "/exit", compact: "/compact", menu: "/model", clear: "/clear", picker: "/resume",
 		quiet:    shell("echo hi"),
 		asks:     func(cmd string) modelserver.ToolCall { return shell("touch asked.txt && " + cmd) },
 		question: tool("AskUserQuestion", `{"questions":[{"question":"Which colour should the button be?","header":"Colour","multiSelect":false,"options":[{"label":"Red","description":"a red button"},{"label":"Blue","description":"a blue button"}]}]}`),

@@ -29,9 +29,15 @@ func main() {
 	record := flag.Bool("record", false, "write fixtures to testdata/real/harness/<agent>/<scenario>/")
 	keep := flag.Bool("keep", false, "leave each world (tmux server, HOME, state) for inspection")
 	cacheFlag := flag.String("cache", "", "where the agents are installed (default $LANES_AGENTS_CACHE, else ~/.cache/lanes/agents/<hash of the pins>)")
+	camp := flag.Bool("campaign", false, "random sequences of human actions, every card judged (issue 37), instead of the scenarios")
+	seedFlag := flag.Uint64("seed", 0, "with --campaign: the random seed (default: from the clock, printed)")
+	steps := flag.Int("steps", 0, "with --campaign: stop each agent after this many steps (default: when --minutes are up)")
+	minutes := flag.Float64("minutes", 5, "with --campaign: how long each agent's campaign runs")
+	replay := flag.String("replay", "", "with --campaign: run a case file's moves (testdata/campaign/…) instead of random ones")
 	showVersions := flag.Bool("versions", false, "print each agent's pinned, installed, recorded and registry version, and exit (installs nothing)")
 	flag.Usage = func() {
 		fmt.Fprint(flag.CommandLine.Output(), `usage: scripts/agents [--quick] [--agent A] [--run TEXT] [--record] [--keep] [--cache DIR]
+       scripts/agents --campaign [--agent A] [--seed S] [--steps N] [--minutes M] [--replay CASE]
        scripts/agents --versions
 
 Runs the real Claude Code, Codex, Gemini CLI and OpenCode under lanes against a
@@ -42,6 +48,11 @@ Needs Go, tmux, node and npm. On first use it installs the agents pinned in
 scripts/internal/agents/package.json with npm into the cache dir (about 1.1 GB,
 30 s, from the npm registry); --cache may name an npm prefix that already has
 them. A full run takes about 25 minutes on 2 cores, --quick about 3.
+
+--campaign plays random human actions against each agent in turn (or --agent)
+for --minutes each and judges every card against what the harness knows was
+true; a violation prints the seed, the sequence and the card's history, writes
+a case under testdata/campaign/, and exits 1. --replay runs a case again.
 
 `)
 		flag.PrintDefaults()
@@ -100,6 +111,10 @@ them. A full run takes about 25 minutes on 2 cores, --quick about 3.
 	cfg := config{cache: cache, seed: seed, srv: srv, base: base, self: self,
 		quick: *quick, record: *record, keep: *keep}
 
+	if *camp {
+		o := campaignOpts{seed: *seedFlag, steps: *steps, minutes: time.Duration(*minutes * float64(time.Minute)), replay: *replay}
+		os.Exit(campaigns(cfg, chosen, o))
+	}
 	start := time.Now()
 	var rows []row
 	for _, a := range chosen {

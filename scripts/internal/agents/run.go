@@ -33,6 +33,7 @@ type run struct {
 	t0, last time.Time // first action, last action
 	base     int       // events lanes had counted at the last action
 	started  time.Time // lanes new
+	newArgs  []string  // lanes new's arguments
 	witness  []time.Duration
 	screens  map[string]string
 	screen   string // last capture, for a failure's evidence

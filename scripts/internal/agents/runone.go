@@ -174,7 +174,7 @@ func (r *run) setUp(cfg config, sc scenario, turns []modelserver.Turn) error {
 		agentArgs = r.a.plan
 	}
 	args = append(append(args, "--"), agentArgs...)
-	r.started = time.Now()
+	r.newArgs, r.started = args, time.Now()
 	if sc.adopt {
 		if err := r.startOutside(h); err != nil {
 			return err

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	m "lanes/scripts/internal/modelserver"
+	"lanes/scripts/internal/world"
+)
+
+// The campaign's moves with a question or a subagent.
+
+// question: the model asks the human a question; they read it and pick the
+// first option with Enter; the model goes on with the answer.
+func (c *campaign) question(mv move) error {
+	at, err := c.send("Ask me which colour.", m.Turn{m.Step{Tool: c.a.question}}, m.Turn{m.Text("Red it is.")})
+	if err != nil {
+		return err
+	}
+	asked, err := c.firstDone(at, turnDeadline)
+	if err != nil {
+		return err
+	}
+	c.tl.add(askingTruth(asked))
+	if err := c.r.waitScreen("the question", 30*time.Second, []string{"Which colour"}); err != nil {
+		return err
+	}
+	c.keyGuard(mv)
+	if err := c.refused("dialog"); err != nil {
+		return err
+	}
+	if err := c.r.press("Enter"); err != nil {
+		return err
+	}
+	key := c.r.last
+	c.tl.add(flux(key, "the answer reaching the model"))
+	return c.settle(key)
+}
+
+// bgAgent: the model starts a subagent in the background; the parent's
+// turn ends at once (idle with background work), the subagent runs Secs,
+// and the agent's automatic turn reports its end.
+func (c *campaign) bgAgent(mv move) error {
+	match := "tool_result"
+	if c.a.bgMatch != "" {
+		match = c.a.bgMatch
+	}
+	at, err := c.send("Start a background agent.", m.Turn{m.Step{Tool: c.a.bgAgent}},
+		m.Turn{m.Matching(match), m.Text("It runs in the background.")},
+		m.Turn{m.Pause(time.Duration(mv.Secs) * time.Second), m.Text("Subagent done.")},
+		m.Turn{m.Text("The agent finished.")})
+	if err != nil {
+		return err
+	}
+	parent, err := c.turnDone(at, 2)
+	if err != nil {
+		return err
+	}
+	c.f.bg = true
+	c.tl.add(idleTruth(parent, allowHook, c.f))
+	sub, err := c.turnDone(at, 3)
+	if err != nil {
+		return err
+	}
+	c.f.bg = false
+	c.tl.add(flux(sub, "the subagent ending"))
+	auto, err := c.nextMain(sub, turnDeadline)
+	if err != nil {
+		return err
+	}
+	c.tl.add(workingTruth(auto, allowHook, c.f))
+	return c.settle(auto)
+}
+
+// turnDone is when the answer that served scripted turn n (1-based) after
+// at ended, waiting for it.
+func (c *campaign) turnDone(at time.Time, n int) (time.Time, error) {
+	var done time.Time
+	ok := world.Poll(2*turnDeadline, 200*time.Millisecond, func() bool {
+		for _, e := range c.r.srv.Log(c.r.key) {
+			if e.Kind == "main" && e.Turn == n && !e.Time.Before(at) && !e.Done.IsZero() {
+				done = e.Done
+				return true
+			}
+		}
+		return false
+	})
+	if !ok {
+		return done, fmt.Errorf("the model's turn %d did not end within %s", n, 2*turnDeadline)
+	}
+	return done, nil
+}

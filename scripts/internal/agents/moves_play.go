@@ -1,0 +1,188 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	adapter "lanes/agent"
+	m "lanes/scripts/internal/modelserver"
+	"lanes/scripts/internal/world"
+)
+
+// The campaign's moves that take more than one act.
+
+// slow: a slowly streamed answer of about Secs seconds, then the stream's
+// end, an interrupt, a prompt typed while it streams (queued by the
+// agent), or kill -9. The key goes WaitMS into the stream (Claude Code
+// shows a slow stream's words only at its end, so the model server, not
+// the screen, says it streams); a stream over before the key is a turn
+// that ended by itself.
+func (c *campaign) slow(mv move) error {
+	words := strings.Repeat("Thinking about it slowly. ", max(1, mv.Secs/2))
+	at, err := c.send("Tell me a long story.", m.Turn{m.SlowText(words, 500*time.Millisecond)})
+	if err != nil {
+		return err
+	}
+	if _, err := c.nextMain(at, turnDeadline); err != nil {
+		return err
+	}
+	time.Sleep(time.Duration(mv.WaitMS) * time.Millisecond)
+	switch mv.Then {
+	case "interrupt":
+		if err := c.r.press(c.a.interrupt); err != nil {
+			return err
+		}
+		key := c.r.last
+		if err := c.r.waitReady(30 * time.Second); err != nil {
+			return err
+		}
+		if done, err := c.lastMainDone(); err == nil && done.Before(key) {
+			return c.settle(at) // it had ended: the key came after
+		}
+		c.f.interrupted = true
+		c.tl.add(idleTruth(key, allowWitness, c.f))
+		return nil
+	case "type":
+		// The agent takes it after the stream (or into it): the work
+		// goes on until the model has answered everything.
+		if err := c.r.typeText("And one more thing."); err != nil {
+			return err
+		}
+	case "kill9":
+		return c.end("kill9")
+	}
+	return c.settle(at)
+}
+
+// ask: a tool that asks first; the human approves, rejects, answers with
+// lanes answer, or lets it wait. While it asks, send must refuse.
+func (c *campaign) ask(mv move) error {
+	call := c.a.asks(fmt.Sprintf("sleep %d", mv.Secs))
+	at, err := c.send("Run the command.", m.Turn{m.Step{Tool: &call}})
+	if err != nil {
+		return err
+	}
+	asked, err := c.firstDone(at, turnDeadline)
+	if err != nil {
+		return err
+	}
+	c.tl.add(askingTruth(asked))
+	if err := c.r.waitScreen("the permission dialog", 30*time.Second, c.a.dialog); err != nil {
+		return err
+	}
+	c.keyGuard(mv)
+	if err := c.refused("dialog"); err != nil {
+		return err
+	}
+	if mv.Then == "wait" {
+		time.Sleep(8 * time.Second) // Needs you holds
+		mv.Then = "reject"
+	}
+	yes := true
+	switch mv.Then {
+	case "approve":
+		err = c.r.press(c.a.approve)
+	case "reject":
+		err, yes = c.r.press(c.a.reject), false
+	case "answer_yes":
+		err = c.lanesAnswer(adapter.Yes)
+	case "answer_always":
+		err = c.lanesAnswer(adapter.Always)
+	case "answer_no":
+		err, yes = c.lanesAnswer(adapter.No), false
+	}
+	if err != nil {
+		return err
+	}
+	key := c.r.last
+	if yes {
+		c.tl.add(workingTruth(key, allowWitness, c.f))
+		return c.settle(key)
+	}
+	return c.rejected(key)
+}
+
+// lanesAnswer answers the dialog through lanes, which must take it.
+func (c *campaign) lanesAnswer(ans adapter.Answer) error {
+	c.r.act()
+	res := c.r.w.Lanes("", "answer", c.r.name, string(ans))
+	if res.Code != 0 {
+		return violated("lanes answer %s refused the dialog the agent shows: exit %d: %s", ans, res.Code, strings.TrimSpace(res.Stderr))
+	}
+	c.f.failed, c.f.interrupted = false, false
+	return nil
+}
+
+// rejected: after a no, the agent either stops (idle, maybe marked
+// interrupted) or tells its model and goes on; the model server says
+// which.
+func (c *campaign) rejected(key time.Time) error {
+	if err := c.r.waitReady(30 * time.Second); err != nil {
+		return err
+	}
+	time.Sleep(2 * time.Second)
+	asked := false
+	for _, e := range c.r.srv.Log(c.r.key) {
+		asked = asked || (e.Kind == "main" || e.Kind == "retry") && !e.Time.Before(key)
+	}
+	if !asked {
+		c.tl.add(truth{from: key, what: "idle (rejected)", allow: allowWitness, ok: func(s world.Session) bool {
+			return s.Status == "idle" && !hasMark(s, "menu") && !hasMark(s, "retrying")
+		}})
+		return nil
+	}
+	c.tl.add(flux(key, "the rejection told to the model"))
+	return c.settle(key)
+}
+
+// fails: the model's API fails the turn and the agent gives up: Needs you
+// with failed, until the human acts.
+func (c *campaign) fails() error {
+	_, err := c.send("Hello.", m.Turn{m.Fail(c.failCode())})
+	if err != nil {
+		return err
+	}
+	return c.failed()
+}
+
+func (c *campaign) failCode() int {
+	switch c.a.name {
+	case "claude":
+		return 529 // told not to retry
+	case "codex":
+		return 500
+	}
+	return 400 // the others retry server errors for minutes
+}
+
+// failed records the failure from when the model refused, and waits for
+// the prompt.
+func (c *campaign) failed() error {
+	done, err := c.lastMainDone()
+	if err != nil {
+		return err
+	}
+	c.f.failed = true
+	c.tl.add(idleTruth(done, allowHook, c.f))
+	return c.r.waitReady(30 * time.Second)
+}
+
+// lastMainDone is when the newest answer ended, once it has.
+func (c *campaign) lastMainDone() (time.Time, error) {
+	var done time.Time
+	ok := world.Poll(turnDeadline, 100*time.Millisecond, func() bool {
+		log := c.r.srv.Log(c.r.key)
+		for i := len(log) - 1; i >= 0; i-- {
+			if log[i].Kind == "main" || log[i].Kind == "retry" {
+				done = log[i].Done
+				return !done.IsZero()
+			}
+		}
+		return false
+	})
+	if !ok {
+		return done, fmt.Errorf("the model's answer did not end within %s", turnDeadline)
+	}
+	return done, nil
+}
