@@ -175,6 +175,14 @@ func (a *ActivityFacts) background(e Event) (theirs bool) {
 		// A subagent sent to the background holds no turn.
 		a.Subagents = slices.DeleteFunc(a.Subagents, func(s string) bool { return s == id })
 	}
+	if bg := BackgroundAgent + ":" + e.AgentID; e.Kind == KindSubagentStart && e.AgentID != "" && a.State == ActivityIdle &&
+		!slices.Contains(a.Background, bg) && len(a.Background) < BackgroundMax {
+		// A subagent starting after its parent's turn ended runs in the
+		// background: a foreground one starts inside a turn. (OpenCode
+		// 1.18.33 reported its background task's child 20 ms after the
+		// parent's idle, whose background list was still empty.)
+		a.Background = append(a.Background, bg)
+	}
 	if e.AgentID == "" || !slices.Contains(a.Background, BackgroundAgent+":"+e.AgentID) {
 		return false
 	}

@@ -252,3 +252,32 @@ func TestHistorySaysATurnIsAutomatic(t *testing.T) {
 		t.Fatalf("the human's turn's transition %+v, want no automatic", tr)
 	}
 }
+
+// OpenCode 1.18.33 can report its background task's child session 20 ms
+// after the parent's idle, whose background list was still empty: the
+// card read Working for the subagent's whole run (harness
+// background_agent, 1 run in 3). A subagent starting once the turn is over
+// is background work.
+func TestASubagentStartingAfterTheTurnIsBackground(t *testing.T) {
+	r := rec(ActivityIdle)
+	none := []string{}
+	end := ev(KindTurnEnd, after(2*time.Second))
+	end.Background = &none
+	start := ev(KindSubagentStart, after(2100*time.Millisecond))
+	start.AgentID = "ses_child"
+	applyAll(t, r, ev(KindTurnStart, after(time.Second)), end, start)
+	if d := derived(r, 3*time.Second); d.Status != StatusIdle || !slices.Contains(d.Marks, MarkBackground) {
+		t.Fatalf("a subagent started after the turn: %+v, want idle + background", d)
+	}
+	applyAll(t, r, ev(KindTurnStart, auto("ses_child"), after(20*time.Second)), ev(KindTurnEnd, after(21*time.Second)))
+	if d := derived(r, 21*time.Second); d.Status != StatusIdle || len(d.Marks) != 0 {
+		t.Errorf("after its automatic turn: %+v, want plain idle", d)
+	}
+	// Inside a turn a subagent is the turn's own (foreground) work.
+	fg := ev(KindSubagentStart, after(31*time.Second))
+	fg.AgentID = "ses_fg"
+	applyAll(t, r, ev(KindTurnStart, after(30*time.Second)), fg)
+	if d := derived(r, 31*time.Second); d.Status != StatusWorking || slices.Contains(d.Marks, MarkBackground) {
+		t.Errorf("a subagent inside a turn: %+v, want working, no background", d)
+	}
+}
