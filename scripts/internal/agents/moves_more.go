@@ -13,20 +13,7 @@ import (
 // question: the model asks the human a question; they read it and pick the
 // first option with Enter; the model goes on with the answer.
 func (c *campaign) question(mv move) error {
-	at, err := c.send("Ask me which colour.", m.Turn{m.Step{Tool: c.a.question}}, m.Turn{m.Text("Red it is.")})
-	if err != nil {
-		return err
-	}
-	asked, err := c.firstDone(at, turnDeadline)
-	if err != nil {
-		return err
-	}
-	c.tl.add(askingTruth(asked))
-	if err := c.r.waitScreen("the question", 30*time.Second, []string{"Which colour"}); err != nil {
-		return err
-	}
-	c.keyGuard(mv)
-	if err := c.refused("dialog"); err != nil {
+	if err := c.asked(mv, "Ask me which colour.", m.Turn{m.Step{Tool: c.a.question}}, "the question", []string{"Which colour"}); err != nil {
 		return err
 	}
 	if err := c.r.press("Enter"); err != nil {

@@ -59,22 +59,10 @@ func (c *campaign) slow(mv move) error {
 // lanes answer, or lets it wait. While it asks, send must refuse.
 func (c *campaign) ask(mv move) error {
 	call := c.a.asks(fmt.Sprintf("sleep %d", mv.Secs))
-	at, err := c.send("Run the command.", m.Turn{m.Step{Tool: &call}})
-	if err != nil {
+	if err := c.asked(mv, "Run the command.", m.Turn{m.Step{Tool: &call}}, "the permission dialog", c.a.dialog); err != nil {
 		return err
 	}
-	asked, err := c.firstDone(at, turnDeadline)
-	if err != nil {
-		return err
-	}
-	c.tl.add(askingTruth(asked))
-	if err := c.r.waitScreen("the permission dialog", 30*time.Second, c.a.dialog); err != nil {
-		return err
-	}
-	c.keyGuard(mv)
-	if err := c.refused("dialog"); err != nil {
-		return err
-	}
+	var err error
 	if mv.Then == "wait" {
 		time.Sleep(8 * time.Second) // Needs you holds
 		mv.Then = "reject"
@@ -101,6 +89,27 @@ func (c *campaign) ask(mv move) error {
 		return c.settle(key)
 	}
 	return c.rejected(key)
+}
+
+// asked sends prompt, whose turn asks the human (a permission, a
+// question), records the asking from when the model's call ended, waits
+// for the agent to draw it (markers), reads it as a person would, and
+// checks send refuses meanwhile.
+func (c *campaign) asked(mv move, prompt string, turn m.Turn, what string, markers []string) error {
+	at, err := c.send(prompt, turn, m.Turn{m.Text("Red it is.")})
+	if err != nil {
+		return err
+	}
+	asked, err := c.firstDone(at, turnDeadline)
+	if err != nil {
+		return err
+	}
+	c.tl.add(askingTruth(asked))
+	if err := c.r.waitScreen(what, 30*time.Second, markers); err != nil {
+		return err
+	}
+	c.keyGuard(mv)
+	return c.refused("dialog")
 }
 
 // lanesAnswer answers the dialog through lanes, which must take it.
