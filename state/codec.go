@@ -21,7 +21,7 @@ import (
 // failed, version 13 the reply and the menu, version 14 the kill set out and the scheduled prompts;
 // an older
 // record decodes with them zero.
-const codecVersion = 14
+const codecVersion = 15
 
 var errTruncated = errors.New("record truncated")
 
@@ -271,7 +271,7 @@ func (e *encoder) since1(r *Record) {
 	e.time(a.RepliedAt)
 	e.bool(a.Menu)
 	e.time(rt.KillingAt) // 14
-	e.strs(a.Scheduled)
+	e.strs(a.Scheduled)  // 15
 }
 
 // since1 reads what a record of version v has of those fields; the rest
@@ -346,6 +346,10 @@ func (d *decoder) since1(r *Record, v uint64) {
 	}
 	if v >= 14 {
 		rt.KillingAt = d.time()
+	}
+	// Main wrote the scheduled prompts as 14 too, for an hour (d52a07f to
+	// its fix): a 14 with a byte left has them.
+	if v >= 15 || v == 14 && len(d.b) > 0 {
 		a.Scheduled = d.strs()
 	}
 }

@@ -172,8 +172,10 @@ func TestCodecReadsOlderVersions(t *testing.T) {
 	// Version 2 appends five fields, version 3 three, version 4 one,
 	// version 5 six, version 6 one, version 7 six, version 8 one, version 9
 	// one, version 10 one, version 11 two, version 12 six, version 13
-	// three, version 14 two, each one byte when zero or empty.
-	for v, cut := range map[byte]int{1: 38, 2: 33, 3: 30, 4: 29, 5: 23, 6: 22, 7: 16, 8: 15, 9: 14, 10: 13, 11: 11, 12: 5, 13: 2} {
+	// three, version 14 one (killing_at; main wrote scheduled as 14 too
+	// for an hour, so a 14 may have it: TestCodecReadsBothFourteens),
+	// version 15 one, each one byte when zero or empty.
+	for v, cut := range map[byte]int{1: 38, 2: 33, 3: 30, 4: 29, 5: 23, 6: 22, 7: 16, 8: 15, 9: 14, 10: 13, 11: 11, 12: 5, 13: 2, 14: 1} {
 		got, err := decodeRecord(append([]byte{v}, b[1:len(b)-cut]...))
 		if err != nil {
 			t.Fatalf("version %d: %v", v, err)
@@ -181,6 +183,27 @@ func TestCodecReadsOlderVersions(t *testing.T) {
 		if !reflect.DeepEqual(got, r) {
 			t.Fatalf("version %d record:\n got %+v\nwant %+v", v, got, r)
 		}
+	}
+}
+
+// Main wrote the scheduled prompts as codec 14 for an hour after 14 had
+// come with killing_at alone: a store made in between said "record
+// truncated" to every command after the upgrade, and doctor blamed another
+// lanes process. Both fourteens read.
+func TestCodecReadsBothFourteens(t *testing.T) {
+	r := rec(ActivityIdle, prOpen)
+	r.Activity.Scheduled = []string{"abc"}
+	b := encodeRecord(r)
+	b[0] = 14
+	got, err := decodeRecord(b) // with scheduled
+	if err != nil || !reflect.DeepEqual(got, r) {
+		t.Fatalf("14 with scheduled: %v\n got %+v\nwant %+v", err, got, r)
+	}
+	r.Activity.Scheduled = nil
+	b = encodeRecord(r)
+	got, err = decodeRecord(append([]byte{14}, b[1:len(b)-1]...)) // killing_at alone
+	if err != nil || !reflect.DeepEqual(got, r) {
+		t.Fatalf("14 without scheduled: %v\n got %+v\nwant %+v", err, got, r)
 	}
 }
 

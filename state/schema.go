@@ -91,7 +91,8 @@ var migrations = []func(*bolt.Tx) error{
 	func(*bolt.Tx) error { return nil }, // 11 → 12: codec 11 (call_sum, dialog_call), which reads 1 to 10
 	func(*bolt.Tx) error { return nil }, // 12 → 13: codec 12 (background, automatic, seen_at, unseen), which reads 1 to 11
 	func(*bolt.Tx) error { return nil }, // 13 → 14: codec 13 (replied, replied_at, menu), which reads 1 to 12
-	func(*bolt.Tx) error { return nil }, // 14 → 15: codec 14 (killing_at, scheduled), which reads 1 to 13
+	func(*bolt.Tx) error { return nil }, // 14 → 15: codec 14 (killing_at), which reads 1 to 13
+	func(*bolt.Tx) error { return nil }, // 15 → 16: codec 15 (scheduled, which main wrote as 14 for an hour), which reads 1 to 14 (both)
 }
 
 func migrate(db *bolt.DB) error {

@@ -30,7 +30,7 @@ func rawUpdate(t *testing.T, s *Store, fn func(*bolt.Tx) error) {
 // refuses such a store as too new instead of finding every record damaged;
 // a schema 2 store, its records of either codec, opens and is stamped 4.
 func TestSchemaNamesTheCodec(t *testing.T) {
-	if SchemaVersion != 15 || codecVersion != 14 {
+	if SchemaVersion != 16 || codecVersion != 15 {
 		t.Fatalf("schema %d with codec %d: each codec version needs its schema version", SchemaVersion, codecVersion)
 	}
 	s := NewStore(filepath.Join(t.TempDir(), "state"))
