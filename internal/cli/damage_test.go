@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"lanes/state"
+
+	bolt "go.etcd.io/bbolt"
 )
 
 // damagedEnv is a store of n sessions, several to a page, on a socket
@@ -118,5 +120,30 @@ func TestEmptyStoreIsRefused(t *testing.T) {
 	}
 	if fi, err := os.Stat(path); err != nil || fi.Size() != 0 {
 		t.Fatalf("the empty store was re-created: %v %v", fi, err)
+	}
+}
+
+// A record that does not decode (a store a build of main between two
+// codec changes wrote) is damage doctor names with its fix: it said "wait
+// for the other lanes process", as for a busy store.
+func TestDoctorCallsAnUndecodableRecordDamage(t *testing.T) {
+	e, path := damagedEnv(t, 3)
+	db, err := bolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket([]byte("sessions"))
+		v := b.Get([]byte("sess0001"))
+		return b.Put([]byte("sess0001"), append([]byte(nil), v[:len(v)/2]...))
+	})
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := e.run("doctor")
+	if code != exitError || !strings.Contains(out, "store damaged") || !strings.Contains(out, "fix: lanes doctor --repair") ||
+		strings.Contains(out, "wait for the other lanes process") {
+		t.Fatalf("doctor on an undecodable record: exit %d\n%s", code, out)
 	}
 }

@@ -128,8 +128,12 @@ func (a *app) doctorState(dir string, add addFunc) {
 		schema, size = tx.Schema(), tx.Size()
 		return err
 	})
-	if err == nil {
-		err = st.Check()
+	if !errors.Is(err, state.ErrBusy) {
+		// Check says what a failed read was: damage (a record that
+		// does not decode), a newer lanes, or nothing it can see.
+		if cerr := st.Check(); cerr != nil || err == nil {
+			err = cerr
+		}
 	}
 	switch {
 	case errors.Is(err, state.ErrDamaged):
@@ -139,8 +143,11 @@ func (a *app) doctorState(dir string, add addFunc) {
 	case errors.Is(err, state.ErrSchemaTooNew):
 		add(false, "", "store: %v", err) // says to upgrade
 		return
-	case err != nil:
+	case errors.Is(err, state.ErrBusy):
 		add(false, "wait for the other lanes process, or find it with `fuser "+st.Path()+"`", "store: %v", err)
+		return
+	case err != nil:
+		add(false, "lanes doctor --repair (it keeps this file aside and copies every readable record into a new store)", "store: %v", err)
 		return
 	}
 	add(schema == state.SchemaVersion, "", "store %s: schema %d, %d KiB, %d session(s), every page readable", st.Path(), schema, size/1024, len(recs))
