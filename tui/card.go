@@ -131,9 +131,9 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 	// reason would not fit here whole).
 	var line3 strings.Builder
 	w3 := 0
-	form := markForm(l, it, carry, cw)
-	for _, m := range carry {
-		c := fitMark(l, it, m, cw-w3, form)
+	forms := markForms(l, it, carry, cw)
+	for i, m := range carry {
+		c := fitMark(l, it, m, cw-w3, forms[i])
 		if c.w == 0 && w3 == 0 { // a mark wider than the card is cut, never dropped
 			full, fw := cardMark(l, it, m)
 			c.s = ansi.Truncate(full, cw, "…")
@@ -195,19 +195,26 @@ func markIn(l *look, it *item, m state.Mark, f int) seg {
 	return seg{l.role[sp.Role].s(sp.Glyph), width(sp.Glyph)}
 }
 
-// markForm is the longest form in which all of marks fit in room cells,
-// two apart; glyphs when none does.
-func markForm(l *look, it *item, marks []state.Mark, room int) int {
-	for f := formSays; f < formGlyph; f++ {
-		w := 0
+// markForms is the form of each of marks so that they all fit in room
+// cells, two apart: the widest is shortened first, a step at a time
+// ("✗ Failed: rate limited ↻ 1 agent" → "✗ Failed ↻ 1 agent"), down to
+// glyphs.
+func markForms(l *look, it *item, marks []state.Mark, room int) []int {
+	forms := make([]int, len(marks))
+	for {
+		total, widest, ww := 0, -1, -1
 		for i, m := range marks {
-			w += markIn(l, it, m, f).w + min(2, 2*i)
+			w := markIn(l, it, m, forms[i]).w
+			total += w + min(2, 2*i)
+			if forms[i] < formGlyph && w > ww {
+				widest, ww = i, w
+			}
 		}
-		if w <= room {
-			return f
+		if total <= room || widest < 0 {
+			return forms
 		}
+		forms[widest]++
 	}
-	return formGlyph
 }
 
 // fitMark is mark m in form f, or a shorter one, in at most room cells;

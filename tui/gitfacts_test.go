@@ -125,4 +125,9 @@ func TestEveryMarkShowsWhenTheyCrowd(t *testing.T) {
 	if !strings.Contains(wide, "rate limited") {
 		t.Errorf("at 60 cells the failure's words are gone:\n%s", wide)
 	}
+	// The widest mark shortens first: the background keeps its count.
+	card = renderCard(l, &b.items[0], 30, false, fixedNow, 0)
+	if mid := ansi.Strip(strings.Join(card[:], "\n")); !strings.Contains(mid, "1 agent") {
+		t.Errorf("at 30 cells the background's count is gone:\n%s", mid)
+	}
 }
