@@ -175,12 +175,7 @@ func (a *ActivityFacts) background(e Event) (theirs bool) {
 		// A subagent sent to the background holds no turn.
 		a.Subagents = slices.DeleteFunc(a.Subagents, func(s string) bool { return s == id })
 	}
-	if bg := BackgroundAgent + ":" + e.AgentID; e.Kind == KindSubagentStart && e.AgentID != "" && a.State == ActivityIdle &&
-		!slices.Contains(a.Background, bg) && len(a.Background) < BackgroundMax {
-		// A subagent starting after its parent's turn ended runs in the
-		// background: a foreground one starts inside a turn. (OpenCode
-		// 1.18.33 reported its background task's child 20 ms after the
-		// parent's idle, whose background list was still empty.)
+	if bg := a.lateSubagent(e); bg != "" && !slices.Contains(a.Background, bg) && len(a.Background) < BackgroundMax {
 		a.Background = append(a.Background, bg)
 	}
 	if e.AgentID == "" || !slices.Contains(a.Background, BackgroundAgent+":"+e.AgentID) {
@@ -191,6 +186,23 @@ func (a *ActivityFacts) background(e Event) (theirs bool) {
 		return true
 	}
 	return false // it asks (a permission, a question): the human must answer
+}
+
+// lateSubagentWithin is how soon after its session's turn ended a
+// subagent's start is still that turn's background work.
+const lateSubagentWithin = 5 * time.Second
+
+// lateSubagent is the background entry of a subagent that starts just
+// after its session's turn ended: a foreground one starts inside a turn
+// (OpenCode 1.18.33 reported its background task's child 20 ms after the
+// parent's idle, whose background list was still empty). Later than that,
+// a start from idle is a turn lanes did not hear begin (a dropped line, a
+// session adopted mid-turn), and the subagent is the turn's: "".
+func (a *ActivityFacts) lateSubagent(e Event) string {
+	if e.Kind != KindSubagentStart || a.State != ActivityIdle || e.At.Sub(a.Since) > lateSubagentWithin {
+		return ""
+	}
+	return backgroundEntry(BackgroundAgent, e.AgentID)
 }
 
 // keptFailure is the failure a turn end leaves: its own, else one an

@@ -280,4 +280,21 @@ func TestASubagentStartingAfterTheTurnIsBackground(t *testing.T) {
 	if d := derived(r, 31*time.Second); d.Status != StatusWorking || slices.Contains(d.Marks, MarkBackground) {
 		t.Errorf("a subagent inside a turn: %+v, want working, no background", d)
 	}
+	// Long after the turn ended, a start from idle is a turn lanes did not
+	// hear begin (a dropped line, a session adopted mid-turn): the
+	// subagent is that turn's. An id no task_done could name is never
+	// kept as background either.
+	for _, c := range []struct {
+		id    string
+		after time.Duration
+	}{{"ses_late", time.Minute}, {"a/b", 100 * time.Millisecond}} {
+		r := rec(ActivityIdle)
+		applyAll(t, r, ev(KindTurnStart, after(time.Second)), ev(KindTurnEnd, after(2*time.Second)))
+		late := ev(KindSubagentStart, after(2*time.Second+c.after))
+		late.AgentID = c.id
+		applyAll(t, r, late)
+		if d := derived(r, 2*time.Second+c.after); d.Status != StatusWorking || len(r.Activity.Background) != 0 {
+			t.Errorf("subagent %q %s after the turn: %+v, background %v; want the turn's (working), none", c.id, c.after, d, r.Activity.Background)
+		}
+	}
 }
