@@ -146,8 +146,8 @@ func (a *app) doctorState(dir string, add addFunc) {
 	case errors.Is(err, state.ErrBusy):
 		add(false, "wait for the other lanes process, or find it with `fuser "+st.Path()+"`", "store: %v", err)
 		return
-	case err != nil:
-		add(false, "lanes doctor --repair (it keeps this file aside and copies every readable record into a new store)", "store: %v", err)
+	case err != nil: // damage is above: this is the file's access (owner, permissions, disk)
+		add(false, "check that you own "+st.Path()+" and can read and write it, and that its disk is mounted and not full", "store: %v", err)
 		return
 	}
 	add(schema == state.SchemaVersion, "", "store %s: schema %d, %d KiB, %d session(s), every page readable", st.Path(), schema, size/1024, len(recs))
