@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -204,20 +205,35 @@ func (c *campaign) quiet(at time.Time, deadline time.Duration) (time.Time, error
 
 // firstDone is when the first answer since at ended, once it has.
 func (c *campaign) firstDone(at time.Time, deadline time.Duration) (time.Time, error) {
+	return c.answerEnd("the first answer since the prompt", deadline, func(es []m.Entry) (m.Entry, bool) {
+		i := slices.IndexFunc(es, func(e m.Entry) bool { return !e.Time.Before(at) })
+		return at0(es, i)
+	})
+}
+
+// answerEnd waits until the answer pick chooses among the model's answers
+// so far (main and retry requests, oldest first) has ended, and returns
+// when it did.
+func (c *campaign) answerEnd(what string, deadline time.Duration, pick func([]m.Entry) (m.Entry, bool)) (time.Time, error) {
 	var done time.Time
 	ok := world.Poll(deadline, 100*time.Millisecond, func() bool {
-		for _, e := range c.r.srv.Log(c.r.key) {
-			if (e.Kind == "main" || e.Kind == "retry") && !e.Time.Before(at) {
-				done = e.Done
-				return !done.IsZero()
-			}
-		}
-		return false
+		es := slices.DeleteFunc(c.r.srv.Log(c.r.key), func(e m.Entry) bool { return e.Kind != "main" && e.Kind != "retry" })
+		e, ok := pick(es)
+		done = e.Done
+		return ok && !done.IsZero()
 	})
 	if !ok {
-		return done, fmt.Errorf("the model was not asked, or did not finish, within %s", deadline)
+		return done, fmt.Errorf("%s: the model was not asked, or did not finish, within %s", what, deadline)
 	}
 	return done, nil
+}
+
+// at0 is es[i], if i is an index of es.
+func at0(es []m.Entry, i int) (m.Entry, bool) {
+	if i < 0 || i >= len(es) {
+		return m.Entry{}, false
+	}
+	return es[i], true
 }
 
 // refused checks lanes send refuses now (a dialog or menu shows), naming

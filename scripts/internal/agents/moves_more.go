@@ -2,10 +2,10 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	m "lanes/scripts/internal/modelserver"
-	"lanes/scripts/internal/world"
 )
 
 // The campaign's moves with a question or a subagent.
@@ -62,18 +62,7 @@ func (c *campaign) bgAgent(mv move) error {
 // turnDone is when the answer that served scripted turn n (1-based) after
 // at ended, waiting for it.
 func (c *campaign) turnDone(at time.Time, n int) (time.Time, error) {
-	var done time.Time
-	ok := world.Poll(2*turnDeadline, 200*time.Millisecond, func() bool {
-		for _, e := range c.r.srv.Log(c.r.key) {
-			if e.Kind == "main" && e.Turn == n && !e.Time.Before(at) && !e.Done.IsZero() {
-				done = e.Done
-				return true
-			}
-		}
-		return false
+	return c.answerEnd(fmt.Sprintf("the model's turn %d", n), 2*turnDeadline, func(es []m.Entry) (m.Entry, bool) {
+		return at0(es, slices.IndexFunc(es, func(e m.Entry) bool { return e.Kind == "main" && e.Turn == n && !e.Time.Before(at) }))
 	})
-	if !ok {
-		return done, fmt.Errorf("the model's turn %d did not end within %s", n, 2*turnDeadline)
-	}
-	return done, nil
 }

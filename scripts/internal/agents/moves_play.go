@@ -179,19 +179,5 @@ func (c *campaign) failed() error {
 
 // lastMainDone is when the newest answer ended, once it has.
 func (c *campaign) lastMainDone() (time.Time, error) {
-	var done time.Time
-	ok := world.Poll(turnDeadline, 100*time.Millisecond, func() bool {
-		log := c.r.srv.Log(c.r.key)
-		for i := len(log) - 1; i >= 0; i-- {
-			if log[i].Kind == "main" || log[i].Kind == "retry" {
-				done = log[i].Done
-				return !done.IsZero()
-			}
-		}
-		return false
-	})
-	if !ok {
-		return done, fmt.Errorf("the model's answer did not end within %s", turnDeadline)
-	}
-	return done, nil
+	return c.answerEnd("the newest answer", turnDeadline, func(es []m.Entry) (m.Entry, bool) { return at0(es, len(es)-1) })
 }
