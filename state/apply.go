@@ -101,7 +101,8 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 			next = ActivityActive
 		}
 	case KindWorking, KindSubagentStart:
-		if e.Kind == KindSubagentStart && e.AgentID != "" && !slices.Contains(a.Subagents, e.AgentID) {
+		if e.Kind == KindSubagentStart && e.AgentID != "" && len(e.AgentID) <= subagentIDMax &&
+			!slices.Contains(a.Subagents, e.AgentID) && len(a.Subagents) < BackgroundMax {
 			a.Subagents = append(a.Subagents, e.AgentID)
 		}
 		if !asking {

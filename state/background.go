@@ -25,8 +25,12 @@ const (
 // BackgroundMax bounds the background work a record keeps.
 const BackgroundMax = 32
 
-// backgroundIDMax bounds one id (Claude Code's are 9 to 17 characters).
-const backgroundIDMax = 64
+// backgroundIDMax bounds one id (Claude Code's are 9 to 17 characters);
+// subagentIDMax one subagent's a turn waits for, whatever its shape.
+const (
+	backgroundIDMax = 64
+	subagentIDMax   = 128
+)
 
 // BackgroundCount is how many of work are of kind.
 func BackgroundCount(work []string, kind string) int {
@@ -58,12 +62,16 @@ func backgroundEntry(kind, id string) string {
 // nil when the payload has no such list, so "says nothing" and "nothing
 // runs" differ.
 func BackgroundList(raw json.RawMessage) *[]string {
-	var tasks []struct{ ID, Type, Status string }
+	var tasks []json.RawMessage
 	if len(raw) == 0 || json.Unmarshal(raw, &tasks) != nil {
 		return nil
 	}
 	out := []string{}
-	for _, t := range tasks {
+	for _, one := range tasks {
+		var t struct{ ID, Type, Status string }
+		if json.Unmarshal(one, &t) != nil {
+			continue // one entry lanes cannot read says nothing of the others
+		}
 		kind := BackgroundShell
 		if t.Type == "subagent" || t.Type == "agent" {
 			kind = BackgroundAgent
@@ -158,14 +166,14 @@ func (a *ActivityFacts) background(e Event) (theirs bool) {
 		a.Scheduled = slices.Clone((*e.Scheduled)[:min(len(*e.Scheduled), ScheduledMax)])
 	}
 	if e.Background != nil {
-		a.Background = slices.Clone(*e.Background)
+		a.Background = keptBackground(*e.Background)
 		// A subagent still running as its parent's turn ends (OpenCode's
 		// background task) holds no turn.
 		a.Subagents = slices.DeleteFunc(a.Subagents, func(s string) bool {
 			return slices.Contains(a.Background, BackgroundAgent+":"+s)
 		})
 	}
-	if w := e.BackgroundStart; w != "" && !slices.Contains(a.Background, w) && len(a.Background) < BackgroundMax {
+	if w := e.BackgroundStart; w != "" && isBackground(w) && !slices.Contains(a.Background, w) && len(a.Background) < BackgroundMax {
 		a.Background = append(a.Background, w)
 	}
 	if e.TaskDone != "" {
@@ -175,8 +183,11 @@ func (a *ActivityFacts) background(e Event) (theirs bool) {
 		// A subagent sent to the background holds no turn.
 		a.Subagents = slices.DeleteFunc(a.Subagents, func(s string) bool { return s == id })
 	}
-	if bg := a.lateSubagent(e); bg != "" && !slices.Contains(a.Background, bg) && len(a.Background) < BackgroundMax {
-		a.Background = append(a.Background, bg)
+	if bg := a.lateSubagent(e); bg != "" {
+		if !slices.Contains(a.Background, bg) && len(a.Background) < BackgroundMax {
+			a.Background = append(a.Background, bg)
+		}
+		return true // background work, kept or past the bound: never the session's turn
 	}
 	if e.AgentID == "" || !slices.Contains(a.Background, BackgroundAgent+":"+e.AgentID) {
 		return false
@@ -186,6 +197,25 @@ func (a *ActivityFacts) background(e Event) (theirs bool) {
 		return true
 	}
 	return false // it asks (a permission, a question): the human must answer
+}
+
+// isBackground reports whether w is an entry backgroundEntry makes: what
+// a spool line says is another process's word.
+func isBackground(w string) bool {
+	kind, id, _ := strings.Cut(w, ":")
+	return (kind == BackgroundShell || kind == BackgroundAgent) && backgroundEntry(kind, id) == w
+}
+
+// keptBackground is the entries of list lanes keeps: well formed, each
+// once, at most BackgroundMax.
+func keptBackground(list []string) []string {
+	out := []string{}
+	for _, w := range list {
+		if isBackground(w) && !slices.Contains(out, w) && len(out) < BackgroundMax {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // lateSubagentWithin is how soon after its session's turn ended a

@@ -1,7 +1,9 @@
 package state
 
 import (
+	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -296,5 +298,47 @@ func TestASubagentStartingAfterTheTurnIsBackground(t *testing.T) {
 		if d := derived(r, 2*time.Second+c.after); d.Status != StatusWorking || len(r.Activity.Background) != 0 {
 			t.Errorf("subagent %q %s after the turn: %+v, background %v; want the turn's (working), none", c.id, c.after, d, r.Activity.Background)
 		}
+	}
+}
+
+// What another process writes is bounded: a background list of any length
+// or shape keeps at most BackgroundMax well-formed entries, one entry
+// lanes cannot read drops only itself, a flood of late subagents never
+// becomes the session's turn, and the subagents a turn waits for are
+// bounded (issue 32's hostile re-run).
+func TestBackgroundWorkIsBoundedWhateverTheLinesSay(t *testing.T) {
+	r := rec(ActivityIdle)
+	var flood []string
+	for i := range 5000 {
+		flood = append(flood, BackgroundShell+":"+strconv.Itoa(i))
+	}
+	flood = append([]string{"shell:\x1b[2J", "evil:1", "shell:", "agent:ok", "agent:ok"}, flood...)
+	end := ev(KindTurnEnd, after(2*time.Second))
+	end.Background = &flood
+	applyAll(t, r, ev(KindTurnStart, after(time.Second)), end)
+	if got := r.Activity.Background; len(got) != BackgroundMax || got[0] != "agent:ok" || slices.Contains(got[1:], "agent:ok") {
+		t.Errorf("kept %d entries starting %q, want %d well-formed ones, each once", len(got), got[:min(2, len(got))], BackgroundMax)
+	}
+	for i := range 40 {
+		late := ev(KindSubagentStart, after(2*time.Second+time.Duration(i)*time.Millisecond))
+		late.AgentID = "late" + strconv.Itoa(i)
+		applyAll(t, r, late)
+	}
+	if d := derived(r, 3*time.Second); d.Status != StatusIdle {
+		t.Errorf("after 40 late subagents: %+v, want idle (background work is not the turn)", d)
+	}
+	list := BackgroundList(json.RawMessage(`[{"id":"ok1","type":"shell","status":"running"},{"id":7,"type":"shell","status":"running"}]`))
+	if list == nil || !slices.Equal(*list, []string{"shell:ok1"}) {
+		t.Errorf("a list with one bad entry: %v, want [shell:ok1]", list)
+	}
+	r = rec(ActivityIdle)
+	applyAll(t, r, ev(KindTurnStart, after(time.Second)))
+	for i := range 100 {
+		sub := ev(KindSubagentStart, after(time.Second+time.Duration(i)*time.Millisecond))
+		sub.AgentID = strings.Repeat("x", 100) + strconv.Itoa(i)
+		applyAll(t, r, sub)
+	}
+	if n := len(r.Activity.Subagents); n > BackgroundMax {
+		t.Errorf("%d subagents kept, want at most %d", n, BackgroundMax)
 	}
 }

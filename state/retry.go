@@ -85,11 +85,15 @@ func lineAt(s Screen, at int) string {
 }
 
 // retrySays is a retry line in a few words: "rate limited, attempt 6/6".
+// The line is a pane's text: only the attempt's digits are taken from it.
 func retrySays(line string) string {
 	why := whyFailed(line)
 	attempt := ""
 	if _, rest, ok := strings.Cut(line, "attempt "); ok {
 		attempt, _, _ = strings.Cut(strings.TrimSpace(rest), " ")
+		if !isAttempt(attempt) {
+			attempt = ""
+		}
 	}
 	switch {
 	case why != "" && attempt != "":
@@ -98,6 +102,13 @@ func retrySays(line string) string {
 		return "attempt " + attempt
 	}
 	return why
+}
+
+// isAttempt reports whether s is an attempt count: "6" or "6/10".
+func isAttempt(s string) bool {
+	n, of, _ := strings.Cut(s, "/")
+	return len(s) <= 9 && n != "" && strings.Trim(n, "0123456789") == "" && strings.Trim(of, "0123456789") == "" &&
+		!strings.HasSuffix(s, "/")
 }
 
 // httpFailure is a failed request's HTTP status in a few words, as a card

@@ -39,6 +39,10 @@ func TestRetrySays(t *testing.T) {
 		"✻ 429 modelserver: scripted rate_limit_error · retrying in 19s · attempt 6/6": "rate limited, attempt 6/6",
 		"✻ API error · retrying in 1s · attempt 2/6":                                   "API error, attempt 2/6",
 		"✻ 529 Overloaded · retrying in 12s · attempt 6/10":                            "server overloaded, attempt 6/10",
+		// A pane's text: nothing of it but the attempt's digits is kept.
+		"✻ 429 rate limit · retrying in 19s · attempt \u202e1/6#[fg=red]#(touch x)\u200b": "rate limited",
+		"✻ retrying in 1s · attempt 3/":   "",
+		"✻ retrying in 1s · attempt 3/4 ": "attempt 3/4",
 	} {
 		if got := retrySays(line); got != want {
 			t.Errorf("retrySays(%q) = %q, want %q", line, got, want)
