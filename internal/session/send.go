@@ -70,6 +70,8 @@ func (s *Service) awaitPrompt(ctx context.Context, tc *tmux.Client, r *state.Rec
 		switch {
 		case err == nil && m.Ready(state.Screen(screen)):
 			return nil
+		case err == nil && shown(r, string(screen)) != nil:
+			return shown(r, string(screen)) // no prompt to wait for: a dialog the record has not heard of yet
 		case errors.Is(err, tmux.ErrNoSession), errors.Is(err, tmux.ErrNoServer):
 			return err // the pane is gone: nothing to wait for
 		case time.Now().After(deadline):
@@ -96,8 +98,14 @@ func (s *Service) noDialog(ctx context.Context, tc *tmux.Client, r *state.Record
 	if err != nil {
 		return fmt.Errorf("reading its pane before sending: %w; nothing was sent", err)
 	}
+	return shown(r, string(screen))
+}
+
+// shown is why the text may not go into r's pane showing screen: one of
+// its agent's dialogs or menus; nil when it shows neither.
+func shown(r *state.Record, screen string) error {
 	switch {
-	case agent.ShowsDialog(r.Agent, string(screen)):
+	case agent.ShowsDialog(r.Agent, screen):
 		return fmt.Errorf("%w; nothing was sent — `lanes answer %s yes|no`, `lanes attach %s`, or send --force", ErrDialogShows, r.Name, r.Name)
 	case state.InMenu(r.Agent, state.Screen(screen)):
 		return fmt.Errorf("%w; nothing was sent — `lanes attach %s`", state.ErrInMenu, r.Name)

@@ -58,3 +58,35 @@ func TestSendRefusesAMenuOnScreen(t *testing.T) {
 		}
 	}
 }
+
+// A just-started agent's pane is waited on for its prompt; a dialog the
+// record has not heard of yet (Codex's plan question, which only the
+// witness reads) is no prompt to wait for: send refuses at once, naming
+// the dialog, rather than after its wait with "its prompt did not show"
+// (the campaign, issue 37).
+func TestSendToAJustStartedAgentShowingADialog(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "real", "harness", "codex", "plan_approval", "halt.screen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := fakeTmux(t, reply{cmd: "capture-pane", stdout: string(b)})
+	s := newService(t, "lanes-test-fake", 5*time.Second)
+	s.ReadyWait = time.Minute
+	r := liveRecord(t, s)
+	r.Agent, r.Runtime.PaneStartedAt = state.AgentCodex, testNow.Add(-time.Second)
+	done := make(chan error, 1)
+	go func() { done <- s.Send(bg, r, "hello", false) }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrDialogShows) {
+			t.Errorf("send to a new agent showing a dialog: %v, want ErrDialogShows", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("send waited for a prompt under a dialog")
+	}
+	for _, c := range calls() {
+		if strings.Contains(c, "paste-buffer") || strings.Contains(c, "send-keys") {
+			t.Fatalf("send typed into the dialog: %s", c)
+		}
+	}
+}
