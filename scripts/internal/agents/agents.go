@@ -38,6 +38,10 @@ type agent struct {
 	exitPlan, writePlan   *modelserver.ToolCall
 	planText, planCommand string
 	planDialog            []string
+	// modeKey cycles its modes mid-session; planOn and planOff are what
+	// its footer says in plan mode and in the mode the harness runs it
+	// in ("": the campaign walks no plan).
+	modeKey, planOn, planOff string
 
 	// Screen markers: the idle prompt (any of them), and the dialog. Where
 	// lanes' witness has markers for the agent these are they, so a release
@@ -71,6 +75,15 @@ type agent struct {
 	bgMatch string
 	// cron schedules a prompt that fires by itself within about a minute.
 	cron *modelserver.ToolCall
+	// retries is how often it retries a 429 before it gives the turn up
+	// (with retryEnv); 0: the campaign walks no retries.
+	retries int
+	// limits: it says a usage limit of its own (a failed turn), or asks
+	// in the box limitBox shows whether to keep trying, limitStop being
+	// what the box shows once Down picks Stop.
+	limits    bool
+	limitBox  []string
+	limitStop string
 	// toolEvent is the hook event that shows a tool ran.
 	toolEvent string
 }
@@ -137,7 +150,8 @@ var geminiEvents = []string{"SessionStart", "SessionEnd", "BeforeAgent", "AfterA
 
 var agents = []agent{
 	{
-		name: "claude",
+		name:    "claude",
+		retries: 6, // retryEnv's
 		env: func(h *home, url string) []string {
 			// No retries: a scripted 529 ends the turn at once (StopFailure).
 			return []string{"ANTHROPIC_BASE_URL=" + url, "ANTHROPIC_AUTH_TOKEN=" + fakeKey,
@@ -155,6 +169,8 @@ var agents = []agent{
 		args: []string{"--permission-mode", "manual"},
 		mode: []string{"--permission-mode", "auto"},
 		plan: []string{"--permission-mode", "plan"},
+		// Shift+Tab cycles its modes; the footer names the one it is in.
+		modeKey: "BTab", planOn: "plan mode on", planOff: "manual mode on",
 		// 2.1.332 takes no plan in the call (its input is {}): its model
 		// writes the plan to the file plan mode names ("You should create
 		// your plan at …"), and the dialog ("Ready to code?") shows it;
@@ -235,10 +251,13 @@ trust_level = "trusted"
 		// wraps in <proposed_plan> makes it ask "Implement this plan?".
 		plan:        []string{"--dangerously-bypass-hook-trust"},
 		planCommand: "/plan",
-		planText:    "<proposed_plan>\n# Greeting\n\nSay hello to the user.\n</proposed_plan>",
-		planDialog:  []string{"Implement this plan?"},
-		question:    tool("request_user_input", `{"questions":[{"id":"colour","header":"Colour","question":"Which colour should the button be?","options":[{"label":"Red","description":"a red button"},{"label":"Blue","description":"a blue button"}]}]}`),
-		toolEvent:   "PreToolUse",
+		// Shift+Tab cycles Plan and Default; only Plan is in its footer.
+		modeKey: "BTab", planOn: "Plan mode (shift+tab",
+		limits:     true,
+		planText:   "<proposed_plan>\n# Greeting\n\nSay hello to the user.\n</proposed_plan>",
+		planDialog: []string{"Implement this plan?"},
+		question:   tool("request_user_input", `{"questions":[{"id":"colour","header":"Colour","question":"Which colour should the button be?","options":[{"label":"Red","description":"a red button"},{"label":"Blue","description":"a blue button"}]}]}`),
+		toolEvent:  "PreToolUse",
 	},
 	{
 		name: "gemini",
@@ -275,6 +294,11 @@ trust_level = "trusted"
 		mode:     []string{"-m", "gemini-2.5-flash", "--approval-mode", "auto_edit"},
 		plan:     []string{"-m", "gemini-2.5-flash", "--approval-mode", "plan"},
 		exitPlan: tool("exit_plan_mode", `{"plan_filename":"greeting.md"}`),
+		// Shift+Tab cycles manual, auto-accept edits and plan; the
+		// footer says which ("plan Shift+Tab to manual").
+		modeKey: "BTab", planOn: "plan Shift+Tab to manual", planOff: "Shift+Tab to accept edits",
+		// Its usage limit asks whether to keep trying (testdata/real/harness/gemini/usage_limit).
+		limits: true, limitBox: []string{"Usage limit reached for"}, limitStop: "● 2. Stop",
 		// run_shell_command's is_background returns at once; the footer
 		// counts "1 Background process" while it runs, and no hook says
 		// when it ends.
@@ -292,7 +316,8 @@ trust_level = "trusted"
 		toolEvent: "BeforeTool",
 	},
 	{
-		name: "opencode",
+		name:    "opencode",
+		retries: 5, // its own, for a 429 (testdata/real/harness/opencode/retry)
 		env: func(h *home, url string) []string {
 			// (Background subagents are behind this flag in 1.18.33.)
 			return []string{"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_EXPERIMENTAL_BACKGROUND_SUBAGENTS=true"}

@@ -93,7 +93,11 @@ func campaigns(cfg config, chosen []agent, o campaignOpts) int {
 				continue
 			}
 		}
-		fmt.Printf("campaign %s: seed %d, %s\n", a.name, o.seed, o.minutes)
+		if o.replay != "" {
+			fmt.Printf("campaign %s: replaying %s\n", a.name, o.replay)
+		} else {
+			fmt.Printf("campaign %s: seed %d, %s\n", a.name, o.seed, o.minutes)
+		}
 		cr := runCampaign(cfg, a, o)
 		fmt.Println(cr.line())
 		if cr.violation != "" || cr.err != nil {
@@ -130,7 +134,7 @@ func runCampaign(cfg config, a agent, o campaignOpts) (cr campaignResult) {
 		r.killAgents()
 		w.Close()
 	}()
-	if err := r.setUp(cfg, scenario{name: "campaign"}, texts); err != nil {
+	if err := r.setUp(cfg, scenario{name: "campaign", env: []string{retryEnv}}, texts); err != nil {
 		cr.err = err
 		return cr
 	}

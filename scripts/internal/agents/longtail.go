@@ -170,7 +170,7 @@ func init() { scenarios = append(scenarios, retry) }
 // hook, then gives up; the card keeps Working while it retries and says
 // so (a look every WitnessRetryEvery once no hook spoke for a while), then
 // Needs you + Failed with the reason.
-var retry = scenario{name: "retry", env: []string{"CLAUDE_CODE_MAX_RETRIES=6"},
+var retry = scenario{name: "retry", env: []string{retryEnv},
 	turns: func(a agent, _ bool) ([]m.Turn, string) {
 		switch a.name {
 		case "codex":

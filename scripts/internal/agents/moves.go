@@ -15,9 +15,9 @@ import (
 // move is one human action of a campaign, with what the model does for
 // it: data, so a case replays it.
 type move struct {
-	Kind   string `json:"kind"`              // text, slow, tool, ask, question, background, bgagent, error, menu, picker, clear, exit, kill9, tmuxkill, restart
+	Kind   string `json:"kind"`              // text, slow, tool, ask, question, background, bgagent, error, retry, limit, plan, menu, picker, clear, exit, kill9, tmuxkill, restart
 	Then   string `json:"then,omitempty"`    // what the human does next (per kind)
-	Secs   int    `json:"secs,omitempty"`    // how long its stream, tool or job runs
+	Secs   int    `json:"secs,omitempty"`    // how long its stream, tool or job runs; for a retry, how many retries fail
 	WaitMS int    `json:"wait_ms,omitempty"` // the human's pause before Then
 }
 
@@ -72,6 +72,19 @@ func (c *campaign) choices() []weighted {
 	}
 	if c.a.bgAgent != nil {
 		ws = append(ws, weighted{1, "bgagent", nil, [2]int{8, 20}})
+	}
+	if c.a.planOn != "" {
+		then := []string{"enter", "escape", "wait"} // a plan lanes does not read is the human's to answer
+		if reading, _ := state.ReadingOf(state.Agent(c.a.name)); reading.Plan != nil {
+			then = []string{"answer_yes", "answer_no", "escape", "wait"}
+		}
+		ws = append(ws, weighted{1, "plan", then, [2]int{}})
+	}
+	if c.a.limits {
+		ws = append(ws, weighted{1, "limit", nil, [2]int{}})
+	}
+	if c.a.retries > 0 {
+		ws = append(ws, weighted{1, "retry", []string{"recover", "giveup"}, [2]int{1, c.a.retries - 1}})
 	}
 	if c.a.picker != "" {
 		ws = append(ws, weighted{1, "picker", nil, [2]int{}})
@@ -129,6 +142,12 @@ func (c *campaign) play(mv move) error {
 		return c.question(mv)
 	case "bgagent":
 		return c.bgAgent(mv)
+	case "retry":
+		return c.retry(mv)
+	case "plan":
+		return c.plan(mv)
+	case "limit":
+		return c.limit(mv)
 	case "clear":
 		return c.clear()
 	case "exit", "kill9", "tmuxkill":
@@ -239,12 +258,13 @@ func at0(es []m.Entry, i int) (m.Entry, bool) {
 // refused checks lanes send refuses now (a dialog or menu shows), naming
 // why.
 func (c *campaign) refused(why string) error {
+	card := c.r.card()
 	code, msg := c.r.send("Hello?")
 	if code == 0 {
-		return violated("lanes send was taken while %s shows", why)
+		return violated("lanes send was taken while %s shows (card before: %s)", why, card)
 	}
 	if !strings.Contains(msg, why) {
-		return violated("lanes send refused with %q, which does not name the %s", msg, why)
+		return violated("lanes send refused with %q, which does not name the %s (card before: %s)", msg, why, card)
 	}
 	return nil
 }

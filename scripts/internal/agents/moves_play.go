@@ -148,21 +148,30 @@ func (c *campaign) rejected(key time.Time) error {
 // fails: the model's API fails the turn and the agent gives up: Needs you
 // with failed, until the human acts.
 func (c *campaign) fails() error {
-	_, err := c.send("Hello.", m.Turn{m.Fail(c.failCode())})
+	code, retries := c.failCode()
+	if retries > 0 {
+		return c.refusals(code, 0, retries)
+	}
+	_, err := c.send("Hello.", m.Turn{m.Fail(code)})
 	if err != nil {
 		return err
 	}
 	return c.failed()
 }
 
-func (c *campaign) failCode() int {
+// failCode is the error the model's API fails a turn with, and how often
+// the agent retries it first.
+func (c *campaign) failCode() (code, retries int) {
 	switch c.a.name {
 	case "claude":
-		return 529 // told not to retry
+		// It retries all but a 400, whose retry it sends changed (a new
+		// request to the model server, which would answer it); a 529
+		// only a few times ("Repeated 529 Overloaded errors").
+		return 529, 2
 	case "codex":
-		return 500
+		return 500, 0
 	}
-	return 400 // the others retry server errors for minutes
+	return 400, 0 // the others retry server errors for minutes
 }
 
 // failed records the failure from when the model refused, and waits for

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lanes/scripts/internal/world"
+	"lanes/state"
 )
 
 // The campaign's judge. The harness knows what was true at each moment: the
@@ -27,6 +28,9 @@ const (
 	allowWitness = 5 * time.Second
 	// allowExit: the agent's pane died; the next tmux read sees it.
 	allowExit = 5 * time.Second
+	// allowRetry: an agent retrying with no hook says so on its screen;
+	// the witness looks once no hook spoke for WitnessRetryQuiet.
+	allowRetry = state.WitnessRetryQuiet + allowWitness
 )
 
 // truth is what held from from on; ok nil judges nothing (a moment the

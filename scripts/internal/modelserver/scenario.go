@@ -54,6 +54,10 @@ type Step struct {
 	// API's error shape. It must be the turn's only step besides delays
 	// before it: once a stream has started its status cannot change.
 	Error int `json:"error,omitempty"`
+	// Recover, with Error, is how many of the agent's retries get the
+	// error too: the next retry is answered by the following turn, as an
+	// API that came back. 0: every retry gets the error.
+	Recover int `json:"recover,omitempty"`
 	// Limit answers 429 in the API's shape for an account whose usage
 	// limit is reached, resetting Limit seconds from now (where the API
 	// says when); like Error, the turn's last step.
@@ -93,6 +97,10 @@ func Shell(cmd string) Step { return Step{Tool: &ToolCall{Shell: cmd}} }
 
 // Fail returns a step answering with HTTP status code.
 func Fail(code int) Step { return Step{Error: code} }
+
+// FailThenRecover returns a step answering code to a request and its
+// first retries, the retry after them getting the next turn.
+func FailThenRecover(code, retries int) Step { return Step{Error: code, Recover: retries} }
 
 // UsageLimit returns a step answering that the usage limit is reached
 // until resets from now.
@@ -140,8 +148,10 @@ func (st Step) validate() error {
 	switch {
 	case kinds != 1:
 		return errors.New("set exactly one of text, tool, error, limit, delay_ms, match")
-	case st.ChunkMS < 0 || st.DelayMS < 0 || st.Limit < 0:
-		return errors.New("chunk_ms, delay_ms and limit cannot be negative")
+	case st.ChunkMS < 0 || st.DelayMS < 0 || st.Limit < 0 || st.Recover < 0:
+		return errors.New("chunk_ms, delay_ms, limit and recover cannot be negative")
+	case st.Recover != 0 && st.Error == 0:
+		return errors.New("recover belongs to an error step")
 	case st.ChunkMS != 0 && st.Text == "":
 		return errors.New("chunk_ms belongs to a text step")
 	case st.Error != 0 && (st.Error < 400 || st.Error > 599):

@@ -29,6 +29,7 @@ type session struct {
 	served   []bool    // turns served (a Match turn may wait for its request)
 	lastBody [sha256.Size]byte
 	lastTurn int // index served for lastBody, -1 before any main request
+	retries  int // retries of lastBody served since
 	log      []Entry
 }
 
@@ -201,7 +202,8 @@ func (ss *session) turnFor(key string, body []byte, e *Entry) Turn {
 		return Turn{Text(fmt.Sprintf("modelserver: no scenario is assigned to session key %q.", key))}
 	}
 	sum := sha256.Sum256(body)
-	if ss.lastTurn >= 0 && sum == ss.lastBody {
+	if ss.lastTurn >= 0 && sum == ss.lastBody && !ss.recovers() {
+		ss.retries++
 		e.Kind, e.Turn = "retry", ss.lastTurn+1
 		return ss.sc.Turns[ss.lastTurn][skipMatch(ss.sc.Turns[ss.lastTurn]):]
 	}
@@ -211,9 +213,17 @@ func (ss *session) turnFor(key string, body []byte, e *Entry) Turn {
 		return Turn{Text(fmt.Sprintf("modelserver: scenario %q has only %d turns.", ss.sc.Name, len(ss.sc.Turns)))}
 	}
 	ss.served[i] = true
-	ss.lastBody, ss.lastTurn = sum, i
+	ss.lastBody, ss.lastTurn, ss.retries = sum, i, 0
 	e.Turn = i + 1
 	return ss.sc.Turns[i][skipMatch(ss.sc.Turns[i]):]
+}
+
+// recovers reports whether the last turn's error has answered all the
+// retries its Recover allows, so a retry now gets the next turn.
+func (ss *session) recovers() bool {
+	last := ss.sc.Turns[ss.lastTurn]
+	st := last[len(last)-1]
+	return st.Recover > 0 && ss.retries >= st.Recover
 }
 
 // nextFor is the first turn not served yet that takes body: one without a
