@@ -13,13 +13,8 @@ func TestErrorTurnAndRetry(t *testing.T) {
 	srv := start(t)
 	assign(t, srv, "k", Turn{Fail(529)}, Turn{Text("recovered")})
 	a := apis[0]
-	for i := 0; i < 2; i++ {
-		resp := post(t, srv.URL("k")+a.path, fmt.Sprintf(a.main, "go"))
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 529 {
-			t.Fatalf("attempt %d: status %s, want 529: %s", i+1, resp.Status, b)
-		}
-		if typ := field(t, string(b), "error", "type"); typ != "overloaded_error" || field(t, string(b), "type") != "error" {
+	for i, b := range refusedEach(t, srv.URL("k")+a.path, fmt.Sprintf(a.main, "go"), 2, 529) {
+		if typ := field(t, b, "error", "type"); typ != "overloaded_error" || field(t, b, "type") != "error" {
 			t.Errorf("attempt %d: body %s, want an Anthropic overloaded_error", i+1, b)
 		}
 	}
@@ -58,13 +53,7 @@ func TestErrorThenRecover(t *testing.T) {
 	srv := start(t)
 	assign(t, srv, "k", Turn{FailThenRecover(429, 2)}, Turn{Text("back")}, Turn{Text("next")})
 	a := apis[0]
-	for i := 0; i < 3; i++ {
-		resp := post(t, srv.URL("k")+a.path, fmt.Sprintf(a.main, "go"))
-		b, _ := io.ReadAll(resp.Body)
-		if resp.StatusCode != 429 {
-			t.Fatalf("attempt %d: status %s, want 429: %s", i+1, resp.Status, b)
-		}
-	}
+	refusedEach(t, srv.URL("k")+a.path, fmt.Sprintf(a.main, "go"), 3, 429)
 	for _, c := range []struct{ prompt, want string }{{"go", "back"}, {"and", "next"}} {
 		evs := stream(t, srv.URL("k")+a.path, fmt.Sprintf(a.main, c.prompt))
 		if got := field(t, evs[2].data, "delta", "text"); got != c.want {
@@ -81,4 +70,20 @@ func TestErrorThenRecover(t *testing.T) {
 	if err := (Scenario{Name: "x", Turns: []Turn{{Step{Text: "a", Recover: 1}}}}).Validate(); err == nil {
 		t.Error("recover on a text step validated")
 	}
+}
+
+// refusedEach posts body to url n times, as an agent retrying it, and
+// requires status code each time; it returns the bodies.
+func refusedEach(t *testing.T, url, body string, n, code int) []string {
+	t.Helper()
+	var out []string
+	for i := range n {
+		resp := post(t, url, body)
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != code {
+			t.Fatalf("attempt %d: status %s, want %d: %s", i+1, resp.Status, code, b)
+		}
+		out = append(out, string(b))
+	}
+	return out
 }
