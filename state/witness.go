@@ -129,11 +129,13 @@ const (
 	WitnessDrawGrace = 2 * time.Second
 	// WitnessSilence: an active pane this long without output is captured
 	// once. The agents with markers redraw a spinner or a timer at least
-	// every second while busy, so 2 s of nothing (tmux dates output to the
-	// second) already says "stopped"; the busy marker guards the capture.
-	// Real Claude Code showed "Interrupted" 0.1 s after Esc: the card then
-	// follows in about 3 s.
-	WitnessSilence = 2 * time.Second
+	// every second while busy; tmux dates output to the second, so this
+	// is at least 1 s of nothing, and the busy marker guards the capture.
+	// Real Claude Code showed "Interrupted" 0.1 s after Esc, then went on
+	// drawing: its footer's hint 0.9 s later, a notice of its first
+	// seconds 3.4 s later. The first silence between them must be enough
+	// (with 2 s the card said Working 5 s after the key: the campaign).
+	WitnessSilence = time.Second
 	// WitnessMaxCaptures bounds the captures of one cycle, across sessions.
 	WitnessMaxCaptures = 4
 	// WitnessAnswerLook: after lanes sent the answer to a dialog, the
