@@ -3,6 +3,7 @@ package state
 import (
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Retries (issue 32, item 3): on a 429, a 529 or a dropped connection an
@@ -66,12 +67,19 @@ func whyFailed(line string) string {
 
 // resetTime is when a usage-limit line says the limit resets: Codex's
 // "try again at 10:04 PM.", Claude Code's "· resets 7pm (Europe/Paris)";
-// "" when it says no time.
+// "" when it says no time, or says it in more than a time's characters
+// (a pane's text: letters, digits, spaces and ":.,/()+-_").
 func resetTime(line string) string {
 	for _, lead := range []string{"try again at ", "Try again at ", "resets at ", "resets "} {
 		if i := strings.LastIndex(line, lead); i >= 0 {
 			at, _, _ := strings.Cut(line[i+len(lead):], " ·")
-			return Summary(strings.TrimSuffix(strings.TrimSpace(at), "."), 40) // a pane's text
+			at = Summary(strings.TrimSuffix(strings.TrimSpace(at), "."), 40)
+			if strings.IndexFunc(at, func(c rune) bool {
+				return !unicode.IsLetter(c) && !unicode.IsDigit(c) && !strings.ContainsRune(" :.,/()+-_", c)
+			}) >= 0 {
+				return ""
+			}
+			return at
 		}
 	}
 	return ""

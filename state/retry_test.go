@@ -61,6 +61,7 @@ func TestWhyFailedUsageLimit(t *testing.T) {
 		"■ You’ve hit your usage limit. Try again at Dec 3rd, 2026 9:05 AM.": "usage limit, resets Dec 3rd, 2026 9:05 AM",
 		"■ exceeded retry limit, last status: 429 Too Many Requests":         "rate limited",
 		"✕ [API Error: You have exhausted your daily quota on this model.]":  "usage limit",
+		"usage limit · resets \u202e#[fg=red]#(touch x)\u200b":               "usage limit",
 	} {
 		if got := whyFailed(line); got != want {
 			t.Errorf("whyFailed(%q) = %q, want %q", line, got, want)
