@@ -62,6 +62,7 @@ func TestWhyFailedUsageLimit(t *testing.T) {
 		"■ exceeded retry limit, last status: 429 Too Many Requests":         "rate limited",
 		"✕ [API Error: You have exhausted your daily quota on this model.]":  "usage limit",
 		"usage limit · resets \u202e#[fg=red]#(touch x)\u200b":               "usage limit",
+		"⎿  You've hit your limit · resets 7pm (América/São_Paulo)":          "usage limit, resets 7pm (América/São_Paulo)",
 	} {
 		if got := whyFailed(line); got != want {
 			t.Errorf("whyFailed(%q) = %q, want %q", line, got, want)
