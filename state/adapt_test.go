@@ -92,7 +92,7 @@ func TestTranslateClaude(t *testing.T) {
 		{"SessionStart compact", claudeLine("SessionStart", func(l *Line) { l.Source = "compact" }),
 			Event{Kind: KindSessionStart, SessionSource: "compact", Detail: "SessionStart"}, true},
 		{"UserPromptSubmit", claudeLine("UserPromptSubmit", nil),
-			Event{Kind: KindTurnStart, Detail: "UserPromptSubmit"}, true},
+			Event{Kind: KindTurnStart, Detail: "UserPromptSubmit", Queues: true}, true},
 		{"PreToolUse Bash", claudeLine("PreToolUse", tool("Bash")),
 			Event{Kind: KindToolStart, ToolUseID: claudeTool, Detail: "PreToolUse"}, true},
 		{"PreToolUse AskUserQuestion", claudeLine("PreToolUse", tool("AskUserQuestion")),

@@ -77,7 +77,12 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 	asking := a.State == ActivityWaitingInput || a.State == ActivityBlocked
 	switch e.Kind {
 	case KindTurnStart:
-		a.startTurn(e.Automatic || a.scheduledPrompt(e.PromptSum))
+		automatic := e.Automatic || a.scheduledPrompt(e.PromptSum)
+		if e.Queues && from == ActivityActive && !automatic {
+			a.Queued = min(a.Queued+1, queuedMax)
+		}
+		a.QueuedTurn = false
+		a.startTurn(automatic)
 		next = ActivityActive
 	case KindTurnEnd:
 		var ok bool
@@ -139,6 +144,9 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 		a.clearWork()
 		next = ActivityExited
 	}
+	if next == ActivityIdle || next == ActivityExited {
+		a.Queued, a.QueuedTurn = 0, false // an interrupt puts queued prompts back in the agent's input
+	}
 	return next, true
 }
 
@@ -180,8 +188,16 @@ func (a *ActivityFacts) endTurn(e Event) (Activity, bool) {
 		a.PendingStop = true
 		return ActivityActive, true
 	}
+	if a.Queued > 0 && e.Source != "witness" && e.Outcome != OutcomeCancellation {
+		a.Queued-- // the queued prompt's turn starts at once, with no hook
+		a.QueuedTurn = true
+		return ActivityActive, true
+	}
 	return ActivityIdle, true
 }
+
+// queuedMax bounds the prompts Queued counts.
+const queuedMax = 8
 
 // ask records a question or a block and returns the activity it puts the
 // agent in.

@@ -52,6 +52,10 @@ func claudeEvent(l Line) (Event, bool) {
 		return Event{}, false
 	}
 	e := claudeShaped(l, kind, l.Event, claudeAskTool)
+	// A prompt typed while a turn runs is queued, and its own turn starts
+	// at that turn's Stop with no hook (2.1.332: UserPromptSubmit twice,
+	// then Stop twice; the campaign's slow/type).
+	e.Queues = l.Event == "UserPromptSubmit"
 	if l.Event == "Notification" {
 		e.Detail = qualified(l.Event, l.NotificationType)
 		if k, ok := claudeNotificationKinds[l.NotificationType]; ok {

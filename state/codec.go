@@ -18,10 +18,10 @@ import (
 // facts, the dialog's opening and the mute, version 6 the answer, version 7
 // the git facts, version 8 Adopted, version 9 the turn's session id, version 10 the server's pid, version 11 the call's digest and the dialog's call, version 12 the
 // background work, the automatic turn, what the human saw and why a turn
-// failed, version 13 the reply and the menu, version 14 the kill set out and the scheduled prompts;
+// failed, version 13 the reply and the menu, version 14 the kill set out and the scheduled prompts, version 16 the queued prompts;
 // an older
 // record decodes with them zero.
-const codecVersion = 15
+const codecVersion = 16
 
 var errTruncated = errors.New("record truncated")
 
@@ -270,8 +270,10 @@ func (e *encoder) since1(r *Record) {
 	e.str(a.Replied) // 13
 	e.time(a.RepliedAt)
 	e.bool(a.Menu)
-	e.time(rt.KillingAt) // 14
-	e.strs(a.Scheduled)  // 15
+	e.time(rt.KillingAt)   // 14
+	e.strs(a.Scheduled)    // 15
+	e.int(int64(a.Queued)) // 16
+	e.bool(a.QueuedTurn)
 }
 
 // since1 reads what a record of version v has of those fields; the rest
@@ -351,5 +353,8 @@ func (d *decoder) since1(r *Record, v uint64) {
 	// its fix): a 14 with a byte left has them.
 	if v >= 15 || v == 14 && len(d.b) > 0 {
 		a.Scheduled = d.strs()
+	}
+	if v >= 16 {
+		a.Queued, a.QueuedTurn = int(d.int()), d.bool()
 	}
 }

@@ -74,7 +74,11 @@ type Event struct {
 	// shows, nor once a hook started a turn in this launch (its hooks run,
 	// so its own turn end will come).
 	SoftEnd bool
-	PR      *PR // for KindPR
+	// Queues: a turn start that, arriving while a turn runs, is a prompt
+	// the agent queued as a turn of its own after that one (Claude Code
+	// fires UserPromptSubmit when a prompt is typed into a busy pane).
+	Queues bool
+	PR     *PR // for KindPR
 
 	// Background work (background.go): what runs (nil: not said), what
 	// a tool left running, the task an automatic turn reports the end of.

@@ -224,6 +224,14 @@ type ActivityFacts struct {
 	// Menu: the idle pane showed one of the agent's menus when the
 	// witness last looked (menus.go); leaving idle clears it.
 	Menu bool `json:"menu,omitempty"`
+	// Queued: prompts the human sent while a turn ran, which the agent
+	// runs as turns of their own after it (Event.Queues); a turn's end
+	// with one queued starts the next at once. Idle or exit clears it.
+	Queued int `json:"queued,omitempty"`
+	// QueuedTurn: the running turn is a queued prompt's, which no hook
+	// started; should the pane go idle with no interrupt, the prompt went
+	// into the turn it was typed in.
+	QueuedTurn bool `json:"queued_turn,omitempty"`
 }
 
 // The answers an agent says its dialog took (ActivityFacts.Replied): the

@@ -93,6 +93,7 @@ var migrations = []func(*bolt.Tx) error{
 	func(*bolt.Tx) error { return nil }, // 13 → 14: codec 13 (replied, replied_at, menu), which reads 1 to 12
 	func(*bolt.Tx) error { return nil }, // 14 → 15: codec 14 (killing_at), which reads 1 to 13
 	func(*bolt.Tx) error { return nil }, // 15 → 16: codec 15 (scheduled, which main wrote as 14 for an hour), which reads 1 to 14 (both)
+	func(*bolt.Tx) error { return nil }, // 16 → 17: codec 16 (queued), which reads 1 to 15
 }
 
 func migrate(db *bolt.DB) error {

@@ -202,6 +202,22 @@ func (s Screen) last(words []string) int {
 	return at
 }
 
+// stillEnd is ev saying how an active turn ended that the pane shows over,
+// with the idle prompt and no busy indicator: interrupted, failed under
+// an error, or, for a queued prompt's turn, just over.
+func (m Markers) stillEnd(a *ActivityFacts, s Screen, ev Event) Event {
+	ev.Kind, ev.Outcome, ev.Detail = KindTurnEnd, OutcomeCancellation, "idle prompt, no busy indicator"
+	switch at := s.last(m.Failed); {
+	case at > s.last(m.Interrupted):
+		ev.Outcome, ev.Detail, ev.Failure = OutcomeFailure, "idle prompt under an error", whyFailed(lineAt(s, at))
+	case a.QueuedTurn && !s.Shows(m.Interrupted):
+		// A prompt lanes counted as queued went into the turn it was typed
+		// in (no turn of its own came): the turn ended.
+		ev.Outcome, ev.Detail = OutcomeNone, "idle prompt, no busy indicator; the queued prompt went into the turn"
+	}
+	return ev
+}
+
 // howEnded is ev saying how the turn just ended, when s shows it ended
 // under the agent's failed or interrupted marker, below the last of its
 // model's answers (an agent whose hooks end such a turn like any other).
@@ -298,11 +314,7 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 	case a.State == ActivityActive && a.HooksReport && s.Shows(m.Idle) && !s.Shows(m.Busy) && !s.Shows(m.Dialog):
 		// (Without hooks, pane output says active and idle: a look for a
 		// question that finds the prompt is no interrupt.)
-		ev.Kind, ev.Outcome, ev.Detail = KindTurnEnd, OutcomeCancellation, "idle prompt, no busy indicator"
-		if at := s.last(m.Failed); at > s.last(m.Interrupted) {
-			ev.Outcome, ev.Detail, ev.Failure = OutcomeFailure, "idle prompt under an error", whyFailed(lineAt(s, at))
-		}
-		return ev, true
+		return m.stillEnd(a, s, ev), true
 	}
 	return Event{}, false
 }

@@ -14,13 +14,15 @@ import (
 
 // slow: a slowly streamed answer of about Secs seconds, then the stream's
 // end, an interrupt, a prompt typed while it streams (queued by the
-// agent), or kill -9. The key goes WaitMS into the stream (Claude Code
+// agent, whose answer streams slowly too: the card must not go idle
+// between the two), or kill -9. The key goes WaitMS into the stream (Claude Code
 // shows a slow stream's words only at its end, so the model server, not
 // the screen, says it streams); a stream over before the key is a turn
 // that ended by itself.
 func (c *campaign) slow(mv move) error {
 	words := strings.Repeat("Thinking about it slowly. ", max(1, mv.Secs/2))
-	at, err := c.send("Tell me a long story.", m.Turn{m.SlowText(words, 500*time.Millisecond)})
+	at, err := c.send("Tell me a long story.", m.Turn{m.SlowText(words, 500*time.Millisecond)},
+		m.Turn{m.SlowText("And here is one more slow thought for you.", 500*time.Millisecond)})
 	if err != nil {
 		return err
 	}
