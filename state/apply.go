@@ -78,12 +78,14 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 	switch e.Kind {
 	case KindTurnStart:
 		automatic := e.Automatic || a.scheduledPrompt(e.PromptSum)
+		next = ActivityActive
 		if e.Queues && from == ActivityActive && !automatic {
-			a.Queued = min(a.Queued+1, queuedMax)
+			// Its turn starts at this one's end; this one runs on.
+			a.Queued, a.Unseen = min(a.Queued+1, queuedMax), OutcomeNone
+			break
 		}
 		a.QueuedTurn = false
 		a.startTurn(automatic)
-		next = ActivityActive
 	case KindTurnEnd:
 		var ok bool
 		if next, ok = a.endTurn(e); !ok {
@@ -117,7 +119,7 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 		a.Subagents = slices.DeleteFunc(a.Subagents, func(id string) bool { return id == e.AgentID })
 		if len(a.Subagents) == 0 && a.PendingStop {
 			a.PendingStop = false
-			if from == ActivityActive {
+			if from == ActivityActive && !a.takeQueued() {
 				next = ActivityIdle
 			}
 		}
@@ -143,9 +145,6 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 		a.clearTurn()
 		a.clearWork()
 		next = ActivityExited
-	}
-	if next == ActivityIdle || next == ActivityExited {
-		a.Queued, a.QueuedTurn = 0, false // an interrupt puts queued prompts back in the agent's input
 	}
 	return next, true
 }
@@ -188,12 +187,20 @@ func (a *ActivityFacts) endTurn(e Event) (Activity, bool) {
 		a.PendingStop = true
 		return ActivityActive, true
 	}
-	if a.Queued > 0 && e.Source != "witness" && e.Outcome != OutcomeCancellation {
-		a.Queued-- // the queued prompt's turn starts at once, with no hook
-		a.QueuedTurn = true
+	if e.Source != "witness" && e.Outcome != OutcomeCancellation && a.takeQueued() {
 		return ActivityActive, true
 	}
 	return ActivityIdle, true
+}
+
+// takeQueued starts a queued prompt's turn, which no hook reports, and
+// reports whether one was queued.
+func (a *ActivityFacts) takeQueued() bool {
+	if a.Queued == 0 {
+		return false
+	}
+	a.Queued, a.QueuedTurn = a.Queued-1, true
+	return true
 }
 
 // queuedMax bounds the prompts Queued counts.
@@ -239,6 +246,9 @@ func (a *ActivityFacts) move(to Activity, at time.Time, source, detail string) *
 	}
 	if to != ActivityIdle {
 		a.Menu = false // a menu shows only at the prompt
+	}
+	if to == ActivityIdle || to == ActivityExited {
+		a.Queued, a.QueuedTurn = 0, false // an interrupt puts queued prompts back in the agent's input
 	}
 	if to == a.State {
 		return nil

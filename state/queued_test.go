@@ -58,3 +58,34 @@ func TestQueuedPromptsEndWithTheTurnTheyWentInto(t *testing.T) {
 		}
 	}
 }
+
+// A queued prompt waits out the subagents its turn waits for, and a failed
+// turn's mark outlives a queued prompt that ran no turn of its own
+// (review of this change).
+func TestQueuedPromptsAfterSubagentsAndFailures(t *testing.T) {
+	r := rec(ActivityIdle)
+	applyAll(t, r, ev(KindTurnStart, queued, after(time.Second)), ev(KindSubagentStart, agentID("sub1"), after(2*time.Second)),
+		ev(KindTurnStart, queued, after(3*time.Second)), ev(KindTurnEnd, after(5*time.Second)),
+		ev(KindSubagentStop, agentID("sub1"), after(6*time.Second)))
+	if d := derived(r, 6*time.Second); d.Status != StatusWorking || !r.Activity.QueuedTurn {
+		t.Fatalf("the subagent done, a prompt queued: %s queued turn %v, want working, the queued turn", d.Status, r.Activity.QueuedTurn)
+	}
+	applyAll(t, r, ev(KindTurnEnd, after(9*time.Second)))
+	if d := derived(r, 9*time.Second); d.Status != StatusIdle {
+		t.Errorf("after the queued turn's Stop: %s, want idle", d.Status)
+	}
+	f := rec(ActivityIdle)
+	applyAll(t, f, ev(KindTurnStart, queued, after(time.Second)), ev(KindTurnStart, queued, after(2*time.Second)),
+		ev(KindTurnEnd, outc(OutcomeFailure), after(8*time.Second)))
+	f.Pane.WindowActivity = t0.Add(8 * time.Second)
+	SeeScreen(f, realScreen(t, "harness/claude", "interrupt", "ready"), t0.Add(11*time.Second))
+	if d := Derive(f, t0.Add(11*time.Second)); d.Status != StatusIdle || !slices.Contains(d.Marks, MarkFailed) {
+		t.Errorf("a failed turn, then no queued turn: %s marks %v, want idle + failed", d.Status, d.Marks)
+	}
+	// Whatever ends the session's agent forgets what it had queued.
+	applyAll(t, f, ev(KindTurnStart, after(12*time.Second)), ev(KindTurnStart, queued, after(13*time.Second)))
+	Terminate(f, "gone", "user", t0.Add(14*time.Second))
+	if f.Activity.Queued != 0 || f.Activity.QueuedTurn {
+		t.Errorf("terminated with %d queued, queued turn %v", f.Activity.Queued, f.Activity.QueuedTurn)
+	}
+}

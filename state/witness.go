@@ -204,16 +204,18 @@ func (s Screen) last(words []string) int {
 
 // stillEnd is ev saying how an active turn ended that the pane shows over,
 // with the idle prompt and no busy indicator: interrupted, failed under
-// an error, or, for a queued prompt's turn, just over.
+// an error, or, for a queued prompt's turn, as the turn before it did.
 func (m Markers) stillEnd(a *ActivityFacts, s Screen, ev Event) Event {
 	ev.Kind, ev.Outcome, ev.Detail = KindTurnEnd, OutcomeCancellation, "idle prompt, no busy indicator"
 	switch at := s.last(m.Failed); {
+	case a.QueuedTurn:
+		// A prompt lanes counted as queued went into the turn it was typed
+		// in, or came as the human interrupted: no turn of its own ran.
+		// (An interrupted marker on screen may be an older turn's.)
+		ev.Outcome, ev.Failure = a.Outcome, a.Failure
+		ev.Detail += "; the queued prompt ran no turn of its own"
 	case at > s.last(m.Interrupted):
 		ev.Outcome, ev.Detail, ev.Failure = OutcomeFailure, "idle prompt under an error", whyFailed(lineAt(s, at))
-	case a.QueuedTurn && !s.Shows(m.Interrupted):
-		// A prompt lanes counted as queued went into the turn it was typed
-		// in (no turn of its own came): the turn ended.
-		ev.Outcome, ev.Detail = OutcomeNone, "idle prompt, no busy indicator; the queued prompt went into the turn"
 	}
 	return ev
 }
