@@ -76,8 +76,8 @@ func BackgroundList(raw json.RawMessage) *[]string {
 		if t.Type == "subagent" || t.Type == "agent" {
 			kind = BackgroundAgent
 		}
-		if w := backgroundEntry(kind, t.ID); w != "" && t.Status == "running" && len(out) < BackgroundMax && !slices.Contains(out, w) {
-			out = append(out, w)
+		if t.Status == "running" {
+			out = withBackground(out, backgroundEntry(kind, t.ID))
 		}
 	}
 	return &out
@@ -173,9 +173,7 @@ func (a *ActivityFacts) background(e Event) (theirs bool) {
 			return slices.Contains(a.Background, BackgroundAgent+":"+s)
 		})
 	}
-	if w := e.BackgroundStart; w != "" && isBackground(w) && !slices.Contains(a.Background, w) && len(a.Background) < BackgroundMax {
-		a.Background = append(a.Background, w)
-	}
+	a.Background = withBackground(a.Background, e.BackgroundStart)
 	if e.TaskDone != "" {
 		a.Background = slices.DeleteFunc(a.Background, func(w string) bool { return w[strings.IndexByte(w, ':')+1:] == e.TaskDone })
 	}
@@ -184,9 +182,7 @@ func (a *ActivityFacts) background(e Event) (theirs bool) {
 		a.Subagents = slices.DeleteFunc(a.Subagents, func(s string) bool { return s == id })
 	}
 	if bg := a.lateSubagent(e); bg != "" {
-		if !slices.Contains(a.Background, bg) && len(a.Background) < BackgroundMax {
-			a.Background = append(a.Background, bg)
-		}
+		a.Background = withBackground(a.Background, bg)
 		return true // background work, kept or past the bound: never the session's turn
 	}
 	if e.AgentID == "" || !slices.Contains(a.Background, BackgroundAgent+":"+e.AgentID) {
@@ -211,11 +207,18 @@ func isBackground(w string) bool {
 func keptBackground(list []string) []string {
 	out := []string{}
 	for _, w := range list {
-		if isBackground(w) && !slices.Contains(out, w) && len(out) < BackgroundMax {
-			out = append(out, w)
-		}
+		out = withBackground(out, w)
 	}
 	return out
+}
+
+// withBackground is work with w added, when w is well formed, not in it
+// yet, and work has room: the one rule for every way work arrives.
+func withBackground(work []string, w string) []string {
+	if !isBackground(w) || slices.Contains(work, w) || len(work) >= BackgroundMax {
+		return work
+	}
+	return append(work, w)
 }
 
 // lateSubagentWithin is how soon after its session's turn ended a
