@@ -135,6 +135,21 @@ func (e *env) waitFor(what string, deadline time.Duration, cond func(map[string]
 	}
 }
 
+// paneDir is the directory target's pane runs in, once tmux can tell:
+// right after a spawn it reads "" until the pane's process is its
+// terminal's foreground.
+func (e *env) paneDir(target string) string {
+	e.t.Helper()
+	end := time.Now().Add(10 * time.Second)
+	for {
+		out, err := e.tc.Run(context.Background(), "display-message", "-p", "-t", target, "#{pane_current_path}")
+		if dir := strings.TrimSpace(string(out)); err == nil && dir != "" || time.Now().After(end) {
+			return dir
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // hookCmd is a shell command line that runs the test binary's hook.
 func hookCmd(args ...string) string {
 	q := []string{shellQuote(lanesBin), "hook"}

@@ -132,8 +132,8 @@ func TestRestoreAfterAReboot(t *testing.T) {
 	if !after.Live() || after.ID != before.ID || after.Runtime.Launch == before.Runtime.Launch || after.Dir != dir {
 		t.Fatalf("restored record: live %v id %s launch %s (was %s) dir %s", after.Live(), after.ID, after.Runtime.Launch, before.Runtime.Launch, after.Dir)
 	}
-	if cwd, err := e.tc.Run(context.Background(), "display-message", "-p", "-t", after.Runtime.PaneID, "#{pane_current_path}"); err != nil || strings.TrimSpace(string(cwd)) != dir {
-		t.Fatalf("restored pane's dir = %q (%v), want %s", cwd, err, dir)
+	if cwd := e.paneDir(after.Runtime.PaneID); cwd != dir {
+		t.Fatalf("restored pane's dir = %q, want %s", cwd, dir)
 	}
 	if _, errs, code := e.run("restore", "api"); code == exitOK || !strings.Contains(errs, "api still has its tmux session; `lanes attach api`") {
 		t.Fatalf("restore of a running session: exit %d, %q", code, errs)

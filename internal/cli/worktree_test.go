@@ -96,8 +96,8 @@ func TestNewWorktree(t *testing.T) {
 	if r := e.record("api"); r.Git.Worktree != want || r.Git.Base != "main" {
 		t.Errorf("git facts %+v, want worktree %s base main", r.Git, want)
 	}
-	if out, _ := e.tc.Run(context.Background(), "display-message", "-p", "-t", "=lanes-api:", "#{pane_current_path}"); strings.TrimSpace(string(out)) != want {
-		t.Errorf("pane runs in %q, want %q", out, want)
+	if dir := e.paneDir("=lanes-api:"); dir != want {
+		t.Errorf("pane runs in %q, want %q", dir, want)
 	}
 	e.must("kill", "api")
 	if _, err := os.Stat(filepath.Join(want, "f0999.txt")); err != nil {
