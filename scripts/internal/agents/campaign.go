@@ -48,6 +48,7 @@ type campaign struct {
 	moves  []move
 	starts []time.Time // when each move began
 	alive  bool
+	asks   int // ask moves so far (askCommand)
 }
 
 // campaignResult is one agent's campaign.

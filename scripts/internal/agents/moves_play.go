@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -60,11 +62,14 @@ func (c *campaign) slow(mv move) error {
 // ask: a tool that asks first; the human approves, rejects, answers with
 // lanes answer, or lets it wait. While it asks, send must refuse.
 func (c *campaign) ask(mv move) error {
-	call := c.a.asks(fmt.Sprintf("sleep %d", mv.Secs))
+	cmd, err := c.askCommand(mv.Secs)
+	if err != nil {
+		return err
+	}
+	call := c.a.asks(cmd)
 	if err := c.asked(mv, "Run the command.", m.Turn{m.Step{Tool: &call}}, "the permission dialog", c.a.dialog); err != nil {
 		return err
 	}
-	var err error
 	if mv.Then == "wait" {
 		time.Sleep(8 * time.Second) // Needs you holds
 		mv.Then = "reject"
@@ -91,6 +96,21 @@ func (c *campaign) ask(mv move) error {
 		return c.settle(key)
 	}
 	return c.rejected(key)
+}
+
+// askCommand is a command of its own for each ask move, a script the move
+// writes that sleeps secs: an "always" answered before covers the command
+// it was for (Codex: commands that start with it; Qwen Code: "CMD *" in
+// this project), so another must still ask (a 60-minute Codex campaign
+// ran "sleep 2" unasked after an always for it).
+func (c *campaign) askCommand(secs int) (string, error) {
+	c.asks++
+	name := fmt.Sprintf("ask-%d", c.asks)
+	script := []byte("#!/bin/sh\n# scripts/agents: an asked command of its own\nexec sleep \"$1\"\n")
+	if err := os.WriteFile(filepath.Join(c.r.w.Root, "proj", name), script, 0o700); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("./%s %d", name, secs), nil
 }
 
 // asked sends prompt, whose turn asks the human (a permission, a
