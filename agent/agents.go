@@ -9,7 +9,7 @@ import (
 )
 
 // Each coding agent lanes drives is described once, as data, in a file of
-// its own (claude.go, codex.go, gemini.go, opencode.go): how it starts
+// its own (claude.go, codex.go, gemini.go, opencode.go, qwen.go): how it starts
 // with lanes' hooks, where `lanes hooks install` writes them, the keys
 // that answer its dialog and how that dialog reads on screen, how it
 // resumes, how its input takes a prompt. The rest of the package asks the
@@ -66,7 +66,7 @@ type Driver struct {
 }
 
 // drivers are the coding agents lanes drives, in the order lists show them.
-var drivers = []*Driver{&claude, &codex, &gemini, &opencode}
+var drivers = []*Driver{&claude, &codex, &gemini, &opencode, &qwen}
 
 // DriverOf is agent a's description; false for one lanes drives no
 // hooks of (a shell, a custom command).

@@ -33,14 +33,17 @@ var refused = map[string]string{
 	// (TestPlanAnswers).
 	"harness/claude/plan_approval": "a plan",
 	"harness/gemini/plan_approval": "a plan",
+	// Qwen Code's plan approval is answered in its pane: lanes reads no
+	// plan of its (state's qwen reading has no Plan).
+	"harness/qwen/plan_approval": "a plan lanes does not answer",
 }
 
-// realDialogs reads every recorded permission dialog of the four agents
+// realDialogs reads every recorded permission dialog of the agents
 // but those lanes refuses on purpose (refused).
 func realDialogs(t *testing.T) []realDialog {
 	t.Helper()
 	var out []realDialog
-	for _, ag := range []state.Agent{state.AgentClaude, state.AgentCodex, state.AgentGemini, state.AgentOpenCode} {
+	for _, ag := range state.CodingAgents() {
 		dirs, _ := filepath.Glob(filepath.Join("..", "testdata", "real", string(ag), "permission-*"))
 		more, _ := filepath.Glob(filepath.Join("..", "testdata", "real", "harness", string(ag), "*"))
 		for _, dir := range append(dirs, more...) {

@@ -24,11 +24,14 @@ type dialog struct {
 // or, numbered, "N. " and then that, where N is the key that picks it (an
 // agent's release may renumber its options: Claude Code 2.1.332 put
 // "3. Yes, and switch to auto mode" before "4. No"). or: the words other
-// releases draw.
+// releases draw. first: of the two options drawn so, the first (Qwen Code
+// draws "Always allow …" for this project, then for this user; drawn once
+// only, it could be either).
 type option struct {
 	text     string
 	prefix   bool
 	numbered bool
+	first    bool
 	or       []string
 }
 
@@ -36,7 +39,7 @@ type option struct {
 // whose key is not its number (the agent's fixed keys pick it); ok is false
 // when the dialog does not draw o, or draws it twice.
 func (d dialog) pick(o option) (key string, ok bool) {
-	found := 0
+	found, firstKey := 0, ""
 	for _, l := range d.options {
 		n := ""
 		if o.numbered {
@@ -53,6 +56,12 @@ func (d dialog) pick(o option) (key string, ok bool) {
 				break
 			}
 		}
+		if found == 1 && firstKey == "" {
+			firstKey = key
+		}
+	}
+	if o.first {
+		return firstKey, found == 2
 	}
 	return key, found == 1
 }

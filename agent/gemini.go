@@ -79,36 +79,19 @@ func geminiSystemDefaults(goos string) string {
 }
 
 // geminiLaunch points GEMINI_CLI_SYSTEM_DEFAULTS_PATH at a copy of the
-// machine's system defaults (when there are any) with lanes' hooks added.
-// Gemini CLI concatenates hook arrays across its settings layers, so the
-// user's, project's and system's own hooks keep running, and no file of the
-// user's is edited.
+// machine's system defaults with lanes' hooks added (systemDefaults).
 func geminiLaunch(lanesBin, dir string, userArgs []string, env func(string) string) (Plan, error) {
-	args := append([]string{"gemini"}, userArgs...)
-	base := env(EnvGeminiSystemDefaults)
-	if base == "" {
-		base = geminiSystemDefaults(runtime.GOOS)
-	}
-	b, err := os.ReadFile(base)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return Plan{Args: args, Note: "Gemini hooks not injected: cannot read system defaults " + base + ": " + err.Error()}, nil
-	}
-	defaults, err := patchHooks(b, "gemini", geminiHooks, geminiHandler(lanesBin, false))
-	if err != nil {
-		// Never shadow a defaults file lanes cannot reproduce.
-		return Plan{Args: args, Note: "Gemini hooks not injected: system defaults " + base + ": " + err.Error()}, nil
-	}
-	file := filepath.Join(dir, geminiDefaults)
-	if err := geminiReads(dir); err != nil {
-		return Plan{Args: args, Note: "Gemini hooks not injected: Gemini CLI skips a system defaults file unless it and every directory above it belong to root and only root may write them (" +
-			err.Error() + "); `lanes hooks install gemini` adds lanes' hooks to ~/.gemini/settings.json instead"}, nil
-	}
-	return Plan{
-		Args:     args,
-		Env:      injectedEnv(EnvGeminiSystemDefaults + "=" + file),
-		Files:    map[string][]byte{file: defaults},
-		Injected: true,
-	}, nil
+	return systemDefaults{
+		agent: state.AgentGemini, binary: "gemini", title: "Gemini", env: EnvGeminiSystemDefaults, file: geminiDefaults,
+		machine: func(func(string) string) string { return geminiSystemDefaults(runtime.GOOS) },
+		hooks:   geminiHooks, handler: geminiHandler,
+		reads: func(dir string) error {
+			if err := geminiReads(dir); err != nil {
+				return fmt.Errorf("Gemini CLI skips a system defaults file unless it and every directory above it belong to root and only root may write them (%v); `lanes hooks install gemini` adds lanes' hooks to ~/.gemini/settings.json instead", err)
+			}
+			return nil
+		},
+	}.launch(lanesBin, dir, userArgs, env)
 }
 
 // geminiReads says why Gemini CLI would skip a system defaults file lanes

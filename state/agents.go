@@ -1,7 +1,7 @@
 package state
 
 // Each coding agent lanes reads is described once, as data, in a file of
-// its own (claude.go, codex.go, gemini.go, opencode.go): its hook events
+// its own (claude.go, codex.go, gemini.go, opencode.go, qwen.go): its hook events
 // and what each means, its screen markers, the tool it asks with, the ids
 // it resumes by. The rest of the package asks the description, never the
 // agent's name; an agent is added with its file and its entry in readings.
@@ -33,7 +33,7 @@ type Reading struct {
 }
 
 // readings are the coding agents lanes reads, in the order lists show them.
-var readings = []Reading{claude, codex, gemini, opencode}
+var readings = []Reading{claude, codex, gemini, opencode, qwen}
 
 // ReadingOf is agent a's description; false for an agent lanes reads
 // nothing of (a shell, a custom command).

@@ -77,15 +77,8 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 	asking := a.State == ActivityWaitingInput || a.State == ActivityBlocked
 	switch e.Kind {
 	case KindTurnStart:
-		automatic := e.Automatic || a.scheduledPrompt(e.PromptSum)
+		a.beginTurn(e, from)
 		next = ActivityActive
-		if e.Queues && from == ActivityActive && !automatic {
-			// Its turn starts at this one's end; this one runs on.
-			a.Queued, a.Unseen = min(a.Queued+1, queuedMax), OutcomeNone
-			break
-		}
-		a.QueuedTurn = false
-		a.startTurn(automatic)
 	case KindTurnEnd:
 		var ok bool
 		if next, ok = a.endTurn(e); !ok {
@@ -93,7 +86,11 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 		}
 	case KindToolStart:
 		a.startCall(e.ToolUseID)
-		if !asking {
+		runs := asking && e.Runs && e.ToolName == a.Tool && e.ToolInput == a.ToolInput && e.CallSum == a.CallSum
+		if runs {
+			a.AskingTool, a.AskingAll, a.Question = "", false, "" // the asked call runs: answered
+		}
+		if !asking || runs {
 			a.noteTool(e)
 			next = ActivityActive
 		}
@@ -149,6 +146,19 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 	return next, true
 }
 
+// beginTurn applies a turn's start: a prompt queued behind the running
+// turn, whose own turn starts at that one's end, or a turn of its own.
+func (a *ActivityFacts) beginTurn(e Event, from Activity) {
+	automatic := e.Automatic || a.scheduledPrompt(e.PromptSum)
+	if e.Queues && from == ActivityActive && !automatic {
+		a.Queued, a.Unseen = min(a.Queued+1, queuedMax), OutcomeNone
+		return
+	}
+	a.QueuedTurn = false
+	a.startTurn(automatic)
+	a.TurnID = e.TurnID
+}
+
 // startTurn applies a turn's start (only hooks start turns); automatic:
 // the agent started it, no human. An outcome the human has not seen
 // outlives an automatic turn (docs/design.md §4); a human's turn ends it.
@@ -177,6 +187,12 @@ func (a *ActivityFacts) startTurn(automatic bool) {
 func (a *ActivityFacts) endTurn(e Event) (Activity, bool) {
 	if e.SoftEnd && (a.Dialog || a.HookTurns) {
 		return a.State, false
+	}
+	if e.TurnID != "" && e.TurnID != a.TurnID && a.State == ActivityIdle {
+		// The end of a turn no hook started: the agent's own (or, a
+		// human's whose start hook was lost, taken for one).
+		a.startTurn(true)
+		a.TurnID = e.TurnID
 	}
 	a.clearCalls()
 	a.Outcome, a.Failure = e.Outcome, keptFailure(a, e)

@@ -58,9 +58,10 @@ func backgroundEntry(kind, id string) string {
 }
 
 // BackgroundList is the background work a payload's background_tasks says
-// runs (Claude Code's Stop: [{id, type: "shell" or "subagent", status}]);
-// nil when the payload has no such list, so "says nothing" and "nothing
-// runs" differ.
+// runs (Claude Code's Stop: [{id, type: "shell" or "subagent", status}];
+// Qwen Code's lists subagents only: [{id, status, agent_type}]); nil when
+// the payload has no such list, so "says nothing" and "nothing runs"
+// differ.
 func BackgroundList(raw json.RawMessage) *[]string {
 	var tasks []json.RawMessage
 	if len(raw) == 0 || json.Unmarshal(raw, &tasks) != nil {
@@ -68,12 +69,15 @@ func BackgroundList(raw json.RawMessage) *[]string {
 	}
 	out := []string{}
 	for _, one := range tasks {
-		var t struct{ ID, Type, Status string }
+		var t struct {
+			ID, Type, Status string
+			AgentType        string `json:"agent_type"`
+		}
 		if json.Unmarshal(one, &t) != nil {
 			continue // one entry lanes cannot read says nothing of the others
 		}
 		kind := BackgroundShell
-		if t.Type == "subagent" || t.Type == "agent" {
+		if t.Type == "subagent" || t.Type == "agent" || t.Type == "" && t.AgentType != "" {
 			kind = BackgroundAgent
 		}
 		if t.Status == "running" {
@@ -106,12 +110,13 @@ func BackgroundStarted(raw json.RawMessage) string {
 
 // seeShells keeps as a's background shells the count s shows before
 // m.Shells, for an agent only its screen says them of ("shell:screen-N";
-// none when it shows none).
+// none when it shows none); the subagents its hooks said run (Qwen Code's
+// background subagents) stay.
 func (m Markers) seeShells(a *ActivityFacts, s Screen) {
 	if m.Shells == "" {
 		return
 	}
-	a.Background = nil
+	a.Background = slices.DeleteFunc(a.Background, func(w string) bool { return !strings.HasPrefix(w, BackgroundAgent+":") })
 	at := s.last([]string{m.Shells})
 	if at < 0 {
 		return
@@ -119,10 +124,13 @@ func (m Markers) seeShells(a *ActivityFacts, s Screen) {
 	head := strings.TrimRight(string(s[:at]), " ")
 	digits := len(head) - len(strings.TrimRight(head, "0123456789"))
 	n, _ := strconv.Atoi(head[len(head)-digits:])
-	for i := 1; i <= min(n, BackgroundMax); i++ {
-		a.Background = append(a.Background, BackgroundShell+":screen-"+strconv.Itoa(i))
+	for i := 1; i <= min(n, BackgroundMax-len(a.Background)); i++ {
+		a.Background = append(a.Background, screenShell+strconv.Itoa(i))
 	}
 }
+
+// screenShell prefixes the background shells only a screen said.
+const screenShell = BackgroundShell + ":screen-"
 
 // taskNotification opens the prompt Claude Code submits by itself when
 // background work ends; <task-id> names the work.

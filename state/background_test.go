@@ -120,6 +120,11 @@ func TestBackgroundListAndEnd(t *testing.T) {
 	if got == nil || !slices.Equal(*got, []string{"shell:ok_1", "agent:s2"}) {
 		t.Errorf("BackgroundList = %v", got)
 	}
+	// Qwen Code 0.24.4's Stop (testdata/real/harness/qwen/background_agent).
+	got = BackgroundList([]byte(`[{"id":"general-purpose-call_1_0","status":"running","agent_type":"general-purpose","description":"Look around"}]`))
+	if got == nil || !slices.Equal(*got, []string{"agent:general-purpose-call_1_0"}) {
+		t.Errorf("BackgroundList of Qwen Code's = %v", got)
+	}
 	if BackgroundList([]byte(`null`)) == nil || BackgroundList(nil) != nil {
 		t.Error("an absent list must be nil, an empty one not")
 	}

@@ -78,7 +78,7 @@ func claudeShaped(l Line, kind EventKind, name, askTool string) Event {
 	case "PermissionRequest":
 		e.Dialog = true
 	case "PreToolUse":
-		if l.ToolName == askTool {
+		if askTool != "" && l.ToolName == askTool {
 			e.Kind, e.Dialog = KindAsk, true
 		}
 	case "Stop":

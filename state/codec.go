@@ -18,10 +18,10 @@ import (
 // facts, the dialog's opening and the mute, version 6 the answer, version 7
 // the git facts, version 8 Adopted, version 9 the turn's session id, version 10 the server's pid, version 11 the call's digest and the dialog's call, version 12 the
 // background work, the automatic turn, what the human saw and why a turn
-// failed, version 13 the reply and the menu, version 14 the kill set out and the scheduled prompts, version 16 the queued prompts;
+// failed, version 13 the reply and the menu, version 14 the kill set out and the scheduled prompts, version 16 the queued prompts, version 17 the agent's turn id;
 // an older
 // record decodes with them zero.
-const codecVersion = 16
+const codecVersion = 17
 
 var errTruncated = errors.New("record truncated")
 
@@ -274,6 +274,7 @@ func (e *encoder) since1(r *Record) {
 	e.strs(a.Scheduled)    // 15
 	e.int(int64(a.Queued)) // 16
 	e.bool(a.QueuedTurn)
+	e.str(a.TurnID) // 17
 }
 
 // since1 reads what a record of version v has of those fields; the rest
@@ -341,6 +342,13 @@ func (d *decoder) since1(r *Record, v uint64) {
 		a.Failure = d.str()
 		a.Retry = d.str()
 	}
+	d.since13(r, v)
+}
+
+// since13 reads what a record of version v has of the fields version 13
+// and later added.
+func (d *decoder) since13(r *Record, v uint64) {
+	rt, a := &r.Runtime, &r.Activity
 	if v >= 13 {
 		a.Replied = d.str()
 		a.RepliedAt = d.time()
@@ -356,5 +364,8 @@ func (d *decoder) since1(r *Record, v uint64) {
 	}
 	if v >= 16 {
 		a.Queued, a.QueuedTurn = int(d.int()), d.bool()
+	}
+	if v >= 17 {
+		a.TurnID = d.str()
 	}
 }

@@ -78,6 +78,14 @@ type Event struct {
 	// the agent queued as a turn of its own after that one (Claude Code
 	// fires UserPromptSubmit when a prompt is typed into a busy pane).
 	Queues bool
+	// Runs: a tool start the agent reports only once the call may run, so
+	// the start of the call a dialog asked about says it was approved
+	// (Qwen Code's PreToolUse, after its PermissionRequest).
+	Runs bool
+	// TurnID: the agent's id for the turn (Qwen Code's); a turn end
+	// naming another than the turn a hook started ended a turn the agent
+	// started with no hook (its task notifications): an automatic one.
+	TurnID string
 	PR     *PR // for KindPR
 
 	// Background work (background.go): what runs (nil: not said), what

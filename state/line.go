@@ -46,6 +46,12 @@ type Line struct {
 	AgentID           string `json:"agent_id,omitempty"`
 	Type              string `json:"type,omitempty"` // Codex notify payload type
 	Status            string `json:"status,omitempty"`
+	// TurnID is the agent's id for the turn its event belongs to, where
+	// its hooks say (Qwen Code's prompt_id); NoPrompt: its prompt was
+	// given and empty (Qwen Code's UserPromptSubmit before a model call
+	// that goes on with the turn).
+	TurnID   string `json:"turn_id,omitempty"`
+	NoPrompt bool   `json:"no_prompt,omitempty"`
 
 	// Content (docs/design.md §2), summaries the hook made: a tool
 	// input's (≤ ToolInputMax runes), a dialog's question and the last
@@ -151,7 +157,7 @@ func EncodeLine(l Line) ([]byte, error) {
 // the write-time cap and the read-time cleaning go through.
 func (l *Line) eachText(f func(*string)) {
 	for _, s := range []*string{&l.Session, &l.Launch, &l.Agent, &l.Event, &l.ProviderSessionID, &l.Source,
-		&l.Reason, &l.ToolName, &l.ToolUseID, &l.NotificationType, &l.AgentID, &l.Type, &l.Status,
+		&l.Reason, &l.ToolName, &l.ToolUseID, &l.NotificationType, &l.AgentID, &l.Type, &l.Status, &l.TurnID,
 		&l.ToolInput, &l.Question, &l.Message, &l.BackgroundStart, &l.TaskDone} {
 		f(s)
 	}

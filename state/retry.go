@@ -99,6 +99,7 @@ func retrySays(line string) string {
 	attempt := ""
 	if _, rest, ok := strings.Cut(line, "attempt "); ok {
 		attempt, _, _ = strings.Cut(strings.TrimSpace(rest), " ")
+		attempt = strings.TrimRight(attempt, ")") // Qwen Code's "(attempt 1/10))"
 		if !isAttempt(attempt) {
 			attempt = ""
 		}

@@ -43,6 +43,9 @@ func TestRetrySays(t *testing.T) {
 		"✻ 429 rate limit · retrying in 19s · attempt \u202e1/6#[fg=red]#(touch x)\u200b": "rate limited",
 		"✻ retrying in 1s · attempt 3/":   "",
 		"✻ retrying in 1s · attempt 3/4 ": "attempt 3/4",
+		// Qwen Code 0.24.4's quota retry, on the error's own line.
+		"✕ [API Error: 429 modelserver: scripted quota exceeded] (Retrying in 59s… (attempt 1/10))": "usage limit, attempt 1/10",
+		"✕ [API Error: 429 quota] (Retrying in 59s… (attempt 1/10)x)":                               "usage limit",
 	} {
 		if got := retrySays(line); got != want {
 			t.Errorf("retrySays(%q) = %q, want %q", line, got, want)

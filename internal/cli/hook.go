@@ -33,18 +33,19 @@ func hookErrorsLog(stateDir string) string { return filepath.Join(stateDir, "hoo
 // and of a tool's input, a question and a message only the summaries
 // hookContent makes.
 type hookPayload struct {
-	HookEventName    string `json:"hook_event_name"`
-	SessionID        string `json:"session_id"`
-	Cwd              string `json:"cwd"`
-	Source           string `json:"source"`
-	Reason           string `json:"reason"`
-	ToolName         string `json:"tool_name"`
-	ToolUseID        string `json:"tool_use_id"`
-	NotificationType string `json:"notification_type"`
-	IsInterrupt      bool   `json:"is_interrupt"`
-	AgentID          string `json:"agent_id"`
-	Type             string `json:"type"`
-	Status           string `json:"status"`
+	HookEventName    string          `json:"hook_event_name"`
+	SessionID        string          `json:"session_id"`
+	Cwd              string          `json:"cwd"`
+	Source           string          `json:"source"`
+	Reason           string          `json:"reason"`
+	ToolName         string          `json:"tool_name"`
+	ToolUseID        string          `json:"tool_use_id"`
+	NotificationType string          `json:"notification_type"`
+	IsInterrupt      bool            `json:"is_interrupt"`
+	AgentID          string          `json:"agent_id"`
+	Type             string          `json:"type"`
+	Status           string          `json:"status"`
+	PromptID         json.RawMessage `json:"prompt_id"` // Qwen Code's turn id
 
 	// Content (raw: a value of another type than lanes expects is
 	// skipped, never the whole event).
@@ -217,7 +218,7 @@ func (a *app) hook(dir string, h hookArgs) error {
 		V: state.LineVersion, At: a.now().UTC(), Session: id, Launch: launch, Agent: ag, Event: event,
 		ProviderSessionID: p.SessionID, Source: p.Source, Reason: cmp.Or(p.Reason, text(p.Error)), ToolName: p.ToolName,
 		ToolUseID: p.ToolUseID, NotificationType: p.NotificationType, IsInterrupt: p.IsInterrupt,
-		AgentID: p.AgentID, Type: p.Type, Status: p.Status, Adopt: adopt,
+		AgentID: p.AgentID, Type: p.Type, Status: p.Status, TurnID: text(p.PromptID), NoPrompt: string(p.Prompt) == `""`, Adopt: adopt,
 	}
 	if !state.Off(a.getenv(state.EnvContent)) {
 		l.ToolInput, l.Question, l.Message = hookContent(p)

@@ -15,6 +15,8 @@ import (
 // docs/real-agents.md has the verified recipe behind each field.
 type agent struct {
 	name string
+	// quick: --quick (CI) runs its core scenarios.
+	quick bool
 	// env is the agent's settings for one run, given the model URL for it.
 	env func(h *home, url string) []string
 	// files writes the agent's config into the private HOME.
@@ -61,6 +63,8 @@ type agent struct {
 	// question and subagent are tool calls that ask the human / start a
 	// subagent, with the tool name the agent must offer; nil: none known.
 	question, subagent *modelserver.ToolCall
+	// subAsks: its subagent tool asks first, as a shell call does.
+	subAsks bool
 	// background(secs) is a shell call the agent runs in the background
 	// for about secs seconds, bgAgent a subagent it starts in the
 	// background; nil: none known.
@@ -151,6 +155,7 @@ var geminiEvents = []string{"SessionStart", "SessionEnd", "BeforeAgent", "AfterA
 var agents = []agent{
 	{
 		name:    "claude",
+		quick:   true,
 		retries: 6, // retryEnv's
 		env: func(h *home, url string) []string {
 			// No retries: a scripted 529 ends the turn at once (StopFailure).
@@ -196,7 +201,8 @@ var agents = []agent{
 		toolEvent: "PreToolUse",
 	},
 	{
-		name: "codex",
+		name:  "codex",
+		quick: true,
 		env: func(h *home, url string) []string {
 			return []string{"FAKE_KEY=" + fakeKey}
 		},

@@ -39,6 +39,11 @@ var automaticTurn = scenario{name: "automatic_turn",
 		if err := r.prompt("Run the job in the background."); err != nil {
 			return err
 		}
+		if r.a.bgAsks {
+			if err := approveAsked(r, "the job"); err != nil {
+				return err
+			}
+		}
 		if _, err := r.settled("turn over, work goes on → idle + background", turnDeadline, background); err != nil {
 			return err
 		}

@@ -36,7 +36,7 @@ var longTail = []scenario{
 				{m.Text("The background job finished.")}}, texts...), ""
 		},
 		drive: func(r *run) error {
-			return backgroundWalk(r, "Run the job in the background.", func(s world.Session) bool { return s.Background.Jobs == 1 })
+			return backgroundWalk(r, "Run the job in the background.", r.a.bgAsks, func(s world.Session) bool { return s.Background.Jobs == 1 })
 		}},
 	{name: "background_agent",
 		turns: func(a agent, _ bool) ([]m.Turn, string) {
@@ -54,25 +54,31 @@ var longTail = []scenario{
 				{m.Pause(bgJob * time.Second), m.Text("Subagent done.")}, {m.Text("The agent finished.")}}, texts...), ""
 		},
 		drive: func(r *run) error {
-			return backgroundWalk(r, "Start a background agent.", func(s world.Session) bool { return s.Background.Agents == 1 })
+			return backgroundWalk(r, "Start a background agent.", r.a.subAsks, func(s world.Session) bool { return s.Background.Agents == 1 })
 		}},
+}
+
+// approveAsked: a call that asks first (what) has the card say Needs you
+// and its dialog drawn; the human approves it.
+func approveAsked(r *run, what string) error {
+	if _, err := r.expect(what+" asks → needs_input", turnDeadline, needs); err != nil {
+		return err
+	}
+	if err := r.waitScreen("its dialog", 30*time.Second, r.a.dialog); err != nil {
+		return err
+	}
+	return r.press(r.a.approve)
 }
 
 // backgroundWalk: the prompt's turn ends with work in the background (the
 // card idle, marked, counting it: counts), then the agent's automatic turn
-// reports its end, and the card is plain idle.
-func backgroundWalk(r *run, prompt string, counts func(world.Session) bool) error {
+// reports its end, and the card is plain idle. asks: the call asks first.
+func backgroundWalk(r *run, prompt string, asks bool, counts func(world.Session) bool) error {
 	if err := r.prompt(prompt); err != nil {
 		return err
 	}
-	if r.a.bgAsks {
-		if _, err := r.expect("the job asks → needs_input", turnDeadline, needs); err != nil {
-			return err
-		}
-		if err := r.waitScreen("its dialog", 30*time.Second, r.a.dialog); err != nil {
-			return err
-		}
-		if err := r.press(r.a.approve); err != nil {
+	if asks {
+		if err := approveAsked(r, "the call"); err != nil {
 			return err
 		}
 	}
@@ -185,6 +191,10 @@ var retry = scenario{name: "retry", env: []string{retryEnv},
 			// six times in 28 s under "Thinking... (esc to cancel, 29s)"
 			// alone, no hook, then "✕ [API Error: …]".
 			return nil, "Gemini CLI retries with no word on its screen and no hook"
+		case "qwen":
+			// Tried with 0.24.4: a 429 retried sixteen times in 22 s
+			// under its spinner alone ("(21s · esc to cancel)"), no hook.
+			return nil, "Qwen Code retries with no word on its screen and no hook"
 		}
 		return append([]m.Turn{{m.Fail(429)}}, texts...), ""
 	},
@@ -231,8 +241,11 @@ var usageLimit = scenario{name: "usage_limit",
 		if err := r.prompt("Hello."); err != nil {
 			return err
 		}
-		if r.a.name == "gemini" {
+		switch r.a.name {
+		case "gemini":
 			return geminiLimit(r)
+		case "qwen":
+			return qwenLimit(r)
 		}
 		_, err := r.expect("usage limit → idle+failed, usage limit, resets", turnDeadline, func(s world.Session) bool {
 			return is("idle", "failed")(s) && s.Failure != nil && strings.HasPrefix(*s.Failure, "usage limit, resets ")

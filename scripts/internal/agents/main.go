@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -83,12 +84,16 @@ a case under testdata/campaign/, and exits 1. --replay runs a case again.
 	chosen := agents
 	if *quick {
 		turnDeadline = 45 * time.Second
-		chosen = agents[:2] // claude, codex
+		chosen = slices.DeleteFunc(slices.Clone(agents), func(a agent) bool { return !a.quick })
 	}
 	if *only != "" {
 		a, ok := findAgent(*only)
 		if !ok {
-			fail(fmt.Errorf("unknown agent %q: want claude, codex, gemini or opencode", *only))
+			names := make([]string, len(agents))
+			for i, a := range agents {
+				names[i] = a.name
+			}
+			fail(fmt.Errorf("unknown agent %q: want one of %s", *only, strings.Join(names, ", ")))
 		}
 		chosen = []agent{a}
 	}

@@ -180,6 +180,11 @@ var scenarios = []scenario{
 			if err := r.prompt("Ask a subagent."); err != nil {
 				return err
 			}
+			if r.a.subAsks {
+				if err := approveAsked(r, "the subagent"); err != nil {
+					return err
+				}
+			}
 			if err := r.waitTurns(2, turnDeadline); err != nil {
 				return err
 			}

@@ -211,6 +211,7 @@ type Session struct {
 	Background       struct{ Jobs, Agents int }    `json:"background"`
 	Automatic        bool                          `json:"automatic"`
 	Failure          *string                       `json:"failure"`
+	Retry            *string                       `json:"retry"`
 	Extra            map[string]string             `json:"-"`
 }
 
