@@ -1,7 +1,10 @@
 package state
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -117,5 +120,33 @@ func TestQwenScreenShellsKeepHookWork(t *testing.T) {
 	qwenMarkers.seeShells(&r.Activity, Screen(footer+"\n"))
 	if want := []string{sub}; !slices.Equal(r.Activity.Background, want) {
 		t.Errorf("none on screen: background %q, want %q", r.Activity.Background, want)
+	}
+}
+
+// Its input's placeholder tells an empty input from one that holds text,
+// on every recorded screen where it waits at its prompt: only Esc's puts
+// the interrupted prompt back.
+func TestQwenInputHolds(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(realDir, "harness", "qwen", "*", "*.screen"))
+	n := 0
+	for _, f := range files {
+		step := strings.TrimSuffix(filepath.Base(f), ".screen")
+		if step != "ready" && step != "idle" && step != "interrupted" && step != "rejected" {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if holds := InputHolds(AgentQwen, Screen(b)); holds != (step == "interrupted") {
+			t.Errorf("%s: input holds text %v", strings.TrimPrefix(f, realDir+"/"), holds)
+		}
+	}
+	if n < 10 {
+		t.Fatalf("%d recorded screens at its prompt, want its harness's", n)
+	}
+	if InputHolds(AgentClaude, Screen("❯ some draft\n? for shortcuts")) {
+		t.Error("an agent lanes knows no placeholder of: input said to hold text")
 	}
 }

@@ -42,6 +42,10 @@ type Markers struct {
 	// Animates: it redraws at least every second while busy (a spinner, a
 	// timer), so a silent pane means it is not busy.
 	Animates bool
+	// Empty: what its input shows only while it holds nothing (its
+	// placeholder), where its idle markers show either way; nil: lanes
+	// cannot tell (InputHolds).
+	Empty []string
 	// Said: how each answer of its model starts on screen, where a hook
 	// ends an interrupted turn like any other (Gemini CLI's AfterAgent on
 	// Esc): an interrupted marker below the last of them says the turn
@@ -97,6 +101,15 @@ func (m Markers) halt(s Screen) string {
 // its idle prompt, and no dialog over it.
 func (m Markers) Ready(s Screen) bool {
 	return s.Shows(m.Idle) && !s.Shows(m.Dialog)
+}
+
+// InputHolds reports whether s, a screen of agent a at its prompt, shows
+// text in the agent's input that lanes did not type there (Qwen Code puts
+// an interrupted prompt back in its input): typed after it, a prompt would
+// run as one with it.
+func InputHolds(a Agent, s Screen) bool {
+	m, ok := MarkersOf(a)
+	return ok && m.Empty != nil && m.Ready(s) && !s.Shows(m.Empty)
 }
 
 // Asks reports whether s shows one of the agent's dialogs, a question it

@@ -109,6 +109,13 @@ func shown(r *state.Record, screen string) error {
 		return fmt.Errorf("%w; nothing was sent — `lanes answer %s yes|no`, `lanes attach %s`, or send --force", ErrDialogShows, r.Name, r.Name)
 	case state.InMenu(r.Agent, state.Screen(screen)):
 		return fmt.Errorf("%w; nothing was sent — `lanes attach %s`", state.ErrInMenu, r.Name)
+	case state.InputHolds(r.Agent, state.Screen(screen)):
+		return fmt.Errorf("%w; nothing was sent — `lanes attach %s` to send or clear it, or send --force to type after it", ErrInputHolds, r.Name)
 	}
 	return nil
 }
+
+// ErrInputHolds: the agent's input already holds text (Qwen Code puts an
+// interrupted prompt back in it), which the text would run with as one
+// prompt.
+var ErrInputHolds = errors.New("its input already holds text (the agent put an interrupted prompt back, or someone typed in its pane)")

@@ -90,3 +90,33 @@ func TestSendToAJustStartedAgentShowingADialog(t *testing.T) {
 		}
 	}
 }
+
+// Nor after text the agent put back in its input: Qwen Code 0.24.4 puts
+// an interrupted prompt back, and a prompt typed after it ran as one with
+// it ("count slowlyrun it", seen on the board). Its prompt as it starts,
+// empty, takes the text.
+func TestSendRefusesAnInputThatHoldsText(t *testing.T) {
+	for _, c := range []struct {
+		step string
+		want error
+	}{{"interrupted", ErrInputHolds}, {"ready", nil}} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "real", "harness", "qwen", "interrupt", c.step+".screen"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls := fakeTmux(t, reply{cmd: "capture-pane", stdout: string(b)})
+		s := newService(t, "lanes-test-fake", 5*time.Second)
+		r := liveRecord(t, s)
+		r.Agent = state.AgentQwen
+		if err := s.Send(bg, r, "run it", false); !errors.Is(err, c.want) || (err == nil) != (c.want == nil) {
+			t.Errorf("%s: send = %v, want %v", c.step, err, c.want)
+		}
+		typed := false
+		for _, call := range calls() {
+			typed = typed || strings.Contains(call, "paste-buffer") || strings.Contains(call, "send-keys")
+		}
+		if typed != (c.want == nil) {
+			t.Errorf("%s: typed %v", c.step, typed)
+		}
+	}
+}
