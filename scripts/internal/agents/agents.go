@@ -65,6 +65,9 @@ type agent struct {
 	question, subagent *modelserver.ToolCall
 	// subAsks: its subagent tool asks first, as a shell call does.
 	subAsks bool
+	// restores: an interrupt puts the prompt back in its input, which
+	// Ctrl-U clears.
+	restores bool
 	// background(secs) is a shell call the agent runs in the background
 	// for about secs seconds, bgAgent a subagent it starts in the
 	// background; nil: none known.

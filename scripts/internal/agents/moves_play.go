@@ -46,6 +46,14 @@ func (c *campaign) slow(mv move) error {
 		}
 		c.f.interrupted = true
 		c.tl.add(idleTruth(key, allowWitness, c.f))
+		if c.a.restores {
+			// Its input holds the prompt again: send refuses, and the
+			// human clears it.
+			if err := c.refused("input"); err != nil {
+				return err
+			}
+			return c.r.press("C-u")
+		}
 		return nil
 	case "type":
 		// The agent takes it after the stream (or into it): the work

@@ -73,6 +73,7 @@ var qwenAgent = agent{
 		return tool("run_shell_command", fmt.Sprintf(`{"command":"touch bg.txt && sleep %d","is_background":true}`, secs))
 	},
 	bgAsks:    true,
+	restores:  true,
 	toolEvent: "PreToolUse",
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -57,7 +58,18 @@ func interrupt(r *run) error {
 		return err
 	}
 	r.capture("interrupted")
-	return nil
+	if !r.a.restores {
+		return nil
+	}
+	// Its input holds the prompt again: send refuses, saying so; once
+	// the human cleared it, a prompt is taken.
+	if code, msg := r.send("Hello?"); code == 0 || !strings.Contains(msg, "input already holds text") {
+		return fmt.Errorf("send after the interrupt put the prompt back: exit %d %q, want refused, naming the input", code, msg)
+	}
+	if err := r.press("C-u"); err != nil {
+		return err
+	}
+	return afterwards(r)
 }
 
 // captureIdle records the idle screen once the agent has drawn it: its
