@@ -128,7 +128,7 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 			next = ActivityActive
 		}
 	case KindIdlePrompt:
-		if from == ActivityActive {
+		if from == ActivityActive || asking && e.AtPrompt {
 			next = ActivityIdle
 		}
 	case KindSessionStart:

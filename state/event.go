@@ -78,6 +78,10 @@ type Event struct {
 	// the agent queued as a turn of its own after that one (Claude Code
 	// fires UserPromptSubmit when a prompt is typed into a busy pane).
 	Queues bool
+	// AtPrompt: the agent says it waits at its prompt, which it says only
+	// with nothing open (Qwen Code's idle_prompt): a dialog the card
+	// shows was answered no, or dismissed.
+	AtPrompt bool
 	// Runs: a tool start the agent reports only once the call may run, so
 	// the start of the call a dialog asked about says it was approved
 	// (Qwen Code's PreToolUse, after its PermissionRequest).

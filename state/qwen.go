@@ -62,9 +62,10 @@ func qwenEvent(l Line) (Event, bool) {
 		case "permission_prompt":
 			e.Kind, e.Dialog = KindBlock, true
 		case "idle_prompt":
-			// At its prompt again: after every turn, and after Esc (on a
-			// dialog too), where no Stop fires.
-			e.Kind = KindIdlePrompt
+			// At its prompt again: after every turn, and after Esc or No
+			// on a dialog, where no Stop fires; never while a dialog
+			// shows (every recorded walk).
+			e.Kind, e.AtPrompt = KindIdlePrompt, true
 		}
 	}
 	return e, true

@@ -96,6 +96,13 @@ func TestQwenTurnsNoHookStarted(t *testing.T) {
 	if r.Activity.State != ActivityActive || r.Activity.Dialog {
 		t.Errorf("the asked call started: %s dialog %v, want active, the dialog gone", r.Activity.State, r.Activity.Dialog)
 	}
+	// Refused (Esc, or No): no Stop, its idle_prompt ends the dialog.
+	applyAll(t, r, qwenLine(t, 35*time.Second, "UserPromptSubmit", qwenTurn+"4", prompted("jkl")),
+		qwenLine(t, 36*time.Second, "PermissionRequest", qwenTurn+"4", shellTool),
+		qwenLine(t, 40*time.Second, "Notification", "", func(l *Line) { l.NotificationType = "idle_prompt" }))
+	if r.Activity.State != ActivityIdle || r.Activity.Dialog {
+		t.Errorf("its idle_prompt after a refused dialog: %s dialog %v, want idle", r.Activity.State, r.Activity.Dialog)
+	}
 	for _, m := range []func(*Line){ask, func(*Line) {}} {
 		if e := qwenLine(t, 24*time.Second, "PreToolUse", "", m); e.Kind != KindToolStart || e.Dialog {
 			t.Errorf("PreToolUse: %s dialog %v, want a tool's start", e.Kind, e.Dialog)
