@@ -169,7 +169,7 @@ func TestLaunchOpenCode(t *testing.T) {
 	}
 	src := string(p.Files[file])
 	if !isLanesPlugin(p.Files[file]) || !strings.Contains(src, `const LANES = "/usr/local/bin/lanes";`) ||
-		!strings.Contains(src, `const ARGS = ["hook", "opencode"];`) || !strings.Contains(src, "const INSTALLED = false;") {
+		!strings.Contains(src, `const ARGS = ["hook","opencode"];`) || !strings.Contains(src, "const INSTALLED = false;") {
 		t.Fatalf("plugin:\n%s", src)
 	}
 	for _, ev := range pluginEvents(src) {

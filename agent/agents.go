@@ -66,7 +66,7 @@ type Driver struct {
 }
 
 // drivers are the coding agents lanes drives, in the order lists show them.
-var drivers = []*Driver{&claude, &codex, &gemini, &opencode, &qwen}
+var drivers = []*Driver{&claude, &codex, &gemini, &opencode, &qwen, &pi}
 
 // DriverOf is agent a's description; false for one lanes drives no
 // hooks of (a shell, a custom command).

@@ -44,6 +44,9 @@ func dialogScreens(t *testing.T, a state.Agent) []string {
 func TestDialogKeysOnScreens(t *testing.T) {
 	for _, d := range drivers {
 		ag, k := d.Agent, d.keys
+		if len(Offers(ag)) == 0 {
+			continue // it asks nothing (pi)
+		}
 		for _, file := range dialogScreens(t, ag) {
 			name, screen, _ := strings.Cut(file, "\x00")
 			if refused[strings.TrimPrefix(filepath.ToSlash(filepath.Dir(name)), "../testdata/real/")] != "" {

@@ -76,7 +76,7 @@ func dialogText(a state.Agent, tool string, input, details []byte) (string, bool
 		return "", false
 	}
 	d, ok := DriverOf(a)
-	if !ok {
+	if !ok || d.callText == nil {
 		return "", false
 	}
 	return d.callText(tool, strings.TrimRight(cmd, " "), input)

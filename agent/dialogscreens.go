@@ -71,7 +71,7 @@ func (d dialog) pick(o option) (key string, ok bool) {
 func readDialog(a state.Agent, screen string) (dialog, bool) {
 	lines := state.ScreenLines(screen)
 	drv, ok := DriverOf(a)
-	if !ok {
+	if !ok || drv.readDialog == nil {
 		return dialog{}, false
 	}
 	d, ok := drv.readDialog(lines)

@@ -191,7 +191,7 @@ func TestInstallOpenCode(t *testing.T) {
 	if path != filepath.Join(home, ".config", "opencode", "plugins", "lanes.js") || before != nil {
 		t.Fatalf("path %s before %q", path, before)
 	}
-	if !strings.Contains(string(after), `const ARGS = ["hook", "opencode", "--installed"];`) ||
+	if !strings.Contains(string(after), `const ARGS = ["hook","opencode","--installed"];`) ||
 		!strings.Contains(string(after), "const INSTALLED = true;") {
 		t.Fatalf("plugin:\n%s", after)
 	}

@@ -33,7 +33,7 @@ type Reading struct {
 }
 
 // readings are the coding agents lanes reads, in the order lists show them.
-var readings = []Reading{claude, codex, gemini, opencode, qwen}
+var readings = []Reading{claude, codex, gemini, opencode, qwen, pi}
 
 // ReadingOf is agent a's description; false for an agent lanes reads
 // nothing of (a shell, a custom command).

@@ -127,7 +127,7 @@ func TestParseUsageExits(t *testing.T) {
 		{"new api --", exitUsage, "nothing after --: give the command to run"},
 		{"new api --agent custom", exitUsage, "--agent custom runs the command after --"},
 		{"new api --agent custom --", exitUsage, "nothing after --: give the command to run"},
-		{"new api --agent vim -- x", exitUsage, `unknown agent "vim" (want one of claude, codex, gemini, opencode, qwen, shell, or custom with a command after --)`},
+		{"new api --agent vim -- x", exitUsage, `unknown agent "vim" (want one of claude, codex, gemini, opencode, qwen, pi, shell, or custom with a command after --)`},
 		{"new --dir /tmp api --help", exitOK, "Usage: lanes new NAME"},
 		{"send api --forse hi", exitUsage, "put -- before it"},
 		{"send api", exitUsage, "send needs a NAME and TEXT"},

@@ -20,10 +20,10 @@ import (
 // (about 15 s): the adapter's keys meet a real agent in CI.
 func init() {
 	scenarios = append(scenarios,
-		scenario{name: "answer_yes", quick: true, quickOnly: "claude", turns: answerTurns, drive: answerRuns(adapter.Yes)},
-		scenario{name: "answer_no", turns: rejectTurns, drive: answerNo},
-		scenario{name: "answer_always", turns: answerTurns, drive: answerRuns(adapter.Always)},
-		scenario{name: "answer_moved", turns: rejectTurns, drive: answerMoved})
+		scenario{name: "answer_yes", quick: true, quickOnly: "claude", asks: true, turns: answerTurns, drive: answerRuns(adapter.Yes)},
+		scenario{name: "answer_no", asks: true, turns: rejectTurns, drive: answerNo},
+		scenario{name: "answer_always", asks: true, turns: answerTurns, drive: answerRuns(adapter.Always)},
+		scenario{name: "answer_moved", asks: true, turns: rejectTurns, drive: answerMoved})
 }
 
 // answerMoved: where Enter takes the option highlighted, a person moved

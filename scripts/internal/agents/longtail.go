@@ -234,6 +234,10 @@ var usageLimit = scenario{name: "usage_limit",
 			// Tried with 1.18.33: insufficient_quota is retried five
 			// times like any 429, then session.error (retry covers it).
 			return nil, "OpenCode has no usage limit of its own for a custom provider"
+		case "pi":
+			// Tried with 0.73.1: a quota 429 is retried three times like
+			// any 429, then the run ends failed (retry covers it).
+			return nil, "pi has no usage limit of its own: a quota 429 is retried as any 429"
 		}
 		return append([]m.Turn{{m.UsageLimit(90 * time.Minute)}}, texts...), ""
 	},

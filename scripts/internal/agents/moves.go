@@ -61,6 +61,9 @@ func (c *campaign) choices() []weighted {
 	if _, err := adapter.KeysFor(state.Agent(c.a.name), adapter.Always); err == nil {
 		ws[3].then = append(ws[3].then, "answer_always")
 	}
+	if c.a.asks == nil {
+		ws = slices.Delete(ws, 3, 4) // it asks nothing before a call (pi)
+	}
 	if c.a.menu != "" {
 		ws = append(ws, weighted{1, "menu", nil, [2]int{}})
 	}

@@ -53,6 +53,10 @@ func runOne(cfg config, a agent, sc scenario) (rw row) {
 	rw = row{agent: a.name, scenario: sc.name}
 	start := time.Now()
 	defer func() { rw.took = time.Since(start) }()
+	if sc.asks && a.asks == nil {
+		rw.verdict, rw.why = "CANNOT", a.name+" asks nothing before a call: it has no permission dialog"
+		return rw
+	}
 	turns, why := sc.turns(a, cfg.quick)
 	if turns == nil {
 		rw.verdict, rw.why = "CANNOT", why

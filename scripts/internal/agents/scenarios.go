@@ -31,6 +31,9 @@ type scenario struct {
 	// mode: the agent starts with its mode args (agent.mode); plan: with
 	// its plan mode's (agent.plan).
 	mode, plan bool
+	// asks: the walk answers a dialog, which an agent that asks nothing
+	// before a call (agent.asks nil) never shows: CANNOT.
+	asks bool
 	// env is added to the agent's environment (after its own: it wins).
 	env []string
 	// turns is the model's script for this agent; nil with a reason when
@@ -92,7 +95,7 @@ var scenarios = []scenario{
 			r.captureIdle()
 			return nil
 		}},
-	{name: "approve", quick: true,
+	{name: "approve", quick: true, asks: true,
 		turns: func(a agent, q bool) ([]m.Turn, string) {
 			call := a.asks(fmt.Sprintf("sleep %d", toolRun(a, q)))
 			return append([]m.Turn{{m.Step{Tool: &call}}}, texts...), ""
@@ -110,7 +113,7 @@ var scenarios = []scenario{
 			r.captureIdle()
 			return nil
 		}},
-	{name: "reject", quick: true,
+	{name: "reject", quick: true, asks: true,
 		turns: func(a agent, q bool) ([]m.Turn, string) {
 			call := a.asks("sleep 30")
 			return append([]m.Turn{{m.Step{Tool: &call}}}, texts...), ""

@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"os/exec"
 	"slices"
@@ -25,7 +26,13 @@ func init() {
 const wtBranch = "feature/from-agent"
 
 func worktreeTurns(a agent, _ bool) ([]m.Turn, string) {
-	call := a.asks("git checkout -q -b " + wtBranch + " && echo one > one.txt && git add one.txt && git commit -qm one && echo two > two.txt")
+	cmd := "git checkout -q -b " + wtBranch + " && echo one > one.txt && git add one.txt && git commit -qm one && echo two > two.txt"
+	call := a.quiet
+	if a.asks != nil {
+		call = a.asks(cmd)
+	} else {
+		call.Input, _ = json.Marshal(map[string]string{"command": cmd}) // its shell tool (pi's bash), which asks nothing
+	}
 	return append([]m.Turn{{m.Step{Tool: &call}}}, texts...), ""
 }
 
@@ -60,10 +67,14 @@ func worktreeRuns(r *run) error {
 		return err
 	}
 	defer r.w.Tmux(view, "kill-server")
-	if err := asked(r); err != nil {
-		return err
-	}
-	if err := r.press(r.a.approve); err != nil {
+	if r.a.asks != nil {
+		if err := asked(r); err != nil {
+			return err
+		}
+		if err := r.press(r.a.approve); err != nil {
+			return err
+		}
+	} else if err := r.prompt("Make the branch."); err != nil {
 		return err
 	}
 	if err := idleAfter(r, "branch made and committed"); err != nil {

@@ -1,0 +1,138 @@
+package agent
+
+import (
+	"path/filepath"
+
+	"lanes/state"
+)
+
+// pi is pi (pi-coding-agent) as lanes drives it: lanes' extension, which
+// `pi -e` loads, --session to resume. It asks nothing: no dialog keys.
+var pi = Driver{
+	Agent: state.AgentPi, Binary: "pi",
+	launch:     piLaunch,
+	userConfig: filepath.Join(".pi", "agent", "extensions", "lanes.ts"), projectConfig: filepath.Join(".pi", "extensions", "lanes.ts"),
+	plugin:      piExtension,
+	resume:      func(id string) []string { return []string{"--session", id} },
+	userCommand: piUserCommand,
+	injected:    piFile,
+}
+
+// piFile is the extension under HookDir a pi launch loads with -e.
+const piFile = "pi-lanes.ts"
+
+// piLaunch: `pi -e FILE ARGS…`; pi loads an extension given so beside
+// those it finds, so the user's own keep running.
+func piLaunch(lanesBin, dir string, userArgs []string, _ func(string) string) (Plan, error) {
+	file := filepath.Join(dir, piFile)
+	return Plan{
+		Args:     append([]string{"pi", "-e", file}, userArgs...),
+		Env:      injectedEnv(),
+		Files:    map[string][]byte{file: piExtension(lanesBin, false)},
+		Injected: true,
+	}, nil
+}
+
+// piUserCommand: pi's launch adds -e FILE after the binary; the rest is
+// the user's.
+func piUserCommand(dir string, argv []string) ([]string, bool) {
+	if len(argv) >= 3 && argv[0] == "pi" && argv[1] == "-e" {
+		if argv[2] != filepath.Join(dir, piFile) {
+			return nil, false // another session's, or the user's own extension
+		}
+		return append([]string{"pi"}, argv[3:]...), true
+	}
+	return argv, argv[0] == "pi"
+}
+
+// piExtension is the extension file: it forwards pi's session, run and
+// tool events to `lanes hook pi`, as a JSON payload on stdin with the hook
+// field names (hook_event_name, session_id, source, reason, status,
+// tool_name, tool_use_id, tool_input, last_assistant_message). It never
+// sends a prompt; of a tool's input the short string fields, of a run the
+// start of its last text.
+func piExtension(lanesBin string, installed bool) []byte {
+	return pluginFile(pluginMarker+"pi session's activity to lanes.", "pi", piExtensionSource, lanesBin, installed)
+}
+
+const piExtensionSource = `@HEADER@
+export default function (pi: any) {
+  // An installed extension stands down where lanes injected its own.
+  if (INSTALLED && process.env.@ENV@ === "1") return;
+
+@SEND@
+  const sid = (ctx: any): string => {
+    try {
+      return String(ctx.sessionManager.getSessionId() || "");
+    } catch {
+      return "";
+    }
+  };
+  // A handler that throws can break the run: never throw.
+  const on = (event: string, f: (e: any, ctx: any) => unknown) =>
+    pi.on(event, async (e: any, ctx: any) => {
+      try {
+        await f(e || {}, ctx);
+      } catch {}
+    });
+
+  // pi 0.73.1 runs again, with agent_start and no input, a run whose error
+  // it may retry (its _isRetryableError: this pattern), up to 3 times 2,
+  // 4 and 8 s apart (retry.maxRetries, retry.baseDelayMs). Such a run's
+  // end waits for the next start (then it is a retry, which lanes says)
+  // or for the retry's time to pass (then it is the run's end).
+  const RETRYABLE = /overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|connection.?refused|connection.?lost|websocket.?closed|websocket.?error|other side closed|fetch failed|upstream.?connect|reset before headers|socket hang up|ended without|http2 request did not get a response|timed? out|timeout|terminated|retry delay/i;
+  let held: Record<string, unknown> | null = null;
+  let heldTimer: ReturnType<typeof setTimeout> | undefined;
+  let attempt = 0;
+  const release = () => {
+    if (held) send("agent_end", held);
+    held = null;
+  };
+
+  on("session_start", (e, ctx) => send("session_start", { session_id: sid(ctx), source: String(e.reason || "") }));
+  on("input", () => {
+    attempt = 0; // a prompt of the human's: its run's errors count afresh
+  });
+  on("agent_start", (_e, ctx) => {
+    clearTimeout(heldTimer);
+    if (held) {
+      held = null;
+      return send("agent_retry", { session_id: sid(ctx), reason: "attempt " + attempt + "/3" });
+    }
+    return send("agent_start", { session_id: sid(ctx) });
+  });
+  on("tool_execution_start", (e, ctx) =>
+    send("tool_start", { session_id: sid(ctx), tool_name: String(e.toolName || ""), tool_use_id: String(e.toolCallId || ""), tool_input: slim(e.args) }));
+  on("tool_execution_end", (e, ctx) =>
+    send("tool_end", { session_id: sid(ctx), tool_name: String(e.toolName || ""), tool_use_id: String(e.toolCallId || "") }));
+  on("agent_end", (e, ctx) => {
+    const messages = Array.isArray(e.messages) ? e.messages : [];
+    const last = [...messages].reverse().find((m: any) => m && m.role === "assistant") || {};
+    const error = String(last.errorMessage || "");
+    const text = Array.isArray(last.content)
+      ? last.content.filter((c: any) => c && c.type === "text").map((c: any) => String(c.text || "")).join("")
+      : "";
+    const fields = {
+      session_id: sid(ctx),
+      reason: String(last.stopReason || ""),
+      status: (/^([1-5][0-9][0-9])\b/.exec(error) || ["", ""])[1],
+      last_assistant_message: text.slice(0, 1024),
+    };
+    if (fields.reason === "error" && RETRYABLE.test(error) && attempt < 3) {
+      attempt++;
+      held = fields;
+      heldTimer = setTimeout(release, 2000 * 2 ** (attempt - 1) + 3000);
+      return;
+    }
+    attempt = 0;
+    return send("agent_end", fields);
+  });
+  // The process ends after it: wait for the line to be written.
+  on("session_shutdown", (e, ctx) => {
+    clearTimeout(heldTimer);
+    release();
+    return send("session_shutdown", { session_id: sid(ctx), reason: String(e.reason || "") });
+  });
+}
+`

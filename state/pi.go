@@ -1,0 +1,65 @@
+package state
+
+import "cmp"
+
+// AgentPi is pi (pi-coding-agent).
+const AgentPi Agent = "pi"
+
+// pi, as lanes reads it: the events lanes' extension forwards (agent/pi.go;
+// docs/real-agents.md), the ids it resumes by. It asks nothing (no
+// permission dialog, no question tool) and its screen says nothing its
+// events do not, so it is captured only for its pickers.
+var pi = Reading{
+	Agent: AgentPi, Translate: piEvent,
+	// Its pickers: /resume "tab scope · re:<pattern> regex", /model "Only
+	// showing models from configured providers".
+	Menus:       &Menus{Words: []string{"tab scope · re:<pattern> regex", "Only showing models from configured providers"}},
+	ResumeShape: uuidShape,
+}
+
+// pi's events as lanes' extension names them.
+var piKinds = map[string]EventKind{
+	"session_start":    KindSessionStart,
+	"agent_start":      KindTurnStart,
+	"agent_retry":      KindWorking, // its run again after an error it retries
+	"tool_start":       KindToolStart,
+	"tool_end":         KindToolEnd,
+	"agent_end":        KindTurnEnd,
+	"session_shutdown": KindAgentExit,
+}
+
+func piEvent(l Line) (Event, bool) {
+	kind, ok := piKinds[l.Event]
+	if !ok {
+		return Event{}, false
+	}
+	e := hookEvent(l, kind, l.Event)
+	switch l.Event {
+	case "session_start":
+		// startup and resume start its process's conversation; new,
+		// fork and reload go on in the same process, as a /clear.
+		e.SessionSource = l.Source
+		if l.Source != "startup" && l.Source != "resume" {
+			e.SessionSource = "clear"
+		}
+	case "agent_end":
+		// The run's last assistant message's stopReason: stop, aborted
+		// (Esc), error (the API's, retries given up or none).
+		e.Detail = qualified(l.Event, l.Reason)
+		switch l.Reason {
+		case "aborted":
+			e.Outcome = OutcomeCancellation
+		case "error":
+			e.Outcome, e.Failure = OutcomeFailure, httpFailure(l.Status)
+		}
+	case "agent_retry":
+		e.Retry = cmp.Or(retrySays(l.Reason), "retrying")
+	case "session_shutdown":
+		// Only quit ends the process; new, resume, fork and reload go on.
+		sessionEnd(&e, l.Event, l.Reason, piEndKeeps)
+	}
+	return e, true
+}
+
+// pi's session_shutdown reasons after which it goes on.
+var piEndKeeps = []string{"new", "resume", "fork", "reload"}
