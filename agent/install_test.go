@@ -123,6 +123,7 @@ func TestInstallNewFiles(t *testing.T) {
 		{state.AgentClaude, ".claude/settings.json", claudeHooks, "'/usr/local/bin/lanes' hook claude --installed"},
 		{state.AgentGemini, ".gemini/settings.json", geminiHooks, "'/usr/local/bin/lanes' hook gemini --installed"},
 		{state.AgentCodex, ".codex/hooks.json", codexHooks, "'/usr/local/bin/lanes' hook codex --installed"},
+		{state.AgentQwen, ".qwen/settings.json", claudeHooks, "'/usr/local/bin/lanes' hook qwen --installed"},
 	} {
 		t.Run(string(tc.agent), func(t *testing.T) {
 			home, project := t.TempDir(), t.TempDir()
@@ -182,38 +183,52 @@ func TestInstallGeminiKeepsSettings(t *testing.T) {
 	}
 }
 
-func TestInstallOpenCode(t *testing.T) {
+// A plugin agent's file (OpenCode's plugin, pi's extension) is lanes'
+// alone: written whole, rewritten in place, never over another's.
+func TestInstallPlugins(t *testing.T) {
+	for _, tc := range []struct {
+		agent         state.Agent
+		user, project string
+	}{
+		{state.AgentOpenCode, ".config/opencode/plugins/lanes.js", ".opencode/plugins/lanes.js"},
+		{state.AgentPi, ".pi/agent/extensions/lanes.ts", ".pi/extensions/lanes.ts"},
+	} {
+		t.Run(string(tc.agent), func(t *testing.T) { installPlugin(t, tc.agent, tc.user, tc.project) })
+	}
+}
+
+func installPlugin(t *testing.T, agent state.Agent, user, proj string) {
 	home, project := t.TempDir(), t.TempDir()
-	path, before, after, err := install(t, state.AgentOpenCode, testBin, home, "")
+	path, before, after, err := install(t, agent, testBin, home, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if path != filepath.Join(home, ".config", "opencode", "plugins", "lanes.js") || before != nil {
+	if path != filepath.Join(home, user) || before != nil {
 		t.Fatalf("path %s before %q", path, before)
 	}
-	if !strings.Contains(string(after), `const ARGS = ["hook","opencode","--installed"];`) ||
+	if !strings.Contains(string(after), `const ARGS = ["hook","`+string(agent)+`","--installed"];`) ||
 		!strings.Contains(string(after), "const INSTALLED = true;") {
 		t.Fatalf("plugin:\n%s", after)
 	}
-	if ok, _ := Installed(state.AgentOpenCode, home); ok {
+	if ok, _ := Installed(agent, home); ok {
 		t.Fatal("installed before writing")
 	}
 	write(t, path, string(after))
-	if ok, err := Installed(state.AgentOpenCode, home); !ok || err != nil {
+	if ok, err := Installed(agent, home); !ok || err != nil {
 		t.Fatalf("Installed = %v, %v", ok, err)
 	}
-	_, before2, after2, err := install(t, state.AgentOpenCode, testBin, home, "")
+	_, before2, after2, err := install(t, agent, testBin, home, "")
 	if err != nil || !bytes.Equal(before2, after) || !bytes.Equal(after2, after) {
 		t.Fatalf("reinstall: %v", err)
 	}
 
-	ppath, _, _, err := install(t, state.AgentOpenCode, testBin, home, project)
-	if err != nil || ppath != filepath.Join(project, ".opencode", "plugins", "lanes.js") {
+	ppath, _, _, err := install(t, agent, testBin, home, project)
+	if err != nil || ppath != filepath.Join(project, proj) {
 		t.Fatalf("project path %s %v", ppath, err)
 	}
 	write(t, ppath, "export const Mine = async () => ({})\n")
-	if _, _, _, err := install(t, state.AgentOpenCode, testBin, home, project); !errors.Is(err, ErrNotOurs) {
-		t.Fatalf("someone else's lanes.js overwritten: %v", err)
+	if _, _, _, err := install(t, agent, testBin, home, project); !errors.Is(err, ErrNotOurs) {
+		t.Fatalf("someone else's file overwritten: %v", err)
 	}
 }
 
