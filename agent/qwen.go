@@ -61,6 +61,23 @@ func qwenLaunch(lanesBin, dir string, userArgs []string, env func(string) string
 	}.launch(lanesBin, dir, userArgs, env)
 }
 
+// unscrolled is lines without the scrollbar glyph Qwen Code draws at the
+// end of each, after the line's padding: a line that ends otherwise keeps
+// it (a call that ends " │" then reads as another, and is refused).
+func unscrolled(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		for _, bar := range []string{"█", "│"} {
+			if body, ok := strings.CutSuffix(l, bar); ok && strings.HasSuffix(body, " ") {
+				l = strings.TrimRight(body, " ")
+				break
+			}
+		}
+		out[i] = l
+	}
+	return out
+}
+
 // qwenSystemDefaults is where Qwen Code 0.24.4 looks for its system
 // defaults when EnvQwenSystemDefaults is unset: beside its system settings
 // file, which envQwenSystemSettings may move.
@@ -94,7 +111,12 @@ func qwenSystemDefaults(goos string, env func(string) string) string {
 //
 //
 //	⠏ Waiting for user confirmation...
+//
+// Once its conversation scrolls, a scrollbar takes the area's last column
+// ("█" its thumb, "│" its track; testdata/real/qwen/permission-scrollbar):
+// that column is not the dialog's.
 func qwenDialog(lines []string) (dialog, bool) {
+	lines = unscrolled(lines)
 	q := -1
 	for i := len(lines) - 1; i >= 0 && q < 0; i-- {
 		if strings.HasPrefix(lines[i], "   Allow execution of: '") && strings.HasSuffix(lines[i], "'?") {

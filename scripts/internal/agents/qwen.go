@@ -33,8 +33,10 @@ var qwenAgent = agent{
 			"model":    map[string]any{"name": "fake-model"},
 			"privacy":  map[string]any{"usageStatisticsEnabled": false},
 			"general":  map[string]any{"disableAutoUpdate": true, "disableUpdateNag": true},
-			"ui":       map[string]any{"enableFollowupSuggestions": false},
-			"memory":   map[string]any{"enableManagedAutoMemory": false, "enableManagedAutoDream": false},
+			// (Its optional "How is Qwen doing this session?" after a
+			// conversation, at random: off, so a walk is the same twice.)
+			"ui":     map[string]any{"enableFollowupSuggestions": false, "enableUserFeedback": false},
+			"memory": map[string]any{"enableManagedAutoMemory": false, "enableManagedAutoDream": false},
 		}
 		if h.tap != "" {
 			settings["hooks"] = h.tapHooks(qwenEvents, true)
@@ -50,7 +52,7 @@ var qwenAgent = agent{
 	mode: []string{"--approval-mode", "auto-edit"},
 	plan: []string{"--approval-mode", "plan"},
 	// Shift+Tab cycles its modes; the footer names the one it is in.
-	modeKey: "BTab", planOn: "Plan mode", planOff: "Ask permissions",
+	modeKey: "BTab", planOn: "plan mode (shift + tab", planOff: "⏸ Ask permissions",
 	exitPlan: tool("exit_plan_mode", `{"plan":"# Greeting\n\nSay hello to the user."}`),
 	ready:    lanesMarkers(state.AgentQwen).Idle,
 	dialog:   lanesMarkers(state.AgentQwen).Dialog,
