@@ -1,6 +1,7 @@
 package theme
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -45,8 +46,9 @@ func TestShippedPalettesPass(t *testing.T) {
 	}
 }
 
-// TestPaletteFigures logs the measured figures, so a review sees the margins.
-func TestPaletteFigures(t *testing.T) {
+// The palette's measured figures, so a review sees the margins, and a
+// change of a colour shows here as a change of its figures.
+func Example_paletteFigures() {
 	for _, tt := range []struct {
 		name string
 		p    Palette
@@ -54,13 +56,34 @@ func TestPaletteFigures(t *testing.T) {
 		bg := hexColor(tt.p.Background)
 		for _, r := range Roles {
 			surface, text := tt.p.Badge(r)
-			t.Logf("%s %-10s %s on %s %.2f:1  badge text %.2f:1", tt.name, r, tt.p.Hex(r), tt.p.Background,
+			fmt.Printf("%s %-10s %s on %s %.2f:1  badge text %.2f:1\n", tt.name, r, tt.p.Hex(r), tt.p.Background,
 				Contrast(tt.p.Color(r), bg), Contrast(text, surface))
 		}
-		t.Logf("%s ΔE2000 working/needs %.1f, terminated/danger %.1f", tt.name,
+		fmt.Printf("%s ΔE2000 working/needs %.1f, terminated/danger %.1f\n", tt.name,
 			DeltaE(tt.p.Color(RoleWorking), tt.p.Color(RoleNeeds)),
 			DeltaE(tt.p.Color(RoleTerminated), tt.p.Color(RoleDanger)))
 	}
+	// Output:
+	// dark working    #36C2B4 on #111317 8.44:1  badge text 8.44:1
+	// dark needs      #F2B84B on #111317 10.39:1  badge text 10.39:1
+	// dark review     #5B8DEF on #111317 5.76:1  badge text 5.76:1
+	// dark ready      #75C98D on #111317 9.29:1  badge text 9.29:1
+	// dark merged     #4BAE72 on #111317 6.73:1  badge text 4.78:1
+	// dark idle       #8E96A3 on #111317 6.24:1  badge text 6.24:1
+	// dark terminated #6F7680 on #111317 4.05:1  badge text 4.59:1
+	// dark danger     #EE6A6A on #111317 6.11:1  badge text 6.11:1
+	// dark unknown    #A78BFA on #111317 6.83:1  badge text 6.83:1
+	// dark ΔE2000 working/needs 40.3, terminated/danger 31.9
+	// light working    #087F75 on #FFFFFF 4.88:1  badge text 4.88:1
+	// light needs      #946200 on #FFFFFF 5.24:1  badge text 5.24:1
+	// light review     #255FC4 on #FFFFFF 5.98:1  badge text 5.98:1
+	// light ready      #237A3D on #FFFFFF 5.35:1  badge text 5.35:1
+	// light merged     #176B37 on #FFFFFF 6.57:1  badge text 5.55:1
+	// light idle       #69717D on #FFFFFF 4.93:1  badge text 4.93:1
+	// light terminated #626975 on #FFFFFF 5.53:1  badge text 5.53:1
+	// light danger     #B83232 on #FFFFFF 5.93:1  badge text 5.93:1
+	// light unknown    #6D46C2 on #FFFFFF 6.35:1  badge text 6.35:1
+	// light ΔE2000 working/needs 38.1, terminated/danger 31.1
 }
 
 // TestCheckCatchesBrokenPalettes proves the checks bite: each palette below
