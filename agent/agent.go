@@ -12,6 +12,7 @@ package agent
 import (
 	"errors"
 	"fmt"
+	"lanes/internal/shell"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -119,7 +120,7 @@ type hookSpec struct {
 // single-quoted so any path survives the shell, then `hook AGENT`, then
 // InstalledFlag for hooks written into the agent's own config.
 func hookCommand(lanesBin, agent string, installed bool) string {
-	cmd := shellQuote(lanesBin) + " hook " + agent
+	cmd := shell.Quoted(lanesBin) + " hook " + agent
 	if installed {
 		cmd += " " + InstalledFlag
 	}
@@ -146,7 +147,7 @@ func installedBinary(cmd, agent string) (bin string, ok bool) {
 	return bin, true
 }
 
-// cutShellQuoted splits a leading shellQuote'd word off s.
+// cutShellQuoted splits a leading shell.Quoted word off s.
 func cutShellQuoted(s string) (word, rest string, ok bool) {
 	var b strings.Builder
 	for {
@@ -165,13 +166,6 @@ func cutShellQuoted(s string) (word, rest string, ok bool) {
 		b.WriteByte('\'')
 		s = s[2:] // the escaped quote; the next part reopens the quoting
 	}
-}
-
-// shellQuote quotes s for a POSIX shell: s goes inside single quotes, and
-// each single quote in it closes the quoting, is written escaped with a
-// backslash, and reopens it.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func injectedEnv(extra ...string) []string {

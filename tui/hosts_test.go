@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"lanes/internal/shell"
 	"slices"
 	"strings"
 	"sync"
@@ -35,7 +36,7 @@ func (f *fakeRemote) Watch(context.Context, []remote.Host) <-chan remote.Status 
 func (f *fakeRemote) Run(_ context.Context, h remote.Host, stdin io.Reader, args ...string) ([]byte, error) {
 	line := h.Dest + ":"
 	for _, a := range args {
-		line += " " + remote.Quote(a)
+		line += " " + shell.Quote(a)
 	}
 	if stdin != nil {
 		b, _ := io.ReadAll(stdin)

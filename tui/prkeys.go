@@ -2,7 +2,7 @@ package tui
 
 import (
 	"fmt"
-	"strings"
+	"lanes/internal/shell"
 
 	"lanes/state"
 
@@ -49,24 +49,11 @@ func (m *Model) askCreatePR(sel *item) tea.Cmd {
 	}
 	push, create := state.PRCreate(r.Branch)
 	do := &action{verb: "create a PR for", question: "Create a PR for %s?",
-		detail: "In " + shellWords([]string{r.Dir}) + " it runs\n  " + shellWords(push) + "\n  " + shellWords(create) +
+		detail: "In " + shell.Words([]string{r.Dir}) + " it runs\n  " + shell.Words(push) + "\n  " + shell.Words(create) +
 			"\nand records the PR gh prints.",
 		live: true, doing: "creating a PR for " + r.Name + "…",
 		say: Actions.CreatePR}
 	m.confirm = newConfirm(pending{do: do, rec: *r})
 	m.mode = modeConfirm
 	return nil
-}
-
-// shellWords shows argv as a shell would read it, quoting only the words
-// that need it, so the user can copy what the confirm says it runs.
-func shellWords(argv []string) string {
-	out := make([]string, len(argv))
-	for i, w := range argv {
-		out[i] = w
-		if w == "" || strings.ContainsAny(w, " \t\n'\"\\$`;&|<>()*?[]#~!{}") {
-			out[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-		}
-	}
-	return strings.Join(out, " ")
 }

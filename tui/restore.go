@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"lanes/internal/shell"
 
 	"lanes/state"
 
@@ -41,7 +42,7 @@ func (m *Model) restorePlanned(msg restorePlanMsg) tea.Cmd {
 		return nil // the user moved on meanwhile
 	}
 	do := &action{verb: "restore", question: "Restore %s?",
-		detail: fmt.Sprintf("Its tmux session is gone. In %s it runs\n  %s", shellWords([]string{msg.rec.Dir}), shellWords(msg.argv)),
+		detail: fmt.Sprintf("Its tmux session is gone. In %s it runs\n  %s", shell.Words([]string{msg.rec.Dir}), shell.Words(msg.argv)),
 		doing:  "restoring " + msg.rec.Name + "…", say: Actions.Restore}
 	m.confirm = newConfirm(pending{do: do, rec: msg.rec})
 	m.mode = modeConfirm

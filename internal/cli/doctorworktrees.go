@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"lanes/internal/shell"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"lanes/internal/remote"
 	"lanes/internal/session"
 	"lanes/state"
 )
@@ -72,17 +72,17 @@ func doctorWorktrees(recs []*state.Record, add addFunc) {
 			continue
 		}
 		if err := session.CheckWorktree(r.Git.Worktree); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			add(false, "chmod go-w the directory it names (or move the repository where only you can change it), then lanes restart "+remote.Quote(r.Name),
+			add(false, "chmod go-w the directory it names (or move the repository where only you can change it), then lanes restart "+shell.Quote(r.Name),
 				"session %s's worktree: %v — restart and restore will not start its agent there", r.Name, err)
 		}
 	}
 	for _, o := range orphanWorktrees(recs) {
-		fix := "git -C " + remote.Quote(o.repo) + " worktree remove " + remote.Quote(o.path)
+		fix := "git -C " + shell.Quote(o.repo) + " worktree remove " + shell.Quote(o.path)
 		if o.empty {
 			fix = "lanes doctor --repair (nothing is checked out in it)"
 		}
 		if o.branch != "" {
-			fix += "\n         git -C " + remote.Quote(o.repo) + " branch -D " + remote.Quote(o.branch) + "   (once nothing on it is wanted)"
+			fix += "\n         git -C " + shell.Quote(o.repo) + " branch -D " + shell.Quote(o.branch) + "   (once nothing on it is wanted)"
 		}
 		add(false, fix, "worktree %s (branch %s) under lanes' root has no session: an interrupted lanes new --worktree, or a session removed without --worktree",
 			o.path, cmp.Or(o.branch, "unknown"))
@@ -109,7 +109,7 @@ func (a *app) repairWorktrees(ctx context.Context, recs []*state.Record) {
 		}
 		fmt.Fprintf(a.stdout, "repair: removed the empty worktree %s (an interrupted lanes new --worktree)", o.path)
 		if o.branch != "" {
-			fmt.Fprintf(a.stdout, "; its branch is kept: git -C %s branch -D %s", remote.Quote(o.repo), remote.Quote(o.branch))
+			fmt.Fprintf(a.stdout, "; its branch is kept: git -C %s branch -D %s", shell.Quote(o.repo), shell.Quote(o.branch))
 		}
 		fmt.Fprintln(a.stdout)
 	}

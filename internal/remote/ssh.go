@@ -1,6 +1,7 @@
 package remote
 
 import (
+	"lanes/internal/shell"
 	"strings"
 )
 
@@ -35,7 +36,7 @@ func (s SSH) program() string {
 func (s SSH) Lanes(h Host, args ...string) []string {
 	words := []string{"lanes"}
 	for _, a := range args {
-		words = append(words, Quote(a))
+		words = append(words, shell.Quote(a))
 	}
 	return []string{s.program(), "-o", "BatchMode=yes", "-o", "ConnectTimeout=" + connectTimeout, "-T", "--", h.Dest, strings.Join(words, " ")}
 }
@@ -45,18 +46,8 @@ func (s SSH) Lanes(h Host, args ...string) []string {
 func (s SSH) Attach(h Host, socket, session string) []string {
 	words := []string{"tmux"}
 	if socket != "" {
-		words = append(words, "-L", Quote(socket))
+		words = append(words, "-L", shell.Quote(socket))
 	}
-	words = append(words, "attach-session", "-t", Quote("="+session))
+	words = append(words, "attach-session", "-t", shell.Quote("="+session))
 	return []string{s.program(), "-t", "--", h.Dest, strings.Join(words, " ")}
-}
-
-// Quote is s as one word for a POSIX shell, and for zsh: a word starting
-// with = is quoted (zsh reads =NAME as the path of command NAME), as are
-// all but plain letters, digits and - _ . / : @ % + ,.
-func Quote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:@%+,") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
