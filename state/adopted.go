@@ -49,10 +49,15 @@ var ErrNoPane = errors.New("it runs in no tmux pane lanes reads (lanes did not s
 // reads (socket), found there by a read (its pid and session). A %N lanes
 // does not read may be anything now (its server restarted).
 func AdoptedPane(r *Record, socket string) error {
-	if r.Runtime.PaneID == "" || r.Runtime.SessionID == "" || r.Pane.PID == 0 || r.Runtime.Socket != socket {
+	if !paneRead(r) || r.Runtime.Socket != socket {
 		return ErrNoPane
 	}
 	return nil
+}
+
+// paneRead: a read found r's pane (its pid and session).
+func paneRead(r *Record) bool {
+	return r.Runtime.PaneID != "" && r.Runtime.SessionID != "" && r.Pane.PID != 0
 }
 
 // Adopt is where a session lanes did not start runs, as its hook saw it.

@@ -38,12 +38,14 @@ func (e deadPane) Unwrap() error { return ErrAgentExited }
 // live agent, not in a dialog unless force is set, on a server that answers.
 // Only the dialog fact refuses: a generic script's waiting_input is a stdin
 // prompt, which the text answers.
-// It reads raw facts, so it holds even while tmux is unreachable.
+// It reads raw facts, so it holds even while tmux is unreachable. An
+// adopted session must run in a pane lanes has read; whether that pane is
+// on the server the command reads is AdoptedPane's, where that is known.
 func CanSend(r *Record, force bool) error {
 	switch {
 	case r.Runtime.Terminated:
 		return ErrTerminated
-	case r.Adopted && AdoptedPane(r, r.Runtime.Socket) != nil:
+	case r.Adopted && !paneRead(r):
 		return ErrNoPane
 	case r.Starting():
 		return ErrStarting
