@@ -7,18 +7,10 @@ import (
 )
 
 // piLine is one of the lines lanes' pi extension makes `lanes hook pi`
-// write, at d after t0, read through its translation.
+// write.
 func piLine(t *testing.T, d time.Duration, event string, more ...func(*Line)) Event {
 	t.Helper()
-	l := Line{At: t0.Add(d), Launch: "L1", Agent: "pi", Event: event}
-	for _, m := range more {
-		m(&l)
-	}
-	e, ok := piEvent(l)
-	if !ok {
-		t.Fatalf("pi %s: not translated", event)
-	}
-	return e
+	return lineEvent(t, "pi", d, event, more...)
 }
 
 func stopped(reason, status string) func(*Line) {

@@ -9,19 +9,25 @@ import (
 	"time"
 )
 
-// qwenLine is one of Qwen Code 0.24.4's hook lines as `lanes hook qwen`
-// writes it, at d after t0, read through its translation.
-func qwenLine(t *testing.T, d time.Duration, event, turn string, more ...func(*Line)) Event {
+// lineEvent is agent's spool line for event, as `lanes hook AGENT` writes
+// it, at d after t0, read through Translate.
+func lineEvent(t *testing.T, agent string, d time.Duration, event string, more ...func(*Line)) Event {
 	t.Helper()
-	l := Line{At: t0.Add(d), Launch: "L1", Agent: "qwen", Event: event, TurnID: turn}
+	l := Line{At: t0.Add(d), Launch: "L1", Agent: agent, Event: event}
 	for _, m := range more {
 		m(&l)
 	}
-	e, ok := qwenEvent(l)
+	e, ok := Translate(l)
 	if !ok {
-		t.Fatalf("qwen %s: not translated", event)
+		t.Fatalf("%s %s: not translated", agent, event)
 	}
 	return e
+}
+
+// qwenLine is one of Qwen Code 0.24.4's hook lines, of turn.
+func qwenLine(t *testing.T, d time.Duration, event, turn string, more ...func(*Line)) Event {
+	t.Helper()
+	return lineEvent(t, "qwen", d, event, append([]func(*Line){func(l *Line) { l.TurnID = turn }}, more...)...)
 }
 
 func shellTool(l *Line) { l.ToolName, l.ToolUseID = "run_shell_command", "toolu_1" }

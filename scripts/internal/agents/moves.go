@@ -52,17 +52,17 @@ func (c *campaign) choices() []weighted {
 		{3, "text", nil, [2]int{}},
 		{3, "slow", []string{"end", "interrupt", "interrupt", "type", "kill9"}, [2]int{6, 20}},
 		{2, "tool", nil, [2]int{}},
-		{5, "ask", []string{"approve", "reject", "answer_yes", "answer_no", "wait"}, [2]int{1, 6}},
 		{1, "error", nil, [2]int{}},
 		{1, "exit", nil, [2]int{}},
 		{1, "kill9", nil, [2]int{}},
 		{1, "tmuxkill", nil, [2]int{}},
 	}
-	if _, err := adapter.KeysFor(state.Agent(c.a.name), adapter.Always); err == nil {
-		ws[3].then = append(ws[3].then, "answer_always")
-	}
-	if c.a.asks == nil {
-		ws = slices.Delete(ws, 3, 4) // it asks nothing before a call (pi)
+	if c.a.asks != nil { // pi asks nothing before a call
+		then := []string{"approve", "reject", "answer_yes", "answer_no", "wait"}
+		if _, err := adapter.KeysFor(state.Agent(c.a.name), adapter.Always); err == nil {
+			then = append(then, "answer_always")
+		}
+		ws = slices.Insert(ws, 3, weighted{5, "ask", then, [2]int{1, 6}}) // where seeds drew it before
 	}
 	if c.a.menu != "" {
 		ws = append(ws, weighted{1, "menu", nil, [2]int{}})
