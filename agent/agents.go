@@ -9,7 +9,7 @@ import (
 )
 
 // Each coding agent lanes drives is described once, as data, in a file of
-// its own (claude.go, codex.go, gemini.go, opencode.go, qwen.go): how it starts
+// its own (claude.go, codex.go, gemini.go, opencode.go, qwen.go, pi.go): how it starts
 // with lanes' hooks, where `lanes hooks install` writes them, the keys
 // that answer its dialog and how that dialog reads on screen, how it
 // resumes, how its input takes a prompt. The rest of the package asks the

@@ -1,7 +1,7 @@
 package state
 
 // Each coding agent lanes reads is described once, as data, in a file of
-// its own (claude.go, codex.go, gemini.go, opencode.go, qwen.go): its hook events
+// its own (claude.go, codex.go, gemini.go, opencode.go, qwen.go, pi.go): its hook events
 // and what each means, its screen markers, the tool it asks with, the ids
 // it resumes by. The rest of the package asks the description, never the
 // agent's name; an agent is added with its file and its entry in readings.
