@@ -92,7 +92,11 @@ export default function (pi: any) {
 
   on("session_start", (e, ctx) => send("session_start", { session_id: sid(ctx), source: String(e.reason || "") }));
   on("input", () => {
-    attempt = 0; // a prompt of the human's: its run's errors count afresh
+    // A prompt of the human's: a held end was the last run's (its next
+    // start is this prompt's run, no retry), and errors count afresh.
+    clearTimeout(heldTimer);
+    release();
+    attempt = 0;
   });
   on("agent_start", (_e, ctx) => {
     clearTimeout(heldTimer);

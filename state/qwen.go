@@ -86,6 +86,7 @@ var qwenMarkers = Markers{
 	// + tab to cycle)", in every mode, also once Esc put the prompt back
 	// in it (testdata/real/harness/qwen/interrupt).
 	Idle:        []string{"Type your message", "(shift + tab to cycle)"},
+	Input:       "> ",
 	Empty:       []string{">   Type your message"},
 	Busy:        []string{"esc to cancel"},
 	Interrupted: []string{"Request cancelled."},

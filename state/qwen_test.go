@@ -159,6 +159,16 @@ func TestQwenInputHolds(t *testing.T) {
 	if n < 10 {
 		t.Fatalf("%d recorded screens at its prompt, want its harness's", n)
 	}
+	// Only its input line counts: an answer quoting the placeholder above
+	// a half-typed input (the hostile re-run sent into one so).
+	rule := strings.Repeat("─", 20)
+	for draft, holds := range map[string]bool{"> rm -rf ~/important half-typed": true, ">   Type your message or @path/to/file": false} {
+		s := "  ◆︎ It shows:\n    >   Type your message or @path/to/file\n" + rule + "\n" + draft + "\n" + rule +
+			"\n  ⏸ Ask permissions (shift + tab to cycle)\n"
+		if InputHolds(AgentQwen, Screen(s)) != holds {
+			t.Errorf("input %q under a quoted placeholder: holds %v, want %v", draft, !holds, holds)
+		}
+	}
 	if InputHolds(AgentClaude, Screen("❯ some draft\n? for shortcuts")) {
 		t.Error("an agent lanes knows no placeholder of: input said to hold text")
 	}

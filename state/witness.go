@@ -42,9 +42,11 @@ type Markers struct {
 	// Animates: it redraws at least every second while busy (a spinner, a
 	// timer), so a silent pane means it is not busy.
 	Animates bool
-	// Empty: what its input shows only while it holds nothing (its
-	// placeholder), where its idle markers show either way; nil: lanes
-	// cannot tell (InputHolds).
+	// Input: how its input line starts, at the screen's first column (its
+	// conversation is indented); Empty: what that line shows only while
+	// the input holds nothing (its placeholder). "": lanes cannot tell
+	// (InputHolds).
+	Input string
 	Empty []string
 	// Said: how each answer of its model starts on screen, where a hook
 	// ends an interrupted turn like any other (Gemini CLI's AfterAgent on
@@ -107,9 +109,19 @@ func (m Markers) Ready(s Screen) bool {
 // text in the agent's input that lanes did not type there (Qwen Code puts
 // an interrupted prompt back in its input): typed after it, a prompt would
 // run as one with it.
+// Only its input line counts: a model's answer may quote the placeholder.
 func InputHolds(a Agent, s Screen) bool {
 	m, ok := MarkersOf(a)
-	return ok && m.Empty != nil && m.Ready(s) && !s.Shows(m.Empty)
+	if !ok || m.Input == "" || !m.Ready(s) {
+		return false
+	}
+	lines := strings.Split(string(s), "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], m.Input) {
+			return !Screen(lines[i]).Shows(m.Empty)
+		}
+	}
+	return false
 }
 
 // Asks reports whether s shows one of the agent's dialogs, a question it
