@@ -35,6 +35,7 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 	if !ok {
 		return nil, ""
 	}
+	next = holdEnd(r, e, next)
 	detail := e.Detail
 	if e.Kind == KindTurnStart && a.Automatic {
 		detail += DetailSep + "automatic (no human started it)"

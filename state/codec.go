@@ -18,10 +18,10 @@ import (
 // facts, the dialog's opening and the mute, version 6 the answer, version 7
 // the git facts, version 8 Adopted, version 9 the turn's session id, version 10 the server's pid, version 11 the call's digest and the dialog's call, version 12 the
 // background work, the automatic turn, what the human saw and why a turn
-// failed, version 13 the reply and the menu, version 14 the kill set out and the scheduled prompts, version 16 the queued prompts, version 17 the agent's turn id;
+// failed, version 13 the reply and the menu, version 14 the kill set out and the scheduled prompts, version 16 the queued prompts, version 17 the agent's turn id, version 18 the held turn's end;
 // an older
 // record decodes with them zero.
-const codecVersion = 17
+const codecVersion = 18
 
 var errTruncated = errors.New("record truncated")
 
@@ -274,7 +274,8 @@ func (e *encoder) since1(r *Record) {
 	e.strs(a.Scheduled)    // 15
 	e.int(int64(a.Queued)) // 16
 	e.bool(a.QueuedTurn)
-	e.str(a.TurnID) // 17
+	e.str(a.TurnID)   // 17
+	e.time(a.HeldEnd) // 18
 }
 
 // since1 reads what a record of version v has of those fields; the rest
@@ -367,5 +368,8 @@ func (d *decoder) since13(r *Record, v uint64) {
 	}
 	if v >= 17 {
 		a.TurnID = d.str()
+	}
+	if v >= 18 {
+		a.HeldEnd = d.time()
 	}
 }

@@ -174,9 +174,10 @@ func TestCodecReadsOlderVersions(t *testing.T) {
 	// one, version 10 one, version 11 two, version 12 six, version 13
 	// three, version 14 one (killing_at; main wrote scheduled as 14 too
 	// for an hour, so a 14 may have it: TestCodecReadsBothFourteens),
-	// version 15 one, version 16 two, version 17 one, each one byte when
+	// version 15 one, version 16 two, version 17 one, version 18
+	// one, each one byte when
 	// zero or empty.
-	for v, cut := range map[byte]int{1: 41, 2: 36, 3: 33, 4: 32, 5: 26, 6: 25, 7: 19, 8: 18, 9: 17, 10: 16, 11: 14, 12: 8, 13: 5, 14: 4, 15: 3, 16: 1} {
+	for v, cut := range map[byte]int{1: 42, 2: 37, 3: 34, 4: 33, 5: 27, 6: 26, 7: 20, 8: 19, 9: 18, 10: 17, 11: 15, 12: 9, 13: 6, 14: 5, 15: 4, 16: 2, 17: 1} {
 		got, err := decodeRecord(append([]byte{v}, b[1:len(b)-cut]...))
 		if err != nil {
 			t.Fatalf("version %d: %v", v, err)
@@ -195,7 +196,7 @@ func TestCodecReadsBothFourteens(t *testing.T) {
 	r := rec(ActivityIdle, prOpen)
 	r.Activity.Scheduled = []string{"abc"}
 	b := encodeRecord(r)
-	b = b[:len(b)-3] // before the queued prompts
+	b = b[:len(b)-4] // before the queued prompts
 	b[0] = 14
 	got, err := decodeRecord(b) // with scheduled
 	if err != nil || !reflect.DeepEqual(got, r) {
@@ -203,7 +204,7 @@ func TestCodecReadsBothFourteens(t *testing.T) {
 	}
 	r.Activity.Scheduled = nil
 	b = encodeRecord(r)
-	got, err = decodeRecord(append([]byte{14}, b[1:len(b)-4]...)) // killing_at alone
+	got, err = decodeRecord(append([]byte{14}, b[1:len(b)-5]...)) // killing_at alone
 	if err != nil || !reflect.DeepEqual(got, r) {
 		t.Fatalf("14 without scheduled: %v\n got %+v\nwant %+v", err, got, r)
 	}
@@ -222,7 +223,7 @@ func TestCodecOlderAskIsADialog(t *testing.T) {
 		r := rec(ActivityBlocked, prOpen)
 		r.Agent, r.Activity.Outcome = c.agent, c.outcome
 		b := encodeRecord(r)
-		got, err := decodeRecord(append([]byte{2}, b[1:len(b)-36]...))
+		got, err := decodeRecord(append([]byte{2}, b[1:len(b)-37]...))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -98,6 +98,11 @@ var geminiMarkers = Markers{
 	// "✦ Thinking about it" then "ℹ Request cancelled." when Esc ended
 	// the turn, AfterAgent firing as for any turn's end).
 	Said: []string{"✦ "},
+	// A prompt typed while a turn runs waits, no hook firing, under
+	// "  Queued (press ↑ to edit):" above its composer, then runs as a
+	// turn of its own: AfterAgent, BeforeAgent 0.3 s later
+	// (testdata/real/gemini/queued).
+	Queued: "  Queued (press ↑ to edit):",
 }
 
 // geminiPlan reads Gemini CLI's plan approval, a box whose bottom is the

@@ -28,7 +28,7 @@ func TestAQueuedPromptKeepsTheCardWorking(t *testing.T) {
 	// An agent that does not queue (its turn start while busy is no prompt
 	// of its own): the Stop ends it.
 	g := rec(ActivityIdle)
-	g.Agent = AgentGemini
+	g.Agent = AgentCodex
 	applyAll(t, g, ev(KindTurnStart, after(time.Second)), ev(KindTurnStart, after(2*time.Second)), ev(KindTurnEnd, after(8*time.Second)))
 	if d := derived(g, 8*time.Second); d.Status != StatusIdle {
 		t.Errorf("a turn start while busy that queues nothing, then Stop: %s, want idle", d.Status)

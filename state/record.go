@@ -232,6 +232,9 @@ type ActivityFacts struct {
 	// started; should the pane go idle with no interrupt, the prompt went
 	// into the turn it was typed in.
 	QueuedTurn bool `json:"queued_turn,omitempty"`
+	// HeldEnd: when a hook said the running turn ended, not confirmed yet
+	// by a look (Markers.Queued, heldend.go): the card stays working.
+	HeldEnd time.Time `json:"held_end,omitzero"`
 	// TurnID: the agent's id for the turn a hook last started, where its
 	// hooks say (Event.TurnID).
 	TurnID string `json:"turn_id,omitempty"`

@@ -53,6 +53,10 @@ type Markers struct {
 	// Esc): an interrupted marker below the last of them says the turn
 	// just ended was interrupted.
 	Said []string
+	// Queued: the line it draws over a prompt typed while a turn runs,
+	// which it runs as a turn of its own right after that one, with no
+	// hook when typed: a hook's turn end waits for a look (heldend.go).
+	Queued string
 }
 
 // What the card says while an agent asks, before it starts, whether to
@@ -336,6 +340,8 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 			return Event{}, false
 		}
 		return m.howEnded(s, ev)
+	case a.State == ActivityActive && !a.HeldEnd.IsZero():
+		return m.seeHeldEnd(a, s, ev)
 	case a.State == ActivityActive && seeRetry(a, m, s):
 		return Event{}, false // a fact of the record, no transition
 	case a.State == ActivityActive && a.HooksReport && s.Shows(m.Idle) && !s.Shows(m.Busy) && !s.Shows(m.Dialog):

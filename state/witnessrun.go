@@ -133,6 +133,8 @@ func markersDue(r *Record) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	switch {
+	case !a.HeldEnd.IsZero():
+		return heldEndLook(a), true
 	case a.Dialog && !a.DialogGoneAt.IsZero():
 		return a.DialogGoneAt.Add(WitnessConfirmGap), true
 	case a.Dialog && a.WitnessAt.IsZero():

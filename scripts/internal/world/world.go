@@ -95,7 +95,26 @@ func (w *World) Close() {
 		_ = exec.Command("tmux", "-L", s, "kill-server").Run()
 		_ = os.Remove(tmux.SocketFile(s))
 	}
+	w.killStrays()
 	_ = os.RemoveAll(w.Root)
+}
+
+// killStrays kills what the world's panes started and left running once
+// their server is gone (a Gemini CLI child whose parent a campaign's kill
+// -9 took went on for half an hour): every process whose environment names
+// the world's socket, which only its tmux servers pass on.
+func (w *World) killStrays() {
+	want := []byte("\x00LANES_TMUX_SOCKET=" + w.Socket + "\x00")
+	envs, _ := filepath.Glob("/proc/[0-9]*/environ")
+	for _, p := range envs {
+		env, err := os.ReadFile(p)
+		if err != nil || !bytes.Contains(append([]byte{0}, env...), want) {
+			continue
+		}
+		if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p))); err == nil && pid != os.Getpid() {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
 }
 
 // Env is the environment every lanes call of this world gets.

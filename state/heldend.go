@@ -1,0 +1,86 @@
+package state
+
+import (
+	"strings"
+	"time"
+)
+
+// A held end (docs/design.md §4, §11). Gemini CLI queues a prompt typed
+// while a turn runs, with no hook, and runs it as a turn of its own right
+// after that one: AfterAgent, then BeforeAgent some 0.3 s later. Taken at
+// its word, the hook's end showed the card idle in between while the work
+// went on (a campaign, testdata/campaign/gemini-48-1.json). For an agent
+// that draws such a queue (Markers.Queued), a hook's turn end from work
+// keeps the card working until the witness looks: the queue drawn, the
+// queued prompt's turn follows (QueuedTurn); its busy indicator still
+// drawn, the turn is still closing or the next one began, so it looks
+// again; else the end stands. Any hook meanwhile replaces the held end.
+
+const (
+	// HeldEndLook: how soon a held end is looked at again while the pane
+	// still draws the busy indicator.
+	HeldEndLook = 250 * time.Millisecond
+	// HeldEndMax: how long a busy pane may hold a hook's end before the
+	// hook's word stands.
+	HeldEndMax = 2 * time.Second
+)
+
+// holdEnd is the activity e moves r's to, next as Apply found it, and
+// notes a held end: a hook's turn end that would leave work idle waits for
+// a look; any other hook event replaces a held end.
+func holdEnd(r *Record, e Event, next Activity) Activity {
+	a := &r.Activity
+	if e.Source == "witness" {
+		return next
+	}
+	a.HeldEnd = time.Time{}
+	if m, ok := MarkersOf(r.Agent); !ok || m.Queued == "" || e.Kind != KindTurnEnd || a.State != ActivityActive || next != ActivityIdle {
+		return next
+	}
+	a.HeldEnd = e.At
+	return ActivityActive
+}
+
+// heldEndLook is when a held end is next looked at: at once, then every
+// HeldEndLook.
+func heldEndLook(a *ActivityFacts) time.Time {
+	if a.WitnessAt.After(a.HeldEnd) {
+		return a.WitnessAt.Add(HeldEndLook)
+	}
+	return a.HeldEnd
+}
+
+// seeHeldEnd is what a look at a pane whose turn end is held proves: the
+// end, as the hook said it (or as the screen says it ended, Markers.Said),
+// once the pane shows no queued prompt and no busy indicator (or
+// HeldEndMax passed); nothing while it is busy; the queued prompt's turn
+// when it shows one.
+func (m Markers) seeHeldEnd(a *ActivityFacts, s Screen, ev Event) (Event, bool) {
+	switch {
+	case m.queues(s):
+		a.HeldEnd, a.QueuedTurn = time.Time{}, true
+		return Event{}, false
+	case s.Shows(m.Busy) && ev.At.Sub(a.HeldEnd) < HeldEndMax:
+		return Event{}, false
+	}
+	a.HeldEnd = time.Time{}
+	if how, ok := m.howEnded(s, ev); ok && a.Outcome == OutcomeNone {
+		return how, true // interrupted, or failed, as its screen says
+	}
+	ev.Kind, ev.Outcome, ev.Failure = KindTurnEnd, a.Outcome, a.Failure
+	ev.Detail = "the turn's end, no prompt queued"
+	return ev, true
+}
+
+// queues reports whether s shows a prompt queued: a line that starts with
+// m.Queued as the agent draws it. (A model's answer that quotes it so
+// holds the card working until the witness sees the pane still: a look
+// more, never a lost turn.)
+func (m Markers) queues(s Screen) bool {
+	for l := range strings.SplitSeq(string(s), "\n") {
+		if m.Queued != "" && strings.HasPrefix(l, m.Queued) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,75 @@
+package state
+
+import (
+	"testing"
+	"time"
+)
+
+// geminiTurn is a Gemini CLI record whose turn started at 1 s and whose
+// AfterAgent came at end.
+func geminiTurn(t *testing.T, end time.Duration) *Record {
+	t.Helper()
+	r := rec(ActivityIdle)
+	r.Agent, r.Runtime.PaneID = AgentGemini, "%1"
+	applyAll(t, r, ev(KindTurnStart, after(time.Second)), ev(KindTurnEnd, after(end)))
+	return r
+}
+
+// looks applies a capture of screen taken d in, as the witness's cycle
+// does once it is due, and returns the card's status then.
+func looks(t *testing.T, r *Record, screen string, d time.Duration) Status {
+	t.Helper()
+	due, ok := witnessDue(r)
+	if !ok || due.After(t0.Add(d)) {
+		t.Fatalf("a look at %v: due %v (%v)", d, due.Sub(t0), ok)
+	}
+	SeeScreen(r, screen, t0.Add(d))
+	return Derive(r, t0.Add(d)).Status
+}
+
+// A prompt typed into Gemini CLI while its answer streams waits under
+// "Queued (press ↑ to edit):", no hook firing, and runs as a turn of its
+// own right after: AfterAgent, then BeforeAgent 0.3 s later. The card read
+// Idle in between while the work went on (testdata/campaign/gemini-48-1.json).
+// The hook's end waits for a look: the queue shown, it stays working till
+// the next turn's hooks.
+func TestGeminiQueuedPromptHoldsTheTurnsEnd(t *testing.T) {
+	r := geminiTurn(t, 8*time.Second)
+	if d := Derive(r, t0.Add(8*time.Second)); d.Status != StatusWorking {
+		t.Fatalf("AfterAgent, not looked at: %s, want working", d.Status)
+	}
+	if s := looks(t, r, realScreen(t, "gemini", "queued", "busy"), 8100*time.Millisecond); s != StatusWorking || !r.Activity.QueuedTurn {
+		t.Fatalf("the queue on screen: %s, queued turn %v; want working, the queued prompt's turn", s, r.Activity.QueuedTurn)
+	}
+	applyAll(t, r, ev(KindTurnStart, after(8300*time.Millisecond)), ev(KindTurnEnd, after(12*time.Second)))
+	if s := looks(t, r, realScreen(t, "harness/gemini", "tool", "idle"), 12100*time.Millisecond); s != StatusIdle {
+		t.Fatalf("the queued prompt's AfterAgent, its prompt idle on screen: %s, want idle", s)
+	}
+}
+
+// A turn's end with nothing queued stands once the pane shows the spinner
+// gone (or, still drawing it, after HeldEndMax); any hook meanwhile
+// replaces the held end.
+func TestGeminiHeldEndStands(t *testing.T) {
+	busy := realScreen(t, "gemini", "interrupt", "busy")
+	r := geminiTurn(t, 8*time.Second)
+	if s := looks(t, r, busy, 8100*time.Millisecond); s != StatusWorking {
+		t.Fatalf("the spinner still drawn: %s, want working", s)
+	}
+	if s := looks(t, r, busy, 8100*time.Millisecond+HeldEndLook); s != StatusWorking {
+		t.Fatalf("the spinner drawn again: %s, want working", s)
+	}
+	if s := looks(t, r, busy, 8*time.Second+HeldEndMax); s != StatusIdle {
+		t.Fatalf("the spinner drawn past HeldEndMax: %s, want idle", s)
+	}
+	r = geminiTurn(t, 8*time.Second)
+	r.Activity.Outcome = OutcomeFailure
+	if s := looks(t, r, realScreen(t, "harness/gemini", "tool", "idle"), 8100*time.Millisecond); s != StatusIdle || r.Activity.Outcome != OutcomeFailure {
+		t.Fatalf("the prompt idle on screen: %s outcome %q; want idle, the hook's outcome kept", s, r.Activity.Outcome)
+	}
+	r = geminiTurn(t, 8*time.Second)
+	applyAll(t, r, ev(KindAgentExit, after(8050*time.Millisecond)))
+	if _, due := witnessDue(r); due || !r.Activity.HeldEnd.IsZero() || r.Activity.State != ActivityExited {
+		t.Fatalf("a hook after the held end: %s, held %v, look due %v", r.Activity.State, r.Activity.HeldEnd, due)
+	}
+}
