@@ -68,7 +68,7 @@ func (m Markers) seeHeldEnd(a *ActivityFacts, s Screen, ev Event) (Event, bool) 
 		return how, true // interrupted, or failed, as its screen says
 	}
 	ev.Kind, ev.Outcome, ev.Failure = KindTurnEnd, a.Outcome, a.Failure
-	ev.Detail = "the turn's end, no prompt queued"
+	ev.Detail = "the hook's turn end, seen with no prompt queued"
 	return ev, true
 }
 
