@@ -85,6 +85,15 @@ func replayRealSteps(t *testing.T, agentName, dir string, at time.Time, step fun
 		if _, drop := state.Apply(r, ev); drop != "" {
 			t.Fatalf("spool line %d (%s) dropped: %s", i+1, l.Event, drop)
 		}
+		if !r.Activity.HeldEnd.IsZero() {
+			// The witness's look at a held end (state/heldend.go): the
+			// agent's recorded prompt, nothing queued, nothing busy.
+			idle, err := os.ReadFile(filepath.Join("..", "..", "testdata", "real", "harness", agentName, "tool", "idle.screen"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			state.SeeScreen(r, string(idle), ev.At.Add(100*time.Millisecond))
+		}
 		if step != nil {
 			step(l, r)
 		}
