@@ -92,13 +92,16 @@ func derive(r *Record, now time.Time) Derivation {
 		return Derivation{Status: StatusNeedsInput, Zone: ZoneNeedsYou}
 	case ActivityIdle:
 		outcome := cmp.Or(a.Outcome, a.Unseen)
-		if outcome == OutcomeFailure {
+		if outcome == OutcomeFailure && NeedsSeen(r) {
 			// Row 6b: a turn the agent gave up (API error, rate limit)
-			// needs the human before any PR does.
+			// needs the human before any PR does, until they see it.
 			return Derivation{Status: StatusIdle, Zone: ZoneNeedsYou, Marks: []Mark{MarkFailed}}
 		}
 		d := deriveIdle(r, now)
-		if outcome == OutcomeCancellation {
+		switch outcome {
+		case OutcomeFailure:
+			d.Marks = []Mark{MarkFailed} // seen: the mark stays till the next prompt
+		case OutcomeCancellation:
 			d.Marks = []Mark{MarkInterrupted}
 		}
 		return d

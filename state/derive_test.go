@@ -125,6 +125,8 @@ var deriveCases = []struct {
 	{"6b failed turn: idle + failed, needs you", outcome(rec(ActivityIdle), OutcomeFailure), deriveNow, StatusIdle, ZoneNeedsYou, []Mark{MarkFailed}},
 	{"interrupted mark while idle", outcome(rec(ActivityIdle), OutcomeCancellation), deriveNow, StatusIdle, ZoneWorking, []Mark{MarkInterrupted}},
 	{"6b failed turn comes before a PR", outcome(rec(ActivityIdle, prPending), OutcomeFailure), deriveNow, StatusIdle, ZoneNeedsYou, []Mark{MarkFailed}},
+	{"6b failed turn seen: out of needs you, the mark kept", seen(outcome(rec(ActivityIdle), OutcomeFailure)), deriveNow, StatusIdle, ZoneWorking, []Mark{MarkFailed}},
+	{"6b failed turn seen, a PR: the PR's lane", seen(outcome(rec(ActivityIdle, prPending), OutcomeFailure)), deriveNow, StatusReviewPending, ZoneInReview, []Mark{MarkFailed}},
 	{"no outcome mark while blocked", outcome(rec(ActivityBlocked), OutcomeFailure), deriveNow, StatusNeedsInput, ZoneNeedsYou, nil},
 	{"no outcome mark while active", outcome(rec(ActivityActive), OutcomeCancellation), deriveNow, StatusWorking, ZoneWorking, nil},
 	{"unconfirmed after silence", rec(ActivityActive), t0.Add(11 * time.Minute), StatusWorking, ZoneWorking, []Mark{MarkUnconfirmed}},
@@ -156,7 +158,11 @@ func outcome(r *Record, o Outcome) *Record {
 	return r
 }
 func output(r *Record, at time.Time) *Record { r.Pane.WindowActivity = at; return r }
-func event(r *Record, at time.Time) *Record  { r.Activity.LastEventAt = at; return r }
+
+// seen: the human looked after the turn ended (lanes attach, a key onto
+// the card).
+func seen(r *Record) *Record                { Seen(r, r.Activity.Since.Add(time.Minute)); return r }
+func event(r *Record, at time.Time) *Record { r.Activity.LastEventAt = at; return r }
 
 func TestPRStatus(t *testing.T) {
 	cases := []struct {
