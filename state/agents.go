@@ -30,6 +30,10 @@ type Reading struct {
 	// conversation by (Claude reads any other text as a search in a
 	// picker, Gemini a number as a list position); nil: it cannot resume.
 	ResumeShape func(id string) bool
+	// DropsInterrupted: its history keeps no turn that ended interrupted
+	// (Gemini CLI writes it again without it), so only a turn that ended
+	// otherwise makes its conversation one a restore can resume.
+	DropsInterrupted bool
 }
 
 // readings are the coding agents lanes reads, in the order lists show them.

@@ -31,11 +31,13 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 	if a.background(e) {
 		return nil, "" // a background subagent's own work
 	}
+	kept := a.TurnSession
 	next, ok := a.next(e)
 	if !ok {
 		return nil, ""
 	}
 	next = holdEnd(r, e, next)
+	keepSession(r, e, next, kept)
 	detail := e.Detail
 	if e.Kind == KindTurnStart && a.Automatic {
 		detail += DetailSep + "automatic (no human started it)"

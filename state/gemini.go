@@ -15,7 +15,7 @@ var gemini = Reading{
 	// Its menus (testdata/real/menus: /model "(Press Esc to close)",
 	// /resume "Press q to exit").
 	Menus:   &Menus{Words: []string{"Press Esc to close", "Press q to exit"}},
-	AskTool: "ask_user", ResumeShape: uuidShape,
+	AskTool: "ask_user", ResumeShape: uuidShape, DropsInterrupted: true,
 	Plan: &PlanReading{Tool: "exit_plan_mode", Read: geminiPlan},
 }
 

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -71,5 +72,36 @@ func TestGeminiHeldEndStands(t *testing.T) {
 	applyAll(t, r, ev(KindAgentExit, after(8050*time.Millisecond)))
 	if _, due := witnessDue(r); due || !r.Activity.HeldEnd.IsZero() || r.Activity.State != ActivityExited {
 		t.Fatalf("a hook after the held end: %s, held %v, look due %v", r.Activity.State, r.Activity.HeldEnd, due)
+	}
+}
+
+// Gemini CLI writes its history again without a turn that ended
+// interrupted: interrupted in its first turn and killed, it refused the
+// id a restore resumed ("Invalid session identifier", exit 42; a campaign,
+// slow/interrupt then tmuxkill). Only a turn that ended otherwise makes
+// the conversation one to resume.
+func TestGeminiResumesOnlyAKeptTurn(t *testing.T) {
+	const id = "3f8cf036-07b4-4774-8b56-dd082ce9a712"
+	sid := func(e *Event) { e.ProviderSessionID = id }
+	r := rec(ActivityIdle)
+	r.Agent, r.Runtime.PaneID = AgentGemini, "%1"
+	turn := func(start time.Duration, screen string) {
+		t.Helper()
+		applyAll(t, r, ev(KindTurnStart, sid, after(start)), ev(KindTurnEnd, sid, after(start+2*time.Second)))
+		looks(t, r, screen, start+2100*time.Millisecond)
+	}
+	applyAll(t, r, ev(KindSessionStart, src("startup"), sid, after(500*time.Millisecond)))
+	interrupted := realScreen(t, "gemini", "interrupt", "interrupted")
+	turn(time.Second, interrupted)
+	if got := ResumeID(r); got != "" || !slices.Contains(Derive(r, t0.Add(4*time.Second)).Marks, MarkInterrupted) {
+		t.Fatalf("its one turn interrupted: resume %q, marks %v; want none, interrupted", got, Derive(r, t0.Add(4*time.Second)).Marks)
+	}
+	turn(5*time.Second, realScreen(t, "harness/gemini", "tool", "idle"))
+	if got := ResumeID(r); got != id {
+		t.Fatalf("a turn that ended: resume %q, want %q", got, id)
+	}
+	turn(9*time.Second, interrupted)
+	if got := ResumeID(r); got != id {
+		t.Fatalf("a later turn interrupted: resume %q, want the kept one %q", got, id)
 	}
 }

@@ -167,8 +167,9 @@ func uuidShape(s string) bool {
 // not take as an id (Claude reads any other text as a search in a picker,
 // Gemini a number as a list position), or no turn ever started (Claude and
 // Gemini report an id before the first prompt, and resuming a conversation
-// without one fails: the id must be the one a turn last started under, and
-// a restored launch that resumed it reports the same id).
+// without one fails: the id must be the one a turn last started under, or
+// for Gemini CLI ended in (keepSession), and a restored launch that
+// resumed it reports the same id).
 func ResumeID(r *Record) string {
 	id := r.Activity.ProviderSessionID
 	reading, ok := ReadingOf(r.Agent)
@@ -176,6 +177,26 @@ func ResumeID(r *Record) string {
 		return ""
 	}
 	return id
+}
+
+// keepSession applies, for an agent whose history drops an interrupted
+// turn (Reading.DropsInterrupted), when its conversation became one to
+// resume: not at a turn's start (kept: what it was before), but at an end
+// into idle other than an interrupt. (Gemini CLI 0.61.0, interrupted in
+// its first turn and killed, kept a history with no prompt in it, and
+// refused the id: "Invalid session identifier", exit 42.) A held end's
+// look (heldend.go) has read the screen's interrupted marker by then.
+func keepSession(r *Record, e Event, next Activity, kept string) {
+	a := &r.Activity
+	if reading, ok := ReadingOf(r.Agent); !ok || !reading.DropsInterrupted {
+		return
+	}
+	switch {
+	case e.Kind == KindTurnStart:
+		a.TurnSession = kept
+	case e.Kind == KindTurnEnd && next == ActivityIdle && a.Outcome != OutcomeCancellation && a.ProviderSessionID != "":
+		a.TurnSession = a.ProviderSessionID
+	}
 }
 
 // startConversation applies what a session start says of the agent's
