@@ -7,14 +7,26 @@ const AgentPi Agent = "pi"
 
 // pi, as lanes reads it: the events lanes' extension forwards (agent/pi.go;
 // docs/real-agents.md), the ids it resumes by. It asks nothing (no
-// permission dialog, no question tool) and its screen says nothing its
-// events do not, so it is captured only for its pickers.
+// permission dialog, no question tool) and its events say what it does, so
+// its screen is read only for its pickers, and by send: whether its prompt
+// shows yet, and its input holds nothing.
 var pi = Reading{
-	Agent: AgentPi, Translate: piEvent,
+	Agent: AgentPi, Translate: piEvent, Markers: &piMarkers,
 	// Its pickers: /resume "tab scope · re:<pattern> regex", /model "Only
 	// showing models from configured providers".
 	Menus:       &Menus{Words: []string{"tab scope · re:<pattern> regex", "Only showing models from configured providers"}},
 	ResumeShape: uuidShape,
+}
+
+// pi's screen (testdata/real/pi/input): under its conversation, its
+// editor between two rules of "─" across the pane, the text typed at the
+// first column ("/" opens its command list below the lower rule), then its
+// footer: the folder, then the context used, "0.0%/128k (auto)" ("?/128k"
+// after a compaction), idle or busy. Before its first draw the pane is
+// blank: a prompt typed then stayed in its input (a new-user trial).
+var piMarkers = Markers{
+	Idle:      []string{"%/", "?/"},
+	InputRule: "───",
 }
 
 // pi's events as lanes' extension names them.

@@ -2,6 +2,7 @@ package state
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -58,5 +59,30 @@ func TestPiRuns(t *testing.T) {
 	}
 	if e := piLine(t, 11*time.Second, "session_start", func(l *Line) { l.Source = "new" }); e.SessionSource != "clear" {
 		t.Errorf("session_start new: source %q, want a clear (the process goes on)", e.SessionSource)
+	}
+}
+
+// pi's editor, between two rules under its conversation, is its input: a
+// lanes send typed into it while it holds text ran as one prompt with it
+// ("draft texthello"), and one typed after "/" ran as a command's name
+// ("/hello"); one typed before its first draw stayed in it (a new-user
+// trial). Its prompt shows once its footer does; its input holds text when
+// its editor shows any (testdata/real/pi/input).
+func TestPiInputHolds(t *testing.T) {
+	m, _ := MarkersOf(AgentPi)
+	for step, holds := range map[string]bool{"idle": false, "busy": false, "holds": true, "slash": true} {
+		s := Screen(realScreen(t, "pi", "input", step))
+		if !m.Ready(s) || InputHolds(AgentPi, s) != holds {
+			t.Errorf("%s: ready %v, input holds %v; want ready, holds %v", step, m.Ready(s), InputHolds(AgentPi, s), holds)
+		}
+	}
+	if m.Ready(Screen(strings.Repeat("\n", 29))) {
+		t.Error("a blank pane (pi not drawn yet) shows its prompt")
+	}
+	idle := realScreen(t, "pi", "input", "idle")
+	// Its editor scrolled: "─── ↑ 2 more ───" says it holds more lines.
+	scrolled := strings.Replace(idle, "────────────────────", "─── ↑ 2 more ───────", 1)
+	if !InputHolds(AgentPi, Screen(scrolled)) {
+		t.Error("an editor scrolled over more lines holds nothing")
 	}
 }

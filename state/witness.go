@@ -48,6 +48,10 @@ type Markers struct {
 	// (InputHolds).
 	Input string
 	Empty []string
+	// InputRule: how the lines above and below its input box start, at
+	// the first column (pi: "───", its editor drawn between two rules,
+	// no prompt glyph): what the last two such lines enclose is its input.
+	InputRule string
 	// Said: how each answer of its model starts on screen, where a hook
 	// ends an interrupted turn like any other (Gemini CLI's AfterAgent on
 	// Esc): an interrupted marker below the last of them says the turn
@@ -116,13 +120,38 @@ func (m Markers) Ready(s Screen) bool {
 // Only its input line counts: a model's answer may quote the placeholder.
 func InputHolds(a Agent, s Screen) bool {
 	m, ok := MarkersOf(a)
-	if !ok || m.Input == "" || !m.Ready(s) {
+	if !ok || m.Input == "" && m.InputRule == "" || !m.Ready(s) {
 		return false
 	}
 	lines := strings.Split(string(s), "\n")
+	if m.InputRule != "" {
+		return boxHolds(lines, m.InputRule)
+	}
 	for i := len(lines) - 1; i >= 0; i-- {
 		if strings.HasPrefix(lines[i], m.Input) {
 			return !Screen(lines[i]).Shows(m.Empty)
+		}
+	}
+	return false
+}
+
+// boxHolds reports whether the input box lines draw, between the last two
+// that start with rule, holds text: a line with any, or a rule that says
+// more lines are scrolled out of it ("─── ↑ 2 more"). No box: it cannot
+// tell, so it holds nothing.
+func boxHolds(lines []string, rule string) bool {
+	var at []int // the last two rules, the bottom one first
+	for i := len(lines) - 1; i >= 0 && len(at) < 2; i-- {
+		if strings.HasPrefix(lines[i], rule) {
+			at = append(at, i)
+		}
+	}
+	if len(at) < 2 {
+		return false
+	}
+	for _, l := range lines[at[1] : at[0]+1] {
+		if strings.Trim(strings.TrimSpace(l), "─") != "" {
+			return true
 		}
 	}
 	return false
