@@ -121,15 +121,22 @@ func isAttempt(s string) bool {
 }
 
 // httpFailure is a failed request's HTTP status in a few words, as a card
-// says why a turn failed; "" for none.
+// says why a turn failed ("request refused (400)": a pi trial's card said
+// only Failed); "" for none, or a status that is not one.
 func httpFailure(status string) string {
 	switch {
 	case status == "429":
 		return "rate limited"
 	case status == "529" || status == "503":
 		return "server overloaded"
-	case len(status) == 3 && status[0] == '5':
+	case len(status) != 3 || strings.Trim(status, "0123456789") != "":
+		return ""
+	case status[0] == '5':
 		return "server error"
+	case status == "401" || status == "403":
+		return "not authorized (" + status + ")"
+	case status[0] == '4':
+		return "request refused (" + status + ")"
 	}
 	return ""
 }

@@ -106,3 +106,17 @@ func TestWitnessSeesGeminisUsageLimitBox(t *testing.T) {
 		t.Errorf("Stop picked: %s dialog=%v, want idle", a.State, a.Dialog)
 	}
 }
+
+// A failed request's HTTP status, as a card says it: a 400 said nothing
+// (a pi trial's card read only "Failed"); a status that is not three
+// digits (a hook line's field) says nothing.
+func TestHTTPFailure(t *testing.T) {
+	for status, want := range map[string]string{
+		"429": "rate limited", "529": "server overloaded", "500": "server error", "400": "request refused (400)",
+		"401": "not authorized (401)", "404": "request refused (404)", "200": "", "": "", "4x0": "", "4000": "", "\x1b[0": "",
+	} {
+		if got := httpFailure(status); got != want {
+			t.Errorf("httpFailure(%q) = %q, want %q", status, got, want)
+		}
+	}
+}
