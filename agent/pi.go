@@ -77,11 +77,22 @@ export default function (pi: any) {
     });
 
   // pi 0.73.1 runs again, with agent_start and no input, a run whose error
-  // it may retry (its _isRetryableError: this pattern), up to 3 times 2,
-  // 4 and 8 s apart (retry.maxRetries, retry.baseDelayMs). Such a run's
-  // end waits for the next start (then it is a retry, which lanes says)
-  // or for the retry's time to pass (then it is the run's end).
+  // it may retry (its _isRetryableError: this pattern), as its settings say
+  // (retry.enabled, retry.maxRetries, retry.baseDelayMs: 3 times 2, 4 and
+  // 8 s apart unless a project or the user says otherwise), read through
+  // its own SettingsManager. Such a run's end says the retry at once, and
+  // is held for the next start (the retry's run) or, should none come in
+  // the retry's time (Esc), released as the run's end.
   const RETRYABLE = /overloaded|provider.?returned.?error|rate.?limit|too many requests|429|500|502|503|504|service.?unavailable|server.?error|internal.?error|network.?error|connection.?error|connection.?refused|connection.?lost|websocket.?closed|websocket.?error|other side closed|fetch failed|upstream.?connect|reset before headers|socket hang up|ended without|http2 request did not get a response|timed? out|timeout|terminated|retry delay/i;
+  const retries = async (cwd: string) => {
+    try {
+      const pkg: any = await import("@mariozechner/pi-coding-agent");
+      const r = pkg.SettingsManager.create(cwd, pkg.getAgentDir()).getRetrySettings();
+      return { on: r.enabled !== false, max: Number(r.maxRetries ?? 3), delay: Number(r.baseDelayMs ?? 2000) };
+    } catch {
+      return { on: true, max: 3, delay: 2000 };
+    }
+  };
   let held: Record<string, unknown> | null = null;
   let heldTimer: ReturnType<typeof setTimeout> | undefined;
   let attempt = 0;
@@ -101,8 +112,8 @@ export default function (pi: any) {
   on("agent_start", (_e, ctx) => {
     clearTimeout(heldTimer);
     if (held) {
-      held = null;
-      return send("agent_retry", { session_id: sid(ctx), reason: "attempt " + attempt + "/3" });
+      held = null; // the retry's run, said at the end before it
+      return;
     }
     return send("agent_start", { session_id: sid(ctx) });
   });
@@ -110,7 +121,7 @@ export default function (pi: any) {
     send("tool_start", { session_id: sid(ctx), tool_name: String(e.toolName || ""), tool_use_id: String(e.toolCallId || ""), tool_input: slim(e.args) }));
   on("tool_execution_end", (e, ctx) =>
     send("tool_end", { session_id: sid(ctx), tool_name: String(e.toolName || ""), tool_use_id: String(e.toolCallId || "") }));
-  on("agent_end", (e, ctx) => {
+  on("agent_end", async (e, ctx) => {
     const messages = Array.isArray(e.messages) ? e.messages : [];
     const last = [...messages].reverse().find((m: any) => m && m.role === "assistant") || {};
     const error = String(last.errorMessage || "");
@@ -123,11 +134,12 @@ export default function (pi: any) {
       status: (/^([1-5][0-9][0-9])\b/.exec(error) || ["", ""])[1],
       last_assistant_message: text.slice(0, 1024),
     };
-    if (fields.reason === "error" && RETRYABLE.test(error) && attempt < 3) {
+    const retry = fields.reason === "error" && RETRYABLE.test(error) ? await retries(String(ctx.cwd || "")) : null;
+    if (retry && retry.on && attempt < retry.max) {
       attempt++;
       held = fields;
-      heldTimer = setTimeout(release, 2000 * 2 ** (attempt - 1) + 3000);
-      return;
+      heldTimer = setTimeout(release, retry.delay * 2 ** (attempt - 1) + 3000);
+      return send("agent_retry", { session_id: sid(ctx), reason: "attempt " + attempt + "/" + retry.max });
     }
     attempt = 0;
     return send("agent_end", fields);

@@ -110,7 +110,15 @@ func (a *app) doctorState(dir string, add addFunc) {
 		add(false, "", "state dir %s: %v", dir, err)
 		return
 	}
-	add(fi.Mode().Perm()&0o077 == 0, "chmod 700 "+dir, "state dir %s (owner %s, mode %04o)", dir, fsafe.Name(fsafe.Owner(fi)), fi.Mode().Perm())
+	private := fi.Mode().Perm()&0o077 == 0
+	why := ""
+	if !private {
+		// lanes uses it (it refuses only one others can change), but
+		// others can read what the cards say: tool inputs, questions,
+		// the agents' last messages.
+		why = ": other users can read your sessions' tool inputs and messages"
+	}
+	add(private, "chmod 700 "+dir, "state dir %s (owner %s, mode %04o)%s", dir, fsafe.Name(fsafe.Owner(fi)), fi.Mode().Perm(), why)
 	doctorDisk(dir, add)
 
 	st := state.NewStore(dir)

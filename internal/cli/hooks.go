@@ -87,11 +87,11 @@ func (a *app) writeHooks(target *fsafe.Target, ag state.Agent, install bool, bef
 	if installRace != nil {
 		installRace()
 	}
-	if after == nil { // OpenCode's plugin, lanes' own file
+	if after == nil { // OpenCode's plugin, pi's extension: lanes' own file
 		if err := target.Remove(); err != nil {
 			return a.fail(fmt.Errorf("uninstalling %s hooks: %w", ag, err))
 		}
-		fmt.Fprintf(a.stdout, "removed lanes' %s plugin %s\n", ag, path)
+		fmt.Fprintf(a.stdout, "removed lanes' %s hooks file %s\n", ag, path)
 		return exitOK
 	}
 	// The project dir may be writable by others: the backup and the new

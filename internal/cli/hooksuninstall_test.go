@@ -68,7 +68,7 @@ func TestHooksUninstallOpenCode(t *testing.T) {
 		t.Errorf("dry run:\n%s", out)
 	}
 	out = e.must("hooks", "uninstall", "opencode", "--project", project)
-	if _, err := os.Lstat(path); !os.IsNotExist(err) || !strings.Contains(out, "removed lanes' opencode plugin "+path) {
+	if _, err := os.Lstat(path); !os.IsNotExist(err) || !strings.Contains(out, "removed lanes' opencode hooks file "+path) {
 		t.Fatalf("plugin not removed (%v):\n%s", err, out)
 	}
 	if out := e.must("hooks", "uninstall", "opencode"); !strings.Contains(out, "nothing to remove") {
