@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,7 +42,7 @@ func (c *campaign) slow(mv move) error {
 		if err := c.r.waitReady(30 * time.Second); err != nil {
 			return err
 		}
-		if done, err := c.lastMainDone(); err == nil && done.Before(key) {
+		if done, err := c.lastMainDone(at); err == nil && done.Before(key) {
 			return c.settle(at) // it had ended: the key came after
 		}
 		c.f.interrupted = true
@@ -182,11 +183,11 @@ func (c *campaign) fails() error {
 	if retries > 0 {
 		return c.refusals(code, 0, retries)
 	}
-	_, err := c.send("Hello.", m.Turn{m.Fail(code)})
+	at, err := c.send("Hello.", m.Turn{m.Fail(code)})
 	if err != nil {
 		return err
 	}
-	return c.failed()
+	return c.failed(at)
 }
 
 // failCode is the error the model's API fails a turn with, and how often
@@ -204,10 +205,10 @@ func (c *campaign) failCode() (code, retries int) {
 	return 400, 0 // the others retry server errors for minutes
 }
 
-// failed records the failure from when the model refused, and waits for
-// the prompt.
-func (c *campaign) failed() error {
-	done, err := c.lastMainDone()
+// failed records the failure from when the model refused the request
+// made after at, and waits for the prompt.
+func (c *campaign) failed(at time.Time) error {
+	done, err := c.lastMainDone(at)
 	if err != nil {
 		return err
 	}
@@ -216,7 +217,14 @@ func (c *campaign) failed() error {
 	return c.r.waitReady(30 * time.Second)
 }
 
-// lastMainDone is when the newest answer ended, once it has.
-func (c *campaign) lastMainDone() (time.Time, error) {
-	return c.answerEnd("the newest answer", turnDeadline, func(es []m.Entry) (m.Entry, bool) { return at0(es, len(es)-1) })
+// lastMainDone is when the newest answer asked for after at ended, once it
+// has. (The newest of all may be an earlier move's: an interrupted stream
+// ends when the server sees it dropped. A 60-minute Gemini CLI campaign
+// took such an end, before the new request came, for a refused turn's, and
+// judged the card idle+failed "3.1 s after the truth became working".)
+func (c *campaign) lastMainDone(at time.Time) (time.Time, error) {
+	return c.answerEnd("the newest answer", turnDeadline, func(es []m.Entry) (m.Entry, bool) {
+		es = slices.DeleteFunc(es, func(e m.Entry) bool { return !e.Time.After(at) })
+		return at0(es, len(es)-1)
+	})
 }
