@@ -85,6 +85,10 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, m.keys.Quit):
 		return m, tea.Quit
 	case m.moveKey(k):
+	case key.Matches(k, m.keys.Next):
+		if !m.board.nextNeedsYou() {
+			return m, m.flash("nothing needs you", false)
+		}
 	case key.Matches(k, m.keys.Idle):
 		m.board.toggleIdle()
 	case key.Matches(k, m.keys.Attach):

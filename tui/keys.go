@@ -6,16 +6,18 @@ import "charm.land/bubbles/v2/key"
 // (dialogs show their own keys while they have focus).
 type keyMap struct {
 	Up, Down, Left, Right key.Binding
-	Top, Bottom           key.Binding
-	PageUp, PageDown      key.Binding
-	Attach                key.Binding
-	New, Kill, Restart    key.Binding
-	Send, Remove          key.Binding
-	Preview, History      key.Binding
-	Diff                  key.Binding
-	Idle, AllDone         key.Binding
-	Filter, ClearFilter   key.Binding
-	Theme, Help, Quit     key.Binding
+	// Next selects the next card that needs you (lanes next's order).
+	Next                key.Binding
+	Top, Bottom         key.Binding
+	PageUp, PageDown    key.Binding
+	Attach              key.Binding
+	New, Kill, Restart  key.Binding
+	Send, Remove        key.Binding
+	Preview, History    key.Binding
+	Diff                key.Binding
+	Idle, AllDone       key.Binding
+	Filter, ClearFilter key.Binding
+	Theme, Help, Quit   key.Binding
 	// Allow, Deny, Always answer a permission dialog; they act only on a
 	// card that shows one (n and a keep their meanings elsewhere).
 	Allow, Deny, Always key.Binding
@@ -32,6 +34,7 @@ func newKeyMap() keyMap {
 		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
 		Left:        key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "lane left")),
 		Right:       key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "lane right")),
+		Next:        key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "next needs you")),
 		Top:         key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "lane's first")),
 		Bottom:      key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "lane's last")),
 		PageUp:      key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
@@ -101,7 +104,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		// y, n, a: on a card in a permission dialog (its key line shows them).
 		// The moves two to a line: the column fits 80×24 with them all.
 		{helpBinding("↑↓/jk", "up, down"), helpBinding("←→/hl", "lane left, right"),
-			helpBinding("g/G", "lane's first, last"), helpBinding("pgup", "page up; pgdn down"), k.Attach,
+			helpBinding("g/G", "lane's first, last"), helpBinding("pgup", "page up; pgdn down"), k.Next, k.Attach,
 			helpBinding("y", "allow (dialog card)"), helpBinding("n", "deny (dialog card)"), helpBinding("a", "always (dialog card)")},
 		{k.New, k.Send, k.Restart, k.Restore, k.Kill, k.Remove, k.Mute, k.OpenPR, k.CreatePR},
 		// Three columns: a fourth does not fit 80 columns.

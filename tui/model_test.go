@@ -102,6 +102,32 @@ func TestSelectionFollowsTheCardAcrossLanes(t *testing.T) {
 	}
 }
 
+// Space walks the cards that need you, in their lane's order, from any
+// lane, back to the first after the last (lanes next on the board).
+func TestSpaceWalksWhatNeedsYou(t *testing.T) {
+	m := loaded(fixture(), ThemeDark, 160, 48)
+	var want []string
+	for _, r := range m.board.lanes[slices.IndexFunc(m.board.lanes, func(l lane) bool { return l.zone == state.ZoneNeedsYou })].rows {
+		if r.it != nil {
+			want = append(want, r.it.Rec.Name)
+		}
+	}
+	if len(want) < 2 {
+		t.Fatalf("the fixture's Needs you holds %v", want)
+	}
+	var got []string
+	for range len(want) + 1 {
+		m = press(m, "space")
+		got = append(got, selectedName(m))
+	}
+	if !slices.Equal(got, append(slices.Clone(want), want[0])) {
+		t.Errorf("space selected %v, want %v then %s again", got, want, want[0])
+	}
+	if m.board.lanes[m.board.lane].zone != state.ZoneNeedsYou {
+		t.Errorf("space left the selection in %s", m.board.lanes[m.board.lane].zone)
+	}
+}
+
 func TestNoColor(t *testing.T) {
 	m := New(context.Background(), Options{Collector: &fakeCycler{}, Actions: &fakeActions{}, Theme: ThemeDark,
 		NoColor: true, Now: func() time.Time { return fixedNow }}, nil)

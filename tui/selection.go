@@ -3,6 +3,12 @@ package tui
 // The board's selection: finding it again after a rebuild, moving it,
 // and keeping it in view.
 
+import (
+	"slices"
+
+	"lanes/state"
+)
+
 // reselect puts the selection back on the row with selKey, else on the
 // nearest selectable row of the same lane, else of the nearest lane.
 func (b *board) reselect() {
@@ -217,3 +223,25 @@ func (b *board) selectFirstCard() bool {
 
 // onIdleHead reports whether the selection is the idle stack's header.
 func (b *board) onIdleHead() bool { return b.selKey == idleHeadKey }
+
+// nextNeedsYou selects the card after the selected one in the Needs you
+// lane, in its order (the board's urgency, every host's cards), the first
+// when the selection is elsewhere or on its last; false when it is empty.
+func (b *board) nextNeedsYou() bool {
+	li := slices.IndexFunc(b.lanes, func(l lane) bool { return l.zone == state.ZoneNeedsYou })
+	if li < 0 {
+		return false
+	}
+	rows, start := b.lanes[li].rows, 0
+	if b.lane == li && b.selKey != "" {
+		start = b.row + 1
+	}
+	for d := range len(rows) {
+		if ri := (start + d) % len(rows); rows[ri].it != nil {
+			b.lane, b.row, b.selKey = li, ri, rows[ri].key()
+			b.scroll()
+			return true
+		}
+	}
+	return false
+}

@@ -81,6 +81,7 @@ func commands() []command {
 		{"new", "NAME [--agent A] [--dir DIR] [--worktree [--branch B] [--from REF]] [-- CMD ARGS…]", "start an agent in a new tmux session (with --worktree, in a new git worktree on its own branch)", (*app).cmdNew},
 		{"ls", "[--json [--watch]] [--all] [--all-hosts]", "list sessions with their status (--watch: as a stream of JSON lines)", (*app).cmdLs},
 		{"attach", "NAME", "attach to a session's pane", (*app).cmdAttach},
+		{"next", "[--attach] [--all-hosts]", "print the session that needs you most, past the one this pane is in (--attach: go there)", (*app).cmdNext},
 		{"send", "NAME [--force] [--] TEXT…", "type a prompt into a live agent", (*app).cmdSend},
 		{"answer", "NAME yes|no|always [--dialog TIME]", "answer the permission dialog an agent shows, with its own keys", (*app).cmdAnswer},
 		{"kill", "NAME [--yes]", "kill a session (its record is kept)", (*app).cmdKill},

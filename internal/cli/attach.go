@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"lanes/internal/session"
+	"lanes/state"
 	"lanes/tmux"
 )
 
@@ -19,6 +20,12 @@ func (a *app) cmdAttach(ctx context.Context, args []string) int {
 	if done {
 		return code
 	}
+	return a.attachTo(ctx, r)
+}
+
+// attachTo attaches this terminal to r's pane: switches the tmux client
+// it runs in, or attaches tmux in it.
+func (a *app) attachTo(ctx context.Context, r *state.Record) int {
 	if err := session.Ended(r); err != nil {
 		return a.fail(err)
 	}

@@ -1,0 +1,106 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+
+	"lanes/internal/remote"
+	"lanes/state"
+	"lanes/tmux"
+)
+
+// cmdNext is `lanes next`: the session that needs its human most, in the
+// board's urgency order (docs/design.md §10), past the one this pane is
+// in, so that a key bound to it walks them all.
+func (a *app) cmdNext(ctx context.Context, args []string) int {
+	fs := a.flags("next")
+	attach := fs.Bool("attach", false, "go there: switch this tmux client to it inside tmux, attach outside (ssh to another host's)")
+	allHosts := fs.Bool("all-hosts", false, "also every host in the hosts file (ssh HOST lanes ls --json)")
+	if code, done := a.parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return a.usageErr(fs, "next takes no arguments")
+	}
+	recs, err := a.lsRecords(ctx, a.cycle)
+	if err != nil {
+		return a.fail(err)
+	}
+	views := listViews(recs, a.now(), false)
+	if *allHosts {
+		views, _ = a.withHosts(ctx, views, false) // a host that did not answer is named on stderr
+	}
+	here := a.here(recs)
+	i := slices.IndexFunc(views, func(v state.Derived) bool {
+		return v.D.Zone == state.ZoneNeedsYou && !(v.Host == "" && v.Rec.ID == here)
+	})
+	if i < 0 {
+		fmt.Fprintln(a.stderr, "lanes: nothing else needs you")
+		return exitError
+	}
+	v := views[i]
+	name := state.CleanText(v.Rec.Name)
+	if v.Host != "" {
+		name += "@" + state.CleanText(v.Host)
+	}
+	line := name + "\t" + statusLabel(v)
+	if _, says := state.Says(v.Rec); says != "" {
+		line += "\t" + state.CleanText(says)
+	}
+	fmt.Fprintln(a.stdout, line)
+	if !*attach {
+		return exitOK
+	}
+	if v.Host != "" {
+		return a.attachRemote(v)
+	}
+	return a.attachTo(ctx, v.Rec)
+}
+
+// here is the id of the session whose pane this command runs in ($TMUX
+// names the server, $TMUX_PANE the pane), "" when none.
+func (a *app) here(recs []*state.Record) string {
+	socket, _, _ := strings.Cut(a.getenv("TMUX"), ",")
+	pane := a.getenv("TMUX_PANE")
+	if socket == "" || pane == "" {
+		return ""
+	}
+	for _, r := range recs {
+		if r.Live() && r.Runtime.PaneID == pane && tmux.SocketFile(cmpSocket(r.Runtime.Socket)) == socket {
+			return r.ID
+		}
+	}
+	return ""
+}
+
+// cmpSocket is the -L name a record's empty socket stands for.
+func cmpSocket(s string) string {
+	if s == "" {
+		return "default"
+	}
+	return s
+}
+
+// attachRemote attaches this terminal to another host's session over ssh,
+// as the board's enter does.
+func (a *app) attachRemote(v state.Derived) int {
+	hosts, _ := a.hosts()
+	i := slices.IndexFunc(hosts, func(h remote.Host) bool { return h.Name == v.Host })
+	switch {
+	case i < 0:
+		return a.fail(fmt.Errorf("host %s is no longer in the hosts file", state.CleanText(v.Host)))
+	case v.Rec.Runtime.TmuxSession == "":
+		return a.fail(fmt.Errorf("%s on %s has no tmux session yet", state.CleanText(v.Rec.Name), state.CleanText(v.Host)))
+	}
+	argv := remote.SSH{Program: a.getenv(remote.EnvSSH)}.Attach(hosts[i], v.Rec.Runtime.Socket, v.Rec.Runtime.TmuxSession)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return a.fail(fmt.Errorf("attach %s on %s: %w", state.CleanText(v.Rec.Name), hosts[i].Name, err))
+	}
+	return exitOK
+}
