@@ -14,7 +14,7 @@ import (
 // keeps the card working until the witness looks: the queue drawn, the
 // queued prompt's turn follows (QueuedTurn); its busy indicator still
 // drawn, the turn is still closing or the next one began, so it looks
-// again; else the end stands. Any hook meanwhile replaces the held end.
+// again; else, from HeldEndQuiet on, the end stands. Any hook meanwhile replaces the held end.
 
 const (
 	// HeldEndLook: how soon a held end is looked at again while the pane
@@ -23,6 +23,12 @@ const (
 	// HeldEndMax: how long a busy pane may hold a hook's end before the
 	// hook's word stands.
 	HeldEndMax = 2 * time.Second
+	// HeldEndQuiet: how long after the hook's end a look must come to
+	// stand for it. Gemini CLI takes its queue off the screen before the
+	// queued prompt's turn draws its spinner: a look in between found
+	// neither, and the card read Idle 0.2 s (a campaign, typing 0.1 s into
+	// the stream).
+	HeldEndQuiet = 500 * time.Millisecond
 )
 
 // holdEnd is the activity e moves r's to, next as Apply found it, and
@@ -52,15 +58,15 @@ func heldEndLook(a *ActivityFacts) time.Time {
 
 // seeHeldEnd is what a look at a pane whose turn end is held proves: the
 // end, as the hook said it (or as the screen says it ended, Markers.Said),
-// once the pane shows no queued prompt and no busy indicator (or
-// HeldEndMax passed); nothing while it is busy; the queued prompt's turn
-// when it shows one.
+// once the pane shows no queued prompt and no busy indicator HeldEndQuiet
+// or more after the hook (or HeldEndMax passed); nothing before; the
+// queued prompt's turn when it shows one.
 func (m Markers) seeHeldEnd(a *ActivityFacts, s Screen, ev Event) (Event, bool) {
 	switch {
 	case m.queues(s):
 		a.HeldEnd, a.QueuedTurn = time.Time{}, true
 		return Event{}, false
-	case s.Shows(m.Busy) && ev.At.Sub(a.HeldEnd) < HeldEndMax:
+	case s.Shows(m.Busy) && ev.At.Sub(a.HeldEnd) < HeldEndMax, ev.At.Sub(a.HeldEnd) < HeldEndQuiet:
 		return Event{}, false
 	}
 	a.HeldEnd = time.Time{}

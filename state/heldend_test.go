@@ -43,7 +43,7 @@ func TestGeminiQueuedPromptHoldsTheTurnsEnd(t *testing.T) {
 		t.Fatalf("the queue on screen: %s, queued turn %v; want working, the queued prompt's turn", s, r.Activity.QueuedTurn)
 	}
 	applyAll(t, r, ev(KindTurnStart, after(8300*time.Millisecond)), ev(KindTurnEnd, after(12*time.Second)))
-	if s := looks(t, r, realScreen(t, "harness/gemini", "tool", "idle"), 12100*time.Millisecond); s != StatusIdle {
+	if s := looks(t, r, realScreen(t, "harness/gemini", "tool", "idle"), 12*time.Second+HeldEndQuiet); s != StatusIdle {
 		t.Fatalf("the queued prompt's AfterAgent, its prompt idle on screen: %s, want idle", s)
 	}
 }
@@ -65,7 +65,11 @@ func TestGeminiHeldEndStands(t *testing.T) {
 	}
 	r = geminiTurn(t, 8*time.Second)
 	r.Activity.Outcome = OutcomeFailure
-	if s := looks(t, r, realScreen(t, "harness/gemini", "tool", "idle"), 8100*time.Millisecond); s != StatusIdle || r.Activity.Outcome != OutcomeFailure {
+	idle := realScreen(t, "harness/gemini", "tool", "idle")
+	if s := looks(t, r, idle, 8100*time.Millisecond); s != StatusWorking {
+		t.Fatalf("the prompt idle on screen at once (a queue taken off, its turn not drawn yet): %s, want working", s)
+	}
+	if s := looks(t, r, idle, 8*time.Second+HeldEndQuiet); s != StatusIdle || r.Activity.Outcome != OutcomeFailure {
 		t.Fatalf("the prompt idle on screen: %s outcome %q; want idle, the hook's outcome kept", s, r.Activity.Outcome)
 	}
 	r = geminiTurn(t, 8*time.Second)
@@ -88,7 +92,7 @@ func TestGeminiResumesOnlyAKeptTurn(t *testing.T) {
 	turn := func(start time.Duration, screen string) {
 		t.Helper()
 		applyAll(t, r, ev(KindTurnStart, sid, after(start)), ev(KindTurnEnd, sid, after(start+2*time.Second)))
-		looks(t, r, screen, start+2100*time.Millisecond)
+		looks(t, r, screen, start+2*time.Second+HeldEndQuiet)
 	}
 	applyAll(t, r, ev(KindSessionStart, src("startup"), sid, after(500*time.Millisecond)))
 	interrupted := realScreen(t, "gemini", "interrupt", "interrupted")

@@ -92,7 +92,7 @@ func replayRealSteps(t *testing.T, agentName, dir string, at time.Time, step fun
 			if err != nil {
 				t.Fatal(err)
 			}
-			state.SeeScreen(r, string(idle), ev.At.Add(100*time.Millisecond))
+			state.SeeScreen(r, string(idle), ev.At.Add(state.HeldEndQuiet))
 		}
 		if step != nil {
 			step(l, r)
