@@ -31,13 +31,13 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 	if a.background(e) {
 		return nil, "" // a background subagent's own work
 	}
-	kept := a.TurnSession
+	kept, held := a.TurnSession, !a.HeldEnd.IsZero() && a.Outcome != OutcomeCancellation
 	next, ok := a.next(e)
 	if !ok {
 		return nil, ""
 	}
 	next = holdEnd(r, e, next)
-	keepSession(r, e, next, kept)
+	keepSession(r, e, next, kept, held)
 	detail := e.Detail
 	if e.Kind == KindTurnStart && a.Automatic {
 		detail += DetailSep + "automatic (no human started it)"

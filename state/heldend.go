@@ -9,12 +9,13 @@ import (
 // while a turn runs, with no hook, and runs it as a turn of its own right
 // after that one: AfterAgent, then BeforeAgent some 0.3 s later. Taken at
 // its word, the hook's end showed the card idle in between while the work
-// went on (a campaign, testdata/campaign/gemini-48-1.json). For an agent
-// that draws such a queue (Markers.Queued), a hook's turn end from work
-// keeps the card working until the witness looks: the queue drawn, the
-// queued prompt's turn follows (QueuedTurn); its busy indicator still
-// drawn, the turn is still closing or the next one began, so it looks
-// again; else, from HeldEndQuiet on, the end stands. Any hook meanwhile replaces the held end.
+// went on (a campaign, testdata/campaign/gemini-queued-prompt.json). For an
+// agent that draws such a queue (Markers.Queued), a hook's turn end from
+// work keeps the card working until the witness looks: the queue or its
+// busy indicator drawn, the turn is still closing or the next one is
+// coming, so it looks again; else, from HeldEndQuiet on, the end stands,
+// and from HeldEndMax on whatever the pane shows, or when it cannot be
+// read. The next turn's start, an ask, an exit replace the held end.
 
 const (
 	// HeldEndLook: how soon a held end is looked at again while the pane
@@ -33,10 +34,14 @@ const (
 
 // holdEnd is the activity e moves r's to, next as Apply found it, and
 // notes a held end: a hook's turn end that would leave work idle waits for
-// a look; any other hook event replaces a held end.
+// a look; a hook that moves the activity replaces a held end (a signal
+// or a model call's does not: the end still waits).
 func holdEnd(r *Record, e Event, next Activity) Activity {
 	a := &r.Activity
-	if e.Source == "witness" {
+	if e.Source == "witness" || e.Kind == KindSignal || e.Kind == KindWorking {
+		if next != ActivityActive {
+			a.HeldEnd = time.Time{} // a halt's ask, say: no end to wait for
+		}
 		return next
 	}
 	a.HeldEnd = time.Time{}
@@ -59,14 +64,12 @@ func heldEndLook(a *ActivityFacts) time.Time {
 // seeHeldEnd is what a look at a pane whose turn end is held proves: the
 // end, as the hook said it (or as the screen says it ended, Markers.Said),
 // once the pane shows no queued prompt and no busy indicator HeldEndQuiet
-// or more after the hook (or HeldEndMax passed); nothing before; the
-// queued prompt's turn when it shows one.
+// or more after the hook, or once HeldEndMax passed whatever it shows (a
+// queued prompt's turn starts 0.3 s after the end: a queue line still
+// there is a model's answer quoting it); nothing before.
 func (m Markers) seeHeldEnd(a *ActivityFacts, s Screen, ev Event) (Event, bool) {
-	switch {
-	case m.queues(s):
-		a.HeldEnd, a.QueuedTurn = time.Time{}, true
-		return Event{}, false
-	case s.Shows(m.Busy) && ev.At.Sub(a.HeldEnd) < HeldEndMax, ev.At.Sub(a.HeldEnd) < HeldEndQuiet:
+	age := ev.At.Sub(a.HeldEnd)
+	if (m.queues(s) || s.Shows(m.Busy)) && age < HeldEndMax || age < HeldEndQuiet {
 		return Event{}, false
 	}
 	a.HeldEnd = time.Time{}
@@ -76,6 +79,18 @@ func (m Markers) seeHeldEnd(a *ActivityFacts, s Screen, ev Event) (Event, bool) 
 	ev.Kind, ev.Outcome, ev.Failure = KindTurnEnd, a.Outcome, a.Failure
 	ev.Detail = "the hook's turn end, seen with no prompt queued"
 	return ev, true
+}
+
+// heldEndUnread is the end that stands for r's held end when its pane
+// could not be read at at, HeldEndMax after the hook: the hook's word.
+func heldEndUnread(r *Record, at time.Time) (Event, bool) {
+	a := &r.Activity
+	if a.HeldEnd.IsZero() || a.State != ActivityActive || at.Sub(a.HeldEnd) < HeldEndMax {
+		return Event{}, false
+	}
+	a.HeldEnd = time.Time{}
+	return Event{At: at, Source: "witness", Kind: KindTurnEnd, Outcome: a.Outcome, Failure: a.Failure,
+		Detail: "the hook's turn end; its pane could not be read"}, true
 }
 
 // queues reports whether s shows a prompt queued: a line that starts with

@@ -39,12 +39,22 @@ func TestGeminiQueuedPromptHoldsTheTurnsEnd(t *testing.T) {
 	if d := Derive(r, t0.Add(8*time.Second)); d.Status != StatusWorking {
 		t.Fatalf("AfterAgent, not looked at: %s, want working", d.Status)
 	}
-	if s := looks(t, r, realScreen(t, "gemini", "queued", "busy"), 8100*time.Millisecond); s != StatusWorking || !r.Activity.QueuedTurn {
-		t.Fatalf("the queue on screen: %s, queued turn %v; want working, the queued prompt's turn", s, r.Activity.QueuedTurn)
+	queued := realScreen(t, "gemini", "queued", "busy")
+	if s := looks(t, r, queued, 8100*time.Millisecond); s != StatusWorking {
+		t.Fatalf("the queue on screen: %s, want working", s)
 	}
 	applyAll(t, r, ev(KindTurnStart, after(8300*time.Millisecond)), ev(KindTurnEnd, after(12*time.Second)))
 	if s := looks(t, r, realScreen(t, "harness/gemini", "tool", "idle"), 12*time.Second+HeldEndQuiet); s != StatusIdle {
 		t.Fatalf("the queued prompt's AfterAgent, its prompt idle on screen: %s, want idle", s)
+	}
+	// A queue line HeldEndMax after the end is no queue (a queued turn
+	// starts 0.3 s after it): a model's answer quoting it.
+	r = geminiTurn(t, 8*time.Second)
+	if s := looks(t, r, queued, 8100*time.Millisecond); s != StatusWorking {
+		t.Fatalf("the queue line at once: %s, want working", s)
+	}
+	if s := looks(t, r, queued, 8*time.Second+HeldEndMax); s != StatusIdle {
+		t.Fatalf("the queue line %v after the end: %s, want idle", HeldEndMax, s)
 	}
 }
 
@@ -107,5 +117,33 @@ func TestGeminiResumesOnlyAKeptTurn(t *testing.T) {
 	turn(9*time.Second, interrupted)
 	if got := ResumeID(r); got != id {
 		t.Fatalf("a later turn interrupted: resume %q, want the kept one %q", got, id)
+	}
+	// A first turn that ended, then its queued prompt's turn interrupted:
+	// the first is kept.
+	r = rec(ActivityIdle)
+	r.Agent, r.Runtime.PaneID = AgentGemini, "%1"
+	applyAll(t, r, ev(KindSessionStart, src("startup"), sid, after(500*time.Millisecond)),
+		ev(KindTurnStart, sid, after(time.Second)), ev(KindTurnEnd, sid, after(3*time.Second)),
+		ev(KindTurnStart, sid, after(3300*time.Millisecond)), ev(KindTurnEnd, sid, after(5*time.Second)))
+	looks(t, r, interrupted, 5*time.Second+HeldEndQuiet)
+	if got := ResumeID(r); got != id {
+		t.Fatalf("a turn that ended, then its queued prompt's interrupted: resume %q, want %q", got, id)
+	}
+}
+
+// A pane that cannot be read holds a hook's end no longer than
+// HeldEndMax: then the hook's word stands.
+func TestGeminiHeldEndUnread(t *testing.T) {
+	r := geminiTurn(t, 8*time.Second)
+	if _, ok := heldEndUnread(r, t0.Add(9*time.Second)); ok {
+		t.Fatal("a failed capture 1 s after the end ended it")
+	}
+	e, ok := heldEndUnread(r, t0.Add(8*time.Second+HeldEndMax))
+	if !ok {
+		t.Fatalf("a failed capture %v after the end: still held", HeldEndMax)
+	}
+	Apply(r, e)
+	if d := Derive(r, e.At); d.Status != StatusIdle || !r.Activity.HeldEnd.IsZero() {
+		t.Errorf("after it: %s, held %v; want idle", d.Status, r.Activity.HeldEnd)
 	}
 }

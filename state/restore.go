@@ -182,16 +182,23 @@ func ResumeID(r *Record) string {
 // keepSession applies, for an agent whose history drops an interrupted
 // turn (Reading.DropsInterrupted), when its conversation became one to
 // resume: not at a turn's start (kept: what it was before), but at an end
-// into idle other than an interrupt. (Gemini CLI 0.61.0, interrupted in
-// its first turn and killed, kept a history with no prompt in it, and
-// refused the id: "Invalid session identifier", exit 42.) A held end's
-// look (heldend.go) has read the screen's interrupted marker by then.
-func keepSession(r *Record, e Event, next Activity, kept string) {
+// into idle other than an interrupt, or at the start of the queued
+// prompt's turn that replaced a held end (held). (Gemini CLI 0.61.0,
+// interrupted in its first turn and killed, kept a history with no prompt
+// in it, and refused the id: "Invalid session identifier", exit 42.) A
+// held end's look (heldend.go) has read the screen's interrupted marker by
+// then, when Esc drew it in time; a Ctrl-C draws none, and an interrupt
+// read later (the idle look) does not take the id back.
+func keepSession(r *Record, e Event, next Activity, kept string, held bool) {
 	a := &r.Activity
 	if reading, ok := ReadingOf(r.Agent); !ok || !reading.DropsInterrupted {
 		return
 	}
 	switch {
+	case e.Kind == KindTurnStart && held && a.ProviderSessionID != "":
+		// A queued prompt's turn after a held end (heldend.go): the
+		// turn before it ended, not interrupted.
+		a.TurnSession = a.ProviderSessionID
 	case e.Kind == KindTurnStart:
 		a.TurnSession = kept
 	case e.Kind == KindTurnEnd && next == ActivityIdle && a.Outcome != OutcomeCancellation && a.ProviderSessionID != "":

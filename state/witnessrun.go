@@ -133,7 +133,7 @@ func markersDue(r *Record) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	switch {
-	case !a.HeldEnd.IsZero():
+	case !a.HeldEnd.IsZero() && a.State == ActivityActive:
 		return heldEndLook(a), true
 	case a.Dialog && !a.DialogGoneAt.IsZero():
 		return a.DialogGoneAt.Add(WitnessConfirmGap), true
@@ -232,12 +232,16 @@ func (c *cycleTx) witnessDue(socket string, now time.Time, room int, pending fun
 func (c *cycleTx) witness(caps []witnessCapture) {
 	for _, cp := range caps {
 		r := c.record(cp.id)
-		if r == nil || !cp.ok || !r.Live() || !sameBasis(r.Activity, cp.basis) ||
+		if r == nil || !r.Live() || !sameBasis(r.Activity, cp.basis) ||
 			r.Runtime.Launch != cp.launch || r.Runtime.PaneID != cp.pane {
 			continue
 		}
+		see := witnessSees
+		if !cp.ok {
+			see = func(r *Record, _ Screen, at time.Time) (Event, bool) { return heldEndUnread(r, at) }
+		}
 		c.dirty[r.ID] = true
-		if e, ok := witnessSees(r, cp.screen, cp.at); ok {
+		if e, ok := see(r, cp.screen, cp.at); ok {
 			tr, _ := Apply(r, e)
 			c.note(r, tr)
 		}
