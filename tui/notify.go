@@ -245,7 +245,7 @@ func Outside(tmuxFor func(socket string) *tmux.Client) func(context.Context, Not
 		defer cancel()
 		n.Title, n.Body = state.CleanText(n.Title), state.CleanText(n.Body)
 		for _, s := range n.Sockets {
-			_, _ = tmuxFor(s).Display(ctx, n.Title+": "+n.Body+" · lanes next --attach jumps there", displayFor)
+			_, _ = tmuxFor(s).Display(ctx, n.Title+": "+n.Body+" · lanes next --attach goes to what needs you", displayFor)
 		}
 		if path, err := exec.LookPath("notify-send"); err == nil {
 			// Notification servers read the body as markup: & < > are text.

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"slices"
-	"strings"
 
 	"lanes/internal/remote"
 	"lanes/state"
@@ -34,15 +33,11 @@ func (a *app) cmdNext(ctx context.Context, args []string) int {
 	if *allHosts {
 		views, _ = a.withHosts(ctx, views, false) // a host that did not answer is named on stderr
 	}
-	here := a.here(recs)
-	i := slices.IndexFunc(views, func(v state.Derived) bool {
-		return v.D.Zone == state.ZoneNeedsYou && !(v.Host == "" && v.Rec.ID == here)
-	})
-	if i < 0 {
+	v, ok := nextAfter(views, a.here(ctx, recs))
+	if !ok {
 		fmt.Fprintln(a.stderr, "lanes: nothing else needs you")
 		return exitError
 	}
-	v := views[i]
 	name := state.CleanText(v.Rec.Name)
 	if v.Host != "" {
 		name += "@" + state.CleanText(v.Host)
@@ -61,28 +56,45 @@ func (a *app) cmdNext(ctx context.Context, args []string) int {
 	return a.attachTo(ctx, v.Rec)
 }
 
+// nextAfter is the session of Needs you after the one whose id is here,
+// in views' order, the first again after the last (so a key walks them
+// all); false when none but here is there.
+func nextAfter(views []state.Derived, here string) (state.Derived, bool) {
+	var needs []state.Derived
+	for _, v := range views {
+		if v.D.Zone == state.ZoneNeedsYou {
+			needs = append(needs, v)
+		}
+	}
+	at := slices.IndexFunc(needs, func(v state.Derived) bool { return here != "" && v.Host == "" && v.Rec.ID == here })
+	if n := len(needs); n > 0 && (at < 0 || n > 1) {
+		return needs[(at+1)%n], true
+	}
+	return state.Derived{}, false
+}
+
 // here is the id of the session whose pane this command runs in ($TMUX
 // names the server, $TMUX_PANE the pane), "" when none.
-func (a *app) here(recs []*state.Record) string {
-	socket, _, _ := strings.Cut(a.getenv("TMUX"), ",")
-	pane := a.getenv("TMUX_PANE")
-	if socket == "" || pane == "" {
+func (a *app) here(ctx context.Context, recs []*state.Record) string {
+	inside, pane := a.getenv("TMUX"), a.getenv("TMUX_PANE")
+	if inside == "" || pane == "" {
 		return ""
 	}
+	paths := map[string]string{} // socket: its path, as the server says it
 	for _, r := range recs {
-		if r.Live() && r.Runtime.PaneID == pane && tmux.SocketFile(cmpSocket(r.Runtime.Socket)) == socket {
+		if !r.Live() || r.Runtime.PaneID != pane {
+			continue
+		}
+		path, ok := paths[r.Runtime.Socket]
+		if !ok {
+			path, _ = a.tmuxFor(r.Runtime.Socket).SocketPath(ctx)
+			paths[r.Runtime.Socket] = path
+		}
+		if tmux.InsideSameServer(inside, path) {
 			return r.ID
 		}
 	}
 	return ""
-}
-
-// cmpSocket is the -L name a record's empty socket stands for.
-func cmpSocket(s string) string {
-	if s == "" {
-		return "default"
-	}
-	return s
 }
 
 // attachRemote attaches this terminal to another host's session over ssh,
@@ -97,6 +109,12 @@ func (a *app) attachRemote(v state.Derived) int {
 		return a.fail(fmt.Errorf("%s on %s has no tmux session yet", state.CleanText(v.Rec.Name), state.CleanText(v.Host)))
 	}
 	argv := remote.SSH{Program: a.getenv(remote.EnvSSH)}.Attach(hosts[i], v.Rec.Runtime.Socket, v.Rec.Runtime.TmuxSession)
+	if a.getenv("TMUX") != "" {
+		// Inside tmux (its key binding's run-shell has no terminal): in
+		// a new window of the client's session.
+		label := state.CleanText(v.Rec.Name) + "@" + hosts[i].Name
+		argv = append([]string{"tmux", "new-window", "-n", label, "--"}, argv...)
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
