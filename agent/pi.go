@@ -88,7 +88,8 @@ export default function (pi: any) {
     try {
       const pkg: any = await import("@mariozechner/pi-coding-agent");
       const r = pkg.SettingsManager.create(cwd, pkg.getAgentDir()).getRetrySettings();
-      return { on: r.enabled !== false, max: Number(r.maxRetries ?? 3), delay: Number(r.baseDelayMs ?? 2000) };
+      const num = (v: any, d: number) => (Number.isFinite(Number(v)) ? Number(v) : d);
+      return { on: r.enabled !== false, max: num(r.maxRetries, 3), delay: num(r.baseDelayMs, 2000) };
     } catch {
       return { on: true, max: 3, delay: 2000 };
     }
@@ -134,12 +135,17 @@ export default function (pi: any) {
       status: (/^([1-5][0-9][0-9])\b/.exec(error) || ["", ""])[1],
       last_assistant_message: text.slice(0, 1024),
     };
-    const retry = fields.reason === "error" && RETRYABLE.test(error) ? await retries(String(ctx.cwd || "")) : null;
-    if (retry && retry.on && attempt < retry.max) {
-      attempt++;
-      held = fields;
-      heldTimer = setTimeout(release, retry.delay * 2 ** (attempt - 1) + 3000);
-      return send("agent_retry", { session_id: sid(ctx), reason: "attempt " + attempt + "/" + retry.max });
+    if (fields.reason === "error" && RETRYABLE.test(error)) {
+      held = fields; // before the settings are read: the retry may start meanwhile
+      const retry = await retries(String(ctx.cwd || ""));
+      const taken = held !== fields; // its retry's start, or a prompt, came
+      if (retry.on && attempt < retry.max) {
+        attempt++;
+        if (!taken) heldTimer = setTimeout(release, retry.delay * 2 ** (attempt - 1) + 3000);
+        return send("agent_retry", { session_id: sid(ctx), reason: "attempt " + attempt + "/" + retry.max });
+      }
+      if (taken) return; // a prompt released it
+      held = null;
     }
     attempt = 0;
     return send("agent_end", fields);

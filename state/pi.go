@@ -25,7 +25,9 @@ var pi = Reading{
 // after a compaction), idle or busy. Before its first draw the pane is
 // blank: a prompt typed then stayed in its input (a new-user trial).
 var piMarkers = Markers{
-	Idle:      []string{"%/", "?/"},
+	Idle: []string{"%/", "?/"},
+	// Busy: " ⠼ Working..." over its editor (its footer shows busy too).
+	Busy:      []string{"Working..."},
 	InputRule: "───",
 }
 
