@@ -24,9 +24,10 @@ func (c *campaign) question(mv move) error {
 	return c.settle(key)
 }
 
-// bgAgent: the model starts a subagent in the background; the parent's
-// turn ends at once (idle with background work), the subagent runs Secs,
-// and the agent's automatic turn reports its end.
+// bgAgent: the model starts a subagent in the background (approved first
+// where its tool asks); the parent's turn ends at once (idle with
+// background work), the subagent runs Secs, and the agent's automatic turn
+// reports its end.
 func (c *campaign) bgAgent(mv move) error {
 	match := "tool_result"
 	if c.a.bgMatch != "" {
@@ -38,6 +39,22 @@ func (c *campaign) bgAgent(mv move) error {
 		m.Turn{m.Text("The agent finished.")})
 	if err != nil {
 		return err
+	}
+	if c.a.subAsks {
+		// Its subagent tool asks first (Qwen Code in its default mode:
+		// "Always allow use agent …"); the human approves.
+		asked, err := c.firstDone(at, turnDeadline)
+		if err != nil {
+			return err
+		}
+		c.tl.add(askingTruth(asked))
+		if err := c.r.waitScreen("the subagent's dialog", 30*time.Second, c.a.dialog); err != nil {
+			return err
+		}
+		if err := c.r.press(c.a.approve); err != nil {
+			return err
+		}
+		c.tl.add(workingTruth(c.r.last, allowWitness, c.f))
 	}
 	parent, err := c.turnDone(at, 2)
 	if err != nil {
