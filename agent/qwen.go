@@ -114,7 +114,8 @@ func qwenSystemDefaults(goos string, env func(string) string) string {
 //
 // Once its conversation scrolls, a scrollbar takes the area's last column
 // ("█" its thumb, "│" its track; testdata/real/qwen/permission-scrollbar):
-// that column is not the dialog's.
+// that column is not the dialog's. Once a background agent ran, its tasks
+// panel is drawn under the spinner (qwenTasks).
 func qwenDialog(lines []string) (dialog, bool) {
 	lines = unscrolled(lines)
 	q := -1
@@ -145,8 +146,22 @@ func qwenDialog(lines []string) (dialog, bool) {
 	for spin < len(lines) && lines[spin] == "" {
 		spin++
 	}
-	if end == q+2 || spin == len(lines) || !strings.HasSuffix(lines[spin], " Waiting for user confirmation...") || !blank(lines[spin+1:], keep) {
+	if end == q+2 || spin == len(lines) || !strings.HasSuffix(lines[spin], " Waiting for user confirmation...") || !qwenTasks(lines[spin+1:]) {
 		return dialog{}, false
 	}
 	return dialog{strings.Join(call, "\n"), optionLines(lines[q+2 : end])}, true
+}
+
+// qwenTasks reports whether lines, under a dialog's spinner, hold nothing
+// but blank lines and Qwen Code's background tasks panel: "main", then a
+// row per task ending with its time, "✔ Look around ▶ 8s · 5 tokens"
+// (testdata/real/qwen/permission-bgpanel: a campaign's answer was refused
+// for the dialog above it).
+func qwenTasks(lines []string) bool {
+	for _, l := range lines {
+		if t := trim(l); t != "" && t != "main" && !strings.Contains(t, " ▶ ") {
+			return false
+		}
+	}
+	return true
 }
