@@ -13,8 +13,11 @@ const AgentPi Agent = "pi"
 var pi = Reading{
 	Agent: AgentPi, Translate: piEvent, Markers: &piMarkers,
 	// Its pickers: /resume "tab scope · re:<pattern> regex", /model "Only
-	// showing models from configured providers".
-	Menus:       &Menus{Words: []string{"tab scope · re:<pattern> regex", "Only showing models from configured providers"}},
+	// showing models from configured providers", /settings "Enter/Space to
+	// change · Esc to cancel", /tree "Type to search:" (testdata/real/menus;
+	// a new-user trial's send was refused as if its input held text).
+	Menus: &Menus{Words: []string{"tab scope · re:<pattern> regex", "Only showing models from configured providers",
+		"Enter/Space to change · Esc to cancel", "  Type to search:"}},
 	ResumeShape: uuidShape,
 }
 
