@@ -96,10 +96,27 @@ export default function (pi: any) {
   };
   let held: Record<string, unknown> | null = null;
   let heldTimer: ReturnType<typeof setTimeout> | undefined;
+  let unlisten: (() => void) | undefined;
   let attempt = 0;
   const release = () => {
     if (held) send("agent_end", held);
     held = null;
+  };
+  // Esc while it waits to retry cancels the retry, with no event: the
+  // held end goes at once, as the human's interrupt (a pi trial: the card
+  // said retrying for 5 s more, then Failed in Needs you). Its keys are
+  // only read, never taken.
+  const escListen = (ctx: any) => {
+    unlisten?.();
+    unlisten = ctx?.ui?.onTerminalInput?.((data: string) => {
+      if (held && (data === "\x1b" || data.startsWith("\x1b[27u") || data.startsWith("\x1b[27;"))) {
+        clearTimeout(heldTimer);
+        const end = { ...held, reason: "aborted" };
+        held = null;
+        send("agent_end", end);
+      }
+      return undefined;
+    });
   };
 
   on("session_start", (e, ctx) => send("session_start", { session_id: sid(ctx), source: String(e.reason || "") }));
@@ -141,7 +158,10 @@ export default function (pi: any) {
       const taken = held !== fields; // its retry's start, or a prompt, came
       if (retry.on && attempt < retry.max) {
         attempt++;
-        if (!taken) heldTimer = setTimeout(release, retry.delay * 2 ** (attempt - 1) + 3000);
+        if (!taken) {
+          heldTimer = setTimeout(release, retry.delay * 2 ** (attempt - 1) + 3000);
+          escListen(ctx);
+        }
         return send("agent_retry", { session_id: sid(ctx), reason: "attempt " + attempt + "/" + retry.max });
       }
       if (taken) return; // a prompt released it
