@@ -21,7 +21,7 @@ func printVersions(cache string) error {
 		return err
 	}
 	readme, _ := os.ReadFile(filepath.Join(realDir, "README.md"))
-	fmt.Printf("%-28s %-10s %-10s %-10s %-10s\n", "package", "pinned", "installed", "recorded", "registry")
+	fmt.Printf("%-30s %-10s %-10s %-10s %-10s\n", "package", "pinned", "installed", "recorded", "registry")
 	for _, v := range vs {
 		pkg, pin := v[0], v[1]
 		installed := orMissing(installedVersion(cache, pkg))
@@ -33,7 +33,7 @@ func printVersions(cache string) error {
 				mark = "  ← drift"
 			}
 		}
-		fmt.Printf("%-28s %-10s %-10s %-10s %-10s%s\n", pkg, pin, installed, recorded, latest, mark)
+		fmt.Printf("%-30s %-10s %-10s %-10s %-10s%s\n", pkg, pin, installed, recorded, latest, mark)
 	}
 	return nil
 }
