@@ -31,13 +31,13 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 	if a.background(e) {
 		return nil, "" // a background subagent's own work
 	}
-	kept, held := a.TurnSession, !a.HeldEnd.IsZero() && a.Outcome != OutcomeCancellation
+	held := !a.HeldEnd.IsZero() && a.Outcome != OutcomeCancellation
 	next, ok := a.next(e)
 	if !ok {
 		return nil, ""
 	}
 	next = holdEnd(r, e, next)
-	keepSession(r, e, next, kept, held)
+	noteTurnSession(r, e, next, held)
 	detail := e.Detail
 	if e.Kind == KindTurnStart && a.Automatic {
 		detail += DetailSep + "automatic (no human started it)"
@@ -167,9 +167,6 @@ func (a *ActivityFacts) beginTurn(e Event, from Activity) {
 // outlives an automatic turn (docs/design.md §4); a human's turn ends it.
 func (a *ActivityFacts) startTurn(automatic bool) {
 	a.HookTurns = true // only hooks start turns; a soft end never does
-	if a.ProviderSessionID != "" {
-		a.TurnSession = a.ProviderSessionID
-	}
 	switch {
 	case !automatic:
 		a.Unseen = OutcomeNone

@@ -168,7 +168,8 @@ type ActivityFacts struct {
 	HooksReport       bool   `json:"hooks_injected"`
 	ProviderSessionID string `json:"provider_session_id,omitempty"`
 	// TurnSession is the agent's session id when a turn last started: the
-	// conversation a restore can resume (one with no prompt cannot be).
+	// conversation a restore can resume (one with no prompt cannot be;
+	// noteTurnSession, the one place that sets it from events).
 	TurnSession string `json:"turn_session_id,omitempty"`
 
 	// What the session is doing or asking (docs/design.md §2), from the

@@ -168,7 +168,7 @@ func uuidShape(s string) bool {
 // Gemini a number as a list position), or no turn ever started (Claude and
 // Gemini report an id before the first prompt, and resuming a conversation
 // without one fails: the id must be the one a turn last started under, or
-// for Gemini CLI ended in (keepSession), and a restored launch that
+// for Gemini CLI ended in (noteTurnSession), and a restored launch that
 // resumed it reports the same id).
 func ResumeID(r *Record) string {
 	id := r.Activity.ProviderSessionID
@@ -179,29 +179,29 @@ func ResumeID(r *Record) string {
 	return id
 }
 
-// keepSession applies, for an agent whose history drops an interrupted
-// turn (Reading.DropsInterrupted), when its conversation became one to
-// resume: not at a turn's start (kept: what it was before), but at an end
-// into idle other than an interrupt, or at the start of the queued
-// prompt's turn that replaced a held end (held). (Gemini CLI 0.61.0,
-// interrupted in its first turn and killed, kept a history with no prompt
-// in it, and refused the id: "Invalid session identifier", exit 42.) A
-// held end's look (heldend.go) has read the screen's interrupted marker by
-// then, when Esc drew it in time; a Ctrl-C draws none, and an interrupt
-// read later (the idle look) does not take the id back.
-func keepSession(r *Record, e Event, next Activity, kept string, held bool) {
+// noteTurnSession records, in this one place, when r's conversation became
+// one a restore resumes (TurnSession): once a turn started in it (a hook's
+// start, or an end naming a turn no hook started: Qwen Code's automatic
+// turn). For an agent whose history drops an interrupted turn
+// (Reading.DropsInterrupted) not at a start, but at an end into idle other
+// than an interrupt, or at the start of a queued prompt's turn that
+// replaced a held end (held: the turn before it ended). (Gemini CLI
+// 0.61.0, interrupted in its first turn and killed, kept a history with no
+// prompt in it, and refused the id: "Invalid session identifier", exit
+// 42.) A held end's look (heldend.go) has read the screen's interrupted
+// marker by then, when Esc drew it in time; a Ctrl-C draws none, and an
+// interrupt read later (the idle look) does not take the id back.
+func noteTurnSession(r *Record, e Event, next Activity, held bool) {
 	a := &r.Activity
-	if reading, ok := ReadingOf(r.Agent); !ok || !reading.DropsInterrupted {
+	if a.ProviderSessionID == "" {
 		return
 	}
+	reading, _ := ReadingOf(r.Agent)
+	started := e.Kind == KindTurnStart || e.Kind == KindTurnEnd && e.TurnID != "" && a.TurnID == e.TurnID && a.Automatic
 	switch {
-	case e.Kind == KindTurnStart && held && a.ProviderSessionID != "":
-		// A queued prompt's turn after a held end (heldend.go): the
-		// turn before it ended, not interrupted.
-		a.TurnSession = a.ProviderSessionID
-	case e.Kind == KindTurnStart:
-		a.TurnSession = kept
-	case e.Kind == KindTurnEnd && next == ActivityIdle && a.Outcome != OutcomeCancellation && a.ProviderSessionID != "":
+	case !reading.DropsInterrupted && started,
+		reading.DropsInterrupted && e.Kind == KindTurnStart && held,
+		reading.DropsInterrupted && e.Kind == KindTurnEnd && next == ActivityIdle && a.Outcome != OutcomeCancellation:
 		a.TurnSession = a.ProviderSessionID
 	}
 }
