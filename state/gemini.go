@@ -13,8 +13,10 @@ const AgentGemini Agent = "gemini"
 var gemini = Reading{
 	Agent: AgentGemini, Translate: geminiEvent, Markers: &geminiMarkers,
 	// Its menus (testdata/real/menus: /model "(Press Esc to close)",
-	// /resume "Press q to exit").
-	Menus:   &Menus{Words: []string{"Press Esc to close", "Press q to exit"}},
+	// /resume "Press q to exit"), and its shell mode ("!" at an empty
+	// prompt), where what is typed runs as a shell command, not a prompt
+	// (testdata/real/gemini/composer/shell.screen).
+	Menus:   &Menus{Words: []string{"Press Esc to close", "Press q to exit", "shell mode enabled (esc to disable)"}},
 	AskTool: "ask_user", ResumeShape: uuidShape, DropsInterrupted: true,
 	Plan: &PlanReading{Tool: "exit_plan_mode", Read: geminiPlan},
 }
@@ -76,6 +78,12 @@ var geminiMarkers = Markers{
 	Dialog: []string{"Allow execution of", "No, suggest changes (esc)", "Enter to select"},
 	Idle:   []string{"Type your message"},
 	Busy:   []string{"esc to cancel"},
+	// The composer is the first line under the last rule that starts
+	// " > ", its history's prompts drawn the same above the rule: " > Run
+	// the command." holds that prompt (testdata/real/gemini/composer).
+	Input:     " > ",
+	InputRule: "───",
+	Empty:     []string{" >   Type your message"},
 	// In a folder never trusted (a fresh worktree is one): "Do you
 	// trust the files in this folder?" over "● 1. Trust folder (NAME)",
 	// "2. Trust parent folder", "3. Don't trust", before any hook

@@ -113,50 +113,6 @@ func (m Markers) Ready(s Screen) bool {
 	return s.Shows(m.Idle) && !s.Shows(m.Dialog)
 }
 
-// InputHolds reports whether s, a screen of agent a at its prompt, shows
-// text in the agent's input that lanes did not type there (Qwen Code puts
-// an interrupted prompt back in its input): typed after it, a prompt would
-// run as one with it.
-// Only its input line counts: a model's answer may quote the placeholder.
-func InputHolds(a Agent, s Screen) bool {
-	m, ok := MarkersOf(a)
-	if !ok || m.Input == "" && m.InputRule == "" || !m.Ready(s) {
-		return false
-	}
-	lines := strings.Split(string(s), "\n")
-	if m.InputRule != "" {
-		return boxHolds(lines, m.InputRule)
-	}
-	for i := len(lines) - 1; i >= 0; i-- {
-		if strings.HasPrefix(lines[i], m.Input) {
-			return !Screen(lines[i]).Shows(m.Empty)
-		}
-	}
-	return false
-}
-
-// boxHolds reports whether the input box lines draw, between the last two
-// that start with rule, holds text: a line with any, or a rule that says
-// more lines are scrolled out of it ("─── ↑ 2 more"). No box: it cannot
-// tell, so it holds nothing.
-func boxHolds(lines []string, rule string) bool {
-	var at []int // the last two rules, the bottom one first
-	for i := len(lines) - 1; i >= 0 && len(at) < 2; i-- {
-		if strings.HasPrefix(lines[i], rule) {
-			at = append(at, i)
-		}
-	}
-	if len(at) < 2 {
-		return false
-	}
-	for _, l := range lines[at[1] : at[0]+1] {
-		if strings.Trim(strings.TrimSpace(l), "─") != "" {
-			return true
-		}
-	}
-	return false
-}
-
 // Asks reports whether s shows one of the agent's dialogs, a question it
 // asks before it starts, not answered yet, or a halt.
 func (m Markers) Asks(s Screen) bool {

@@ -35,6 +35,25 @@ import (
 // text at all (is the program live, is it showing a dialog) is the
 // caller's decision.
 func (c *Client) SendText(ctx context.Context, paneID, text string) error {
+	if err := c.Paste(ctx, paneID, text); err != nil {
+		return err
+	}
+	// Let the program read the paste before Enter arrives, or the two come
+	// in one read and Enter counts as part of the paste.
+	select {
+	case <-time.After(EnterGap):
+	case <-ctx.Done():
+		return fmt.Errorf("text pasted but Enter not sent, it is waiting unsent: %w", ctx.Err())
+	}
+	if err := c.runAlone(ctx, leaveModes(paneID), unlessSynchronized(paneID, "send-keys -t "+paneID+" Enter")); err != nil {
+		return fmt.Errorf("text pasted but Enter not confirmed by tmux, it may be waiting unsent: %w", err)
+	}
+	return nil
+}
+
+// Paste types text into paneID exactly as given, as SendText does, with
+// no Enter after it.
+func (c *Client) Paste(ctx context.Context, paneID, text string) error {
 	if err := checkPane(paneID); err != nil {
 		return err
 	}
@@ -57,16 +76,6 @@ func (c *Client) SendText(ctx context.Context, paneID, text string) error {
 	if err != nil {
 		err = fmt.Errorf("paste not confirmed by tmux, the text may not have arrived: %w", err)
 		return errors.Join(err, c.dropBuffer(ctx, buf))
-	}
-	// Let the program read the paste before Enter arrives, or the two come
-	// in one read and Enter counts as part of the paste.
-	select {
-	case <-time.After(EnterGap):
-	case <-ctx.Done():
-		return fmt.Errorf("text pasted but Enter not sent, it is waiting unsent: %w", ctx.Err())
-	}
-	if err := c.runAlone(ctx, leaveModes(paneID), unlessSynchronized(paneID, "send-keys -t "+paneID+" Enter")); err != nil {
-		return fmt.Errorf("text pasted but Enter not confirmed by tmux, it may be waiting unsent: %w", err)
 	}
 	return nil
 }

@@ -38,6 +38,9 @@ type reply struct {
 	stderr string
 	exit   int
 	hang   bool // never answers (the runner's timeout ends it)
+	// sh, when set, answers instead: shell lines that may read the log
+	// of invocations so far, $LOG (a pane that changes as keys arrive).
+	sh string
 }
 
 // fakeTmux puts a tmux first on PATH that answers as replies say (the
@@ -50,9 +53,12 @@ func fakeTmux(t *testing.T, replies ...reply) (calls func() []string) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "calls")
 	var b strings.Builder
-	b.WriteString("#!/bin/sh\nprintf '%s\\n' \"$*\" >> " + quote(log) + "\n")
+	b.WriteString("#!/bin/sh\nLOG=" + quote(log) + "\nprintf '%s\\n' \"$*\" >> \"$LOG\"\n")
 	answer := func(r reply) string {
-		if r.hang {
+		switch {
+		case r.sh != "":
+			return "{\n" + r.sh + "\n}; exit 0"
+		case r.hang:
 			return "exec sleep 30"
 		}
 		return "printf '%s' " + quote(r.stdout) + "; printf '%s\\n' " + quote(r.stderr) + " >&2; exit " + strconv.Itoa(r.exit)

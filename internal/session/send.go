@@ -27,15 +27,23 @@ func (s *Service) Send(ctx context.Context, r *state.Record, text string, force 
 		}
 	}
 	tc := s.Tmux(r.Runtime.Socket)
-	if !force { // --force answers what the agent shows, prompt or not
+	read := false // lanes reads the agent's input, and it is empty
+	if !force {   // --force answers what the agent shows, prompt or not
 		if err := s.awaitPrompt(ctx, tc, r); err != nil {
 			return err
 		}
-		if err := s.noDialog(ctx, tc, r); err != nil {
+		screen, err := s.noDialog(ctx, tc, r)
+		if err != nil {
 			return err
 		}
+		_, read = state.ReadInput(r.Agent, state.Screen(screen))
 	}
-	err := tc.SendText(ctx, r.Runtime.PaneID, agent.Prompt(r.Agent, text))
+	var err error
+	if read {
+		err = s.submit(ctx, tc, r, agent.Prompt(r.Agent, text))
+	} else {
+		err = tc.SendText(ctx, r.Runtime.PaneID, agent.Prompt(r.Agent, text))
+	}
 	if err == nil {
 		_ = s.Seen(ctx, r) // only what the card shows next depends on it
 	}
@@ -92,13 +100,13 @@ func (s *Service) awaitPrompt(ctx context.Context, tc *tmux.Client, r *state.Rec
 var ErrDialogShows = errors.New("its pane shows a dialog, which the text would answer")
 
 // noDialog is ErrDialogShows when r's pane shows one of its agent's
-// dialogs now.
-func (s *Service) noDialog(ctx context.Context, tc *tmux.Client, r *state.Record) error {
+// dialogs now; else the screen it read.
+func (s *Service) noDialog(ctx context.Context, tc *tmux.Client, r *state.Record) ([]byte, error) {
 	screen, err := tc.CaptureText(ctx, r.Runtime.PaneID)
 	if err != nil {
-		return fmt.Errorf("reading its pane before sending: %w; nothing was sent", err)
+		return nil, fmt.Errorf("reading its pane before sending: %w; nothing was sent", err)
 	}
-	return shown(r, string(screen))
+	return screen, shown(r, string(screen))
 }
 
 // shown is why the text may not go into r's pane showing screen: one of

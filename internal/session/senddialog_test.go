@@ -94,17 +94,20 @@ func TestSendToAJustStartedAgentShowingADialog(t *testing.T) {
 // Nor after text the agent put back in its input: Qwen Code 0.24.4 puts
 // an interrupted prompt back, and a prompt typed after it ran as one with
 // it ("count slowlyrun it", seen on the board). Its prompt as it starts,
-// empty, takes the text.
+// empty, takes the text (the fake pane shows a text in its input once
+// pasted, and none once Enter took it).
 func TestSendRefusesAnInputThatHoldsText(t *testing.T) {
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "real", "harness", "qwen", "interrupt"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		step string
 		want error
 	}{{"interrupted", ErrInputHolds}, {"ready", nil}} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "real", "harness", "qwen", "interrupt", c.step+".screen"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		calls := fakeTmux(t, reply{cmd: "capture-pane", stdout: string(b)})
+		calls := fakeTmux(t, reply{cmd: "capture-pane", sh: `if ! grep -q paste-buffer "$LOG"; then cat ` + quote(filepath.Join(dir, c.step+".screen")) + `
+elif ! grep -q send-keys "$LOG"; then cat ` + quote(filepath.Join(dir, "interrupted.screen")) + `
+else cat ` + quote(filepath.Join(dir, "ready.screen")) + `; fi`})
 		s := newService(t, "lanes-test-fake", 5*time.Second)
 		r := liveRecord(t, s)
 		r.Agent = state.AgentQwen
