@@ -239,3 +239,13 @@ func (c *Client) capture(ctx context.Context, paneID, mode string, lines int) ([
 	}
 	return c.run(ctx, args)
 }
+
+// NewWindowArgv is the argv of the tmux command a process inside a tmux
+// client runs (its TMUX names the server) to open a window named name
+// running argv. tmux expands a window name as a format, where "#(…)" runs
+// a shell command: a session name another host listed, "x#(id)", ran id
+// here (a hostile re-run of `lanes next --attach`), so its '#' is doubled.
+// The command's own words are not expanded.
+func NewWindowArgv(name string, argv []string) []string {
+	return append([]string{"tmux", "new-window", "-n", escapeFormat(name), "--"}, argv...)
+}

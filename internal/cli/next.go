@@ -113,7 +113,7 @@ func (a *app) attachRemote(v state.Derived) int {
 		// Inside tmux (its key binding's run-shell has no terminal): in
 		// a new window of the client's session.
 		label := state.CleanText(v.Rec.Name) + "@" + hosts[i].Name
-		argv = append([]string{"tmux", "new-window", "-n", label, "--"}, argv...)
+		argv = tmux.NewWindowArgv(label, argv)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
