@@ -105,11 +105,16 @@ export default function (pi: any) {
   // Esc while it waits to retry cancels the retry, with no event: the
   // held end goes at once, as the human's interrupt (a pi trial: the card
   // said retrying for 5 s more, then Failed in Needs you). Its keys are
-  // only read, never taken.
+  // only read, never taken. Esc alone, as a terminal sends it: plain,
+  // kitty's CSI 27 u (its modifiers, its event type), or xterm's
+  // modifyOtherKeys CSI 27;m;27 ~; not any CSI 27;m;k ~, every other
+  // modified key (a hostile re-run: Shift+Enter under tmux's extended-keys
+  // ended the retry as interrupted).
+  const escKey = /^\x1b(\[27(;\d+(:\d+)?)?u|\[27;\d+;27~)?$/;
   const escListen = (ctx: any) => {
     unlisten?.();
     unlisten = ctx?.ui?.onTerminalInput?.((data: string) => {
-      if (held && (data === "\x1b" || data.startsWith("\x1b[27u") || data.startsWith("\x1b[27;"))) {
+      if (held && escKey.test(data)) {
         clearTimeout(heldTimer);
         const end = { ...held, reason: "aborted" };
         held = null;
