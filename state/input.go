@@ -1,6 +1,9 @@
 package state
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // InputHolds reports whether s, a screen of agent a with no dialog over
 // it, shows text in the agent's input: text lanes did not type there (Qwen
@@ -23,7 +26,7 @@ func InputHolds(a Agent, s Screen) bool {
 // (found false: it holds nothing as far as lanes can tell).
 func ReadInput(a Agent, s Screen) (holds, found bool) {
 	m, ok := MarkersOf(a)
-	if !ok || s.Shows(m.Dialog) {
+	if !ok || m.dialogShows(s) {
 		return false, false
 	}
 	lines := strings.Split(string(s), "\n")
@@ -64,13 +67,15 @@ func ruledLineHolds(lines []string, m Markers) (holds, found bool) {
 }
 
 // boxHolds reports whether the input box lines draw, between the last two
-// that start with rule, holds text: a line with any, or a rule that says
-// more lines are scrolled out of it ("─── ↑ 2 more"). No box: it cannot
-// tell, so it holds nothing.
+// that start with rule and are as wide, holds text: a line with any, or a
+// rule that says more lines are scrolled out of it ("─── ↑ 2 more"). A
+// shorter line of rule in a draft is the draft's (a hostile re-run's
+// "draft text" over "──────────" read empty). No box: it cannot tell, so
+// it holds nothing.
 func boxHolds(lines []string, rule string) (holds, found bool) {
 	var at []int // the last two rules, the bottom one first
 	for i := len(lines) - 1; i >= 0 && len(at) < 2; i-- {
-		if strings.HasPrefix(lines[i], rule) {
+		if strings.HasPrefix(lines[i], rule) && (len(at) == 0 || width(lines[i]) == width(lines[at[0]])) {
 			at = append(at, i)
 		}
 	}
@@ -84,3 +89,7 @@ func boxHolds(lines []string, rule string) (holds, found bool) {
 	}
 	return false, true
 }
+
+// width is how many cells line, as captured (its trailing blanks cut),
+// spans: a rule's "─" and its "↑ 2 more" are one cell each.
+func width(line string) int { return utf8.RuneCountInString(strings.TrimRight(line, " ")) }

@@ -35,7 +35,7 @@ func InMenu(a Agent, s Screen) bool {
 		return true
 	}
 	mk, ok := MarkersOf(a)
-	return ok && s.Shows(mk.Dialog)
+	return ok && mk.dialogShows(s)
 }
 
 // opencodePicker: OpenCode's pickers and its command palette (/themes,

@@ -1,6 +1,9 @@
 package state
 
-import "cmp"
+import (
+	"cmp"
+	"strings"
+)
 
 // AgentPi is pi (pi-coding-agent).
 const AgentPi Agent = "pi"
@@ -12,12 +15,7 @@ const AgentPi Agent = "pi"
 // shows yet, and its input holds nothing.
 var pi = Reading{
 	Agent: AgentPi, Translate: piEvent, Markers: &piMarkers,
-	// Its pickers: /resume "tab scope · re:<pattern> regex", /model "Only
-	// showing models from configured providers", /settings "Enter/Space to
-	// change · Esc to cancel", /tree "Type to search:" (testdata/real/menus;
-	// a new-user trial's send was refused as if its input held text).
-	Menus: &Menus{Words: []string{"tab scope · re:<pattern> regex", "Only showing models from configured providers",
-		"Enter/Space to change · Esc to cancel", "  Type to search:"}},
+	Menus:       &Menus{Find: piMenu},
 	ResumeShape: uuidShape,
 }
 
@@ -33,6 +31,25 @@ var piMarkers = Markers{
 	Busy:      []string{"Working..."},
 	InputRule: "───",
 }
+
+// piMenu finds pi's pickers: /resume "tab scope · re:<pattern> regex",
+// /model "Only showing models from configured providers", /settings
+// "Enter/Space to change · Esc to cancel", /tree "Type to search:"
+// (testdata/real/menus; a new-user trial's send was refused as if its
+// input held text). It draws them in its editor's place, below the
+// screen's first rule at the first column; its conversation, above,
+// is indented, so an answer quoting those words (pi offers to explain
+// itself) is no picker (a hostile re-run).
+func piMenu(s Screen) bool {
+	below, ok := strings.CutPrefix(string(s), piMarkers.InputRule)
+	if !ok {
+		_, below, ok = strings.Cut(string(s), "\n"+piMarkers.InputRule)
+	}
+	return ok && Screen(below).Shows(piMenuWords)
+}
+
+var piMenuWords = []string{"tab scope · re:<pattern> regex", "Only showing models from configured providers",
+	"Enter/Space to change · Esc to cancel", "  Type to search:"}
 
 // pi's events as lanes' extension names them.
 var piKinds = map[string]EventKind{

@@ -86,17 +86,23 @@ func (m Markers) startAsks(s Screen) string {
 	return ""
 }
 
-// Halt is a choice an agent draws with no hook: its title, and an option
-// drawn below it (a model's answer may say the title's words; it draws
-// no box of options under them).
+// Halt is a choice an agent draws with no hook, in its input's place: its
+// title, and an option drawn below it, each leading its line (a model's
+// answer may say the title's words, and its options: a hostile re-run's
+// stuck the card in Needs you).
 type Halt struct{ Title, Option string }
 
 // halt is the title's line of the choice s shows of the agent's Halts,
-// cleaned and bounded, "" when it shows none.
+// cleaned and bounded, "" when it shows none. Its idle prompt is not
+// drawn under it: the halt hides the input.
 func (m Markers) halt(s Screen) string {
 	at := -1
 	for _, h := range m.Halts {
-		if t := strings.LastIndex(string(s), h.Title); t > at && strings.Contains(string(s[t:]), h.Option) {
+		t := strings.LastIndex(string(s), h.Title)
+		if t <= at || !choiceLeads(s, t) || Screen(s[t:]).Shows(m.Idle) {
+			continue
+		}
+		if o := strings.Index(string(s[t:]), h.Option); o >= 0 && choiceLeads(s, t+o) {
 			at = t
 		}
 	}
@@ -110,13 +116,13 @@ func (m Markers) halt(s Screen) string {
 // Ready reports whether s shows the agent's prompt, ready to take text:
 // its idle prompt, and no dialog over it.
 func (m Markers) Ready(s Screen) bool {
-	return s.Shows(m.Idle) && !s.Shows(m.Dialog)
+	return s.Shows(m.Idle) && !m.dialogShows(s)
 }
 
 // Asks reports whether s shows one of the agent's dialogs, a question it
 // asks before it starts, not answered yet, or a halt.
 func (m Markers) Asks(s Screen) bool {
-	return s.Shows(m.Dialog) || m.startAsks(s) != "" || m.halt(s) != ""
+	return m.dialogShows(s) || m.startAsks(s) != "" || m.halt(s) != ""
 }
 
 // MarkersOf returns agent a's screen markers; false when it has none
@@ -237,11 +243,18 @@ func (m Markers) stillEnd(a *ActivityFacts, s Screen, ev Event) Event {
 // howEnded is ev saying how the turn just ended, when s shows it ended
 // under the agent's failed or interrupted marker, below the last of its
 // model's answers (an agent whose hooks end such a turn like any other).
+// A marker counts where the agent draws it (lastLeading), not inside an
+// answer quoting it (a hostile re-run: "  ✕ [API Error: quota exceeded]"
+// in an answer made a turn that ended well a failed one).
 func (m Markers) howEnded(s Screen, ev Event) (Event, bool) {
 	if len(m.Said) == 0 {
 		return Event{}, false
 	}
-	said, stopped, failed := s.last(m.Said), s.last(m.Interrupted), s.last(m.Failed)
+	said, indent := s.last(m.Said), -1
+	if said >= 0 {
+		indent = indentOf(lineAt(s, said))
+	}
+	stopped, failed := s.lastLeading(m.Interrupted, indent), s.lastLeading(m.Failed, indent)
 	switch {
 	case failed > said && failed > stopped:
 		ev.Kind, ev.Outcome, ev.Detail, ev.Failure = KindTurnEnd, OutcomeFailure, "the turn ended under its failed marker", whyFailed(lineAt(s, failed))
@@ -274,7 +287,7 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 		// (Codex asks on a plan after its turn's end.)
 		ev.Kind, ev.Dialog, ev.Question, ev.Detail = KindAsk, true, m.halt(s), "a choice no hook reports"
 		return ev, true
-	case a.Dialog && (s.Shows(m.Dialog) || startQuestion(a.Question) && m.startAsks(s) == a.Question ||
+	case a.Dialog && (m.dialogShows(s) || startQuestion(a.Question) && m.startAsks(s) == a.Question ||
 		a.Question != "" && m.halt(s) == a.Question):
 		a.DialogGoneAt = time.Time{}
 		seePlan(r, s)
@@ -329,7 +342,7 @@ func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 		return m.seeHeldEnd(a, s, ev)
 	case a.State == ActivityActive && seeRetry(a, m, s):
 		return Event{}, false // a fact of the record, no transition
-	case a.State == ActivityActive && a.HooksReport && s.Shows(m.Idle) && !s.Shows(m.Busy) && !s.Shows(m.Dialog):
+	case a.State == ActivityActive && a.HooksReport && s.Shows(m.Idle) && !s.Shows(m.Busy) && !m.dialogShows(s):
 		// (Without hooks, pane output says active and idle: a look for a
 		// question that finds the prompt is no interrupt.)
 		return m.stillEnd(a, s, ev), true
