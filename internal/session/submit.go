@@ -15,15 +15,17 @@ import (
 // agent busy drawing (a Gemini CLI resuming its conversation on a loaded
 // machine) read an Enter that came a fixed gap after the paste as part of
 // it, and the prompt stayed unsent while send said it was sent. After
-// Enter the input must empty (the agent took the prompt, or queued it, or
-// drew a dialog over it); a prompt still there, and only it, gets Enter
-// once more, then send says it was not taken.
+// Enter the input must not hold it any more (the agent took the prompt,
+// or queued it, or drew a dialog over it); a prompt still there, and only
+// it, gets Enter once more, then send says it was not taken.
 func (s *Service) submit(ctx context.Context, tc *tmux.Client, r *state.Record, text string) error {
 	pane := r.Runtime.PaneID
 	if err := tc.Paste(ctx, pane, text); err != nil {
 		return err
 	}
-	err := s.awaitInput(ctx, tc, r, true, time.Now().Add(tmux.EnterGap))
+	// Shown: held, or drawn over (Qwen Code's slash-command list hides
+	// the footer lanes finds its input by); not yet: still found empty.
+	err := s.awaitInput(ctx, tc, r, time.Now().Add(tmux.EnterGap), func(holds, found bool) bool { return holds || !found })
 	if errors.Is(err, errInputStays) {
 		return fmt.Errorf("the text did not show in its input within %s, so Enter was not pressed: it may be waiting unsent there", submitWait)
 	}
@@ -34,7 +36,7 @@ func (s *Service) submit(ctx context.Context, tc *tmux.Client, r *state.Record, 
 		if err := tc.SendKeys(ctx, pane, "Enter"); err != nil {
 			return fmt.Errorf("text pasted but Enter not confirmed by tmux, it may be waiting unsent: %w", err)
 		}
-		err := s.awaitInput(ctx, tc, r, false, time.Time{})
+		err := s.awaitInput(ctx, tc, r, time.Time{}, func(holds, _ bool) bool { return !holds })
 		switch {
 		case !errors.Is(err, errInputStays):
 			return err
@@ -51,10 +53,9 @@ var errInputStays = errors.New("its input did not change")
 // and then to empty after Enter.
 const submitWait = 2 * time.Second
 
-// awaitInput waits, from notBefore, until r's pane shows its input
-// holding text (holds) or not holding any (a dialog or a busy screen over
-// it counts: the agent took the Enter).
-func (s *Service) awaitInput(ctx context.Context, tc *tmux.Client, r *state.Record, holds bool, notBefore time.Time) error {
+// awaitInput waits, from notBefore, until what r's pane shows of its
+// input (state.ReadInput) is done.
+func (s *Service) awaitInput(ctx context.Context, tc *tmux.Client, r *state.Record, notBefore time.Time, done func(holds, found bool) bool) error {
 	deadline := time.Now().Add(submitWait)
 	for {
 		if time.Until(notBefore) <= 0 {
@@ -62,7 +63,7 @@ func (s *Service) awaitInput(ctx context.Context, tc *tmux.Client, r *state.Reco
 			switch {
 			case err != nil:
 				return fmt.Errorf("reading its input: %w", err)
-			case state.InputHolds(r.Agent, state.Screen(screen)) == holds:
+			case done(state.ReadInput(r.Agent, state.Screen(screen))):
 				return nil
 			case time.Now().After(deadline):
 				return errInputStays
