@@ -48,8 +48,9 @@ func leads(before string, indent int) bool {
 		return true
 	}
 	glyph, n := utf8.DecodeRuneInString(rest)
-	rest = strings.TrimLeft(rest[n:], "\ufe0e\ufe0f")                                    // a variation selector
-	word := glyph < utf8.RuneSelf && (unicode.IsLetter(glyph) || unicode.IsDigit(glyph)) // "ℹ" is a letter to unicode
+	// After the glyph, its variation selector; "ℹ" is a letter to unicode.
+	rest = strings.TrimLeft(rest[n:], "\ufe0e\ufe0f")
+	word := glyph < utf8.RuneSelf && (unicode.IsLetter(glyph) || unicode.IsDigit(glyph))
 	return rest == "" && !word && (glyph < 0x2500 || glyph > 0x257f)
 }
 
