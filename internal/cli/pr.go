@@ -24,8 +24,12 @@ func (a *app) cmdPR(ctx context.Context, args []string) int {
 	fs.String("head", "", "head branch (default: the session's branch)")
 	fs.String("url", "", "PR URL")
 	sync := fs.Bool("sync", false, "read the PRs of NAME (or of every session, with no NAME) from GitHub now, with gh")
+	create := fs.Bool("create", false, "push NAME's branch and open a PR for it with gh pr create --fill, as the board's P does")
 	if code, done := a.parse(fs, args); done {
 		return code
+	}
+	if *create {
+		return a.cmdPRCreate(ctx, fs)
 	}
 	if *sync {
 		n := 0
@@ -122,4 +126,27 @@ func prApplied(recs []*state.Record, id string, line state.Line) bool {
 		}
 	}
 	return false
+}
+
+// cmdPRCreate is `lanes pr NAME --create`: the board's P, also what a
+// board on another host runs here for it.
+func (a *app) cmdPRCreate(ctx context.Context, fs *flag.FlagSet) int {
+	n := 0
+	fs.Visit(func(*flag.Flag) { n++ })
+	switch {
+	case n > 1:
+		return a.usageErr(fs, "--create makes the PR with gh; it takes no other flag")
+	case fs.NArg() != 1:
+		return a.usageErr(fs, "--create needs exactly one NAME")
+	}
+	r, err := a.resolve(ctx, fs.Arg(0))
+	if err != nil {
+		return a.fail(err)
+	}
+	said, err := a.svc().CreatePR(ctx, r)
+	if err != nil {
+		return a.fail(err)
+	}
+	fmt.Fprintln(a.stdout, said)
+	return exitOK
 }

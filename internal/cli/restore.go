@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -15,6 +16,7 @@ import (
 func (a *app) cmdRestore(ctx context.Context, args []string) int {
 	fs := a.flags("restore")
 	all := fs.Bool("all", false, "restore every session whose tmux session went away in the last 24 h (after a reboot, say)")
+	plan := fs.Bool("plan", false, "print the agent's command restore would run for NAME, as a JSON array, and run nothing")
 	usage := fs.Usage
 	fs.Usage = func() {
 		usage()
@@ -30,6 +32,8 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 		return a.usageErr(fs, "restore takes a NAME or --all, not both")
 	case !*all && fs.NArg() != 1:
 		return a.usageErr(fs, "restore needs exactly one NAME, or --all")
+	case *plan && *all:
+		return a.usageErr(fs, "--plan is for one NAME")
 	}
 	res, err := a.quietCycle(ctx)
 	if err != nil {
@@ -39,6 +43,15 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 		r, err := state.Resolve(res.Records, fs.Arg(0))
 		if err != nil {
 			return a.fail(err)
+		}
+		if *plan {
+			argv, err := a.svc().RestorePlan(ctx, r)
+			if err != nil {
+				return a.fail(err)
+			}
+			b, _ := json.Marshal(argv)
+			fmt.Fprintf(a.stdout, "%s\n", b)
+			return exitOK
 		}
 		said, err := a.svc().RestoreAmong(ctx, r, res.Records, true)
 		if err != nil {
