@@ -286,6 +286,16 @@ func Mirrored(r *Record, d Derivation, host string) Derived {
 	return Derived{Rec: r, D: d, U: u, Host: host}
 }
 
+// Unreachable is x as its host last sent it, that host's link now lost:
+// marked unreachable, as every mark is set, here (docs/design.md §16).
+func (x Derived) Unreachable() Derived {
+	if slices.Contains(x.D.Marks, MarkUnreachable) {
+		return x
+	}
+	x.D.Marks = append(slices.Clip(x.D.Marks), MarkUnreachable)
+	return Mirrored(x.Rec, x.D, x.Host)
+}
+
 // Compare orders sessions within a lane, the sidebar and `lanes ls`
 // (docs/design.md §8): a dialog before everything else, then Rank, then
 // the longest wait (the oldest badge) first; name and id settle a tie.

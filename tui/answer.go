@@ -67,12 +67,12 @@ func (m *Model) answerKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
 			run: func(a Actions, ctx context.Context, r *state.Record) error {
 				_, err := a.Answer(ctx, r, agent.Always)
 				return err
-			}}, rec: *sel.Rec})
+			}}, rec: *sel.Rec, host: sel.Host})
 		m.mode = modeConfirm
 		return nil, true
 	}
-	m.notifier.actedOn(sel.Rec.ID, m.o.Now())
-	return answerCmd(m.ctx, m.o.Actions, *sel.Rec, ans), true
+	m.notifier.actedOn(sel.key(), m.o.Now())
+	return answerCmd(m.ctx, m.actionsOn(sel.Host), *sel.Rec, ans), true
 }
 
 // answerCmd answers on a copy of the record as the card showed it, so the

@@ -174,16 +174,12 @@ func (m *Model) capture() tea.Cmd {
 		return nil
 	}
 	r := sel.Rec
-	if sel.Host != "" { // its pane is on another host's tmux
-		m.preview.clear(r.Name+" @"+sel.Host, "on "+sel.Host+": its pane is not previewed here; enter attaches over ssh")
-		return nil
-	}
 	if r.Runtime.Terminated || r.Runtime.PaneID == "" {
 		m.preview.clear(r.Name, "no pane: the session has ended")
 		return nil
 	}
 	m.capturing = true
-	return captureCmd(m.ctx, m.o.Tmux(r.Runtime.Socket), r)
+	return captureCmd(m.ctx, m.actionsOn(sel.Host), *r)
 }
 
 // loadHistory fetches the selected session's transitions when the history
@@ -197,20 +193,15 @@ func (m *Model) loadHistory(force bool) tea.Cmd {
 		m.hist = history{}
 		return nil
 	}
-	if sel.Host != "" { // kept in that host's store
-		m.hist = history{id: sel.key(), name: sel.Rec.Name + " @" + sel.Host,
-			err: "its history is kept on " + sel.Host + ": run lanes there"}
+	at, key := sel.Rec.Activity.Since, sel.key()
+	if !force && key == m.hist.id && at.Equal(m.hist.at) {
 		return nil
 	}
-	at := sel.Rec.Activity.Since
-	if !force && sel.Rec.ID == m.hist.id && at.Equal(m.hist.at) {
-		return nil
-	}
-	if sel.Rec.ID != m.hist.id {
+	if key != m.hist.id {
 		m.hist = history{}
 	}
-	m.hist.id, m.hist.name, m.hist.at = sel.Rec.ID, sel.Rec.Name, at
-	return historyCmd(m.ctx, m.o.Actions, sel.Rec.ID, at)
+	m.hist.id, m.hist.name, m.hist.at = key, sel.Rec.Name, at
+	return historyCmd(m.ctx, m.actionsOn(sel.Host), sel.Rec.ID, key, at)
 }
 
 // pendingSel is a session just created from the board, to select when its

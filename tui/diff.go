@@ -36,7 +36,7 @@ func (m *Model) openDiff(sel *item) tea.Cmd {
 	r := *sel.Rec
 	m.diff = diffView{id: r.ID, name: r.Name, loading: true}
 	m.mode = modeDiff
-	ctx, a := m.ctx, m.o.Actions
+	ctx, a := m.ctx, m.actionsOn(sel.Host)
 	return func() tea.Msg {
 		out, err := a.Diff(ctx, &r)
 		return diffMsg{id: r.ID, out: out, err: err}

@@ -308,3 +308,8 @@ func (f *fakeActions) Restore(_ context.Context, r *state.Record) (string, error
 	f.note("restore " + r.Name)
 	return "restored " + r.Name + ": resumed", nil
 }
+
+func (f *fakeActions) Peek(_ context.Context, r *state.Record) ([]byte, error) {
+	f.note("peek " + r.Name)
+	return []byte("the pane of " + r.Name + "\n"), nil
+}

@@ -90,9 +90,8 @@ func mirror(dst []state.Derived, st remote.Status) []state.Derived {
 	down := st.Lost()
 	for _, s := range st.Sessions {
 		d := s.Mirror(st.Host)
-		if down && !slices.Contains(d.D.Marks, state.MarkUnreachable) {
-			d.D.Marks = append(slices.Clip(d.D.Marks), state.MarkUnreachable)
-			d = state.Mirrored(d.Rec, d.D, st.Host)
+		if down {
+			d = d.Unreachable()
 		}
 		dst = append(dst, d)
 	}

@@ -8,14 +8,16 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/listing"
 	"lanes/state"
 
 	"github.com/charmbracelet/x/exp/teatest/v2"
 )
 
 // TestFlowRemoteActions: on another host's card, send, kill, restart,
-// rm and new (with that host's filter on) run `lanes …` there, the
-// prompt on stdin; this host's session service is never asked.
+// mute, preview, history, answer, rm and new (with that host's filter on)
+// run `lanes …` there, the prompt on stdin, the answer naming the dialog
+// the card showed; this host's session service is never asked.
 func TestFlowRemoteActions(t *testing.T) {
 	acts, rem := &fakeActions{}, newFakeRemote()
 	m := New(context.Background(), Options{
@@ -58,12 +60,18 @@ func TestFlowRemoteActions(t *testing.T) {
 	f.keys("y")
 	waitRun("me@build.box: restart b2000001")
 	f.keys("m")
-	f.waitText("mute train on build: not from this board")
+	waitRun("me@build.box: mute b2000001")
+	f.keys("p") // its pane, from there, colours kept
+	waitRun("me@build.box: peek b2000001 --color")
+	f.keys("p")
+	f.keys("H")
+	waitRun("me@build.box: history b2000001 --json --last 30")
+	f.keys("esc")
 
 	f.keys("l") // Needs you: the dialog card first
 	f.waitText("┃ ▲ ask")
-	f.keys("y")
-	f.waitText("answer ask on build: not from this board")
+	f.keys("y") // only the dialog the card showed: its time, whole
+	waitRun("me@build.box: answer b2000004 yes --dialog " + listing.RFC3339Nano(dlg.Activity.DialogAt))
 	f.keys("l", "l", "l", "l") // Done: bench
 	f.waitText("┃ bench")
 	f.keys("d")

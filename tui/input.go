@@ -144,12 +144,12 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 
 // seen tells the store the human looked at sel (docs/design.md §4): the
 // selection moved onto it, or they attach to it. Another host's card is
-// that host's to say.
+// told there.
 func (m *Model) seen(sel *item) tea.Cmd {
-	if sel == nil || sel.Host != "" || !state.NeedsSeen(sel.Rec) {
+	if sel == nil || !state.NeedsSeen(sel.Rec) {
 		return nil
 	}
-	r, ctx, a := *sel.Rec, m.ctx, m.o.Actions
+	r, ctx, a := *sel.Rec, m.ctx, m.actionsOn(sel.Host)
 	return func() tea.Msg {
 		_ = a.Seen(ctx, &r) // the next cycle shows it, or the mark stays
 		return nil

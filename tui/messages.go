@@ -150,25 +150,25 @@ func clearStatusCmd(seq int) tea.Cmd {
 	return tea.Tick(StatusFor, func(time.Time) tea.Msg { return clearStatusMsg{seq} })
 }
 
-func captureCmd(ctx context.Context, c *tmux.Client, r *state.Record) tea.Cmd {
-	id, name, pane := r.ID, r.Name, r.Runtime.PaneID
+func captureCmd(ctx context.Context, a Actions, r state.Record) tea.Cmd {
 	return func() tea.Msg {
-		out, err := c.CapturePane(ctx, pane, 0)
-		return previewMsg{id: id, name: name, out: out, err: err}
+		out, err := a.Peek(ctx, &r)
+		return previewMsg{id: r.ID, name: r.Name, out: out, err: err}
 	}
 }
 
-func historyCmd(ctx context.Context, a Actions, id string, at time.Time) tea.Cmd {
+// historyCmd asks for session id's history; key is the card's (sessionKey).
+func historyCmd(ctx context.Context, a Actions, id, key string, at time.Time) tea.Cmd {
 	return func() tea.Msg {
 		trs, err := a.History(ctx, id, historyN)
-		return historyMsg{id: id, at: at, trs: trs, err: err}
+		return historyMsg{id: key, at: at, trs: trs, err: err}
 	}
 }
 
 func createCmd(ctx context.Context, a Actions, s submitNewMsg) tea.Cmd {
 	return func() tea.Msg {
 		_, err := a.Create(ctx, s.name, s.agent, s.dir, s.args, s.worktree)
-		return createdMsg{name: s.name, err: err}
+		return createdMsg{name: s.name, host: s.host, err: err}
 	}
 }
 

@@ -292,10 +292,7 @@ func (m Model) onCreated(msg createdMsg) (tea.Model, tea.Cmd) {
 // or on the host its filter shows.
 func (m Model) onSubmitNew(msg submitNewMsg) (tea.Model, tea.Cmd) {
 	m.o.Agent = msg.agent // the next dialog starts where this one ended
-	if msg.host != "" {
-		return m, m.remoteCreate(msg)
-	}
-	return m, createCmd(m.ctx, m.o.Actions, msg)
+	return m, createCmd(m.ctx, m.actionsOn(msg.host), msg)
 }
 
 // onSubmitSend types the send dialog's prompt, unless the board cannot
@@ -305,29 +302,23 @@ func (m Model) onSubmitSend(msg submitSendMsg) (tea.Model, tea.Cmd) {
 	if cmd := m.refuseStale("send"); cmd != nil {
 		return m, cmd
 	}
-	if msg.host != "" {
-		return m, m.remoteSend(msg)
-	}
-	m.notifier.actedOn(msg.rec.ID, m.o.Now())
-	return m, sendCmd(m.ctx, m.o.Actions, msg)
+	m.notifier.actedOn(sessionKey(state.Derived{Rec: &msg.rec, Host: msg.host}), m.o.Now())
+	return m, sendCmd(m.ctx, m.actionsOn(msg.host), msg)
 }
 
 // onConfirmed runs the action a confirm dialog said yes to, unless the
 // board cannot read the store now (refuseStale).
 func (m Model) onConfirmed(msg confirmedMsg) (tea.Model, tea.Cmd) {
 	m.mode = modeBoard
-	if msg.act.host != "" {
-		return m, m.remoteAction(msg.act)
-	}
 	if cmd := m.refuseStale(msg.act.do.verb); cmd != nil {
 		return m, cmd
 	}
-	m.notifier.actedOn(msg.act.rec.ID, m.o.Now())
+	m.notifier.actedOn(sessionKey(state.Derived{Rec: &msg.act.rec, Host: msg.act.host}), m.o.Now())
 	doing := msg.act.do.verb + " " + msg.act.rec.Name + "…"
 	if msg.act.do.doing != "" {
 		doing = msg.act.do.doing
 	}
-	return m, tea.Batch(m.flash(doing, false), actionCmd(m.ctx, m.o.Actions, msg.act))
+	return m, tea.Batch(m.flash(doing, false), actionCmd(m.ctx, m.actionsOn(msg.act.host), msg.act))
 }
 
 // toDialog hands other messages (cursor blinks, pastes) to the open input.

@@ -289,8 +289,8 @@ func (m *Model) mute(sel *item) tea.Cmd {
 		return m.flash("select a session first", true)
 	}
 	r, on := *sel.Rec, !sel.Rec.Muted
-	m.notifier.actedOn(r.ID, m.o.Now())
-	ctx, a := m.ctx, m.o.Actions
+	m.notifier.actedOn(sel.key(), m.o.Now())
+	ctx, a := m.ctx, m.actionsOn(sel.Host)
 	return func() tea.Msg {
 		if err := a.Mute(ctx, &r, on); err != nil {
 			return actionMsg{err: err}

@@ -16,7 +16,7 @@ func (m *Model) openPR(sel *item) tea.Cmd {
 		return m.flash("select a session first", true)
 	}
 	r := *sel.Rec
-	a, ctx := m.o.Actions, m.ctx
+	a, ctx := m.actionsOn(sel.Host), m.ctx
 	return func() tea.Msg {
 		said, err := a.OpenPR(ctx, &r)
 		if err != nil {
@@ -53,7 +53,7 @@ func (m *Model) askCreatePR(sel *item) tea.Cmd {
 			"\nand records the PR gh prints.",
 		live: true, doing: "creating a PR for " + r.Name + "…",
 		say: Actions.CreatePR}
-	m.confirm = newConfirm(pending{do: do, rec: *r})
+	m.confirm = newConfirm(pending{do: do, rec: *r, host: sel.Host})
 	m.mode = modeConfirm
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 // loop (it asks tmux whether the session is really gone), or why not.
 type restorePlanMsg struct {
 	rec  state.Record
+	host string
 	argv []string
 	err  error
 }
@@ -26,11 +27,11 @@ func (m *Model) askRestore(sel *item) tea.Cmd {
 	if sel == nil {
 		return m.flash("select a session first", true)
 	}
-	r := *sel.Rec
-	a, ctx := m.o.Actions, m.ctx
+	r, host := *sel.Rec, sel.Host
+	a, ctx := m.actionsOn(host), m.ctx
 	return func() tea.Msg {
 		argv, err := a.RestorePlan(ctx, &r)
-		return restorePlanMsg{rec: r, argv: argv, err: err}
+		return restorePlanMsg{rec: r, host: host, argv: argv, err: err}
 	}
 }
 
@@ -44,7 +45,7 @@ func (m *Model) restorePlanned(msg restorePlanMsg) tea.Cmd {
 	do := &action{verb: "restore", question: "Restore %s?",
 		detail: fmt.Sprintf("Its tmux session is gone. In %s it runs\n  %s", shell.Words([]string{msg.rec.Dir}), shell.Words(msg.argv)),
 		doing:  "restoring " + msg.rec.Name + "…", say: Actions.Restore}
-	m.confirm = newConfirm(pending{do: do, rec: msg.rec})
+	m.confirm = newConfirm(pending{do: do, rec: msg.rec, host: msg.host})
 	m.mode = modeConfirm
 	return nil
 }

@@ -42,6 +42,8 @@ type Actions interface {
 	// it: its dialog is the one meant) and says what it answered; it sends
 	// nothing unless the session, read fresh, shows that same dialog.
 	Answer(ctx context.Context, r *state.Record, answer agent.Answer) (string, error)
+	// Peek is what the session's pane shows now, with tmux's colours.
+	Peek(ctx context.Context, r *state.Record) ([]byte, error)
 	// Diff is what the session's checkout changed against its base: `git
 	// diff --stat`, then the diff, without colour.
 	Diff(ctx context.Context, r *state.Record) ([]byte, error)

@@ -53,7 +53,7 @@ func (a *app) warnHosts(err error) {
 // host derived them. cached: a host's answer younger than hostCacheFor
 // is reused, and a new one kept (the status line's).
 func (a *app) listHosts(ctx context.Context, hosts []remote.Host, timeout time.Duration, cached bool, args ...string) []hostListing {
-	ssh := remote.SSH{Program: a.getenv(remote.EnvSSH)}
+	ssh := a.ssh()
 	out := make([]hostListing, len(hosts))
 	var wg sync.WaitGroup
 	for i, h := range hosts {

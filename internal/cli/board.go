@@ -119,7 +119,7 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 		Agent:     firstInstalled(),
 		Now:       a.now,
 		Hosts:     hosts,
-		SSH:       remote.SSH{Program: a.getenv(remote.EnvSSH)},
+		SSH:       a.ssh(),
 		Warning:   hostsWarning(warn),
 	})
 	if err != nil {

@@ -108,7 +108,7 @@ func (a *app) attachRemote(v state.Derived) int {
 	case v.Rec.Runtime.TmuxSession == "":
 		return a.fail(fmt.Errorf("%s on %s has no tmux session yet", state.CleanText(v.Rec.Name), state.CleanText(v.Host)))
 	}
-	argv := remote.SSH{Program: a.getenv(remote.EnvSSH)}.Attach(hosts[i], v.Rec.Runtime.Socket, v.Rec.Runtime.TmuxSession)
+	argv := a.ssh().Attach(hosts[i], v.Rec.Runtime.Socket, v.Rec.Runtime.TmuxSession)
 	if a.getenv("TMUX") != "" {
 		// Inside tmux (its key binding's run-shell has no terminal): in
 		// a new window of the client's session.

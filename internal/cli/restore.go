@@ -40,25 +40,7 @@ func (a *app) cmdRestore(ctx context.Context, args []string) int {
 		return a.fail(err)
 	}
 	if !*all {
-		r, err := state.Resolve(res.Records, fs.Arg(0))
-		if err != nil {
-			return a.fail(err)
-		}
-		if *plan {
-			argv, err := a.svc().RestorePlan(ctx, r)
-			if err != nil {
-				return a.fail(err)
-			}
-			b, _ := json.Marshal(argv)
-			fmt.Fprintf(a.stdout, "%s\n", b)
-			return exitOK
-		}
-		said, err := a.svc().RestoreAmong(ctx, r, res.Records, true)
-		if err != nil {
-			return a.fail(err)
-		}
-		fmt.Fprintln(a.stdout, said)
-		return exitOK
+		return a.restoreOne(ctx, res.Records, fs.Arg(0), *plan)
 	}
 	code := exitOK
 	recs := slices.Clone(res.Records)
@@ -130,4 +112,33 @@ func wrapWords(text string, width int) string {
 		line.WriteString(w)
 	}
 	return b.String() + line.String() + "\n"
+}
+
+// restorePlan is `lanes restore NAME --plan`: the command restore would
+// run, as a JSON array (the board of another host shows it to confirm).
+func (a *app) restorePlan(ctx context.Context, r *state.Record) int {
+	argv, err := a.svc().RestorePlan(ctx, r)
+	if err != nil {
+		return a.fail(err)
+	}
+	b, _ := json.Marshal(argv)
+	fmt.Fprintf(a.stdout, "%s\n", b)
+	return exitOK
+}
+
+// restoreOne is `lanes restore NAME [--plan]` among all.
+func (a *app) restoreOne(ctx context.Context, all []*state.Record, name string, plan bool) int {
+	r, err := state.Resolve(all, name)
+	if err != nil {
+		return a.fail(err)
+	}
+	if plan {
+		return a.restorePlan(ctx, r)
+	}
+	said, err := a.svc().RestoreAmong(ctx, r, all, true)
+	if err != nil {
+		return a.fail(err)
+	}
+	fmt.Fprintln(a.stdout, said)
+	return exitOK
 }

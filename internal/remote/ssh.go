@@ -1,8 +1,12 @@
 package remote
 
 import (
-	"lanes/internal/shell"
+	"crypto/sha256"
+	"encoding/hex"
+	"slices"
 	"strings"
+
+	"lanes/internal/shell"
 )
 
 // EnvSSH names the ssh program lanes runs (default "ssh"): a wrapper that
@@ -19,6 +23,11 @@ type SSH struct {
 	Program string
 	// Timing paces Watch (zero: the defaults).
 	Timing WatchTiming
+	// ControlDir, when set, is a directory only the user can reach where
+	// ssh keeps one connection per host (OpenSSH connection sharing):
+	// the watch stream, every action and every preview go over it, with
+	// no new connection or login per key press. "": one connection each.
+	ControlDir string
 }
 
 func (s SSH) program() string {
@@ -28,17 +37,41 @@ func (s SSH) program() string {
 	return s.Program
 }
 
-// Lanes is the argv that runs `lanes ARGS…` on h without a terminal:
+// batch are the options of a command line to h with no terminal:
 // BatchMode, so a missing key fails instead of asking for a password the
-// board cannot type, and a bounded connect. ssh joins what follows the destination into one
-// line for the remote shell, so each argument goes quoted: no word of the
-// user's reaches that shell unquoted.
+// board cannot type, and a bounded connect.
+func (s SSH) batch(h Host) []string {
+	return append([]string{"-o", "BatchMode=yes", "-o", "ConnectTimeout=" + connectTimeout}, s.shared(h)...)
+}
+
+// shared are the options that put a command line on h's shared
+// connection, kept 60 s past its last use (none without ControlDir). Its
+// socket is named by h's destination, not by ssh's %C of where that
+// leads: two destinations may reach one address as different users, or
+// with different options from the user's ssh config.
+func (s SSH) shared(h Host) []string {
+	if s.ControlDir == "" {
+		return nil
+	}
+	sum := sha256.Sum256([]byte(h.Dest))
+	path := s.ControlDir + "/" + hex.EncodeToString(sum[:ControlNameBytes/2])
+	return []string{"-o", "ControlMaster=auto", "-o", "ControlPath=" + path, "-o", "ControlPersist=60"}
+}
+
+// ControlNameBytes is how long the name of a shared connection's socket
+// is in ControlDir.
+const ControlNameBytes = 20
+
+// Lanes is the argv that runs `lanes ARGS…` on h without a terminal.
+// ssh joins what follows the destination into one line for the remote
+// shell, so each argument goes quoted: no word of the user's reaches that
+// shell unquoted.
 func (s SSH) Lanes(h Host, args ...string) []string {
 	words := []string{"lanes"}
 	for _, a := range args {
 		words = append(words, shell.Quote(a))
 	}
-	return []string{s.program(), "-o", "BatchMode=yes", "-o", "ConnectTimeout=" + connectTimeout, "-T", "--", h.Dest, strings.Join(words, " ")}
+	return slices.Concat([]string{s.program()}, s.batch(h), []string{"-T", "--", h.Dest, strings.Join(words, " ")})
 }
 
 // Attach is the argv that attaches this terminal to a session's tmux
@@ -49,5 +82,5 @@ func (s SSH) Attach(h Host, socket, session string) []string {
 		words = append(words, "-L", shell.Quote(socket))
 	}
 	words = append(words, "attach-session", "-t", shell.Quote("="+session))
-	return []string{s.program(), "-t", "--", h.Dest, strings.Join(words, " ")}
+	return slices.Concat([]string{s.program()}, s.shared(h), []string{"-t", "--", h.Dest, strings.Join(words, " ")})
 }

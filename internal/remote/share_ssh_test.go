@@ -1,0 +1,59 @@
+package remote_test
+
+import (
+	"context"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"lanes/internal/remote/sshtest"
+)
+
+// With ControlDir, a host's watch stream and every command after it share
+// one connection: two dozen commands to two hosts, started at once, log
+// no new login at the host's sshd, and each reaches its own host (the
+// rig's two hosts are one address: only the destination tells them
+// apart).
+func TestOneConnectionPerHost(t *testing.T) {
+	t.Parallel()
+	r := sshtest.New(t, 2)
+	ssh := r.SSH
+	ssh.ControlDir = t.TempDir()
+	h1, h2 := r.Hosts[0], r.Hosts[1]
+	h1.Lanes(t, "new", "api", "--", "sleep", "600")
+	h2.Lanes(t, "new", "db", "--", "sleep", "600")
+	ch := watching(t, r, ssh, h1, h2)
+	up := map[string]bool{}
+	for deadline := time.After(10 * time.Second); !up[h1.Name] || !up[h2.Name]; {
+		select {
+		case st := <-ch:
+			up[st.Host] = st.Up && len(st.Sessions) == 1
+		case <-deadline:
+			t.Fatalf("hosts up: %v", up)
+		}
+	}
+	logins := func() int {
+		b, _ := os.ReadFile(r.Dir + "/sshd.log")
+		return strings.Count(string(b), "Accepted publickey")
+	}
+	before := logins()
+	var wg sync.WaitGroup
+	for i := range 24 {
+		h, want := h1, "api"
+		if i%2 == 1 {
+			h, want = h2, "db"
+		}
+		wg.Go(func() {
+			out, err := ssh.Run(context.Background(), h.Host, nil, "ls")
+			if err != nil || !strings.Contains(string(out), want) {
+				t.Errorf("ls on %s: %v, %q", h.Name, err, out)
+			}
+		})
+	}
+	wg.Wait()
+	if n := logins() - before; n != 0 {
+		t.Errorf("24 commands logged in %d more times; want none past the watch streams' own", n)
+	}
+}
