@@ -175,6 +175,9 @@ func (a *app) main(ctx context.Context, args []string) int {
 		fmt.Fprintln(a.stderr, "Run `lanes help` for the commands.")
 		return exitUsage
 	}
+	if code, done := a.atHost(ctx, rest[0], rest[1:]); done {
+		return code
+	}
 	return commands()[i].run(a, ctx, rest[1:])
 }
 
@@ -185,6 +188,7 @@ func (a *app) usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
+	fmt.Fprintln(w, "\nA command on one session takes NAME@HOST for a session of HOST, a host of the hosts file: it runs there over ssh.")
 	fmt.Fprintln(w, "\nGlobal flags:\n  --socket NAME   tmux server socket name (tmux -L); default $LANES_TMUX_SOCKET, else tmux's default server")
 	fmt.Fprintln(w, "  --theme auto|dark|light\n                  the board's colours: auto asks the terminal for its background")
 	fmt.Fprintln(w, "  --host NAME=DEST  another host whose sessions the board shows (repeatable, each NAME once; DEST is what")
@@ -295,7 +299,7 @@ func (a *app) fail(err error) int {
 		if hosts, _ := a.hosts(); len(hosts) > 0 {
 			// Its session may run on another host: commands act on this
 			// host's only (docs/design.md §16).
-			fmt.Fprintf(a.stderr, "lanes: note: commands act on this host's sessions; `lanes ls --all-hosts` lists the other hosts', and the board acts on them (or `ssh HOST lanes …`)\n")
+			fmt.Fprintf(a.stderr, "lanes: note: a plain NAME is this host's; `lanes ls --all-hosts` lists the other hosts', and NAME@HOST acts on one of them\n")
 		}
 		return exitNoSession
 	case errors.Is(err, state.ErrTerminated):

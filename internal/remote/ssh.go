@@ -74,6 +74,16 @@ func (s SSH) Lanes(h Host, args ...string) []string {
 	return slices.Concat([]string{s.program()}, s.batch(h), []string{"-T", "--", h.Dest, strings.Join(words, " ")})
 }
 
+// Interactive is Lanes with a terminal: `lanes ARGS…` on h that the user
+// runs in this one (lanes attach there), where ssh may ask for a password.
+func (s SSH) Interactive(h Host, args ...string) []string {
+	words := []string{"lanes"}
+	for _, a := range args {
+		words = append(words, shell.Quote(a))
+	}
+	return slices.Concat([]string{s.program()}, s.shared(h), []string{"-t", "--", h.Dest, strings.Join(words, " ")})
+}
+
 // Attach is the argv that attaches this terminal to a session's tmux
 // session on h: socket is its tmux -L name ("" for the default server).
 func (s SSH) Attach(h Host, socket, session string) []string {

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+
+	"lanes/internal/remote"
+	"lanes/state"
+)
+
+// NAME@HOST: the commands that act on one session act on another host's
+// when its name says which (a host of the hosts file), running there as
+// `lanes COMMAND NAME …` over ssh, each word quoted (docs/design.md §16).
+// A plain NAME stays this host's.
+
+// atHostCommands take NAME@HOST; valueFlags are their flags that take a
+// value, which may come before NAME.
+var (
+	atHostCommands = []string{"answer", "send", "attach", "kill", "restart", "rm", "restore", "peek", "diff", "history", "mute", "seen"}
+	valueFlags     = []string{"-dialog", "--dialog", "-last", "--last"}
+)
+
+// atHost runs cmd with args on another host when its NAME is NAME@HOST,
+// and reports whether it did (code is then its exit code).
+func (a *app) atHost(ctx context.Context, cmd string, args []string) (code int, done bool) {
+	if !slices.Contains(atHostCommands, cmd) {
+		return 0, false
+	}
+	at := nameArg(args)
+	if at < 0 {
+		return 0, false
+	}
+	name, host, ok := strings.Cut(args[at], "@")
+	if !ok {
+		return 0, false
+	}
+	if p := state.NameProblem(name); p != "" {
+		return a.fail(fmt.Errorf("%q: a session name is letters, digits, - and _ (%s)", state.CleanText(name), p)), true
+	}
+	hosts, warn := a.hosts()
+	a.warnHosts(warn)
+	i := slices.IndexFunc(hosts, func(h remote.Host) bool { return h.Name == host })
+	if i < 0 {
+		return a.fail(fmt.Errorf("no host %q in the hosts file (%s): `lanes doctor` lists them", state.CleanText(host), remote.HostsPath(a.getenv))), true
+	}
+	there := slices.Concat([]string{cmd}, args[:at], []string{name}, args[at+1:])
+	if cmd == "attach" {
+		return a.attachThere(hosts[i], there), true
+	}
+	var stdin io.Reader
+	if cmd == "send" && slices.Contains(args[at+1:], "-") {
+		stdin = a.stdin // the prompt, on ssh's stdin: never in an argv
+	}
+	out, err := a.ssh().Run(ctx, hosts[i], stdin, there...)
+	_, _ = a.stdout.Write([]byte(state.CleanLines(string(out)))) // another host's words
+	if err != nil {
+		return a.fail(err), true
+	}
+	return exitOK, true
+}
+
+// nameArg is the index of the NAME in a command's args: the first word
+// that is no flag nor a flag's value; -1 when there is none.
+func nameArg(args []string) int {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			return -1
+		case slices.Contains(valueFlags, a):
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+// attachThere hands this terminal to `lanes attach NAME` on h, over ssh
+// with a terminal of its own.
+func (a *app) attachThere(h remote.Host, args []string) int {
+	argv := a.ssh().Interactive(h, args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return a.fail(fmt.Errorf("attach on %s: ssh %s: %w", h.Name, h.Dest, err))
+	}
+	return exitOK
+}

@@ -1,0 +1,73 @@
+package cli
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// NAME@HOST runs the command there, over $LANES_SSH, each word its own
+// and the name without its host; the prompt of `send NAME@HOST -` goes on
+// stdin; a host not in the hosts file, or a name lanes would not make,
+// is refused before any ssh; a plain NAME stays here.
+func TestNameAtHost(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	log := filepath.Join(dir, "ssh.log")
+	ssh := filepath.Join(dir, "ssh")
+	script := "#!/bin/sh\n{ printf '%s\\n' \"$*\"; cat; echo; } >> '" + log + "'\necho 'did it'\n"
+	if err := os.WriteFile(ssh, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "config")
+	if err := os.MkdirAll(filepath.Join(cfg, "lanes"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfg, "lanes", "hosts"), []byte("build me@build.box\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"LANES_SSH": ssh, "XDG_CONFIG_HOME": cfg, "LANES_STATE_DIR": filepath.Join(dir, "state"),
+		"LANES_TMUX_SOCKET": "lanes-test-athost-none", "HOME": dir}
+	run := func(stdin string, args ...string) (string, string, int) {
+		var out, errb strings.Builder
+		a := newApp(strings.NewReader(stdin), &out, &errb, func(k string) string { return env[k] })
+		code := a.main(context.Background(), args)
+		return out.String(), errb.String(), code
+	}
+	if out, errs, code := run("", "answer", "--dialog", "2026-12-04T03:00:00.5Z", "api@build", "yes"); code != exitOK || !strings.Contains(out, "did it") {
+		t.Fatalf("answer api@build: exit %d, %q %q", code, out, errs)
+	}
+	if _, errs, code := run("go on; rm -rf ~", "send", "api@build", "-"); code != exitOK {
+		t.Fatalf("send api@build -: exit %d, %q", code, errs)
+	}
+	b, _ := os.ReadFile(log)
+	got := string(b)
+	for _, want := range []string{
+		"me@build.box lanes answer --dialog 2026-12-04T03:00:00.5Z api yes\n",
+		"me@build.box lanes send api -\ngo on; rm -rf ~\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("ssh ran\n%s\nwant a line %q", got, want)
+		}
+	}
+	if strings.Contains(got, "rm -rf ~ ") || strings.Contains(got, "send api - go on") {
+		t.Error("the prompt reached an argv")
+	}
+	for _, c := range [][]string{{"kill", "api@gpu"}, {"kill", "a;b@build"}} {
+		if _, errs, code := run("", c...); code == exitOK || errs == "" {
+			t.Errorf("%q: exit %d, %q", c, code, errs)
+		}
+	}
+	if _, errs, _ := run("", "kill", "api@gpu"); !strings.Contains(errs, `no host "gpu" in the hosts file`) {
+		t.Errorf("an unknown host: %q", errs)
+	}
+	before, _ := os.ReadFile(log)
+	if _, _, code := run("", "kill", "api"); code == exitOK {
+		t.Error("a plain NAME no session here has: exit 0")
+	}
+	if after, _ := os.ReadFile(log); len(after) != len(before) {
+		t.Error("a plain NAME went over ssh")
+	}
+}
