@@ -88,8 +88,11 @@ func TestLsAllHostsListsEveryHost(t *testing.T) {
 		t.Errorf("the unreachable host not said on stderr: %q", errs)
 	}
 	b, _ := os.ReadFile(argv)
-	if want := "-o BatchMode=yes -o ConnectTimeout=5 -T -- me@build.example lanes ls --json\n"; !strings.Contains(string(b), want) {
-		t.Errorf("ssh ran with %q, want a line %q", b, want)
+	// On the host's shared connection, in the state dir's private ssh/.
+	share := "-o ControlMaster=auto -o ControlPath=" + filepath.Join(e.vars["LANES_STATE_DIR"], "ssh") + "/"
+	if want := " -o ControlPersist=60 -T -- me@build.example lanes ls --json\n"; !strings.Contains(string(b), want) ||
+		!strings.HasPrefix(string(b), "-o BatchMode=yes -o ConnectTimeout=5 "+share) {
+		t.Errorf("ssh ran with %q, want a line with %q, on %q", b, want, share)
 	}
 
 	out, _, code = e.run("ls", "--all-hosts", "--json")
