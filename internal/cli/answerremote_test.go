@@ -23,30 +23,7 @@ import (
 func TestAnswerAnotherHostsDialog(t *testing.T) {
 	rig := sshtest.New(t, 1)
 	h := rig.Hosts[0]
-	dir := t.TempDir()
-	received := filepath.Join(dir, "received")
-	screen, err := filepath.Abs(filepath.Join("..", "..", "testdata", "real", "claude", "permission-approve", "dialog.screen"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fake := filepath.Join(dir, "claude")
-	script := "#!/bin/sh\nclear; cat " + shellQuote(screen) + "; stty raw -echo && exec cat > " + shellQuote(received) + "\n"
-	if err := os.WriteFile(fake, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	h.Lanes(t, "new", "far", "--dir", dir, "--", fake)
-	// Its record says claude (a custom command started it: lanes looks
-	// agents up on PATH, which the rig's lanes shares with this test).
-	if err := state.NewStore(h.StateDir).Update(func(tx *state.Tx) error {
-		r, err := tx.Resolve("far")
-		if err != nil {
-			return err
-		}
-		r.Agent = state.AgentClaude
-		return tx.Put(r)
-	}); err != nil {
-		t.Fatal(err)
-	}
+	received := fakeClaudeOn(t, h, "far")
 	waitPane(t, h.Tmux, "lanes-far", "Do you want to proceed?")
 	hook := func(events ...string) { // fired on host1, as its agent would
 		t.Helper()
@@ -70,14 +47,7 @@ func TestAnswerAnotherHostsDialog(t *testing.T) {
 	first := dialogAt()
 
 	e := newEnv(t)
-	cfg := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(cfg, "lanes"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(cfg, "lanes", "hosts"), []byte(h.Name+" "+h.Dest+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	e.vars["XDG_CONFIG_HOME"], e.vars["LANES_SSH"] = cfg, rig.SSH.Program
+	withHosts(t, e, rig)
 
 	if _, errs, code := e.run("answer", "far@host1", "yes", "--dialog", "2026-01-02T03:04:05Z"); code == exitOK || !strings.Contains(errs, "dialog is gone") {
 		t.Errorf("an older dialog's answer: exit %d %q", code, errs)
@@ -111,4 +81,53 @@ func TestAnswerAnotherHostsDialog(t *testing.T) {
 	// this answer's).
 	e.must("answer", "far@host1", "no", "--dialog", second)
 	waitBytes(t, received, "13")
+}
+
+// fakeClaudeOn starts session name on host h running a fake Claude Code
+// that shows the recorded real permission dialog and writes every byte it
+// reads to the returned file (as fakeClaude does here).
+func fakeClaudeOn(t *testing.T, h *sshtest.Host, name string) (received string) {
+	t.Helper()
+	dir := t.TempDir()
+	received = filepath.Join(dir, "received")
+	screen, err := filepath.Abs(filepath.Join("..", "..", "testdata", "real", "claude", "permission-approve", "dialog.screen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fake := filepath.Join(dir, "claude")
+	script := "#!/bin/sh\nclear; cat " + shellQuote(screen) + "; stty raw -echo && exec cat > " + shellQuote(received) + "\n"
+	if err := os.WriteFile(fake, []byte(script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	h.Lanes(t, "new", name, "--dir", dir, "--", fake)
+	// Its record says claude (a custom command started it: lanes looks
+	// agents up on PATH, which the rig's lanes shares with this test).
+	if err := state.NewStore(h.StateDir).Update(func(tx *state.Tx) error {
+		r, err := tx.Resolve(name)
+		if err != nil {
+			return err
+		}
+		r.Agent = state.AgentClaude
+		return tx.Put(r)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return received
+}
+
+// withHosts gives e a hosts file naming the rig's hosts, and its ssh.
+func withHosts(t *testing.T, e *env, rig *sshtest.Rig) {
+	t.Helper()
+	cfg := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(cfg, "lanes"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var lines string
+	for _, h := range rig.Hosts {
+		lines += h.Name + " " + h.Dest + "\n"
+	}
+	if err := os.WriteFile(filepath.Join(cfg, "lanes", "hosts"), []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.vars["XDG_CONFIG_HOME"], e.vars["LANES_SSH"] = cfg, rig.SSH.Program
 }
