@@ -30,10 +30,12 @@ type Reading struct {
 	// conversation by (Claude reads any other text as a search in a
 	// picker, Gemini a number as a list position); nil: it cannot resume.
 	ResumeShape func(id string) bool
-	// DropsInterrupted: its history keeps no turn that ended interrupted
-	// (Gemini CLI writes it again without it), so only a turn that ended
-	// otherwise makes its conversation one a restore can resume.
-	DropsInterrupted bool
+	// KeepsOnlyDone: its history keeps no turn that ended interrupted
+	// (Gemini CLI writes it again without it), and it lists no
+	// conversation whose turns all failed or were interrupted, so only a
+	// turn that ended done makes its conversation one a restore can
+	// resume.
+	KeepsOnlyDone bool
 }
 
 // readings are the coding agents lanes reads, in the order lists show them.

@@ -17,7 +17,7 @@ var gemini = Reading{
 	// prompt), where what is typed runs as a shell command, not a prompt
 	// (testdata/real/gemini/composer/shell.screen).
 	Menus:   &Menus{Words: []string{"Press Esc to close", "Press q to exit", "shell mode enabled (esc to disable)"}},
-	AskTool: "ask_user", ResumeShape: uuidShape, DropsInterrupted: true,
+	AskTool: "ask_user", ResumeShape: uuidShape, KeepsOnlyDone: true,
 	Plan: &PlanReading{Tool: "exit_plan_mode", Read: geminiPlan},
 }
 

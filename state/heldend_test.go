@@ -110,6 +110,13 @@ func TestGeminiResumesOnlyAKeptTurn(t *testing.T) {
 	if got := ResumeID(r); got != "" || !slices.Contains(Derive(r, t0.Add(4*time.Second)).Marks, MarkInterrupted) {
 		t.Fatalf("its one turn interrupted: resume %q, marks %v; want none, interrupted", got, Derive(r, t0.Add(4*time.Second)).Marks)
 	}
+	// Its API failed (the real screen's "✕ [API Error"): Gemini lists no
+	// conversation of failed and interrupted turns only (a 60-minute
+	// campaign's restore got exit 42).
+	turn(3*time.Second, realScreen(t, "harness/gemini", "api_error", "failed"))
+	if got := ResumeID(r); got != "" || !slices.Contains(Derive(r, t0.Add(6*time.Second)).Marks, MarkFailed) {
+		t.Fatalf("its turns failed or interrupted: resume %q, marks %v; want none, failed", got, Derive(r, t0.Add(6*time.Second)).Marks)
+	}
 	turn(5*time.Second, realScreen(t, "harness/gemini", "tool", "idle"))
 	if got := ResumeID(r); got != id {
 		t.Fatalf("a turn that ended: resume %q, want %q", got, id)

@@ -183,12 +183,13 @@ func ResumeID(r *Record) string {
 // one a restore resumes (TurnSession): once a turn started in it (a hook's
 // start, or an end naming a turn no hook started: Qwen Code's automatic
 // turn). For an agent whose history drops an interrupted turn
-// (Reading.DropsInterrupted) not at a start, but at an end into idle other
-// than an interrupt, or at the start of a queued prompt's turn that
-// replaced a held end (held: the turn before it ended). (Gemini CLI
-// 0.61.0, interrupted in its first turn and killed, kept a history with no
-// prompt in it, and refused the id: "Invalid session identifier", exit
-// 42.) A held end's look (heldend.go) has read the screen's interrupted
+// (Reading.KeepsOnlyDone) not at a start, but at an end into idle that
+// neither failed nor was interrupted, or at the start of a queued prompt's
+// turn that replaced a held end (held: the turn before it ended). (Gemini
+// CLI 0.61.0, interrupted in its first turn and killed, kept a history
+// with no prompt in it, and refused the id: "Invalid session identifier",
+// exit 42; a conversation whose turns since a fresh start had all failed
+// or been interrupted it did not find at all, exit 42 again.) A held end's look (heldend.go) has read the screen's interrupted
 // marker by then, when Esc drew it in time; a Ctrl-C draws none, and an
 // interrupt read later (the idle look) does not take the id back.
 func noteTurnSession(r *Record, e Event, next Activity, held bool) {
@@ -199,9 +200,9 @@ func noteTurnSession(r *Record, e Event, next Activity, held bool) {
 	reading, _ := ReadingOf(r.Agent)
 	started := e.Kind == KindTurnStart || e.Kind == KindTurnEnd && e.TurnID != "" && a.TurnID == e.TurnID && a.Automatic
 	switch {
-	case !reading.DropsInterrupted && started,
-		reading.DropsInterrupted && e.Kind == KindTurnStart && held,
-		reading.DropsInterrupted && e.Kind == KindTurnEnd && next == ActivityIdle && a.Outcome != OutcomeCancellation:
+	case !reading.KeepsOnlyDone && started,
+		reading.KeepsOnlyDone && e.Kind == KindTurnStart && held,
+		reading.KeepsOnlyDone && e.Kind == KindTurnEnd && next == ActivityIdle && a.Outcome == OutcomeNone:
 		a.TurnSession = a.ProviderSessionID
 	}
 }
