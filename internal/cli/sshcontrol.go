@@ -3,8 +3,6 @@ package cli
 import (
 	"os"
 	"path/filepath"
-	"strings"
-	"syscall"
 
 	"lanes/internal/remote"
 )
@@ -17,34 +15,22 @@ func (a *app) ssh() remote.SSH {
 
 // sshControlDir is where ssh keeps the shared connections: "ssh" under
 // $XDG_RUNTIME_DIR/lanes, else under the state dir, made 0700; "" (a
-// connection per command) when it cannot be had as only this user's —
-// another user's, a symlink, group or world access — or its path leaves
-// no room under the 104 bytes of a socket's name for the socket's own and
-// the 17 bytes of ssh's temporary suffix, or holds a byte ssh reads in
-// ControlPath (% expands, a blank splits the option).
+// connection per command) when it is not private (remote.Private: ssh
+// checks it again before each command line), or its path leaves no room
+// under the 104 bytes of a socket's name for the socket's own and the 17
+// bytes of ssh's temporary suffix.
 func (a *app) sshControlDir() string {
 	base := a.getenv("XDG_RUNTIME_DIR")
-	if base != "" {
+	if base != "" && remote.Private(base) == nil {
 		base = filepath.Join(base, "lanes")
 	} else if dir, err := a.stateDir(); err == nil {
 		base = dir
 	}
-	if !filepath.IsAbs(base) {
-		return ""
-	}
 	dir := filepath.Join(base, "ssh")
-	if len(dir)+1+remote.ControlNameBytes+17 > 104 || strings.ContainsAny(dir, "% \t\"'\\") {
+	if !filepath.IsAbs(base) || len(dir)+1+remote.ControlNameBytes+17 > 104 {
 		return ""
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return ""
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return ""
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !fi.IsDir() || fi.Mode().Perm() != 0o700 || !ok || int(st.Uid) != os.Getuid() {
+	if err := os.MkdirAll(dir, 0o700); err != nil || remote.Private(dir) != nil {
 		return ""
 	}
 	return dir

@@ -3,6 +3,7 @@ package remote_test
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -20,7 +21,10 @@ func TestOneConnectionPerHost(t *testing.T) {
 	t.Parallel()
 	r := sshtest.New(t, 2)
 	ssh := r.SSH
-	ssh.ControlDir = t.TempDir()
+	ssh.ControlDir = filepath.Join(t.TempDir(), "ssh")
+	if err := os.Mkdir(ssh.ControlDir, 0o700); err != nil { // private (remote.Private)
+		t.Fatal(err)
+	}
 	h1, h2 := r.Hosts[0], r.Hosts[1]
 	h1.Lanes(t, "new", "api", "--", "sleep", "600")
 	h2.Lanes(t, "new", "db", "--", "sleep", "600")

@@ -27,6 +27,8 @@ type SSH struct {
 	// ssh keeps one connection per host (OpenSSH connection sharing):
 	// the watch stream, every action and every preview go over it, with
 	// no new connection or login per key press. "": one connection each.
+	// It is checked (Private) before each command line: ssh trusts any
+	// socket it finds there, whoever made it.
 	ControlDir string
 }
 
@@ -50,7 +52,7 @@ func (s SSH) batch(h Host) []string {
 // leads: two destinations may reach one address as different users, or
 // with different options from the user's ssh config.
 func (s SSH) shared(h Host) []string {
-	if s.ControlDir == "" {
+	if s.ControlDir == "" || Private(s.ControlDir) != nil {
 		return nil
 	}
 	sum := sha256.Sum256([]byte(h.Dest))
