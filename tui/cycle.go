@@ -166,7 +166,8 @@ func (m *Model) flashOnce(text string) tea.Cmd {
 // capture refreshes the preview of the selected session, if shown.
 func (m *Model) capture() tea.Cmd {
 	sel := m.board.selected()
-	if !m.showPrev || m.capturing {
+	// One capture per pane at a time; a slow host's holds no other card's.
+	if !m.showPrev || sel != nil && m.capturing == sel.Rec.ID {
 		return nil
 	}
 	if sel == nil {
@@ -178,7 +179,7 @@ func (m *Model) capture() tea.Cmd {
 		m.preview.clear(r.Name, "no pane: the session has ended")
 		return nil
 	}
-	m.capturing = true
+	m.capturing = r.ID
 	return captureCmd(m.ctx, m.actionsOn(sel.Host), *r)
 }
 

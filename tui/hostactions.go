@@ -1,12 +1,14 @@
 package tui
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"lanes/agent"
 	"lanes/internal/listing"
@@ -48,8 +50,19 @@ type hostActions struct {
 
 // remoteTimeout bounds an action run on another host: a link that falls
 // silent after connecting would otherwise hold it, and its ssh, for the
-// board's life.
-const remoteTimeout = time.Minute
+// board's life. peekTimeout bounds a preview's capture, which the board
+// repeats while the preview is open.
+const (
+	remoteTimeout = time.Minute
+	peekTimeout   = 5 * time.Second
+)
+
+// diffLines and planWords bound what a diff and a restore plan of another
+// host may hold.
+const (
+	diffLines = 20000
+	planWords = 64
+)
 
 // lanes runs `lanes ARGS…` on the host with stdin (nil: none).
 func (a hostActions) lanes(ctx context.Context, stdin io.Reader, args ...string) ([]byte, error) {
@@ -61,9 +74,41 @@ func (a hostActions) lanes(ctx context.Context, stdin io.Reader, args ...string)
 	return a.run.Run(ctx, a.host, stdin, args...)
 }
 
-// said is a command's one-line report, cleaned: another host's words.
+// said is a command's report, one line, cleaned and bounded: another
+// host's words.
 func said(out []byte, err error) (string, error) {
-	return state.CleanText(strings.TrimSpace(string(out))), err
+	return state.Summary(string(out), saidMax), err
+}
+
+// Bounds of what another host answers, so no answer of a hostile one
+// costs the board more than a local one would (a hostile re-run's 30 MiB
+// line pinned a core for as long as it showed): a report's runes, a
+// line's bytes, a history's fields.
+const (
+	saidMax  = 300
+	lineMax  = 2048
+	fieldMax = 500
+)
+
+// bounded is out with at most n lines, the last ones (last) or the
+// first, each cut to lineMax bytes.
+func bounded(out []byte, n int, last bool) []byte {
+	lines := bytes.Split(out, []byte("\n"))
+	if len(lines) > n && last {
+		lines = lines[len(lines)-n:]
+	} else if len(lines) > n {
+		lines = lines[:n]
+	}
+	for i, l := range lines {
+		if len(l) > lineMax {
+			cut := lineMax
+			for cut > 0 && !utf8.RuneStart(l[cut]) {
+				cut--
+			}
+			lines[i] = l[:cut]
+		}
+	}
+	return bytes.Join(lines, []byte("\n"))
 }
 
 func (a hostActions) Create(ctx context.Context, name string, ag state.Agent, dir string, args []string, worktree bool) (*state.Record, error) {
@@ -123,13 +168,15 @@ func (a hostActions) Answer(ctx context.Context, r *state.Record, ans agent.Answ
 
 func (a hostActions) Diff(ctx context.Context, r *state.Record) ([]byte, error) {
 	out, err := a.lanes(ctx, nil, "diff", r.ID)
-	return []byte(state.CleanLines(string(out))), err
+	return []byte(state.CleanLines(string(bounded(out, diffLines, false)))), err
 }
 
 // Peek keeps the pane's colours and nothing else of its answer's control.
 func (a hostActions) Peek(ctx context.Context, r *state.Record) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, peekTimeout)
+	defer cancel()
 	out, err := a.lanes(ctx, nil, "peek", r.ID, "--color")
-	return onlySGR(out), err
+	return state.KeepSGR(bounded(out, previewMaxH, true)), err
 }
 
 func (a hostActions) Mute(ctx context.Context, r *state.Record, on bool) error {
@@ -153,9 +200,11 @@ func (a hostActions) History(ctx context.Context, id string, n int) ([]state.Tra
 	if err := json.Unmarshal(out, &trs); err != nil {
 		return nil, fmt.Errorf("host %s: its history is not what this lanes reads (%v): is lanes there current?", a.host.Name, err)
 	}
+	trs = trs[max(len(trs)-n, 0):]
 	for i := range trs { // another host's words
-		trs[i].Source, trs[i].Detail = state.CleanText(trs[i].Source), state.CleanText(trs[i].Detail)
-		trs[i].From, trs[i].To = state.Activity(state.CleanText(string(trs[i].From))), state.Activity(state.CleanText(string(trs[i].To)))
+		tr := &trs[i]
+		tr.Source, tr.Detail = state.Summary(tr.Source, fieldMax), state.Summary(tr.Detail, fieldMax)
+		tr.From, tr.To = state.Activity(state.Summary(string(tr.From), fieldMax)), state.Activity(state.Summary(string(tr.To), fieldMax))
 	}
 	return trs, nil
 }
@@ -185,8 +234,11 @@ func (a hostActions) RestorePlan(ctx context.Context, r *state.Record) ([]string
 	if err := json.Unmarshal(out, &argv); err != nil {
 		return nil, fmt.Errorf("host %s: its restore plan is not what this lanes reads (%v): is lanes there current?", a.host.Name, err)
 	}
+	if len(argv) > planWords {
+		return nil, fmt.Errorf("host %s: its restore plan has %d words; lanes shows at most %d", a.host.Name, len(argv), planWords)
+	}
 	for i := range argv {
-		argv[i] = state.CleanText(argv[i])
+		argv[i] = state.Summary(argv[i], fieldMax)
 	}
 	return argv, nil
 }

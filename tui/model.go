@@ -97,8 +97,9 @@ type Model struct {
 	tickGen               int
 	animating             bool
 	frame                 int
-	capturing             bool
-	pending               pendingSel // a session just created, to select when it appears
+	capturing             string // the session whose pane a capture is reading
+
+	pending pendingSel // a session just created, to select when it appears
 
 	notifier notifier // who entered Needs you (docs/design.md §15)
 	// voice is this board's claim to notify; quiet is set while another
@@ -245,7 +246,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // onPreview shows a capture of the selected pane, unless the selection
 // moved while it was taken (then it takes another).
 func (m Model) onPreview(msg previewMsg) (tea.Model, tea.Cmd) {
-	m.capturing = false
+	if m.capturing == msg.id {
+		m.capturing = ""
+	}
 	sel := m.board.selected()
 	switch {
 	case !m.showPrev || sel == nil:

@@ -188,7 +188,7 @@ func TestEverySizeFits(t *testing.T) {
 func TestPreviewKeepsColourAndCutsToWidth(t *testing.T) {
 	m := loaded(fixture(), ThemeDark, 80, 24)
 	m = press(m, "p")
-	if !m.capturing {
+	if m.capturing == "" {
 		t.Fatal("opening the preview did not capture the selected pane")
 	}
 	long := "\x1b[31m" + strings.Repeat("x", 300) + "\x1b[0m"
@@ -202,12 +202,12 @@ func TestPreviewKeepsColourAndCutsToWidth(t *testing.T) {
 		t.Error("the preview does not name its session")
 	}
 	m = step(m, tickMsg{gen: m.tickGen})
-	if !m.capturing {
+	if m.capturing == "" {
 		t.Error("a tick with the preview open did not refresh it")
 	}
 	m = press(m, "p")
-	m.capturing = false
-	if m = step(m, tickMsg{gen: m.tickGen}); m.capturing {
+	m.capturing = ""
+	if m = step(m, tickMsg{gen: m.tickGen}); m.capturing != "" {
 		t.Error("a tick with the preview closed captured")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"time"
 
 	"lanes/internal/remote"
 	"lanes/state"
@@ -53,15 +54,59 @@ func (a *app) atHost(ctx context.Context, cmd string, args []string) (code int, 
 		return a.attachThere(hosts[i], there), true
 	}
 	var stdin io.Reader
-	if cmd == "send" && slices.Contains(args[at+1:], "-") {
-		stdin = a.stdin // the prompt, on ssh's stdin: never in an argv
+	if cmd == "send" {
+		// The prompt goes on ssh's stdin, never in an argv (here, in the
+		// remote shell's, or in lanes' there): `send NAME -` there.
+		flags, text := sendWords(args[:at], args[at+1:])
+		there = slices.Concat([]string{"send"}, flags, []string{name, "-"})
+		stdin = strings.NewReader(text)
+		if text == "-" {
+			stdin = a.stdin
+		}
 	}
+	ctx, cancel := context.WithTimeout(ctx, atHostTimeout)
+	defer cancel()
 	out, err := a.ssh().Run(ctx, hosts[i], stdin, there...)
-	_, _ = a.stdout.Write([]byte(state.CleanLines(string(out)))) // another host's words
+	if cmd == "peek" && slices.Contains(args, "--color") {
+		_, _ = a.stdout.Write(state.KeepSGR(out)) // another host's words: its colours alone
+	} else {
+		_, _ = a.stdout.Write([]byte(state.CleanLines(string(out))))
+	}
+	if code, there := remote.ExitCode(err); there && code != 0 {
+		fmt.Fprintf(a.stderr, "lanes: %s\n", state.CleanLines(err.Error()))
+		return code, true // what lanes there said, by its own exit code
+	}
 	if err != nil {
 		return a.fail(err), true
 	}
 	return exitOK, true
+}
+
+// atHostTimeout bounds a command run on another host: a link that falls
+// silent would otherwise hold it for good.
+const atHostTimeout = time.Minute
+
+// sendWords splits send's words, those before NAME and those after, into
+// its flags and its text (the words joined, as send joins them; "-" for
+// stdin).
+func sendWords(before, after []string) (flags []string, text string) {
+	var words []string
+	for _, w := range before {
+		if w == "--force" || w == "-force" {
+			flags = append(flags, "--force")
+		}
+	}
+	for i, w := range after {
+		switch {
+		case w == "--":
+			return flags, strings.Join(append(words, after[i+1:]...), " ")
+		case len(words) == 0 && (w == "--force" || w == "-force"):
+			flags = append(flags, "--force")
+		default:
+			words = append(words, w)
+		}
+	}
+	return flags, strings.Join(words, " ")
 }
 
 // nameArg is the index of the NAME in a command's args: the first word

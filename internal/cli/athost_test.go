@@ -17,7 +17,9 @@ func TestNameAtHost(t *testing.T) {
 	dir := t.TempDir()
 	log := filepath.Join(dir, "ssh.log")
 	ssh := filepath.Join(dir, "ssh")
-	script := "#!/bin/sh\n{ printf '%s\\n' \"$*\"; cat; echo; } >> '" + log + "'\necho 'did it'\n"
+	script := "#!/bin/sh\n{ printf '%s\\n' \"$*\"; cat; echo; } >> '" + log + "'\n" +
+		"case \"$*\" in *'kill gone'*) echo 'lanes: no session named gone' >&2; exit 5;; esac\n" +
+		"printf 'did it\\033]0;title\\007\\n'\n"
 	if err := os.WriteFile(ssh, []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -42,17 +44,30 @@ func TestNameAtHost(t *testing.T) {
 	if _, errs, code := run("go on; rm -rf ~", "send", "api@build", "-"); code != exitOK {
 		t.Fatalf("send api@build -: exit %d, %q", code, errs)
 	}
+	// Text in argv here still goes on stdin there (a hostile re-run: it
+	// sat in three argvs, ps readable on both hosts).
+	if _, errs, code := run("", "send", "--force", "api@build", "--", "keep", "this", "quiet"); code != exitOK {
+		t.Fatalf("send api@build -- TEXT: exit %d, %q", code, errs)
+	}
+	// lanes there failing: its exit code, its words.
+	if _, errs, code := run("", "kill", "gone@build"); code != exitNoSession || !strings.Contains(errs, "no session named gone") {
+		t.Errorf("kill gone@build: exit %d %q, want %d and its words", code, errs, exitNoSession)
+	}
+	if out, _, _ := run("", "peek", "api@build"); strings.Contains(out, "\x1b") || !strings.Contains(out, "did it") {
+		t.Errorf("another host's words printed raw: %q", out)
+	}
 	b, _ := os.ReadFile(log)
 	got := string(b)
 	for _, want := range []string{
 		"me@build.box lanes answer --dialog 2026-12-04T03:00:00.5Z api yes\n",
 		"me@build.box lanes send api -\ngo on; rm -rf ~\n",
+		"me@build.box lanes send --force api -\nkeep this quiet\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("ssh ran\n%s\nwant a line %q", got, want)
 		}
 	}
-	if strings.Contains(got, "rm -rf ~ ") || strings.Contains(got, "send api - go on") {
+	if strings.Contains(got, "rm -rf ~ ") || strings.Contains(got, "send api - go on") || strings.Contains(got, "-- keep") {
 		t.Error("the prompt reached an argv")
 	}
 	for _, c := range [][]string{{"kill", "api@gpu"}, {"kill", "a;b@build"}} {

@@ -66,7 +66,7 @@ func (a *app) cmdHistory(ctx context.Context, args []string) int {
 			trs = []state.Transition{}
 		}
 		b, _ := json.Marshal(trs)
-		fmt.Fprintf(a.stdout, "%s\n", b)
+		fmt.Fprintf(a.stdout, "%s\n", state.JSONSafe(b)) // as ls --json: no C1 or bidi raw
 		return exitOK
 	}
 	if len(trs) == 0 {

@@ -122,7 +122,7 @@ func (a *app) restorePlan(ctx context.Context, r *state.Record) int {
 		return a.fail(err)
 	}
 	b, _ := json.Marshal(argv)
-	fmt.Fprintf(a.stdout, "%s\n", b)
+	fmt.Fprintf(a.stdout, "%s\n", state.JSONSafe(b))
 	return exitOK
 }
 

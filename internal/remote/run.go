@@ -20,10 +20,23 @@ var ErrRemote = errors.New("lanes failed on the host")
 
 // remoteErr is what lanes printed on the host when it failed: it reads
 // as that alone (the caller names the host), and is ErrRemote.
-type remoteErr string
+type remoteErr struct {
+	msg  string
+	code int // its exit code there
+}
 
-func (e remoteErr) Error() string        { return string(e) }
+func (e remoteErr) Error() string        { return e.msg }
 func (e remoteErr) Is(target error) bool { return target == ErrRemote }
+
+// ExitCode is the exit code lanes ended with on the host, when err says
+// it failed there (not ssh).
+func ExitCode(err error) (int, bool) {
+	var e remoteErr
+	if errors.As(err, &e) {
+		return e.code, true
+	}
+	return 0, false
+}
 
 // Run runs `lanes ARGS…` on h with stdin (nil: none) and returns what it
 // printed on stdout. A failure says which host, and what lanes or ssh
@@ -51,7 +64,7 @@ func (s SSH) Run(ctx context.Context, h Host, stdin io.Reader, args ...string) (
 	case knownFailure(h, err, errb.String()) != nil:
 		return nil, fmt.Errorf("host %s: %w", h.Name, knownFailure(h, err, errb.String()))
 	case errors.As(err, &exit):
-		return out.Bytes(), fmt.Errorf("host %s: %w", h.Name, remoteErr(lastLine(errb.String(), exit.String())))
+		return out.Bytes(), fmt.Errorf("host %s: %w", h.Name, remoteErr{lastLine(errb.String(), exit.String()), exit.ExitCode()})
 	}
 	return nil, fmt.Errorf("host %s: running %s: %w", h.Name, argv[0], err)
 }

@@ -1,4 +1,4 @@
-package tui
+package state
 
 import (
 	"strings"
@@ -8,7 +8,7 @@ import (
 // Another host's pane reaches the preview with its colours only: a title,
 // a clipboard write, a cursor move, a C1 CSI or a bare control in it is
 // dropped, the SGR kept.
-func TestOnlySGR(t *testing.T) {
+func TestKeepSGR(t *testing.T) {
 	for in, want := range map[string]string{
 		"\x1b[31mred\x1b[0m plain":              "\x1b[31mred\x1b[0m plain",
 		"a\x1b]0;pwned\x07b":                    "ab",
@@ -17,8 +17,8 @@ func TestOnlySGR(t *testing.T) {
 		"\u009b31mc1 \x9bbyte":                  "c1 \ufffdbyte", // a raw 0x9b byte is not UTF-8
 		"\x1b[" + strings.Repeat("9", 65) + "m": "",
 	} {
-		if got := string(onlySGR([]byte(in))); got != want {
-			t.Errorf("onlySGR(%q) = %q, want %q", in, got, want)
+		if got := string(KeepSGR([]byte(in))); got != want {
+			t.Errorf("KeepSGR(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

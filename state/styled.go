@@ -1,28 +1,26 @@
-package tui
+package state
 
 import (
 	"bytes"
 	"regexp"
-
-	"lanes/state"
 )
 
 // sgr is one colour or attribute sequence, as tmux's capture-pane -e
 // writes them.
 var sgr = regexp.MustCompile(`\x1b\[[0-9;:]{0,64}m`)
 
-// onlySGR is out, another host's answer to `lanes peek --color`, with its
+// KeepSGR is out, another host's answer to `lanes peek --color`, with its
 // colours and no other terminal control: every other sequence and control
-// character is dropped by the one rule (state.CleanLines). Only this
-// host's tmux writes what the preview takes raw.
-func onlySGR(out []byte) []byte {
+// character is dropped by the one rule (CleanLines). Only this host's tmux
+// writes what the preview takes raw.
+func KeepSGR(out []byte) []byte {
 	var b bytes.Buffer
 	last := 0
 	for _, m := range sgr.FindAllIndex(out, -1) {
-		b.WriteString(state.CleanLines(string(out[last:m[0]])))
+		b.WriteString(CleanLines(string(out[last:m[0]])))
 		b.Write(out[m[0]:m[1]])
 		last = m[1]
 	}
-	b.WriteString(state.CleanLines(string(out[last:])))
+	b.WriteString(CleanLines(string(out[last:])))
 	return b.Bytes()
 }
