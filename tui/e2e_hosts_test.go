@@ -53,6 +53,13 @@ func TestE2EAnotherHost(t *testing.T) {
 
 	e.keys("l")
 	e.waitScreen("far selected", func(s string) bool { return strings.Contains(s, "┏") })
+	// Its pane previewed and its history read over ssh, as a local card's.
+	e.keys("p")
+	e.waitScreen("far's pane in the preview", func(s string) bool { return strings.Contains(s, "preview · far") && strings.Contains(s, "FAR-SCREEN") })
+	e.keys("p", "H")
+	e.waitScreen("far's history from host1", func(s string) bool { return strings.Contains(s, "waiting_input") || strings.Contains(s, "needs input") })
+	e.keys("Escape")
+	e.waitScreen("the history closed", func(s string) bool { return strings.Contains(s, "Ready to merge") })
 	e.keys("Enter")
 	e.waitScreen("far's pane, through ssh", func(s string) bool {
 		return strings.Contains(s, "FAR-SCREEN") && !strings.Contains(s, "Ready to merge")

@@ -57,9 +57,11 @@ const (
 	peekTimeout   = 5 * time.Second
 )
 
-// diffLines and planWords bound what a diff and a restore plan of another
-// host may hold.
+// peekLines, diffLines and planWords bound what a capture, a diff and a
+// restore plan of another host may hold (a capture's last lines: a pane
+// as tall as any screen; the preview then shows its last written ones).
 const (
+	peekLines = 1000
 	diffLines = 20000
 	planWords = 64
 )
@@ -176,7 +178,7 @@ func (a hostActions) Peek(ctx context.Context, r *state.Record) ([]byte, error) 
 	ctx, cancel := context.WithTimeout(ctx, peekTimeout)
 	defer cancel()
 	out, err := a.lanes(ctx, nil, "peek", r.ID, "--color")
-	return state.KeepSGR(bounded(out, previewMaxH, true)), err
+	return state.KeepSGR(bounded(out, peekLines, true)), err
 }
 
 func (a hostActions) Mute(ctx context.Context, r *state.Record, on bool) error {

@@ -38,9 +38,9 @@ func TestHostActionsBoundWhatAHostSays(t *testing.T) {
 		t.Errorf("a report of %d runes, or with control: %.60q", len([]rune(said)), said)
 	}
 	long := strings.Repeat("\x1b[1mx", 2000) + "\n" // 10 kB
-	peek, _ := on(strings.Repeat(long, 400)+"last \x1b[31mred\x1b]52;c;eA==\x07").Peek(context.Background(), r)
+	peek, _ := on(strings.Repeat(long, 1400)+"last \x1b[31mred\x1b]52;c;eA==\x07").Peek(context.Background(), r)
 	lines := strings.Split(string(peek), "\n")
-	if len(lines) > previewMaxH || !strings.HasSuffix(string(peek), "last \x1b[31mred") {
+	if len(lines) > peekLines || !strings.HasSuffix(string(peek), "last \x1b[31mred") {
 		t.Errorf("a peek of %d lines, ending %.40q", len(lines), peek[max(len(peek)-40, 0):])
 	}
 	for _, l := range lines {
