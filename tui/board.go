@@ -21,6 +21,15 @@ type item struct {
 // key identifies the session across rebuilds.
 func (it *item) key() string { return sessionKey(it.Derived) }
 
+// title names the card's session in an overlay's title: "api", or "api
+// @build" for another host's.
+func (it *item) title() string {
+	if it.Host == "" {
+		return it.Rec.Name
+	}
+	return it.Rec.Name + " @" + it.Host
+}
+
 // rowKind is what one row of a lane holds.
 type rowKind uint8
 

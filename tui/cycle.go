@@ -180,7 +180,7 @@ func (m *Model) capture() tea.Cmd {
 		return nil
 	}
 	m.capturing = r.ID
-	return captureCmd(m.ctx, m.actionsOn(sel.Host), *r)
+	return captureCmd(m.ctx, m.actionsOn(sel.Host), *r, sel.title())
 }
 
 // loadHistory fetches the selected session's transitions when the history
@@ -201,7 +201,7 @@ func (m *Model) loadHistory(force bool) tea.Cmd {
 	if key != m.hist.id {
 		m.hist = history{}
 	}
-	m.hist.id, m.hist.name, m.hist.at = key, sel.Rec.Name, at
+	m.hist.id, m.hist.name, m.hist.at = key, sel.title(), at
 	return historyCmd(m.ctx, m.actionsOn(sel.Host), sel.Rec.ID, key, at)
 }
 

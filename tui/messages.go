@@ -150,10 +150,10 @@ func clearStatusCmd(seq int) tea.Cmd {
 	return tea.Tick(StatusFor, func(time.Time) tea.Msg { return clearStatusMsg{seq} })
 }
 
-func captureCmd(ctx context.Context, a Actions, r state.Record) tea.Cmd {
+func captureCmd(ctx context.Context, a Actions, r state.Record, title string) tea.Cmd {
 	return func() tea.Msg {
 		out, err := a.Peek(ctx, &r)
-		return previewMsg{id: r.ID, name: r.Name, out: out, err: err}
+		return previewMsg{id: r.ID, name: title, out: out, err: err}
 	}
 }
 

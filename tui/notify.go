@@ -34,6 +34,9 @@ const (
 type Notice struct {
 	Title, Body string
 	Sockets     []string
+	// Jump is the command that goes to what the notice names: `lanes
+	// next --all-hosts --attach` when one of them is another host's.
+	Jump string
 }
 
 // notifier remembers each session's zone between the cycles the board
@@ -172,6 +175,12 @@ func noticeFor(ds []state.Derived, content bool, here []*state.Record) Notice {
 		}
 		return d.Rec.Name + "@" + d.Host
 	}
+	n.Jump = "lanes next --attach"
+	for _, d := range ds {
+		if d.Host != "" {
+			n.Jump = "lanes next --all-hosts --attach"
+		}
+	}
 	switch len(ds) {
 	case 0:
 		return n
@@ -244,8 +253,11 @@ func Outside(tmuxFor func(socket string) *tmux.Client) func(context.Context, Not
 		ctx, cancel := context.WithTimeout(ctx, outsideTimeout)
 		defer cancel()
 		n.Title, n.Body = state.CleanText(n.Title), state.CleanText(n.Body)
+		if n.Jump == "" {
+			n.Jump = "lanes next --attach"
+		}
 		for _, s := range n.Sockets {
-			_, _ = tmuxFor(s).Display(ctx, n.Title+": "+n.Body+" · lanes next --attach goes to what needs you", displayFor)
+			_, _ = tmuxFor(s).Display(ctx, n.Title+": "+n.Body+" · "+n.Jump+" goes to what needs you", displayFor)
 		}
 		if path, err := exec.LookPath("notify-send"); err == nil {
 			// Notification servers read the body as markup: & < > are text.

@@ -252,6 +252,14 @@ func TestNotifyAnotherHostsSession(t *testing.T) {
 	if notice.Body != "api@build needs you — Needs input" || !slices.Equal(notice.Sockets, []string{"work"}) {
 		t.Errorf("notice %+v, want api@build's message on this host's server work", notice)
 	}
+	// Its jump goes to every host (a new-user trial: the hint said `lanes
+	// next --attach`, which found nothing here).
+	if notice.Jump != "lanes next --all-hosts --attach" {
+		t.Errorf("jump %q, want lanes next --all-hosts --attach", notice.Jump)
+	}
+	if here := noticeFor([]state.Derived{state.DeriveAt(here, fixedNow)}, true, nil); here.Jump != "lanes next --attach" {
+		t.Errorf("this host's notice jumps with %q", here.Jump)
+	}
 	if notice := noticeFor(got, true, nil); !slices.Equal(notice.Sockets, []string{""}) {
 		t.Errorf("with no live session here, notice %+v, want the default server", notice)
 	}

@@ -142,7 +142,7 @@ func (a *app) main(ctx context.Context, args []string) int {
 	}
 	rest := fs.Args()
 	if len(a.hostArgs) > 0 && len(rest) > 0 && rest[0] != "board" {
-		fmt.Fprintf(a.stderr, "lanes: --host is the board's (lanes --host NAME=DEST); %s --all-hosts reads the hosts file's\n", rest[0])
+		fmt.Fprintf(a.stderr, "lanes: --host is the board's (lanes --host NAME=DEST); %s reads the hosts file's hosts (NAME@HOST, --all-hosts)\n", rest[0])
 		return exitUsage
 	}
 	// A signal context costs about a millisecond of start-up (its watcher
@@ -202,7 +202,7 @@ func (a *app) usage(w io.Writer) {
 	fmt.Fprintln(w, "  LANES_WORKTREE_ROOT  where `lanes new --worktree` puts worktrees (absolute; default beside the repository)")
 	fmt.Fprintln(w, "  LANES_TMUX_CONTROL   off: the board starts a tmux client per read instead of keeping one control-mode client")
 	fmt.Fprintln(w, "  NO_COLOR          the board draws without colour; glyphs and labels carry everything")
-	fmt.Fprintln(w, "  LANES_SSH         the ssh program the board reaches other hosts with (default ssh)")
+	fmt.Fprintln(w, "  LANES_SSH         the ssh program lanes reaches other hosts with (default ssh)")
 	fmt.Fprintln(w, "\nRun `lanes COMMAND --help` for a command's flags.")
 }
 

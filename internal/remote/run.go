@@ -60,7 +60,7 @@ func (s SSH) Run(ctx context.Context, h Host, stdin io.Reader, args ...string) (
 	case err == nil:
 		return out.Bytes(), nil
 	case ctx.Err() != nil:
-		return nil, fmt.Errorf("host %s: no answer in time (%v); what ran there, if anything, is unknown: look with `lanes ls --all-hosts`", h.Name, context.Cause(ctx))
+		return nil, fmt.Errorf("host %s: no answer in time; what ran there, if anything, is unknown: look with `lanes ls --all-hosts`", h.Name)
 	case knownFailure(h, err, errb.String()) != nil:
 		return nil, fmt.Errorf("host %s: %w", h.Name, knownFailure(h, err, errb.String()))
 	case errors.As(err, &exit):
