@@ -105,6 +105,15 @@ func drillCodexInterruptHook(w *world.World) (string, error) {
 	if tookEsc < 0 {
 		return ev, fmt.Errorf("want idle + interrupted, no dialog, from the Interrupt hook")
 	}
+	// The fake fires its hook, then draws the refused call over its dialog:
+	// until it does, send rightly refuses the dialog still on screen (a
+	// loaded CI machine sent in between).
+	if !world.WaitFor(10*time.Second, func() bool {
+		out, _ := w.Tmux(w.Socket, "capture-pane", "-p", "-t", "lanes-cx")
+		return !strings.Contains(out, "Would you like to run the following command?")
+	}) {
+		return ev, fmt.Errorf("the fake codex still draws its dialog after the Esc")
+	}
 	if r := w.Lanes("", "send", "cx", "tell me a long story"); r.Code != 0 {
 		return ev, fmt.Errorf("send after the Esc: exit %d: %s", r.Code, strings.TrimSpace(r.Stderr))
 	}
