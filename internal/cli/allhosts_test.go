@@ -91,7 +91,7 @@ func TestLsAllHostsListsEveryHost(t *testing.T) {
 	// On the host's shared connection, in the state dir's private ssh/.
 	share := "-o ControlMaster=auto -o ControlPath=" + filepath.Join(e.vars["LANES_STATE_DIR"], "ssh") + "/"
 	if want := " -o ControlPersist=60 -T -- me@build.example lanes ls --json\n"; !strings.Contains(string(b), want) ||
-		!strings.HasPrefix(string(b), "-o BatchMode=yes -o ConnectTimeout=5 "+share) {
+		!strings.HasPrefix(string(b), "-o BatchMode=yes -o ConnectTimeout=5 -o ServerAliveInterval=5 -o ServerAliveCountMax=3 "+share) {
 		t.Errorf("ssh ran with %q, want a line with %q, on %q", b, want, share)
 	}
 

@@ -61,3 +61,32 @@ func TestOneConnectionPerHost(t *testing.T) {
 		t.Errorf("24 commands logged in %d more times; want none past the watch streams' own", n)
 	}
 }
+
+// A host that holds its connection open and answers nothing (its sshd
+// stopped) fails a command on its shared connection within its
+// keepalives, 3 × 5 s, not at the caller's minute (a new-user trial's
+// frozen host held every command for the whole minute).
+func TestFrozenHostFailsWithinItsKeepalives(t *testing.T) {
+	t.Parallel()
+	r := sshtest.New(t, 1)
+	ssh := r.SSH
+	ssh.ControlDir = filepath.Join(t.TempDir(), "ssh")
+	if err := os.Mkdir(ssh.ControlDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	h := r.Hosts[0]
+	if _, err := ssh.Run(context.Background(), h.Host, nil, "ls"); err != nil {
+		t.Fatal(err) // the shared connection, up
+	}
+	thaw := r.Freeze()
+	t.Cleanup(thaw)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	began := time.Now()
+	_, err := ssh.Run(ctx, h.Host, nil, "ls")
+	if took := time.Since(began); err == nil || took > 40*time.Second {
+		t.Errorf("a command to a frozen host: %v after %s, want a failure within its keepalives", err, took.Round(time.Second))
+	} else {
+		t.Logf("failed after %s: %v", took.Round(time.Second), err)
+	}
+}

@@ -41,9 +41,13 @@ func (s SSH) program() string {
 
 // batch are the options of a command line to h with no terminal:
 // BatchMode, so a missing key fails instead of asking for a password the
-// board cannot type, and a bounded connect.
+// board cannot type; a bounded connect; and a link that stops answering
+// ended after 3 keepalives 5 s apart (a new-user trial's frozen host held
+// every command on its shared connection for a minute).
 func (s SSH) batch(h Host) []string {
-	return append([]string{"-o", "BatchMode=yes", "-o", "ConnectTimeout=" + connectTimeout}, s.shared(h)...)
+	o := []string{"-o", "BatchMode=yes", "-o", "ConnectTimeout=" + connectTimeout,
+		"-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"}
+	return append(o, s.shared(h)...)
 }
 
 // shared are the options that put a command line on h's shared

@@ -216,6 +216,25 @@ func (r *Rig) Stop() {
 	r.sshd = nil
 }
 
+// Freeze stops the sshd and every process it forked (SIGSTOP), a host
+// that holds its connections open and answers nothing; the returned
+// function thaws them (SIGCONT). The listener stops first, as in Stop.
+func (r *Rig) Freeze() (thaw func()) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	pid := r.sshd.Process.Pid
+	r.sshd.Process.Signal(syscall.SIGSTOP)
+	tree := append(descendants(pid), pid)
+	for _, p := range tree {
+		syscall.Kill(p, syscall.SIGSTOP)
+	}
+	return func() {
+		for _, p := range tree {
+			syscall.Kill(p, syscall.SIGCONT)
+		}
+	}
+}
+
 // SlowSSH is the rig's ssh through a link that delays each line of the
 // stream by delay.
 func (r *Rig) SlowSSH(delay time.Duration) remote.SSH {
