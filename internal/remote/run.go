@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"lanes/state"
@@ -43,6 +44,13 @@ func ExitCode(err error) (int, bool) {
 // printed there.
 func (s SSH) Run(ctx context.Context, h Host, stdin io.Reader, args ...string) ([]byte, error) {
 	argv := s.Lanes(h, args...)
+	if path := s.controlPath(h); path != "" {
+		release, err := takeSlot(ctx, path)
+		if err != nil {
+			return nil, fmt.Errorf("host %s: no answer in time: its connection was busy with %d commands", h.Name, SharedCommands)
+		}
+		defer release()
+	}
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
@@ -67,6 +75,29 @@ func (s SSH) Run(ctx context.Context, h Host, stdin io.Reader, args ...string) (
 		return out.Bytes(), fmt.Errorf("host %s: %w", h.Name, remoteErr{lastLine(errb.String(), exit.String()), exit.ExitCode()})
 	}
 	return nil, fmt.Errorf("host %s: running %s: %w", h.Name, argv[0], err)
+}
+
+// SharedCommands is how many commands this process runs at once on one
+// host's shared connection; the rest wait their turn. An OpenSSH server
+// opens 10 sessions per connection by default (MaxSessions): one is the
+// watch stream and one an attach, and past the limit ssh would log in
+// anew for each command.
+const SharedCommands = 8
+
+// slots holds, per shared connection's socket, a channel with a place
+// for each of its SharedCommands.
+var slots sync.Map
+
+// takeSlot waits for a place on the connection at path, or ctx's end.
+func takeSlot(ctx context.Context, path string) (release func(), err error) {
+	c, _ := slots.LoadOrStore(path, make(chan struct{}, SharedCommands))
+	ch := c.(chan struct{})
+	select {
+	case ch <- struct{}{}:
+		return func() { <-ch }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // AnswerMax bounds one host's answer to a command: a thousand sessions

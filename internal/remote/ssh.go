@@ -56,12 +56,20 @@ func (s SSH) batch(h Host) []string {
 // leads: two destinations may reach one address as different users, or
 // with different options from the user's ssh config.
 func (s SSH) shared(h Host) []string {
-	if s.ControlDir == "" || Private(s.ControlDir) != nil {
+	path := s.controlPath(h)
+	if path == "" {
 		return nil
 	}
-	sum := sha256.Sum256([]byte(h.Dest))
-	path := s.ControlDir + "/" + hex.EncodeToString(sum[:ControlNameBytes/2])
 	return []string{"-o", "ControlMaster=auto", "-o", "ControlPath=" + path, "-o", "ControlPersist=60"}
+}
+
+// controlPath is the socket of h's shared connection ("": none).
+func (s SSH) controlPath(h Host) string {
+	if s.ControlDir == "" || Private(s.ControlDir) != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(h.Dest))
+	return s.ControlDir + "/" + hex.EncodeToString(sum[:ControlNameBytes/2])
 }
 
 // ControlNameBytes is how long the name of a shared connection's socket
