@@ -59,7 +59,7 @@ func TestHostsScaleFigures(t *testing.T) {
 	board := boardPID(t, e)
 	time.Sleep(5 * time.Second) // past the first reads: what is measured is idle
 	cpu := busy(board, e.stateDir, 30*time.Second)
-	t.Logf("idle, 30 s: the board and its ssh %.2f %% of a core", cpu)
+	figure(t, "idle-cpu-percent", cpu, "idle, 30 s: the board and its ssh, % of a core")
 
 	h := rig.Hosts[3]
 	var took []time.Duration
@@ -74,9 +74,9 @@ func TestHostsScaleFigures(t *testing.T) {
 		e.waitScreen("s050 after "+event, shown)
 		took = append(took, time.Since(start))
 	}
-	t.Logf("remote hook → its card on screen: %s", p50p95(took))
-	t.Logf("remote y → the key in the remote pane: %s", p50p95(scaleAnswers(t, e, rig.Hosts[0], received)))
-	t.Logf("board RSS: %s kB", rss(board))
+	quantiles(t, "hook-card", took, "remote hook → its card on screen")
+	quantiles(t, "y-key", scaleAnswers(t, e, rig.Hosts[0], received), "remote y → the key in the remote pane")
+	figure(t, "rss-mb", rss(t, board)/1024, "board RSS, MB")
 }
 
 // scaleFakeClaude starts session name on h: a fake Claude Code showing
@@ -219,20 +219,35 @@ func busy(pid int, stateDir string, d time.Duration) float64 {
 	return float64(spent) / (d.Seconds() * 100) * 100 // 100 ticks a second
 }
 
-// p50p95 says durations' median, 95th percentile and maximum.
-func p50p95(d []time.Duration) string {
-	slices.Sort(d)
-	at := func(q float64) time.Duration { return d[min(int(q*float64(len(d))), len(d)-1)].Round(time.Millisecond) }
-	return fmt.Sprintf("p50 %s p95 %s max %s (%d)", at(0.5), at(0.95), d[len(d)-1].Round(time.Millisecond), len(d))
+// figure logs one figure as scripts/bench reads it: "figure KEY VALUE"
+// and what it is.
+func figure(t *testing.T, key string, v float64, what string) {
+	t.Helper()
+	t.Logf("figure %s %.2f (%s)", key, v, what)
 }
 
-// rss is pid's resident set, from /proc.
-func rss(pid int) string {
+// quantiles logs durations' median, 95th percentile and maximum, in ms,
+// as figures KEY-p50, KEY-p95 and KEY-max.
+func quantiles(t *testing.T, key string, d []time.Duration, what string) {
+	t.Helper()
+	slices.Sort(d)
+	ms := func(q float64) float64 { return float64(d[min(int(q*float64(len(d))), len(d)-1)]) / 1e6 }
+	figure(t, key+"-p50", ms(0.5), what)
+	figure(t, key+"-p95", ms(0.95), what)
+	figure(t, key+"-max", ms(1), fmt.Sprintf("%s, %d times", what, len(d)))
+}
+
+// rss is pid's resident set in kB, from /proc; it fails t when unread.
+func rss(t *testing.T, pid int) float64 {
 	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
 	for _, l := range strings.Split(string(b), "\n") {
 		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			return strings.TrimSuffix(strings.TrimSpace(v), " kB")
+			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+			if err == nil {
+				return kb
+			}
 		}
 	}
-	return "?"
+	t.Fatalf("no RSS of the board (pid %d) in /proc", pid)
+	return 0
 }

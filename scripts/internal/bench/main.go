@@ -109,6 +109,7 @@ func main() {
 		benchLs(w, rounds, 1000, 40)
 	}
 	b.close()
+	benchHosts()
 
 	fmt.Printf("lanes benchmarks — %s, %d CPUs, %s, %s\n\n", runtime.Version(), runtime.NumCPU(), tmuxVersion(), time.Now().UTC().Format("2006-01-02"))
 	fmt.Println("| figure | budget | measured | |")
