@@ -70,6 +70,10 @@ func (s SSH) Run(ctx context.Context, h Host, stdin io.Reader, args ...string) (
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("host %s: no answer in time; what ran there, if anything, is unknown: look with `lanes ls --all-hosts`", h.Name)
 	case knownFailure(h, err, errb.String()) != nil:
+		if mayHaveRun(err, errb.String()) {
+			said := strings.TrimSuffix(knownFailure(h, err, errb.String()).Error(), ".")
+			return nil, fmt.Errorf("host %s: %s: what ran there, if anything, is unknown: look with `lanes ls --all-hosts`", h.Name, said)
+		}
 		return nil, fmt.Errorf("host %s: %w", h.Name, knownFailure(h, err, errb.String()))
 	case errors.As(err, &exit):
 		return out.Bytes(), fmt.Errorf("host %s: %w", h.Name, remoteErr{lastLine(errb.String(), exit.String()), exit.ExitCode()})
@@ -151,10 +155,28 @@ func knownFailure(h Host, err error, stderr string) error {
 	return nil
 }
 
+// mayHaveRun: ssh failed (exit 255) with none of the words that say it
+// never got to run the command (a host that died while lanes ran there
+// leaves ssh nothing to say).
+func mayHaveRun(err error, stderr string) bool {
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 255 {
+		return false
+	}
+	for _, w := range []string{"Connection refused", "Could not resolve hostname", "Permission denied",
+		"Host key verification failed", "Connection timed out", "No route to host", "Network is unreachable",
+		"kex_exchange_identification"} {
+		if strings.Contains(stderr, w) {
+			return false
+		}
+	}
+	return true
+}
+
 // sshSaid is ssh's last word on a failure to reach dest, "ssh: …" once,
 // with what to do about the two a first run meets.
 func sshSaid(stderr, dest string) string {
-	line := lastLine(stderr, "could not reach "+dest)
+	line := lastLine(stderr, "the connection to "+dest+" failed or ended (ssh said no more)")
 	if !strings.HasPrefix(line, "ssh:") {
 		line = "ssh: " + line
 	}

@@ -259,8 +259,8 @@ func TestWatchSilentSSHFailureSaysSSHOnce(t *testing.T) {
 	t.Parallel()
 	ch := watch(t, fakeSSH(t, "", "", false, 255), false, Host{Name: "build", Dest: "me@build"})
 	st := until(t, ch, "down", 5*time.Second, func(st Status) bool { return st.Err != "" })
-	if st.Err != "ssh: could not reach me@build" {
-		t.Errorf("Err %q, want %q", st.Err, "ssh: could not reach me@build")
+	if want := "ssh: the connection to me@build failed or ended (ssh said no more)"; st.Err != want {
+		t.Errorf("Err %q, want %q", st.Err, want)
 	}
 }
 

@@ -77,6 +77,7 @@ func main() {
 		{"11.G3 codex Interrupt hook → idle + interrupted", drillCodexInterruptHook},
 		{"14.A1 answer from the board", drillAnswer},
 		{"14.N1 notified on entering needs you", drillNotify},
+		{"33.H1 a host dies mid-answer: refused at once, nothing fires once it is back", drillHostDiesMidAnswer},
 		{"12.W1 new --worktree", drillWorktree},
 		{"12.G1 ahead, behind, changed beside the board", drillGitFacts},
 		{"13.G1 PRs from GitHub beside the board, 50 sessions over 5 repositories", drillPRSync},
