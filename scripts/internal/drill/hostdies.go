@@ -2,18 +2,14 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
-	"lanes/internal/remote/sshtest"
 	"lanes/scripts/internal/world"
-	"lanes/tmux"
 )
 
 // drillHostDiesMidAnswer: this world is host1 behind a private sshd, and
@@ -24,14 +20,12 @@ import (
 // host, no key reaches the pane, not even once the host is back, and the
 // dialog still asks; a second answer then approves it, one key.
 func drillHostDiesMidAnswer(w *world.World) (string, error) {
-	if err := sshtest.Usable(); err != nil {
-		return "", err
-	}
-	rig, local, err := hostRig(w)
+	elsewhere, err := w.AsHost()
 	if err != nil {
 		return "", err
 	}
-	defer rig.Stop()
+	defer elsewhere.Close()
+	rig, local := elsewhere.Rig, elsewhere.Lanes
 	restore, err := witnessStart(w, "hd", "run the command", 8*time.Second)
 	if err != nil {
 		return "", err
@@ -87,51 +81,6 @@ func drillHostDiesMidAnswer(w *world.World) (string, error) {
 		return ev, fmt.Errorf("want the second answer approved, Claude's key 0x31")
 	}
 	return ev, nil
-}
-
-// hostRig puts this world behind a private sshd as host1 and returns the
-// rig and a lanes of another machine (its own state dir and tmux server,
-// a hosts file naming host1) to run there.
-func hostRig(w *world.World) (*sshtest.Rig, func(args ...string) world.Result, error) {
-	dir := filepath.Join(w.Root, "rig")
-	cfg := filepath.Join(w.Root, "local", "config")
-	if err := os.MkdirAll(filepath.Join(cfg, "lanes"), 0o700); err != nil {
-		return nil, nil, err
-	}
-	if err := os.Mkdir(dir, 0o700); err != nil {
-		return nil, nil, err
-	}
-	if err := os.WriteFile(filepath.Join(cfg, "lanes", "hosts"), []byte("host1 host1\n"), 0o600); err != nil {
-		return nil, nil, err
-	}
-	port, err := sshtest.FreePort()
-	if err != nil {
-		return nil, nil, err
-	}
-	rig, err := sshtest.Launch(dir, w.Home, w.Bin, port, []sshtest.Spec{{Name: "host1", StateDir: w.State, Tmux: tmux.New(w.Socket)}})
-	if err != nil {
-		if rig != nil {
-			rig.Stop()
-		}
-		return nil, nil, err
-	}
-	env := append(w.Env(), "LANES_STATE_DIR="+filepath.Join(w.Root, "local", "state"), "XDG_CONFIG_HOME="+cfg,
-		"LANES_SSH="+rig.SSH.Program, "LANES_TMUX_SOCKET="+w.Socket+"-local")
-	local := func(args ...string) world.Result {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, w.Bin, args...)
-		cmd.Env = env
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		err := cmd.Run()
-		r := world.Result{Stdout: out.String(), Stderr: errb.String(), Code: cmd.ProcessState.ExitCode()}
-		if err != nil && r.Code == 0 {
-			r.Code, r.Stderr = -1, err.Error()
-		}
-		return r
-	}
-	return rig, local, nil
 }
 
 // holdStore takes the world's store lock (bbolt's flock), so a lanes

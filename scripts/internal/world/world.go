@@ -186,10 +186,15 @@ type Result struct {
 
 // Lanes runs the lanes binary with args (stdin from input, if any).
 func (w *World) Lanes(input string, args ...string) Result {
+	return w.run(w.Env(), input, args...)
+}
+
+// run runs the lanes binary with env and args (stdin from input).
+func (w *World) run(env []string, input string, args ...string) Result {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, w.Bin, args...)
-	cmd.Env = w.Env()
+	cmd.Env = env
 	cmd.Stdin = strings.NewReader(input)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
