@@ -32,7 +32,7 @@ func (m *Model) actionsOn(host string) Actions {
 	case !ok:
 		return hostActions{err: fmt.Errorf("host %s is no longer on the board", host)}
 	case h.down():
-		return hostActions{err: fmt.Errorf("%s unreachable since %s: try when it answers", h.host.Name, m.clockAt(h.st.Since))}
+		return hostActions{err: fmt.Errorf("%s; try when it answers", m.failNote(h))}
 	}
 	return hostActions{host: h.host, run: m.o.Remote, here: m.o.Actions}
 }

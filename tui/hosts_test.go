@@ -345,3 +345,18 @@ func TestHostOverTheBoundSaysSo(t *testing.T) {
 		t.Errorf("title %q does not say gpu's sessions past the bound", title)
 	}
 }
+
+// On a narrow board the top line cuts a down host's reason; the card's
+// preview says it whole.
+func TestDownHostsPreviewSaysWhy(t *testing.T) {
+	m, _ := withHosts(nil, ThemeDark, 45, 20, twoHosts[1:], gpuDown())
+	m, msgs := run(t, m, keyMsg("p"))
+	for _, msg := range msgs {
+		m = step(m, msg)
+	}
+	screen := ansi.Strip(m.render())
+	joined := strings.Join(strings.Fields(screen), " ")
+	if !strings.Contains(joined, "gpu unreachable since 16:58") || !strings.Contains(joined, "Connection refused; try when it answers") {
+		t.Errorf("the preview of a down host's card does not say why in full:\n%s", screen)
+	}
+}

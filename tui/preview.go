@@ -99,9 +99,12 @@ func (p preview) render(l *look) []string {
 	rule := "──" + title + strings.Repeat("─", max(p.w-ansi.StringWidth(title)-2, 0))
 	out = append(out, fit(l.muted, rule, paint{}, "", p.w))
 	body := p.h - 1
-	if p.err != "" {
-		out = append(out, fit(l.muted, "  "+p.err, paint{}, "", p.w))
-		body--
+	if p.err != "" { // whole, over a few lines: a host's reason is long
+		said := strings.Split(ansi.Wrap(p.err, max(p.w-2, 8), ""), "\n")
+		for _, s := range said[:min(len(said), max(body-1, 1))] {
+			out = append(out, fit(l.muted, "  "+s, paint{}, "", p.w))
+			body--
+		}
 	}
 	lines := p.lines
 	if len(lines) > body {

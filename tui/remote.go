@@ -31,7 +31,7 @@ func (m *Model) remoteKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
 
 // hostDown is the refusal of an action on a session of a host that is
 // down: nothing can reach it. It fits 80 columns; ssh's error is on the
-// top line.
+// top line, and whole in the card's preview (p).
 func (m *Model) hostDown(h *hostView, name string) (string, bool) {
 	return fmt.Sprintf("can't reach %s: %s unreachable since %s; try when it answers",
 		name, h.host.Name, m.clockAt(h.st.Since)), true
