@@ -19,17 +19,14 @@ import (
 // `lanes COMMAND NAME …` over ssh, each word quoted (docs/design.md §16).
 // A plain NAME stays this host's.
 
-// atHostCommands take NAME@HOST; valueFlags are their flags that take a
-// value, which may come before NAME.
-var (
-	atHostCommands = []string{"answer", "send", "attach", "kill", "restart", "rm", "restore", "peek", "diff", "history", "mute", "seen"}
-	valueFlags     = []string{"-dialog", "--dialog", "-last", "--last"}
-)
+// valueFlags are the flags of remote.AtHostCommands that take a value,
+// which may come before NAME.
+var valueFlags = []string{"-dialog", "--dialog", "-last", "--last"}
 
 // atHost runs cmd with args on another host when its NAME is NAME@HOST,
 // and reports whether it did (code is then its exit code).
 func (a *app) atHost(ctx context.Context, cmd string, args []string) (code int, done bool) {
-	if !slices.Contains(atHostCommands, cmd) {
+	if !slices.Contains(remote.AtHostCommands, cmd) {
 		return 0, false
 	}
 	at := nameArg(args)
@@ -67,10 +64,13 @@ func (a *app) atHost(ctx context.Context, cmd string, args []string) (code int, 
 	ctx, cancel := context.WithTimeout(ctx, atHostTimeout)
 	defer cancel()
 	out, err := a.ssh().Run(ctx, hosts[i], stdin, there...)
-	if cmd == "peek" && slices.Contains(args, "--color") {
+	switch {
+	case cmd == "peek" && slices.Contains(args, "--color"):
 		_, _ = a.stdout.Write(state.KeepSGR(out)) // another host's words: its colours alone
-	} else {
+	case cmd == "peek", cmd == "diff", cmd == "history":
 		_, _ = a.stdout.Write([]byte(state.CleanLines(string(out))))
+	default: // a report, whose hints name the host's sessions
+		_, _ = a.stdout.Write([]byte(remote.Across(state.CleanLines(string(out)), hosts[i].Name)))
 	}
 	if code, there := remote.ExitCode(err); there && code != 0 {
 		fmt.Fprintf(a.stderr, "lanes: %s\n", state.CleanLines(err.Error()))

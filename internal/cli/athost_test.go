@@ -16,28 +16,9 @@ func TestNameAtHost(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	log := filepath.Join(dir, "ssh.log")
-	ssh := filepath.Join(dir, "ssh")
-	script := "#!/bin/sh\n{ printf '%s\\n' \"$*\"; cat; echo; } >> '" + log + "'\n" +
-		"case \"$*\" in *'kill gone'*) echo 'lanes: no session named gone' >&2; exit 5;; esac\n" +
-		"printf 'did it\\033]0;title\\007\\n'\n"
-	if err := os.WriteFile(ssh, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	cfg := filepath.Join(dir, "config")
-	if err := os.MkdirAll(filepath.Join(cfg, "lanes"), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(cfg, "lanes", "hosts"), []byte("build me@build.box\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	env := map[string]string{"LANES_SSH": ssh, "XDG_CONFIG_HOME": cfg, "LANES_STATE_DIR": filepath.Join(dir, "state"),
-		"LANES_TMUX_SOCKET": "lanes-test-athost-none", "HOME": dir}
-	run := func(stdin string, args ...string) (string, string, int) {
-		var out, errb strings.Builder
-		a := newApp(strings.NewReader(stdin), &out, &errb, func(k string) string { return env[k] })
-		code := a.main(context.Background(), args)
-		return out.String(), errb.String(), code
-	}
+	run := fakeHost(t, dir, "{ printf '%s\\n' \"$*\"; cat; echo; } >> '"+log+"'\n"+
+		"case \"$*\" in *'kill gone'*) echo 'lanes: no session named gone' >&2; exit 5;; esac\n"+
+		"printf 'did it\\033]0;title\\007\\n'\n")
 	if out, errs, code := run("", "answer", "--dialog", "2026-12-04T03:00:00.5Z", "api@build", "yes"); code != exitOK || !strings.Contains(out, "did it") {
 		t.Fatalf("answer api@build: exit %d, %q %q", code, out, errs)
 	}
@@ -84,5 +65,46 @@ func TestNameAtHost(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(log); len(after) != len(before) {
 		t.Error("a plain NAME went over ssh")
+	}
+}
+
+// What lanes there suggests for one of its sessions names it NAME@HOST
+// here, said as an error or as a report.
+func TestAtHostHintsNameTheHost(t *testing.T) {
+	t.Parallel()
+	run := fakeHost(t, t.TempDir(), "case \"$*\" in\n"+
+		"*'rm live'*) echo 'lanes: live is live; `lanes kill live` first' >&2; exit 1;;\n"+
+		"*'kill done'*) echo 'killed done (a1b2); its record is kept — `lanes rm a1b2` removes it';;\n"+
+		"esac\n")
+	if _, errs, _ := run("", "rm", "live@build"); !strings.Contains(errs, "`lanes kill live@build` first") {
+		t.Errorf("rm live@build said %q, want its hint to name the host", errs)
+	}
+	if out, _, _ := run("", "kill", "done@build"); !strings.Contains(out, "`lanes rm a1b2@build` removes it") {
+		t.Errorf("kill done@build said %q, want its hint to name the host", out)
+	}
+}
+
+// fakeHost is host "build" of a hosts file in dir, reached by an ssh
+// that runs script, and a run of this lanes there.
+func fakeHost(t *testing.T, dir, script string) func(stdin string, args ...string) (string, string, int) {
+	t.Helper()
+	ssh := filepath.Join(dir, "ssh")
+	if err := os.WriteFile(ssh, []byte("#!/bin/sh\n"+script), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "config")
+	if err := os.MkdirAll(filepath.Join(cfg, "lanes"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfg, "lanes", "hosts"), []byte("build me@build.box\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"LANES_SSH": ssh, "XDG_CONFIG_HOME": cfg, "LANES_STATE_DIR": filepath.Join(dir, "state"),
+		"LANES_TMUX_SOCKET": "lanes-test-athost-none", "HOME": dir}
+	return func(stdin string, args ...string) (string, string, int) {
+		var out, errb strings.Builder
+		a := newApp(strings.NewReader(stdin), &out, &errb, func(k string) string { return env[k] })
+		code := a.main(context.Background(), args)
+		return out.String(), errb.String(), code
 	}
 }

@@ -76,7 +76,7 @@ func (s SSH) Run(ctx context.Context, h Host, stdin io.Reader, args ...string) (
 		}
 		return nil, fmt.Errorf("host %s: %w", h.Name, knownFailure(h, err, errb.String()))
 	case errors.As(err, &exit):
-		return out.Bytes(), fmt.Errorf("host %s: %w", h.Name, remoteErr{lastLine(errb.String(), exit.String()), exit.ExitCode()})
+		return out.Bytes(), fmt.Errorf("host %s: %w", h.Name, remoteErr{Across(lastLine(errb.String(), exit.String()), h.Name), exit.ExitCode()})
 	}
 	return nil, fmt.Errorf("host %s: running %s: %w", h.Name, argv[0], err)
 }
