@@ -245,8 +245,13 @@ func TestHostFilterCycles(t *testing.T) {
 		}
 	}
 	m = press(m, "?")
-	if help := ansi.Strip(m.View().Content); !strings.Contains(help, "hosts: all, this, each") {
+	if help := ansi.Strip(m.View().Content); !strings.Contains(help, "@ host filter") {
 		t.Errorf("help does not say the host key:\n%s", help)
+	}
+	// At 80×24 the host key leaves every key beside its words.
+	m = step(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if help := ansi.Strip(m.View().Content); !strings.Contains(help, "esc clear filter") || !strings.Contains(help, "@ host filter") {
+		t.Errorf("help at 80×24 with hosts wraps a key from its words:\n%s", help)
 	}
 }
 

@@ -62,7 +62,7 @@ func newKeyMap() keyMap {
 		OpenPR:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open PR")),
 		CreatePR:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "push, create PR")),
 		Restore:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "restore (tmux gone)")),
-		Host:        key.NewBinding(key.WithKeys("@"), key.WithHelp("@", "hosts: all, this, each")),
+		Host:        key.NewBinding(key.WithKeys("@"), key.WithHelp("@", "host filter")),
 	}
 }
 
