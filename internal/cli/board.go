@@ -161,8 +161,9 @@ func (a *app) boardCollector() (c *state.Collector, done func(), err error) {
 	// The board has a next cycle: the witness's captures run beside its
 	// cycles, not inside them.
 	c.Witness = state.NewWitnessRunner()
-	// Only the board, the long-lived process, reads ahead, behind and
-	// changed (beside its cycles); ls shows what it stored.
+	// Only the long-lived processes, the board and ls --watch, read
+	// ahead, behind and changed (beside their cycles); ls shows what they
+	// stored.
 	c.Git = &state.GitPoller{}
 	// And PR facts from GitHub, when gh is there and logged in.
 	if c.PRs, err = a.prPoller(); err != nil {

@@ -44,6 +44,10 @@ func (a *app) watchLs(ctx context.Context, all bool) int {
 	if err != nil {
 		return a.fail(err)
 	}
+	// Long-lived as the board is, it reads ahead, behind and changed as
+	// the board does: a host where no board runs still shows them to
+	// another's.
+	c.Git = &state.GitPoller{}
 	// One collector for the stream's life: its cache spares decoding every
 	// record again each second.
 	cycle := func(ctx context.Context) (state.CycleResult, error) { return c.Cycle(ctx) }

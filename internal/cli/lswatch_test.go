@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -223,4 +224,33 @@ func TestLsWatchWantsJSON(t *testing.T) {
 	if out := e.must("ls", "--help"); !strings.Contains(out, "--watch") || !strings.Contains(out, "[--json [--watch]]") {
 		t.Errorf("ls --help does not document --watch:\n%s", out)
 	}
+}
+
+// The stream carries a session's ahead, behind and changed from its own
+// git reads: on a host where no board runs, another host's board still
+// shows them.
+func TestLsWatchReadsGit(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	repo := t.TempDir()
+	gitRepo(t, repo, "main")
+	if err := os.WriteFile(filepath.Join(repo, "new.txt"), []byte("x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.must("new", "api", "--dir", repo, "--", "sleep", "600")
+	s := e.stream(time.Minute)
+	s.next("api with 1 file changed", 15*time.Second, func(l listing.Line) bool {
+		all := l.Sessions
+		if l.Session != nil {
+			all = append(all, *l.Session)
+		}
+		for _, x := range all {
+			if x.Name == "api" && x.Changed != nil && *x.Changed == 1 {
+				return true
+			}
+		}
+		return false
+	})
+	s.stdin.Close()
+	<-s.done
 }
