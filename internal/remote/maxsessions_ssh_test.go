@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -22,12 +21,7 @@ import (
 // logs in anew, and every one is done once its input ends.
 func TestMaxSessionsOnOneConnection(t *testing.T) {
 	t.Parallel()
-	r := sshtest.New(t, 1)
-	ssh := r.SSH
-	ssh.ControlDir = filepath.Join(t.TempDir(), "ssh")
-	if err := os.Mkdir(ssh.ControlDir, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	r, ssh := sharing(t, 1)
 	h := r.Hosts[0]
 	for i := range 50 {
 		h.Lanes(t, "new", fmt.Sprintf("s%02d", i), "--", "sleep", "600")

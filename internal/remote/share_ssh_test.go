@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/remote"
 	"lanes/internal/remote/sshtest"
 )
 
@@ -19,12 +20,7 @@ import (
 // apart).
 func TestOneConnectionPerHost(t *testing.T) {
 	t.Parallel()
-	r := sshtest.New(t, 2)
-	ssh := r.SSH
-	ssh.ControlDir = filepath.Join(t.TempDir(), "ssh")
-	if err := os.Mkdir(ssh.ControlDir, 0o700); err != nil { // private (remote.Private)
-		t.Fatal(err)
-	}
+	r, ssh := sharing(t, 2)
 	h1, h2 := r.Hosts[0], r.Hosts[1]
 	h1.Lanes(t, "new", "api", "--", "sleep", "600")
 	h2.Lanes(t, "new", "db", "--", "sleep", "600")
@@ -68,12 +64,7 @@ func TestOneConnectionPerHost(t *testing.T) {
 // frozen host held every command for the whole minute).
 func TestFrozenHostFailsWithinItsKeepalives(t *testing.T) {
 	t.Parallel()
-	r := sshtest.New(t, 1)
-	ssh := r.SSH
-	ssh.ControlDir = filepath.Join(t.TempDir(), "ssh")
-	if err := os.Mkdir(ssh.ControlDir, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	r, ssh := sharing(t, 1)
 	h := r.Hosts[0]
 	if _, err := ssh.Run(context.Background(), h.Host, nil, "ls"); err != nil {
 		t.Fatal(err) // the shared connection, up
@@ -89,4 +80,17 @@ func TestFrozenHostFailsWithinItsKeepalives(t *testing.T) {
 	} else {
 		t.Logf("failed after %s: %v", took.Round(time.Second), err)
 	}
+}
+
+// sharing is a rig of n hosts and its ssh sharing one connection per
+// host, in a directory only the user reaches (remote.Private).
+func sharing(t *testing.T, n int) (*sshtest.Rig, remote.SSH) {
+	t.Helper()
+	r := sshtest.New(t, n)
+	ssh := r.SSH
+	ssh.ControlDir = filepath.Join(t.TempDir(), "ssh")
+	if err := os.Mkdir(ssh.ControlDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return r, ssh
 }
