@@ -26,7 +26,7 @@ func selectName(t *testing.T, m Model, name string) Model {
 
 // The key line shows the keys that act on the selected card: no attach,
 // send or kill on a terminated one, but remove and (where it applies)
-// restore; restart on an exited agent. (A dialog card's y/n/a line:
+// restore; restart and remove (one step) on an exited agent. (A dialog card's y/n/a line:
 // TestFlowAnswerFromTheBoard.)
 func TestFooterFollowsTheSelection(t *testing.T) {
 	m := loaded(fixture(), ThemeDark, 160, 48)
@@ -35,7 +35,7 @@ func TestFooterFollowsTheSelection(t *testing.T) {
 		want, not []string
 	}{
 		{"api", []string{"enter attach", "s send", "x kill", "/ filter", "? help"}, []string{"R restore", "r restart"}},
-		{"crash", []string{"r restart", "x kill", "enter attach"}, []string{"s send"}},
+		{"crash", []string{"r restart", "d remove", "enter attach"}, []string{"s send"}},
 		{"old", []string{"d remove", "R restore", "? help"}, []string{"enter attach", "s send", "x kill", "r restart"}},
 		{"shipped", []string{"d remove"}, []string{"enter attach", "s send", "x kill", "R restore"}},
 	} {
@@ -72,5 +72,20 @@ func TestFilterEnterSelectsAMatch(t *testing.T) {
 		if got := selectedName(m); got != "docs" {
 			t.Errorf("%dx%d: after / docs enter the selection is %q (idle header %v), want docs", size[0], size[1], got, m.board.onIdleHead())
 		}
+	}
+}
+
+// d on a card whose agent exited in its pane asks once and says its tmux
+// session closes: no kill first. On one whose agent runs it still says
+// kill first.
+func TestRemoveAnExitedCardInOneStep(t *testing.T) {
+	m := selectName(t, loaded(fixture(), ThemeDark, 160, 48), "crash")
+	m = press(m, "d")
+	if m.mode != modeConfirm || !strings.Contains(ansi.Strip(m.render()), "Its agent exited: its tmux session closes.") {
+		t.Errorf("d on an exited agent's card: mode %d, status %q, want the confirm saying its session closes", m.mode, m.status.text)
+	}
+	m = selectName(t, loaded(fixture(), ThemeDark, 160, 48), "api")
+	if m = press(m, "d"); m.mode == modeConfirm || !strings.Contains(m.status.text, "kill it (x) before removing it") {
+		t.Errorf("d on a running agent's card: mode %d, status %q, want kill first", m.mode, m.status.text)
 	}
 }

@@ -219,7 +219,7 @@ func (m *Model) ask(do *action, sel *item) tea.Cmd {
 		return m.flash("lanes did not start "+sel.Rec.Name+" (adopted), so it does not "+do.verb+" it: stop it in its pane (enter), or d to stop watching it", true)
 	case sel.Rec.Adopted && do == removeAction:
 		// Removing an adopted session only stops watching it: allowed live.
-	case !do.live && sel.Rec.Live():
+	case !do.live && sel.Rec.Live() && !sel.Rec.Pane.Dead: // an exited agent's goes in one step
 		return m.flash(sel.Rec.Name+" is live; kill it (x) before removing it", true)
 	case do.live && !sel.Rec.Live():
 		return m.flash(sel.Rec.Name+" is terminated; "+do.verb+" needs a live session", true)
@@ -227,8 +227,14 @@ func (m *Model) ask(do *action, sel *item) tea.Cmd {
 	if do == killAction && slices.Contains(sel.D.Marks, state.MarkUnreachable) {
 		do = killDownAction
 	}
-	if wt := sel.Rec.Git.Worktree; do == removeAction && wt != "" {
-		keep := *removeAction
+	removing := do == removeAction
+	if removing && sel.Rec.Live() && !sel.Rec.Adopted {
+		exited := *do
+		exited.detail = "Its agent exited: its tmux session closes. " + do.detail
+		do = &exited
+	}
+	if wt := sel.Rec.Git.Worktree; removing && wt != "" {
+		keep := *do
 		keep.detail += " Its worktree stays at " + wt + " (lanes rm " + sel.Rec.Name + " --worktree removes it when clean)."
 		do = &keep
 	}

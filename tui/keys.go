@@ -89,7 +89,7 @@ func (k keyMap) footerKeys(f footer) []key.Binding {
 	remove, restore := helpBinding("d", "remove"), helpBinding("R", "restore")
 	switch f {
 	case footExited:
-		return []key.Binding{k.Restart, k.Attach, k.Kill, k.New, k.Preview, k.Filter, k.Help, k.Quit}
+		return []key.Binding{k.Restart, remove, k.Attach, k.New, k.Preview, k.Filter, k.Help, k.Quit}
 	case footEnded:
 		return []key.Binding{remove, k.History, k.New, k.Filter, k.Help, k.Quit}
 	case footRestorable:

@@ -23,20 +23,24 @@ func (a *app) cmdRm(ctx context.Context, args []string) int {
 			return a.fail(err)
 		}
 	}
+	// A live session is ended first, before its worktree goes: at once
+	// when its agent exited, and when its tmux does not answer (nothing
+	// else can tell) after a confirm; one whose agent runs is refused.
 	if r.Live() && !r.Adopted { // an adopted one is only forgotten (remove)
-		// A live session is killed first; lanes does it here only when its
-		// tmux does not answer (nothing else can), after a confirm.
 		down := a.svc().ServerDown(ctx, r)
 		if down == nil {
-			return a.fail(fmt.Errorf("%s is live; `lanes kill %s` first", r.Name, r.Name))
-		}
-		if !*yes {
-			if err := a.confirm(fmt.Sprintf("%v\nRemove %s anyway?", down, r.Name), down); err != nil {
+			if err := a.svc().EndExited(ctx, r); err != nil {
 				return a.fail(err)
 			}
-		}
-		if err := a.svc().Kill(ctx, r, true); err != nil {
-			return a.fail(err)
+		} else {
+			if !*yes {
+				if err := a.confirm(fmt.Sprintf("%v\nRemove %s anyway?", down, r.Name), down); err != nil {
+					return a.fail(err)
+				}
+			}
+			if err := a.svc().Kill(ctx, r, true); err != nil {
+				return a.fail(err)
+			}
 		}
 	}
 	if *withWT {

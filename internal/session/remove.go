@@ -14,10 +14,13 @@ import (
 
 // Remove purges a terminated session's record, history, spool and
 // indexes (`lanes rm`); an adopted one, live or not, is forgotten: its
-// later hooks write nothing.
-func (s *Service) Remove(_ context.Context, r *state.Record) error {
+// later hooks write nothing. A session whose agent exited in its pane is
+// ended first (Kill), in the one step; one whose agent runs is refused.
+func (s *Service) Remove(ctx context.Context, r *state.Record) error {
 	if r.Live() && !r.Adopted {
-		return fmt.Errorf("%s is live; `lanes kill %s` first", r.Name, r.Name)
+		if err := s.EndExited(ctx, r); err != nil {
+			return err
+		}
 	}
 	st, err := s.Store()
 	if err != nil {
@@ -44,4 +47,18 @@ func (s *Service) Remove(_ context.Context, r *state.Record) error {
 		_ = os.Remove(NameIndex(st.Dir, r.Name))
 	}
 	return nil
+}
+
+// EndExited ends the tmux session of r when its agent exited in its pane
+// (the pane kept, dead, as tmux says now) or the session is gone; a pane
+// that runs is refused, with what to do.
+func (s *Service) EndExited(ctx context.Context, r *state.Record) error {
+	pane, err := findPane(ctx, s.Tmux(r.Runtime.Socket), r.ID)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s is live, and its tmux server says nothing of its pane (%v); `lanes kill %s` first", r.Name, err, r.Name)
+	case pane.PaneID != "" && !pane.Dead:
+		return fmt.Errorf("%s is live; `lanes kill %s` first", r.Name, r.Name)
+	}
+	return s.Kill(ctx, r, false)
 }

@@ -138,11 +138,13 @@ func TestRestartOnAHungServer(t *testing.T) {
 	}
 }
 
-// Remove refuses a live session lanes started, before touching anything.
+// Remove refuses a live session lanes started whose tmux says nothing of
+// its pane, before touching anything (TestRmOfAnExitedAgentInOneStep: a
+// pane that runs, and one whose agent exited).
 func TestRemoveRefusesALiveSession(t *testing.T) {
 	s := newService(t, "lanes-test-fake", time.Second)
 	r := liveRecord(t, s)
-	if err := s.Remove(bg, r); err == nil || !strings.Contains(err.Error(), "api is live; `lanes kill api` first") {
+	if err := s.Remove(bg, r); err == nil || !strings.HasPrefix(err.Error(), "api is live") || !strings.HasSuffix(err.Error(), "`lanes kill api` first") {
 		t.Fatalf("remove of a live session: %v", err)
 	}
 	if got := stored(t, s, r.ID); got.Runtime.Terminated {
