@@ -14,12 +14,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// answerKey answers the selected card's permission dialog with y, n or a
-// (docs/design.md §15); ok is false when the key is not an answer here,
-// and the board takes it as usual: n is "new" and a "all done" on every
-// card that shows no dialog lanes can answer that way (the key line says
-// which). y, which means nothing else, says why a card cannot be answered.
-// "Always" asks first: it cannot be taken back from lanes.
+// answerKey answers the selected card's permission dialog with y, N or A
+// (docs/design.md §15); ok is false when the key is none of them. The
+// three mean nothing else on the board (n is always "new", a "all done":
+// a person who pressed n to start a session never denies a dialog), so on
+// a card that cannot be answered that way each says why. "Always" asks
+// first: it cannot be taken back from lanes.
 func (m *Model) answerKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
 	var ans agent.Answer
 	switch {
@@ -43,8 +43,6 @@ func (m *Model) answerKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
 		}
 	}
 	switch {
-	case why != nil && ans != agent.Yes && !errors.Is(why, agent.ErrAnswered):
-		return nil, false // n is new and a all done here
 	case why != nil && sel == nil:
 		return m.flash(why.Error(), true), true
 	case why != nil:

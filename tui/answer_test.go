@@ -40,16 +40,22 @@ func answerFlow(t *testing.T) *flow {
 }
 
 // y on a card in a permission dialog answers it, passing the dialog the
-// card showed; a asks first (it cannot be taken back); the help line
-// offers the answers the agent takes; n and a keep their board meanings on
-// any other card, a dialog lanes knows no keys for included.
+// card showed; A asks first (it cannot be taken back); the help line
+// offers the answers the agent takes; n and a keep their board meanings
+// on every card, a dialog card included (a person who pressed n to start
+// a session never denies a dialog), and N says why where nothing can be
+// denied.
 func TestFlowAnswerFromTheBoard(t *testing.T) {
 	f := answerFlow(t)
-	f.keys("a") // api, working: a is still "all done"
+	f.keys("a") // api, working: a is "all done"
 	f.waitText("Done shows every terminated session")
 	f.keys("l") // Needs you: ask (the older dialog, and first by name)
-	f.waitText("y allow • n deny • a always")
-	f.keys("a")
+	f.waitText("y allow • N deny • A always")
+	f.keys("n") // new, on a dialog card too
+	f.waitText("New session")
+	f.keys("esc")
+	f.wait("the new dialog closed", func(v string) bool { return !strings.Contains(v, "New session") })
+	f.keys("A")
 	f.waitText("Always allow Bash: date +%s; npm test in ask?")
 	f.keys("esc")
 	f.wait("the confirmation closed", func(v string) bool { return !strings.Contains(v, "Always allow") })
@@ -57,12 +63,12 @@ func TestFlowAnswerFromTheBoard(t *testing.T) {
 	f.waitText("approved Bash: date +%s; npm test in ask")
 	f.keys("j") // oc: OpenCode offers no "always"
 	f.wait("oc's answers", func(v string) bool {
-		return strings.Contains(v, "y allow • n deny") && !strings.Contains(v, "a always")
+		return strings.Contains(v, "y allow • N deny") && !strings.Contains(v, "A always")
 	})
 	f.keys("j") // sh: a custom command's dialog, no keys
 	f.waitText("n new")
-	f.keys("n")
-	f.waitText("New session")
+	f.keys("N")
+	f.waitText("can't answer sh")
 	f.final()
 	want := []string{"answer ask yes toolu_01 " + ago(20*time.Second).Format(time.RFC3339)}
 	if got := f.acts.called(); !slices.Equal(got, want) {

@@ -19,7 +19,8 @@ type keyMap struct {
 	Filter, ClearFilter key.Binding
 	Theme, Help, Quit   key.Binding
 	// Allow, Deny, Always answer a permission dialog; they act only on a
-	// card that shows one (n and a keep their meanings elsewhere).
+	// card that shows one, and mean nothing else (n is new and a all done
+	// on every card).
 	Allow, Deny, Always key.Binding
 	Mute                key.Binding
 	OpenPR, CreatePR    key.Binding
@@ -56,8 +57,8 @@ func newKeyMap() keyMap {
 		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Allow:       key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "allow")),
-		Deny:        key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "deny")),
-		Always:      key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "always")),
+		Deny:        key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "deny")),
+		Always:      key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "always")),
 		Mute:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mute")),
 		OpenPR:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open PR")),
 		CreatePR:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "push, create PR")),
@@ -101,11 +102,11 @@ func (k keyMap) footerKeys(f footer) []key.Binding {
 // FullHelp is the `?` overlay, one column per kind of key.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		// y, n, a: on a card in a permission dialog (its key line shows them).
+		// y, N, A: on a card in a permission dialog (its key line shows them).
 		// The moves two to a line: the column fits 80×24 with them all.
 		{helpBinding("↑↓/jk", "up, down"), helpBinding("←→/hl", "lane left, right"),
 			helpBinding("g/G", "lane's first, last"), helpBinding("pgup", "page up; pgdn down"), k.Next, k.Attach,
-			helpBinding("y", "allow (dialog card)"), helpBinding("n", "deny (dialog card)"), helpBinding("a", "always (dialog card)")},
+			helpBinding("y", "allow (dialog card)"), helpBinding("N", "deny (dialog card)"), helpBinding("A", "always (dialog card)")},
 		{k.New, k.Send, k.Restart, k.Restore, k.Kill, k.Remove, k.Mute, k.OpenPR, k.CreatePR},
 		// Three columns: a fourth does not fit 80 columns.
 		{k.Preview, k.History, k.Diff, k.Idle, k.AllDone, k.Filter, k.ClearFilter, k.Theme, k.Help, k.Quit},
