@@ -76,10 +76,10 @@ func (a hostActions) lanes(ctx context.Context, stdin io.Reader, args ...string)
 	return a.run.Run(ctx, a.host, stdin, args...)
 }
 
-// said is a command's report, one line, cleaned and bounded: another
-// host's words.
-func said(out []byte, err error) (string, error) {
-	return state.Summary(string(out), saidMax), err
+// said is a command's report, one line, cleaned and bounded (another
+// host's words), its hints naming the host's sessions NAME@HOST.
+func (a hostActions) said(out []byte, err error) (string, error) {
+	return remote.Across(state.Summary(string(out), saidMax), a.host.Name), err
 }
 
 // Bounds of what another host answers, so no answer of a hostile one
@@ -165,7 +165,7 @@ func (a hostActions) Answer(ctx context.Context, r *state.Record, ans agent.Answ
 	if !r.Activity.Dialog || r.Activity.DialogAt.IsZero() {
 		return "", fmt.Errorf("%s shows no dialog to answer", r.Name)
 	}
-	return said(a.lanes(ctx, nil, "answer", r.ID, string(ans), "--dialog", listing.RFC3339Nano(r.Activity.DialogAt)))
+	return a.said(a.lanes(ctx, nil, "answer", r.ID, string(ans), "--dialog", listing.RFC3339Nano(r.Activity.DialogAt)))
 }
 
 func (a hostActions) Diff(ctx context.Context, r *state.Record) ([]byte, error) {
@@ -224,7 +224,7 @@ func (a hostActions) OpenPR(ctx context.Context, r *state.Record) (string, error
 }
 
 func (a hostActions) CreatePR(ctx context.Context, r *state.Record) (string, error) {
-	return said(a.lanes(ctx, nil, "pr", r.ID, "--create"))
+	return a.said(a.lanes(ctx, nil, "pr", r.ID, "--create"))
 }
 
 func (a hostActions) RestorePlan(ctx context.Context, r *state.Record) ([]string, error) {
@@ -246,5 +246,5 @@ func (a hostActions) RestorePlan(ctx context.Context, r *state.Record) ([]string
 }
 
 func (a hostActions) Restore(ctx context.Context, r *state.Record) (string, error) {
-	return said(a.lanes(ctx, nil, "restore", r.ID))
+	return a.said(a.lanes(ctx, nil, "restore", r.ID))
 }

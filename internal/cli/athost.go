@@ -137,3 +137,19 @@ func (a *app) attachThere(h remote.Host, args []string) int {
 	}
 	return exitOK
 }
+
+// newThere is what new says of a NAME@HOST naming a host of the hosts
+// file: new takes no NAME@HOST, and how a session starts there ("" for
+// any other name).
+func (a *app) newThere(name string) string {
+	_, host, ok := strings.Cut(name, "@")
+	if !ok {
+		return ""
+	}
+	hosts, _ := a.hosts()
+	i := slices.IndexFunc(hosts, func(h remote.Host) bool { return h.Name == host })
+	if i < 0 {
+		return ""
+	}
+	return fmt.Sprintf("; new starts sessions on this host: on %s, `ssh %s lanes new …`, or the board's n with the @ filter on %s", host, hosts[i].Dest, host)
+}

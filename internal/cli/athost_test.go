@@ -69,7 +69,8 @@ func TestNameAtHost(t *testing.T) {
 }
 
 // What lanes there suggests for one of its sessions names it NAME@HOST
-// here, said as an error or as a report.
+// here, said as an error or as a report; what finds nothing here says
+// where else to look, and new how a session starts there.
 func TestAtHostHintsNameTheHost(t *testing.T) {
 	t.Parallel()
 	run := fakeHost(t, t.TempDir(), "case \"$*\" in\n"+
@@ -81,6 +82,15 @@ func TestAtHostHintsNameTheHost(t *testing.T) {
 	}
 	if out, _, _ := run("", "kill", "done@build"); !strings.Contains(out, "`lanes rm a1b2@build` removes it") {
 		t.Errorf("kill done@build said %q, want its hint to name the host", out)
+	}
+	if out, _, _ := run("", "ls"); !strings.Contains(out, "no sessions here — other hosts: `lanes ls --all-hosts`") {
+		t.Errorf("ls with no session here said %q, want where else to look", out)
+	}
+	if _, errs, _ := run("", "next"); !strings.Contains(errs, "nothing else needs you here — other hosts: `lanes next --all-hosts`") {
+		t.Errorf("next with no session here said %q, want where else to look", errs)
+	}
+	if _, errs, code := run("", "new", "web@build"); code != exitUsage || !strings.Contains(errs, "`ssh me@build.box lanes new …`") {
+		t.Errorf("new web@build: exit %d %q, want how a session starts there", code, errs)
 	}
 }
 

@@ -49,9 +49,8 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 	a.noteServerExit(recs, now)
 	// A host that did not answer exits 1, after all the rest is printed:
 	// a script sees the listing is not whole.
-	done := exitOK
+	done, complete := exitOK, true
 	if *allHosts {
-		var complete bool
 		if views, complete = a.withHosts(ctx, views, *all); !complete {
 			done = exitError
 		}
@@ -65,7 +64,7 @@ func (a *app) cmdLs(ctx context.Context, args []string) int {
 		return done
 	}
 	if len(views) == 0 {
-		fmt.Fprintln(a.stdout, "no sessions — start one with `lanes new NAME`")
+		fmt.Fprintf(a.stdout, "no sessions%s — start one with `lanes new NAME`\n", a.where(*allHosts, complete, "ls"))
 		return done
 	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)

@@ -29,13 +29,13 @@ func (a *app) cmdNext(ctx context.Context, args []string) int {
 	if err != nil {
 		return a.fail(err)
 	}
-	views := listViews(recs, a.now(), false)
+	views, complete := listViews(recs, a.now(), false), true
 	if *allHosts {
-		views, _ = a.withHosts(ctx, views, false) // a host that did not answer is named on stderr
+		views, complete = a.withHosts(ctx, views, false) // a host that did not answer is named on stderr
 	}
 	v, ok := nextAfter(views, a.here(ctx, recs))
 	if !ok {
-		fmt.Fprintln(a.stderr, "lanes: nothing else needs you")
+		fmt.Fprintf(a.stderr, "lanes: nothing else needs you%s\n", a.where(*allHosts, complete, "next"))
 		return exitError
 	}
 	name := state.CleanText(v.Rec.Name)
@@ -121,4 +121,17 @@ func (a *app) attachRemote(v state.Derived) int {
 		return a.fail(fmt.Errorf("attach %s on %s: %w", state.CleanText(v.Rec.Name), hosts[i].Name, err))
 	}
 	return exitOK
+}
+
+// where says where a listing looked when it found nothing: here alone
+// while the hosts file names others, or not on a host that did not
+// answer ("" when it looked everywhere).
+func (a *app) where(allHosts, complete bool, cmd string) string {
+	switch hosts, _ := a.hosts(); {
+	case !allHosts && len(hosts) > 0:
+		return " here — other hosts: `lanes " + cmd + " --all-hosts`"
+	case !complete:
+		return " on the hosts that answered"
+	}
+	return ""
 }

@@ -36,7 +36,7 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 	name := names[0]
 	if err := state.CheckName(name); err != nil {
 		// The message says what to do; the flags list would bury it.
-		fmt.Fprintf(a.stderr, "lanes: %v\n", err)
+		fmt.Fprintf(a.stderr, "lanes: %v%s\n", err, a.newThere(name))
 		return exitUsage
 	}
 	agent := state.Agent(*agentFlag)

@@ -10,6 +10,8 @@ func TestAcrossNamesTheHost(t *testing.T) {
 		{"nothing was sent — `lanes answer api yes|no`, `lanes attach api`, or send --force",
 			"nothing was sent — `lanes answer api@gpu yes|no`, `lanes attach api@gpu`, or send --force"},
 		{"`lanes kill api --yes` marks it terminated anyway", "`lanes kill api@gpu --yes` marks it terminated anyway"},
+		{"its dialog still showed 1s later: look at the pane (lanes attach db)", "its dialog still showed 1s later: look at the pane (lanes attach db@gpu)"},
+		{"muted db (lanes mute db --off)", "muted db (lanes mute db@gpu --off)"},
 		// Not one session's: left as said.
 		{"`lanes restore --all` starts them", "`lanes restore --all` starts them"},
 		{"`lanes new api -- CMD`", "`lanes new api -- CMD`"},
