@@ -59,7 +59,7 @@ var markSpecs = map[state.Mark]Spec{
 	state.MarkFailed:      {RoleDanger, "✗", "Failed", "The last turn ended in a failure", false},
 	state.MarkInterrupted: {RoleIdle, "‖", "Interrupted", "The last turn was interrupted", false},
 	state.MarkUnconfirmed: {RoleUnknown, "…", "unconfirmed", "Working, but silent for over 10 minutes", false},
-	state.MarkUnreachable: {RoleUnknown, "↯", "tmux unreachable", "The tmux server is not answering", false},
+	state.MarkUnreachable: {RoleUnknown, "↯", "unreachable", "Its tmux server, or its host, is not answering", false},
 	state.MarkStarting:    {RoleIdle, "◔", "starting", "lanes started it; tmux has not shown its session yet", false},
 	// The card says what runs (state.BackgroundSays) where it has room.
 	state.MarkBackground: {RoleWorking, "↻", "background", "Work the agent runs past its turn: background shells or subagents", false},

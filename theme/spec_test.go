@@ -131,7 +131,7 @@ func TestMarkSpecs(t *testing.T) {
 		{state.MarkFailed, "Failed", RoleDanger},
 		{state.MarkInterrupted, "Interrupted", RoleIdle},
 		{state.MarkUnconfirmed, "unconfirmed", RoleUnknown},
-		{state.MarkUnreachable, "tmux unreachable", RoleUnknown},
+		{state.MarkUnreachable, "unreachable", RoleUnknown},
 		{state.MarkStarting, "starting", RoleIdle},
 		{state.MarkBackground, "background", RoleWorking},
 		{state.MarkRetrying, "retrying", RoleNeeds},

@@ -325,7 +325,7 @@ func idleRow(l *look, it *item, w int, sel bool, now time.Time, frame int) strin
 	}
 	for _, m := range it.D.Marks {
 		sp := theme.MarkSpec(m)
-		text := sp.Glyph + " " + markShort(it, m)
+		text := sp.Glyph + " " + theme.MarkShort(m, it.Rec, true)
 		if nameW+tagW+mw+1+width(text) > room-1 {
 			text = sp.Glyph // the label does not fit beside the name
 		}

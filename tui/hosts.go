@@ -263,24 +263,15 @@ func hostTag(l *look, host string, room int) seg {
 // maxTagW keeps a long host name from taking a card's name's room.
 const maxTagW = 10
 
-// cardMark is mark m as its card draws it: another host's unreachable
-// mark does not name tmux, since its host may be what does not answer
-// (the title says which host is down).
+// cardMark is mark m as its card draws it: its words for this record
+// (theme.MarkShort).
 func cardMark(l *look, it *item, m state.Mark) (string, int) {
 	s, w := l.markFor(m)
-	if short := markShort(it, m); short != theme.MarkSpec(m).Short {
+	if short := theme.MarkShort(m, it.Rec, true); short != theme.MarkSpec(m).Short {
 		s = strings.Replace(s, theme.MarkSpec(m).Short, short, 1)
 		w -= width(theme.MarkSpec(m).Short) - width(short)
 	}
 	return s, w
-}
-
-// markShort is mark m's label on it.
-func markShort(it *item, m state.Mark) string {
-	if m == state.MarkUnreachable && it.Host != "" {
-		return "unreachable"
-	}
-	return theme.MarkShort(m, it.Rec, true)
 }
 
 // awaitHosts waits, at most d, for the host watches to end once the

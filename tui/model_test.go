@@ -139,7 +139,7 @@ func TestNoColor(t *testing.T) {
 			t.Fatalf("NO_COLOR view carries colour %q", sgr)
 		}
 	}
-	for _, want := range []string{"┏", "■ exited (3)", "✗ CI failed", "↯ tmux unreachable", "□ Terminated"} {
+	for _, want := range []string{"┏", "■ exited (3)", "✗ CI failed", "↯ unreachable", "□ Terminated"} {
 		if !strings.Contains(ansi.Strip(v), want) {
 			t.Errorf("NO_COLOR view lacks %q", want)
 		}

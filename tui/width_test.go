@@ -8,7 +8,7 @@ import (
 
 func TestWidthAgreesWithAnsi(t *testing.T) {
 	for _, s := range []string{
-		"", "api", "claude · fix-login #12", "agent exit…", "↯ tmux unreachable", "■ exited (SIGKILL)",
+		"", "api", "claude · fix-login #12", "agent exit…", "↯ unreachable", "■ exited (SIGKILL)",
 		"ünïcödé-naïve", "日本語", "e\u0301", "🚀 ship", "完了しました 🎉 テスト", "“Done…”", "tab\there", "● ◉ ○ ◆ ▲ ✗ ‖ ★ □ ⊘ ↺ ◌ ◐ ◎ ✓ ⇡ ?",
 	} {
 		if got, want := width(s), ansi.StringWidth(s); got != want {

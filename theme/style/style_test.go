@@ -114,7 +114,7 @@ func TestHeaderAndMark(t *testing.T) {
 	if got := ansi.Strip(s.Header(state.ZoneNeedsYou)); got != "◆ Needs you" {
 		t.Errorf("Header(needs_you) = %q", got)
 	}
-	if got := ansi.Strip(s.Mark(state.MarkUnreachable)); got != "↯ tmux unreachable" {
+	if got := ansi.Strip(s.Mark(state.MarkUnreachable)); got != "↯ unreachable" {
 		t.Errorf("Mark(unreachable) = %q", got)
 	}
 	if fg := s.HeaderStyle(state.ZoneInReview).GetForeground(); theme.Contrast(fg, theme.Light.Color(theme.RoleReview)) != 1 {
