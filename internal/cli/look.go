@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"lanes/state"
@@ -28,8 +29,21 @@ func (a *app) cmdPeek(ctx context.Context, args []string) int {
 	if !*color { // an agent's screen: its words, no sequence of its own
 		out = []byte(state.CleanLines(string(out)))
 	}
-	_, _ = a.stdout.Write(out)
+	_, _ = a.stdout.Write(writtenLines(out))
 	return exitOK
+}
+
+// writtenLines is a pane's capture down to its last written line: the
+// blank rows below it would leave `lanes peek NAME | tail` nothing.
+func writtenLines(out []byte) []byte {
+	lines := strings.Split(string(out), "\n")
+	for len(lines) > 0 && strings.TrimSpace(state.CleanLines(lines[len(lines)-1])) == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return []byte(strings.Join(lines, "\n") + "\n")
 }
 
 func (a *app) cmdDiff(ctx context.Context, args []string) int {

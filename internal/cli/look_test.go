@@ -26,6 +26,9 @@ func TestPeekHistoryMuteSeen(t *testing.T) {
 	if !strings.Contains(plain, "red hi") || strings.Contains(plain, "\x1b") {
 		t.Fatalf("peek: %q", plain)
 	}
+	if !strings.HasSuffix(plain, "red hi\n") {
+		t.Errorf("peek prints the pane's blank rows below its last line: %q", plain)
+	}
 	if color := e.must("peek", "p", "--color"); !strings.Contains(color, "\x1b[31mred") {
 		t.Errorf("peek --color: %q", color)
 	}

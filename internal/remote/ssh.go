@@ -95,8 +95,13 @@ func (s SSH) Interactive(h Host, args ...string) []string {
 	for _, a := range args {
 		words = append(words, shell.Quote(a))
 	}
-	return slices.Concat([]string{s.program()}, s.shared(h), []string{"-t", "--", h.Dest, strings.Join(words, " ")})
+	return slices.Concat([]string{s.program()}, s.shared(h), quietEnd, []string{"-t", "--", h.Dest, strings.Join(words, " ")})
 }
+
+// quietEnd keeps ssh's word of a shared connection closing ("Shared
+// connection to … closed.") off a terminal lanes hands back to the board
+// or the shell; its errors still show.
+var quietEnd = []string{"-o", "LogLevel=ERROR"}
 
 // Attach is the argv that attaches this terminal to a session's tmux
 // session on h: socket is its tmux -L name ("" for the default server).
@@ -106,5 +111,5 @@ func (s SSH) Attach(h Host, socket, session string) []string {
 		words = append(words, "-L", shell.Quote(socket))
 	}
 	words = append(words, "attach-session", "-t", shell.Quote("="+session))
-	return slices.Concat([]string{s.program()}, s.shared(h), []string{"-t", "--", h.Dest, strings.Join(words, " ")})
+	return slices.Concat([]string{s.program()}, s.shared(h), quietEnd, []string{"-t", "--", h.Dest, strings.Join(words, " ")})
 }
