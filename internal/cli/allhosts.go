@@ -163,9 +163,9 @@ func noteUnreachable(w io.Writer, ls []hostListing, what string) {
 }
 
 // doctorHosts checks the hosts file: how many hosts it names, or each
-// line lanes skips and how to write it. It runs no ssh: a host that does
-// not answer is the board's to say.
-func (a *app) doctorHosts(add addFunc) {
+// line lanes skips and how to write it; then each host, as the board
+// reaches it (doctorReach).
+func (a *app) doctorHosts(ctx context.Context, add addFunc) {
 	path := remote.HostsPath(a.getenv)
 	hosts, err := a.hosts()
 	var he *remote.HostsError
@@ -180,7 +180,41 @@ func (a *app) doctorHosts(add addFunc) {
 	default:
 		add(true, "", "hosts: %s in %s", hostCount(len(hosts)), path)
 	}
+	a.doctorReach(ctx, hosts, add)
 }
+
+// doctorReach runs `lanes version` on each host over ssh, all at once,
+// doctorHostTimeout at most: what it answered, or why it did not.
+func (a *app) doctorReach(ctx context.Context, hosts []remote.Host, add addFunc) {
+	type reach struct {
+		out  []byte
+		err  error
+		took time.Duration
+	}
+	got := make([]reach, len(hosts))
+	var wg sync.WaitGroup
+	for i, h := range hosts {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(ctx, doctorHostTimeout)
+			defer cancel()
+			began := time.Now()
+			out, err := a.ssh().Run(ctx, h, nil, "version")
+			got[i] = reach{out, err, time.Since(began)}
+		})
+	}
+	wg.Wait()
+	for i, h := range hosts {
+		switch r := got[i]; {
+		case r.err != nil:
+			add(false, "try `ssh "+h.Dest+" lanes version` by hand: the board runs that ssh", "host %s: %v", h.Name, r.err)
+		default:
+			add(true, "", "host %s: %s over ssh (%s)", h.Name, strings.TrimSpace(state.Summary(string(r.out), 80)), r.took.Round(time.Millisecond))
+		}
+	}
+}
+
+// doctorHostTimeout bounds each host's answer to doctor.
+const doctorHostTimeout = 10 * time.Second
 
 // hostCount is "1 host", "2 hosts".
 func hostCount(n int) string {

@@ -76,6 +76,7 @@ func TestAtHostHintsNameTheHost(t *testing.T) {
 	run := fakeHost(t, t.TempDir(), "case \"$*\" in\n"+
 		"*'rm live'*) echo 'lanes: live is live; `lanes kill live` first' >&2; exit 1;;\n"+
 		"*'kill done'*) echo 'killed done (a1b2); its record is kept — `lanes rm a1b2` removes it';;\n"+
+		"*'lanes '*version*) echo 'lanes 9.9.9 (build abc)';;\n"+
 		"esac\n")
 	if _, errs, _ := run("", "rm", "live@build"); !strings.Contains(errs, "`lanes kill live@build` first") {
 		t.Errorf("rm live@build said %q, want its hint to name the host", errs)
@@ -88,6 +89,9 @@ func TestAtHostHintsNameTheHost(t *testing.T) {
 	}
 	if _, errs, _ := run("", "next"); !strings.Contains(errs, "nothing else needs you here — other hosts: `lanes next --all-hosts`") {
 		t.Errorf("next with no session here said %q, want where else to look", errs)
+	}
+	if out, _, _ := run("", "doctor"); !strings.Contains(out, "ok  host build: lanes 9.9.9 (build abc) over ssh (") {
+		t.Errorf("doctor does not say what the host answered:\n%s", out)
 	}
 	if _, errs, code := run("", "new", "web@build"); code != exitUsage || !strings.Contains(errs, "`ssh me@build.box lanes new …`") {
 		t.Errorf("new web@build: exit %d %q, want how a session starts there", code, errs)
