@@ -125,6 +125,15 @@ func TestGeminiResumesOnlyAKeptTurn(t *testing.T) {
 	if got := ResumeID(r); got != id {
 		t.Fatalf("a later turn interrupted: resume %q, want the kept one %q", got, id)
 	}
+	// A turn that stopped at a choice (its usage limit's "Stop"), its hook
+	// ending it from there: no history kept (a campaign's restore, exit 42).
+	r = rec(ActivityIdle)
+	r.Agent, r.Runtime.PaneID = AgentGemini, "%1"
+	applyAll(t, r, ev(KindSessionStart, src("startup"), sid, after(500*time.Millisecond)),
+		ev(KindTurnStart, sid, after(time.Second)), ev(KindAsk, sid, after(2*time.Second)), ev(KindTurnEnd, sid, after(3*time.Second)))
+	if got := ResumeID(r); got != "" || r.Activity.State != ActivityIdle {
+		t.Fatalf("a turn ended from a choice: resume %q (%s), want none", got, r.Activity.State)
+	}
 	// A first turn that ended, then its queued prompt's turn interrupted:
 	// the first is kept.
 	r = rec(ActivityIdle)

@@ -191,7 +191,10 @@ func ResumeID(r *Record) string {
 // exit 42; a conversation whose turns since a fresh start had all failed
 // or been interrupted it did not find at all, exit 42 again.) A held end's look (heldend.go) has read the screen's interrupted
 // marker by then, when Esc drew it in time; a Ctrl-C draws none, and an
-// interrupt read later (the idle look) does not take the id back.
+// interrupt read later (the idle look) does not take the id back. Nor
+// does an end from a choice it put to the human (its usage-limit box,
+// "Stop"): that end is no look's, and the failure it read later its
+// restore met as exit 42 (testdata/campaign/gemini-resume-limit.json).
 func noteTurnSession(r *Record, e Event, next Activity, held bool) {
 	a := &r.Activity
 	if a.ProviderSessionID == "" {
@@ -202,7 +205,7 @@ func noteTurnSession(r *Record, e Event, next Activity, held bool) {
 	switch {
 	case !reading.KeepsOnlyDone && started,
 		reading.KeepsOnlyDone && e.Kind == KindTurnStart && held,
-		reading.KeepsOnlyDone && e.Kind == KindTurnEnd && next == ActivityIdle && a.Outcome == OutcomeNone:
+		reading.KeepsOnlyDone && e.Kind == KindTurnEnd && next == ActivityIdle && a.Outcome == OutcomeNone && a.State == ActivityActive:
 		a.TurnSession = a.ProviderSessionID
 	}
 }
