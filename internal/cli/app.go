@@ -99,6 +99,8 @@ func commands() []command {
 		{"status-line", "[--format tmux|plain|json] [--session NAME] [--theme dark|light] [--all-hosts]", "print a summary for tmux's status line", (*app).cmdStatusLine},
 		{"doctor", "[--repair]", "check tmux, the state dir, the store, the spool and hooks", (*app).cmdDoctor},
 		{"version", "", "print the lanes version", (*app).cmdVersion},
+		{"completion", "bash|zsh|fish", "print the shell's completion script: commands, flags, agents, session names, NAME@HOST", (*app).cmdCompletion},
+		{"__complete", "CWORD WORD…", "the words that may go at word CWORD (the completion scripts ask)", (*app).cmdComplete},
 	}
 }
 
@@ -186,7 +188,9 @@ func (a *app) usage(w io.Writer) {
 	fmt.Fprintln(w, "\nUsage:\n  lanes [--socket NAME] [--theme auto|dark|light] [--host NAME=DEST]… [COMMAND] [ARGS]")
 	fmt.Fprintln(w, "\nCommands:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
+		if !strings.HasPrefix(c.name, "__") { // __complete is the shells'
+			fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
+		}
 	}
 	fmt.Fprintln(w, "\nA command on one session takes NAME@HOST for a session of HOST, a host of the hosts file: it runs there over ssh.")
 	fmt.Fprintln(w, "\nGlobal flags:\n  --socket NAME   tmux server socket name (tmux -L); default $LANES_TMUX_SOCKET, else tmux's default server")
@@ -353,46 +357,4 @@ func (a *app) store() (*state.Store, error) {
 		return nil, err
 	}
 	return state.NewStore(dir), nil
-}
-
-// didYouMean is " (did you mean X?)" for the command one edit from word,
-// or that starts with it; "" when none or several are.
-func didYouMean(word string) string {
-	var near []string
-	for _, c := range commands() {
-		if editDistance(word, c.name) <= 1 || len(word) >= 2 && strings.HasPrefix(c.name, word) {
-			near = append(near, c.name)
-		}
-	}
-	if len(near) != 1 {
-		return ""
-	}
-	return " (did you mean " + near[0] + "?)"
-}
-
-// editDistance counts the insertions, deletions, substitutions and swaps
-// of two neighbours that make a into b (the optimal string alignment
-// distance), in bytes: command names are ASCII.
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
 }
