@@ -166,6 +166,8 @@ func (m *Model) actionKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
 		return m.ask(restartAction, sel), true
 	case key.Matches(k, m.keys.Remove):
 		return m.ask(removeAction, sel), true
+	case key.Matches(k, m.keys.ClearDone):
+		return m.askClearDone(), true
 	case key.Matches(k, m.keys.Send):
 		return m.openSend(sel), true
 	case key.Matches(k, m.keys.Mute):

@@ -7,12 +7,15 @@ import "charm.land/bubbles/v2/key"
 type keyMap struct {
 	Up, Down, Left, Right key.Binding
 	// Next selects the next card that needs you (lanes next's order).
-	Next                key.Binding
-	Top, Bottom         key.Binding
-	PageUp, PageDown    key.Binding
-	Attach              key.Binding
-	New, Kill, Restart  key.Binding
-	Send, Remove        key.Binding
+	Next               key.Binding
+	Top, Bottom        key.Binding
+	PageUp, PageDown   key.Binding
+	Attach             key.Binding
+	New, Kill, Restart key.Binding
+	Send, Remove       key.Binding
+	// ClearDone removes every terminated session of this host (Done),
+	// asking once.
+	ClearDone           key.Binding
 	Preview, History    key.Binding
 	Diff                key.Binding
 	Idle, AllDone       key.Binding
@@ -46,6 +49,7 @@ func newKeyMap() keyMap {
 		Restart:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart")),
 		Send:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "send")),
 		Remove:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "remove done")),
+		ClearDone:   key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "clear all of Done")),
 		Preview:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "preview")),
 		History:     key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "history")),
 		Diff:        key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "diff")),
@@ -107,7 +111,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{helpBinding("↑↓/jk", "up, down"), helpBinding("←→/hl", "lane left, right"),
 			helpBinding("g/G", "lane's first, last"), helpBinding("pgup", "page up; pgdn down"), k.Next, k.Attach,
 			helpBinding("y", "allow (dialog card)"), helpBinding("N", "deny (dialog card)"), helpBinding("A", "always (dialog card)")},
-		{k.New, k.Send, k.Restart, k.Restore, k.Kill, k.Remove, k.Mute, k.OpenPR, k.CreatePR},
+		{k.New, k.Send, k.Restart, k.Restore, k.Kill, k.Remove, k.ClearDone, k.Mute, k.OpenPR, k.CreatePR},
 		// Three columns: a fourth does not fit 80 columns.
 		{k.Preview, k.History, k.Diff, k.Idle, k.AllDone, k.Filter, k.ClearFilter, k.Theme, k.Help, k.Quit},
 	}

@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"lanes/state"
 )
@@ -11,6 +13,16 @@ func (a *app) cmdRm(ctx context.Context, args []string) int {
 	fs := a.flags("rm")
 	yes := fs.Bool("yes", false, "when tmux does not answer, remove a live session's record without asking")
 	withWT := fs.Bool("worktree", false, "also remove the git worktree lanes made for it, only when it is clean (the branch is kept)")
+	fs.Bool("done", false, "remove every terminated session (the Done lane) instead of one NAME, asking once (--yes: at once); worktrees stay")
+	if slices.Contains(args, "--done") || slices.Contains(args, "-done") {
+		if code, done := a.parse(fs, args); done {
+			return code
+		}
+		if fs.NArg() > 0 || *withWT {
+			return a.usageErr(fs, "rm --done takes no NAME and no --worktree")
+		}
+		return a.rmDone(ctx, *yes)
+	}
 	// rm does not pick between records of one name: which one goes is
 	// the user's to say, by id.
 	r, code, done := a.namedBy(ctx, fs, args, state.ResolveOne)
@@ -58,6 +70,46 @@ func (a *app) cmdRm(ctx context.Context, args []string) int {
 		fmt.Fprintf(a.stdout, "removed %s (%s); its worktree stays at %s (`git worktree remove %s` when done with it)\n", r.Name, r.ID, wt, wt)
 	default:
 		fmt.Fprintf(a.stdout, "removed %s (%s)\n", r.Name, r.ID)
+	}
+	return exitOK
+}
+
+// rmDone removes every terminated record lanes started (the Done lane's,
+// however old), after one question that says how many and which; an
+// adopted one is left to `lanes rm NAME`. Worktrees stay.
+func (a *app) rmDone(ctx context.Context, yes bool) int {
+	recs, err := a.lsRecords(ctx, a.cycle)
+	if err != nil {
+		return a.fail(err)
+	}
+	var done []*state.Record
+	var names []string
+	for _, r := range recs {
+		if !r.Live() && !r.Adopted {
+			done, names = append(done, r), append(names, state.CleanText(r.Name))
+		}
+	}
+	if len(done) == 0 {
+		fmt.Fprintln(a.stdout, "nothing in Done")
+		return exitOK
+	}
+	if !yes {
+		q := fmt.Sprintf("Remove %d done session(s): %s? Their records, history and spool are deleted; worktrees stay.", len(done), strings.Join(names, ", "))
+		if err := a.confirm(q, fmt.Errorf("%d done session(s): rm --done asks first, and stdin is no terminal: --yes removes them", len(done))); err != nil {
+			return a.fail(err)
+		}
+	}
+	gone := 0
+	for _, r := range done {
+		if err := a.svc().Remove(ctx, r); err != nil {
+			fmt.Fprintf(a.stderr, "lanes: %s: %v\n", r.Name, err)
+			continue
+		}
+		gone++
+	}
+	fmt.Fprintf(a.stdout, "removed %d done session(s)\n", gone)
+	if gone < len(done) {
+		return exitError
 	}
 	return exitOK
 }

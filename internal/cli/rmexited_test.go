@@ -36,3 +36,30 @@ func TestRmOfAnExitedAgentInOneStep(t *testing.T) {
 		t.Error("the refused rm ended live")
 	}
 }
+
+// rm --done clears the Done lane in one step: it asks first (with no
+// terminal it refuses, removing nothing), --yes goes ahead, and a live
+// session stays.
+func TestRmDone(t *testing.T) {
+	e := newEnv(t)
+	for _, n := range []string{"a", "b", "live"} {
+		e.must("new", n, "--", "sleep", "600")
+	}
+	e.must("kill", "a")
+	e.must("kill", "b")
+	if _, errs, code := e.run("rm", "--done"); code == exitOK || !strings.Contains(errs, "2 done session(s): rm --done asks first") {
+		t.Fatalf("rm --done with no terminal: exit %d %q, want a refusal", code, errs)
+	}
+	if n := len(e.ls()); n != 3 {
+		t.Fatalf("the refused rm --done left %d sessions, want 3", n)
+	}
+	if out := e.must("rm", "--done", "--yes"); out != "removed 2 done session(s)\n" {
+		t.Errorf("rm --done --yes said %q", out)
+	}
+	if got := e.ls(); len(got) != 1 || got["live"].IsTerminated {
+		t.Errorf("after rm --done: %v, want live alone", got)
+	}
+	if out := e.must("rm", "--done"); out != "nothing in Done\n" {
+		t.Errorf("rm --done again said %q", out)
+	}
+}
