@@ -123,7 +123,7 @@ func TestHelpLegendFits(t *testing.T) {
 		out := m.View().Content
 		checkFrame(t, out, sz.w, sz.h)
 		v := ansi.Strip(out)
-		for _, want := range []string{"Statuses", "◆ Needs input", "Says", "▸ tool running", "≡ in a menu", "⟲ retrying", "∅ muted", "? question or permission", "“…” last message", "↑ commits ahead", "± files changed", "closes", "┗━━"} {
+		for _, want := range []string{"Statuses", "◆ Needs input", "Says", "▸ tool running", "≡ in a menu", "⟲ retrying", "∅ muted", "? question or permission", "“…” last message", "↑ commits ahead", "± files changed", "close", "┗━━"} {
 			if !strings.Contains(v, want) {
 				t.Errorf("%dx%d: the legend page lacks %q:\n%s", sz.w, sz.h, want, v)
 			}

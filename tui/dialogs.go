@@ -15,8 +15,20 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// dialogW is the width of a dialog box, border included.
+// dialogW is the width of a dialog box, border included, where the
+// screen has room for it.
 const dialogW = 56
+
+// dialogWidth is a dialog's width on a screen w cells wide: narrower
+// than dialogW there, its border still whole (at 45 columns the right
+// edge was cut).
+func dialogWidth(w int) int { return max(min(dialogW, w), 20) }
+
+// fitInput is in as wide as a dialog w cells wide leaves it.
+func fitInput(in textinput.Model, w int) textinput.Model {
+	in.SetWidth(max(dialogWidth(w)-6-lipgloss.Width(in.Prompt), 4))
+	return in
+}
 
 func newInput(l *look, prompt, placeholder string) textinput.Model {
 	in := textinput.New()
@@ -162,7 +174,8 @@ func (d newDialog) submit() (newDialog, tea.Cmd) {
 	return d, func() tea.Msg { return s }
 }
 
-func (d newDialog) render(l *look) string {
+func (d newDialog) render(l *look, w int) string {
+	d.name, d.dir, d.args = fitInput(d.name, w), fitInput(d.dir, w), fitInput(d.args, w)
 	var b strings.Builder
 	title := "New session"
 	if d.host != "" {
@@ -190,7 +203,7 @@ func (d newDialog) render(l *look) string {
 	default:
 		b.WriteString(l.muted.s(" "))
 	}
-	return box(l, b.String())
+	return box(l, b.String(), w)
 }
 
 // choice is a ‹ › line of the dialog, lit when field has the focus.
@@ -228,14 +241,14 @@ func (c confirmDialog) Update(msg tea.Msg) (confirmDialog, tea.Cmd) {
 	return c, nil
 }
 
-func (c confirmDialog) render(l *look) string {
+func (c confirmDialog) render(l *look, w int) string {
 	name := c.act.rec.Name
 	if c.act.host != "" { // which of the sessions of this name it ends
 		name += " on " + c.act.host
 	}
 	question := fmt.Sprintf(c.act.do.question, name)
 	return box(l, l.name.s(question)+"\n\n"+l.muted.s(c.act.do.detail)+"\n\n"+
-		l.name.s("y")+l.muted.s(" yes   ")+l.name.s("n")+l.muted.s(" no"))
+		l.name.s("y")+l.muted.s(" yes   ")+l.name.s("n")+l.muted.s(" no"), w)
 }
 
 func (c confirmDialog) keys() help.KeyMap {
@@ -273,22 +286,23 @@ func (d sendDialog) Update(msg tea.Msg) (sendDialog, tea.Cmd) {
 	return d, cmd
 }
 
-func (d sendDialog) render(l *look) string {
+func (d sendDialog) render(l *look, w int) string {
+	d.input = fitInput(d.input, w)
 	to := d.rec.Name
 	if d.host != "" {
 		to += " on " + d.host
 	}
 	return box(l, l.name.s("Send to "+to)+"\n\n"+d.input.View()+"\n\n"+
-		l.muted.s("typed literally, then Enter"))
+		l.muted.s("typed literally, then Enter"), w)
 }
 
 func (d sendDialog) keys() help.KeyMap {
 	return dialogKeys{[]key.Binding{helpBinding("enter", "send"), helpBinding("esc", "cancel")}}
 }
 
-// box frames a dialog's content.
-func box(l *look, content string) string {
-	st := l.st.SelectedCard.Padding(1, 2).Width(dialogW)
+// box frames a dialog's content, for a screen w cells wide.
+func box(l *look, content string, w int) string {
+	st := l.st.SelectedCard.Padding(1, 2).Width(dialogWidth(w))
 	return st.Render(content)
 }
 

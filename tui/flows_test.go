@@ -294,17 +294,17 @@ func TestFlowRestartAndRemove(t *testing.T) {
 func TestFlowHelpPages(t *testing.T) {
 	f := startFlow(t, 80, 24)
 	f.keys("?")
-	f.waitText("tab statuses and glyphs")
+	f.waitText("tab: page 1 of 2")
 	if v := *f.last.Load(); strings.Contains(v, "Needs input") {
 		t.Errorf("the keys page shows the legend too:\n%s", v)
 	}
 	f.keys("tab")
 	f.waitText("Needs input")
-	f.waitText("tab keys")
+	f.waitText("tab: page 2 of 2")
 	f.keys("tab")
-	f.waitText("tab statuses and glyphs")
+	f.waitText("tab: page 1 of 2")
 	f.keys("x") // any other key closes, and does nothing else
-	f.wait("help closed", func(v string) bool { return !strings.Contains(v, "any other key closes") })
+	f.wait("help closed", func(v string) bool { return !strings.Contains(v, "other keys close") })
 	if got := f.acts.called(); len(got) != 0 {
 		t.Errorf("closing help ran %q", got)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 )
 
-var sizes = []struct{ w, h int }{{80, 24}, {160, 48}}
+var sizes = []struct{ w, h int }{{45, 20}, {80, 24}, {160, 48}, {200, 50}}
 
 // TestGolden renders the board for dark × light × narrow × wide. Refresh
 // with `go test ./tui -run TestGolden -update` and review the diff (`cat`

@@ -16,8 +16,8 @@ func (m Model) onKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	switch m.mode {
 	case modeHelp:
-		if k.String() == "tab" && !m.helpFits() {
-			m.helpPage = 1 - m.helpPage
+		if k.String() == "tab" && len(m.helpPages()) > 1 {
+			m.helpPage = (m.helpPage + 1) % len(m.helpPages())
 			return m, nil
 		}
 		m.mode = modeBoard

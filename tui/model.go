@@ -76,7 +76,7 @@ type Model struct {
 	footLine [footers]string // the board's key line for each kind of card
 	// answerLine is the key line of a card in a permission dialog, per agent.
 	answerLine map[state.Agent]string
-	helpPage   int // 0 keys, 1 legend, when they do not fit on one page
+	helpPage   int // the help's page shown (helpPages), when it has several
 
 	status     statusLine
 	lastErr    string // the last cycle or tmux error shown, so it shows once

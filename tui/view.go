@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -68,11 +69,11 @@ func (m Model) render() string {
 	}
 	switch m.mode {
 	case modeNew:
-		overlay(lines, m.newDlg.render(m.look), m.w)
+		overlay(lines, m.newDlg.render(m.look, m.w), m.w)
 	case modeConfirm:
-		overlay(lines, m.confirm.render(m.look), m.w)
+		overlay(lines, m.confirm.render(m.look, m.w), m.w)
 	case modeSend:
-		overlay(lines, m.send.render(m.look), m.w)
+		overlay(lines, m.send.render(m.look, m.w), m.w)
 	case modeHelp:
 		overlay(lines, m.helpBox(), m.w)
 	}
@@ -259,14 +260,39 @@ func (m *Model) setHelpLines() {
 		case modeDiff:
 			km = dialogKeys{bindings: diffKeys}
 		}
-		// help cuts at the last item that fits, but not when even its "…"
-		// does not; the cut here holds at any width.
-		m.helpLine[md] = ansi.Truncate(m.help.ShortHelpView(km.ShortHelp()), m.w, "…")
+		m.helpLine[md] = m.keyLine(km.ShortHelp())
 	}
 	for f := range m.footLine {
-		m.footLine[f] = ansi.Truncate(m.help.ShortHelpView(m.keys.footerKeys(footer(f))), m.w, "…")
+		m.footLine[f] = m.keyLine(m.keys.footerKeys(footer(f)))
 	}
 	m.setAnswerLines()
+}
+
+// keyLine is bindings as the key line shows them in m.w cells: all, or
+// those that fit, "? help" last whatever goes (at 45 columns it was the
+// first cut, and with it the way to every other key).
+func (m *Model) keyLine(bindings []key.Binding) string {
+	var rest []key.Binding
+	var helpKey *key.Binding
+	for _, b := range bindings {
+		if b.Help().Key == "?" {
+			helpKey = &b
+			continue
+		}
+		rest = append(rest, b)
+	}
+	if helpKey != nil {
+		whole := m.help // measured whole: the bubble would cut them itself
+		whole.SetWidth(0)
+		for n := len(rest); n >= 0; n-- {
+			if line := whole.ShortHelpView(append(slices.Clone(rest[:n]), *helpKey)); ansi.StringWidth(line) <= m.w {
+				return line
+			}
+		}
+	}
+	// help cuts at the last item that fits, but not when even its "…"
+	// does not; the cut here holds at any width.
+	return ansi.Truncate(m.help.ShortHelpView(bindings), m.w, "…")
 }
 
 var historyKeys = []key.Binding{helpBinding("↑/k ↓/j", "scroll"), helpBinding("esc/H/q", "close")}
