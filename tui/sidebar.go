@@ -63,13 +63,14 @@ func (s sidebar) render(l *look, h int, selID string, now time.Time, frame int) 
 		if r.Muted {
 			mute = 2
 		}
-		nm := plainSeg(name, r.Name, w-4-9-mute)
-		// Another host's session names its host where the activity's
-		// label goes (its dot says the activity).
-		label := seg{l.muted.s(theme.ActivitySpec(a).Short), width(theme.ActivitySpec(a).Short)}
+		// The badge's words, as the card says them (its dot says the
+		// activity); another host's session names its host there.
+		word := theme.StatusSpec(s.live[i].D.Status).Short
+		label := seg{l.muted.s(word), width(word)}
 		if h := s.live[i].Host; h != "" {
 			label = hostTag(l, h, 8)
 		}
+		nm := plainSeg(name, r.Name, max(w-5-label.w-mute, 6))
 		line := lead + l.dotFor(a, frame) + " " + nm.s
 		used := 4 + nm.w + mute
 		if r.Muted {
