@@ -128,23 +128,24 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 
 	// Line 3: marks that did not fit beside the badge, then agent, branch,
 	// PRs, and why a session ended (on line 4 when it is blank and the
-	// reason would not fit here whole).
-	var line3 strings.Builder
-	w3 := 0
-	forms := markForms(l, it, carry, cw)
-	for i, m := range carry {
-		c := fitMark(l, it, m, cw-w3, forms[i])
-		if c.w == 0 && w3 == 0 { // a mark wider than the card is cut, never dropped
-			full, fw := cardMark(l, it, m)
-			c.s = ansi.Truncate(full, cw, "…")
-			c.w = min(fw, ansi.StringWidth(c.s))
-		}
-		line3.WriteString(c.s)
-		w3 += c.w
-		if c.w > 0 && cw-w3 >= 2 {
-			line3.WriteString("  ")
-			w3 += 2
-		}
+	// reason would not fit here whole). The marks never take the agent's
+	// and branch's room: as short as it leaves them, or on line 4 when it
+	// is blank and they would have to shrink.
+	meta := width(metaIn(r, cw))
+	if len(carry) > 0 && w4 == 0 && marksWidth(l, it, carry, formLabel)+2+meta > cw {
+		line4, w4 = marksIn(l, it, carry, cw)
+		carry = nil
+	}
+	room := cw
+	if len(carry) > 0 {
+		room = max(cw-meta-2, marksWidth(l, it, carry, formGlyph))
+	}
+	l3, w3 := marksIn(l, it, carry, room)
+	line3 := strings.Builder{}
+	line3.WriteString(l3)
+	if w3 > 0 && cw-w3 >= 2 {
+		line3.WriteString("  ")
+		w3 += 2
 	}
 	if cw-w3 > 0 {
 		text := metaIn(r, cw-w3)
@@ -171,61 +172,6 @@ func renderCard(l *look, it *item, w int, sel bool, now time.Time, frame int) [c
 	c[4] = edge + " " + pad(line4, w4, cw) + " " + redge
 	c[5] = fp.s(b.BottomLeft + strings.Repeat(b.Bottom, w-2) + b.BottomRight)
 	return c
-}
-
-// The forms a mark takes on a card, longest first: what it says
-// ("Failed: rate limited"), its label ("Failed"), its glyph ("✗").
-const (
-	formSays = iota
-	formLabel
-	formGlyph
-)
-
-// markIn is mark m in form f.
-func markIn(l *look, it *item, m state.Mark, f int) seg {
-	switch f {
-	case formSays:
-		s, w := cardMark(l, it, m)
-		return seg{s, w}
-	case formLabel:
-		s, w := l.markFor(m)
-		return seg{s, w}
-	}
-	sp := theme.MarkSpec(m)
-	return seg{l.role[sp.Role].s(sp.Glyph), width(sp.Glyph)}
-}
-
-// markForms is the form of each of marks so that they all fit in room
-// cells, two apart: the widest is shortened first, a step at a time
-// ("✗ Failed: rate limited ↻ 1 agent" → "✗ Failed ↻ 1 agent"), down to
-// glyphs.
-func markForms(l *look, it *item, marks []state.Mark, room int) []int {
-	forms := make([]int, len(marks))
-	for {
-		total, widest, ww := 0, -1, -1
-		for i, m := range marks {
-			w := markIn(l, it, m, forms[i]).w
-			total += w + min(2, 2*i)
-			if forms[i] < formGlyph && w > ww {
-				widest, ww = i, w
-			}
-		}
-		if total <= room || widest < 0 {
-			return forms
-		}
-		forms[widest]++
-	}
-}
-
-// fitMark is mark m in form f, or a shorter one, in at most room cells;
-// nothing when not even its glyph fits.
-func fitMark(l *look, it *item, m state.Mark, room int, f int) seg {
-	for ; f <= formGlyph; f++ {
-		if c := markIn(l, it, m, f); c.w <= room {
-			return c
-		}
-	}
-	return seg{}
 }
 
 // cardPaint is the paint of a card's frame and of its name (a done
