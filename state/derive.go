@@ -98,10 +98,12 @@ func derive(r *Record, now time.Time) Derivation {
 			return Derivation{Status: StatusIdle, Zone: ZoneNeedsYou, Marks: []Mark{MarkFailed}}
 		}
 		d := deriveIdle(r, now)
-		switch outcome {
-		case OutcomeFailure:
+		switch {
+		case outcome == OutcomeFailure:
 			d.Marks = []Mark{MarkFailed} // seen: the mark stays till the next prompt
-		case OutcomeCancellation:
+		case outcome == OutcomeCancellation && !d.Since.After(a.Since):
+			// On a PR's card, an interrupt its PR has moved on from (the
+			// PR changed since that turn ended) is old news: no mark.
 			d.Marks = []Mark{MarkInterrupted}
 		}
 		return d

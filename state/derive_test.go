@@ -24,6 +24,12 @@ func pr(n int, state, review, ci, mergeable string) PR {
 	return PR{Number: n, State: state, Review: review, CI: ci, Mergeable: mergeable}
 }
 
+// changedAt is p, its state last changed at at.
+func changedAt(p PR, at time.Time) PR {
+	p.StateChangedAt = at
+	return p
+}
+
 var (
 	prOpen     = pr(1, PRStateOpen, ReviewNone, CINone, MergeableUnknown)
 	prDraft    = pr(2, PRStateDraft, ReviewNone, CINone, MergeableUnknown)
@@ -124,6 +130,8 @@ var deriveCases = []struct {
 	// Marks.
 	{"6b failed turn: idle + failed, needs you", outcome(rec(ActivityIdle), OutcomeFailure), deriveNow, StatusIdle, ZoneNeedsYou, []Mark{MarkFailed}},
 	{"interrupted mark while idle", outcome(rec(ActivityIdle), OutcomeCancellation), deriveNow, StatusIdle, ZoneWorking, []Mark{MarkInterrupted}},
+	{"an interrupt on a PR's card that has not moved since", outcome(rec(ActivityIdle, prPending), OutcomeCancellation), deriveNow, StatusReviewPending, ZoneInReview, []Mark{MarkInterrupted}},
+	{"an interrupt the PR moved on from: no mark", outcome(rec(ActivityIdle, changedAt(prPending, t0.Add(30*time.Second))), OutcomeCancellation), deriveNow, StatusReviewPending, ZoneInReview, nil},
 	{"6b failed turn comes before a PR", outcome(rec(ActivityIdle, prPending), OutcomeFailure), deriveNow, StatusIdle, ZoneNeedsYou, []Mark{MarkFailed}},
 	{"6b failed turn seen: out of needs you, the mark kept", seen(outcome(rec(ActivityIdle), OutcomeFailure)), deriveNow, StatusIdle, ZoneWorking, []Mark{MarkFailed}},
 	{"6b failed turn seen, a PR: the PR's lane", seen(outcome(rec(ActivityIdle, prPending), OutcomeFailure)), deriveNow, StatusReviewPending, ZoneInReview, []Mark{MarkFailed}},
