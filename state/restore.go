@@ -111,7 +111,7 @@ func Restorable(r *Record, named bool) error {
 	case r.CommandLost():
 		why = fmt.Errorf("%w: its command was lost in a damaged store; start a new session", ErrNotRestorable)
 	case r.Runtime.TerminatedReason == ReasonServerExited && r.Pane.Dead && !named:
-		why = fmt.Errorf("%w: its agent had exited before its tmux server went; `lanes restore %s` brings it back by name", ErrNotRestorable, r.Name)
+		why = fmt.Errorf("%w: its agent had exited before its tmux server went; `lanes restore %s` brings it back", ErrNotRestorable, r.ID)
 	case !r.Runtime.Terminated && !r.Runtime.KillingAt.IsZero() && !named:
 		// Its end not read yet: a kill lanes set out, carried out or not.
 		why = fmt.Errorf("%w: it is being killed (lanes kill set out to end it)", ErrNotRestorable)
@@ -120,7 +120,9 @@ func Restorable(r *Record, named bool) error {
 	case r.Runtime.TerminatedReason == ReasonKilled && named:
 		return nil
 	case r.Runtime.TerminatedReason == ReasonKilled:
-		why = fmt.Errorf("%w: it was killed; `lanes restore %s` brings it back by name", ErrNotRestorable, r.Name)
+		// By id: a live session may have its name since (a new-user
+		// trial's hint named one, and that restore refused).
+		why = fmt.Errorf("%w: it was killed; `lanes restore %s` brings it back", ErrNotRestorable, r.ID)
 	case r.Runtime.TerminatedReason == ReasonCleanExit:
 		why = fmt.Errorf("%w: its agent exited cleanly, so there is nothing to bring back; `lanes new %s` starts a new one", ErrNotRestorable, r.Name)
 	default:

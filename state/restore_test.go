@@ -29,7 +29,7 @@ func TestRestorableAndRevive(t *testing.T) {
 	// One the user killed comes back when they name it, never with --all
 	// (killed while tmux was down is another reason: its agent may run on).
 	killed := ended(ReasonKilled)
-	if err := Restorable(killed, false); !errors.Is(err, ErrNotRestorable) || !strings.Contains(err.Error(), "`lanes restore api` brings it back") {
+	if err := Restorable(killed, false); !errors.Is(err, ErrNotRestorable) || !strings.Contains(err.Error(), "`lanes restore "+killed.ID+"` brings it back") {
 		t.Errorf("killed, not named: %v", err)
 	}
 	if err := Revive(killed, true); err != nil || !killed.Live() {

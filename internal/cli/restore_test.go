@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -268,16 +270,38 @@ func TestRestoreOfAnAgentThatExitedInPlace(t *testing.T) {
 }
 
 // A session the user killed comes back when they name it, not with --all
-// (which brings back what a reboot took).
+// (which brings back what a reboot took). The hint --all gives names it
+// by id; while a live session has its name, --all says that instead (a
+// new-user trial's hint named the live one, and the restore refused).
 func TestRestoreAKilledSessionByName(t *testing.T) {
 	e := newEnv(t)
 	e.must("new", "c", "--dir", t.TempDir(), "--", "sleep", "600")
+	id := e.record("c").ID
 	e.must("kill", "c")
-	if out := e.must("restore", "--all"); !strings.Contains(out, "skipped c") || !strings.Contains(out, "`lanes restore c` brings it back by name") {
-		t.Errorf("restore --all on a killed session: %q", out)
+	hint := "`lanes restore " + id + "` brings it back"
+	if out := e.must("restore", "--all"); !strings.Contains(out, "skipped c") || !strings.Contains(out, hint) {
+		t.Errorf("restore --all on a killed session: %q, want %q", out, hint)
 	}
-	if out := e.must("restore", "c"); !strings.Contains(out, "restored c") {
-		t.Errorf("restore c: %q", out)
+	e.must("new", "c", "--dir", t.TempDir(), "--", "sleep", "600") // its name, taken again
+	if out := e.must("restore", "--all"); !strings.Contains(out, "skipped c ("+id+"): not restorable: live session") {
+		t.Errorf("restore --all with its name taken: %q, want it to say so", out)
 	}
-	e.waitFor("c live again", 10*time.Second, func(m map[string]listing.Session) bool { return !m["c"].IsTerminated && m["c"].Status == "idle" })
+	other := e.record("c").ID
+	e.must("kill", "c")
+	e.must("rm", other)
+	if out := e.must("restore", id); !strings.Contains(out, "restored c") {
+		t.Errorf("restore %s, as the hint says: %q", id, out)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		var list []listing.Session
+		if err := json.Unmarshal([]byte(e.must("ls", "--json", "--all")), &list); err != nil {
+			t.Fatal(err)
+		}
+		if i := slices.IndexFunc(list, func(x listing.Session) bool { return x.ID == id }); i >= 0 && !list[i].IsTerminated {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the killed c (%s) not live again: %+v", id, list)
+		}
+	}
 }

@@ -96,15 +96,17 @@ func (s *Service) RestoreAmong(ctx context.Context, r *state.Record, all []*stat
 
 // planRestore is how r would be restored, or why it is not.
 func (s *Service) planRestore(ctx context.Context, r *state.Record, all []*state.Record, named bool) (restoring, error) {
-	if err := state.Restorable(r, named); err != nil {
-		return restoring{}, err
-	}
+	// The name first: a hint to restore it by id (state.Restorable) would
+	// name a command that refuses (a new-user trial's).
 	if r.Runtime.Terminated {
 		for _, o := range all {
 			if o.Live() && o.Name == r.Name {
-				return restoring{}, &state.SessionError{Name: r.Name, Reason: fmt.Errorf("%w: live session %s has its name now", state.ErrNotRestorable, o.ID)}
+				return restoring{}, &state.SessionError{Name: r.Name, Reason: fmt.Errorf("%w: live session %s has its name now (it comes back once that one is gone; `lanes rm %s` forgets it)", state.ErrNotRestorable, o.ID, r.ID)}
 			}
 		}
+	}
+	if err := state.Restorable(r, named); err != nil {
+		return restoring{}, err
 	}
 	if err := NotStarted(r); err != nil {
 		return restoring{}, err
