@@ -71,6 +71,7 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 			if m.tmuxDownSince.IsZero() {
 				m.tmuxDownSince = msg.now
 			}
+			m.tmuxDown = msg.res.TmuxErr
 			if exited := m.serverExitNote(m.w); exited != "" {
 				cmds = append(cmds, m.flashOnce(exited))
 			} else {

@@ -3,12 +3,14 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"lanes/state"
+	"lanes/tmux"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -134,3 +136,16 @@ func TestTmuxNotAnsweringLasts(t *testing.T) {
 }
 
 const tmuxNote = "tmux is not answering"
+
+// With no tmux server running and live sessions on it (after a reboot),
+// the title says what doctor says brings them back, whole at 80 columns.
+func TestTmuxNotRunningSaysRestore(t *testing.T) {
+	gone := fmt.Errorf("tmux list-panes: %w", tmux.ErrNoServer)
+	m := loaded(fixture(), ThemeDark, 80, 24)
+	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture(), TmuxErr: gone, Watching: true, At: fixedNow}, now: fixedNow})
+	m = step(m, clearStatusMsg{seq: m.status.seq})
+	if v := plainView(m); !strings.Contains(v[0], "tmux is not running — R or `lanes restore --all` brings them back") {
+		t.Errorf("title line %q does not say what brings the sessions back", v[0])
+	}
+	checkFrame(t, m.View().Content, 80, 24)
+}

@@ -89,8 +89,10 @@ type Model struct {
 	trouble error
 	readAt  time.Time // when a cycle last read the store
 	// tmuxDownSince is when full cycles began finding the sessions' tmux
-	// server silent, until one reads it: the title says it meanwhile.
+	// server silent, until one reads it: the title says it meanwhile;
+	// tmuxDown is how (not running, or not answering).
 	tmuxDownSince time.Time
+	tmuxDown      error
 
 	cycling               bool
 	againFull, againSpool bool // asked for while a cycle was in flight

@@ -34,9 +34,13 @@ func troubleNote(err error) string {
 }
 
 // tmuxNote says on the title line, for as long as it lasts, that the
-// sessions' tmux server does not answer: their cards show unknown, and
-// doctor says why.
+// sessions' tmux server does not answer: their cards show unknown. Not
+// running with sessions on it (after a reboot), it says what doctor says
+// brings them back; otherwise that doctor says more.
 func (m Model) tmuxNote() string {
+	if errors.Is(m.tmuxDown, tmux.ErrNoServer) && slices.ContainsFunc(m.recs, func(r *state.Record) bool { return r.Live() && !r.Adopted }) {
+		return "tmux is not running — R or `lanes restore --all` brings them back"
+	}
 	return "tmux is not answering (" + theme.Age(m.now, m.tmuxDownSince) + ") — `lanes doctor` says more"
 }
 
