@@ -159,7 +159,7 @@ func TestNewWorktreeRefusals(t *testing.T) {
 	t.Parallel()
 	e := gitEnv(t)
 	repo := tempRepo(t, 1)
-	gitOut(t, repo, "branch", "taken")
+	gitOut(t, repo, "branch", "lanes/taken")
 	linked := filepath.Join(t.TempDir(), "linked")
 	gitOut(t, repo, "worktree", "add", "-q", "-b", "other", linked)
 	plain := t.TempDir()
@@ -174,7 +174,8 @@ func TestNewWorktreeRefusals(t *testing.T) {
 		want string
 	}{
 		{"a", []string{"--dir", plain}, "", "--worktree needs a git repository: " + plain + " is not in one"},
-		{"b", []string{"--dir", repo, "--branch", "taken"}, "", "branch taken exists; choose --branch"},
+		{"b", []string{"--dir", repo, "--branch", "other"}, "", "branch other is checked out at " + linked + " (clean), and git gives a branch one worktree: `lanes new b --dir " + linked + "` starts the agent there"},
+		{"taken", []string{"--dir", repo}, "", "branch lanes/taken exists (an earlier session's?): `lanes new taken --worktree --branch lanes/taken` continues on it"},
 		{"busy", []string{"--dir", repo}, "", "worktree path " + filepath.Join(filepath.Dir(repo), "proj.lanes", "busy") + " is taken"},
 		{"c", []string{"--dir", linked}, "", "refuses a worktree of a worktree: run it in the main checkout"},
 		{"d", []string{"--dir", repo}, noGit, "--worktree needs git, and there is none on PATH"},
@@ -323,5 +324,30 @@ func TestNewWorktreeSubdirAndRelativeRoot(t *testing.T) {
 	}
 	if out := gitOut(t, repo, "branch", "--list", "lanes/web"); out != "" {
 		t.Errorf("a refused attempt made branch %q", out)
+	}
+}
+
+// --branch EXISTING continues on a branch no worktree has: a new worktree
+// on it, the branch as it was; a start that fails after it keeps the
+// branch (it was the user's) and removes the worktree.
+func TestNewWorktreeOnAnExistingBranch(t *testing.T) {
+	t.Parallel()
+	e := gitEnv(t)
+	repo := tempRepo(t, 1)
+	gitOut(t, repo, "branch", "lanes/wt2")
+	tip := strings.TrimSpace(gitOut(t, repo, "rev-parse", "lanes/wt2"))
+	if _, errs, code := e.run("new", "bad", "--worktree", "--dir", repo, "--branch", "lanes/wt2", "--", "/nonexistent/agent"); code == 0 {
+		t.Fatalf("a start that cannot run: exit 0 (%q)", errs)
+	}
+	if got := strings.TrimSpace(gitOut(t, repo, "rev-parse", "lanes/wt2")); got != tip {
+		t.Fatalf("the failed start took the branch: %q, want %q", got, tip)
+	}
+	e.must("new", "wt2", "--worktree", "--dir", repo, "--branch", "lanes/wt2", "--", "sleep", "600")
+	wt := filepath.Join(filepath.Dir(repo), "proj.lanes", "wt2")
+	if got := strings.TrimSpace(gitOut(t, wt, "rev-parse", "--abbrev-ref", "HEAD")); got != "lanes/wt2" {
+		t.Errorf("the worktree is on %q, want lanes/wt2", got)
+	}
+	if r := e.record("wt2"); r.Git.Worktree != wt || r.Branch != "lanes/wt2" {
+		t.Errorf("record: worktree %q, branch %q", r.Git.Worktree, r.Branch)
 	}
 }

@@ -75,8 +75,11 @@ func (s *Service) LookPath(name string) string {
 type WorktreePlan struct {
 	repo   string // the main checkout's top directory
 	path   string // where the worktree goes
-	branch string // the new branch
-	base   string // what it starts from: a branch name, or a commit
+	branch string // the new branch, or the one it continues on (existing)
+	// existing: the branch was there (--branch EXISTING): the worktree
+	// continues on it, and a failure leaves it as it was.
+	existing bool
+	base     string // what it starts from: a branch name, or a commit
 	// madeRoot is the directory holding worktrees when this attempt
 	// created it (removed again on failure when empty).
 	madeRoot string
@@ -140,7 +143,10 @@ func (s *Service) PlanWorktree(ctx context.Context, name, dir, branch, from stri
 		return nil, fmt.Errorf("%q is not a valid branch name; choose another --branch", p.branch)
 	}
 	if _, err := s.git(ctx, top, "rev-parse", "--verify", "--quiet", "refs/heads/"+p.branch); err == nil {
-		return nil, fmt.Errorf("branch %s exists; choose --branch", p.branch)
+		if err := s.existingBranch(ctx, top, name, branch, p.branch); err != nil {
+			return nil, err
+		}
+		p.existing = true
 	}
 	if p.base, err = s.worktreeBase(ctx, top, from); err != nil {
 		return nil, err
@@ -227,7 +233,11 @@ func (p *WorktreePlan) add(ctx context.Context, s *Service) error {
 		p.removeRoot()
 		return err
 	}
-	_, err := s.git(ctx, p.repo, "worktree", "add", "--quiet", "-b", p.branch, p.path, p.base)
+	args := []string{"worktree", "add", "--quiet", "-b", p.branch, p.path, p.base}
+	if p.existing {
+		args = []string{"worktree", "add", "--quiet", p.path, p.branch}
+	}
+	_, err := s.git(ctx, p.repo, args...)
 	if err == nil {
 		if err = CheckWorktree(p.path); err != nil {
 			// Not removed: what is there now may not be what git made.
@@ -238,7 +248,7 @@ func (p *WorktreePlan) add(ctx context.Context, s *Service) error {
 	// git makes the branch before the checkout, and keeps it when the
 	// checkout fails.
 	ctx = context.WithoutCancel(ctx)
-	if _, berr := s.git(ctx, p.repo, "rev-parse", "--verify", "--quiet", "refs/heads/"+p.branch); berr == nil {
+	if _, berr := s.git(ctx, p.repo, "rev-parse", "--verify", "--quiet", "refs/heads/"+p.branch); berr == nil && !p.existing {
 		_, _ = s.git(ctx, p.repo, "branch", "-D", p.branch)
 	}
 	p.removeRoot()
@@ -252,6 +262,10 @@ func (p *WorktreePlan) undo(ctx context.Context, s *Service) {
 	ctx = context.WithoutCancel(ctx)
 	if _, err := s.git(ctx, p.repo, "worktree", "remove", p.path); err != nil {
 		s.warn("removing the worktree %s made for it: %v; remove it with `git worktree remove %s`", p.path, err, p.path)
+		return
+	}
+	if p.existing { // the user's, from before: kept
+		p.removeRoot()
 		return
 	}
 	if _, err := s.git(ctx, p.repo, "branch", "-D", p.branch); err != nil {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -127,6 +128,37 @@ func dirSafe(d string, uid int) error {
 		return fmt.Errorf("worktree root would be under %s, which belongs to %s: they could swap the worktree under the agent; lanes makes no worktree there (set $%s to a directory only you can change): %w", d, fsafe.Who(owner), EnvWorktreeRoot, fsafe.ErrForeign)
 	case mode.IsDir() && mode.Perm()&0o022 != 0 && mode&fs.ModeSticky == 0:
 		return fmt.Errorf("worktree root would be under %s, which other users may change (mode %04o, no sticky bit): they could swap the worktree under the agent; lanes makes no worktree there (set $%s to a directory only you can change): %w", d, mode.Perm(), EnvWorktreeRoot, fsafe.ErrForeign)
+	}
+	return nil
+}
+
+// existingBranch says whether a worktree may continue on branch, which
+// exists in the repository top (nil: yes, a new worktree on it): only
+// when the user named it (asked, the --branch flag; lanes/NAME left from
+// an earlier session is not taken unasked), and when no worktree has it
+// checked out (git refuses that; the refusal says where to start
+// instead).
+func (s *Service) existingBranch(ctx context.Context, top, name, asked, branch string) error {
+	if asked == "" {
+		return fmt.Errorf("branch %s exists (an earlier session's?): `lanes new %s --worktree --branch %s` continues on it in a new worktree, or --branch NEW starts another", branch, name, branch)
+	}
+	out, err := s.git(ctx, top, "worktree", "list", "--porcelain")
+	if err != nil {
+		return fmt.Errorf("reading the worktrees of %s: %w", top, err)
+	}
+	var at string
+	for _, l := range strings.Split(out, "\n") {
+		if path, ok := strings.CutPrefix(l, "worktree "); ok {
+			at = path
+		}
+		if l == "branch refs/heads/"+branch {
+			status, err := s.git(ctx, at, "status", "--porcelain")
+			how := "clean"
+			if err != nil || status != "" {
+				how = "with changes"
+			}
+			return fmt.Errorf("branch %s is checked out at %s (%s), and git gives a branch one worktree: `lanes new %s --dir %s` starts the agent there", branch, at, how, name, at)
+		}
 	}
 	return nil
 }
