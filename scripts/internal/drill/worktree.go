@@ -74,8 +74,8 @@ func drillWorktree(w *world.World) (string, error) {
 	r = w.Lanes("", "new", "dup", "--worktree", "--branch", "lanes/api", "--dir", repo, "--", "sleep", "600")
 	after, _ := git("worktree", "list")
 	evidence += fmt.Sprintf("\nnew dup --branch lanes/api: exit %d: %s", r.Code, firstLine(r.Stderr))
-	if r.Code == 0 || !strings.Contains(r.Stderr, "branch lanes/api exists") || before != after {
-		return evidence, fmt.Errorf("an existing branch was not refused cleanly")
+	if r.Code == 0 || !strings.Contains(r.Stderr, "branch lanes/api is checked out at") || before != after {
+		return evidence, fmt.Errorf("a branch another worktree has was not refused cleanly")
 	}
 	if _, err := w.Tmux(w.Socket, "has-session", "-t", "=lanes-dup"); err == nil {
 		return evidence, fmt.Errorf("the refused new left a tmux session")
