@@ -24,7 +24,7 @@ const (
 var Answers = []Answer{Yes, No, Always}
 
 // ParseAnswer reads an answer as the user typed it: yes, no, always, or
-// the board's keys y, n, a, in any case.
+// their first letters, y, n, a (scripts' words, not the board's keys), in any case.
 func ParseAnswer(s string) (Answer, error) {
 	switch a := Answer(strings.ToLower(s)); a {
 	case Yes, No, Always:

@@ -9,7 +9,7 @@ import (
 var (
 	ErrAgentExited = errors.New("agent exited — its pane may be a shell now")
 	ErrTerminated  = errors.New("session terminated")
-	ErrInDialog    = errors.New("agent is showing a dialog — Enter would answer it; answer it with `lanes answer` (the board's y, n, a) or attach")
+	ErrInDialog    = errors.New("agent is showing a dialog — Enter would answer it; answer it with `lanes answer` (the board's y, N, A) or attach")
 	// ErrInMenu: the idle pane showed one of the agent's menus.
 	ErrInMenu = errors.New("its pane shows a menu (a slash command's list) — the text would search or pick in it; Esc closes it there (attach), or send --force")
 	// ErrUnreachable: the pane's tmux server is not answering, so what the

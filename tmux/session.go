@@ -180,6 +180,18 @@ func (c *Client) KillSession(ctx context.Context, target string) error {
 	return err
 }
 
+// KillSessionOfDeadPane kills the session of pane paneID (%N) only if
+// tmux, as it runs the command, finds that pane dead: one respawned since
+// the caller read it (a restart) is left running. Read the pane again to
+// learn which happened.
+func (c *Client) KillSessionOfDeadPane(ctx context.Context, paneID string) error {
+	if err := checkPane(paneID); err != nil {
+		return err
+	}
+	_, err := c.run(ctx, []string{"if-shell", "-F", "-t", paneID, "#{pane_dead}", "kill-session -t " + paneID})
+	return err
+}
+
 // HasSession reports whether a session with exactly this name (or id)
 // exists. A server that is not running is reported as ErrNoServer rather
 // than false, since unreachable is not absent; callers that know better

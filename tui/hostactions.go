@@ -79,7 +79,7 @@ func (a hostActions) lanes(ctx context.Context, stdin io.Reader, args ...string)
 // said is a command's report, one line, cleaned and bounded (another
 // host's words), its hints naming the host's sessions NAME@HOST.
 func (a hostActions) said(out []byte, err error) (string, error) {
-	return remote.Across(state.Summary(string(out), saidMax), a.host.Name), err
+	return state.Summary(remote.Across(state.CleanText(string(out)), a.host.Name), saidMax), err
 }
 
 // Bounds of what another host answers, so no answer of a hostile one

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 
+	"lanes/state"
+
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -34,8 +36,8 @@ func (p *preview) setSize(w, h int) {
 // setContent takes a capture of session name's pane.
 func (p *preview) setContent(name string, out []byte, err error) {
 	p.name, p.err = name, ""
-	if err != nil {
-		p.err = err.Error()
+	if err != nil { // another host's words may be in it: printable only
+		p.err = state.CleanText(err.Error())
 	}
 	p.raw = tailLines(out, previewMaxH)
 	p.cut()
@@ -43,7 +45,7 @@ func (p *preview) setContent(name string, out []byte, err error) {
 
 // clear empties the preview for a session that has no pane to capture.
 func (p *preview) clear(name, why string) {
-	p.name, p.raw, p.err = name, nil, why
+	p.name, p.raw, p.err = name, nil, state.CleanText(why)
 	p.cut()
 }
 

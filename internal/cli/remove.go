@@ -38,12 +38,14 @@ func (a *app) cmdRm(ctx context.Context, args []string) int {
 	// A live session is ended first, before its worktree goes: at once
 	// when its agent exited, and when its tmux does not answer (nothing
 	// else can tell) after a confirm; one whose agent runs is refused.
+	ended := false              // its tmux session, by this rm
 	if r.Live() && !r.Adopted { // an adopted one is only forgotten (remove)
 		down := a.svc().ServerDown(ctx, r)
 		if down == nil {
 			if err := a.svc().EndExited(ctx, r); err != nil {
 				return a.fail(err)
 			}
+			ended = true
 		} else {
 			if !*yes {
 				if err := a.confirm(fmt.Sprintf("%v\nRemove %s anyway?", down, r.Name), down); err != nil {
@@ -56,7 +58,9 @@ func (a *app) cmdRm(ctx context.Context, args []string) int {
 		}
 	}
 	if *withWT {
-		if err := a.svc().RemoveWorktree(ctx, r); err != nil {
+		if err := a.svc().RemoveWorktree(ctx, r); err != nil && ended {
+			return a.fail(fmt.Errorf("%w; its tmux session was ended (its agent had exited), its record and worktree are kept: `lanes rm %s --worktree` again", err, r.ID))
+		} else if err != nil {
 			return a.fail(err)
 		}
 	}

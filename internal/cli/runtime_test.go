@@ -222,7 +222,7 @@ func TestSendRefusals(t *testing.T) {
 	e.stdin = firstRealPayload(t, "claude", "permission-reject", "PermissionRequest")
 	e.must("hook", "claude", "--session", "cat")
 	e.stdin = ""
-	refused(exitDialog, "agent is showing a dialog — Enter would answer it; answer it with `lanes answer` (the board's y, n, a) or attach", "send", "cat", "no")
+	refused(exitDialog, "agent is showing a dialog — Enter would answer it; answer it with `lanes answer` (the board's y, N, A) or attach", "send", "cat", "no")
 	e.must("kill", "gone")
 	refused(exitTerminated, "session terminated", "send", "gone", "hi")
 	e.must("send", "--force", "cat", "forced")

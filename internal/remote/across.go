@@ -11,7 +11,7 @@ var AtHostCommands = []string{"answer", "send", "attach", "kill", "restart", "rm
 
 // aHint is a command lanes suggests for one session, `lanes VERB NAME` or
 // (lanes VERB NAME).
-var aHint = regexp.MustCompile("([`(])lanes (" + strings.Join(AtHostCommands, "|") + ") ([A-Za-z0-9_][A-Za-z0-9_-]*)([^A-Za-z0-9_@-]|$)")
+var aHint = regexp.MustCompile("([`(])lanes (" + strings.Join(AtHostCommands, "|") + ") ([A-Za-z0-9_][A-Za-z0-9_-]*)([^A-Za-z0-9_@…-]|$)")
 
 // Across is what lanes on host said, for a reader on this host: each
 // command it suggests for one of its sessions, `lanes VERB NAME`, names

@@ -18,6 +18,7 @@ func TestAcrossNamesTheHost(t *testing.T) {
 		{"`lanes ls --all-hosts`", "`lanes ls --all-hosts`"},
 		{"`lanes kill api@gpu`", "`lanes kill api@gpu`"},
 		{"lanes kill api", "lanes kill api"},
+		{"`lanes kill apiser…", "`lanes kill apiser…"}, // a name cut short: which session is not known
 	} {
 		if got := Across(c.said, "gpu"); got != c.want {
 			t.Errorf("Across(%q)\n got %q\nwant %q", c.said, got, c.want)

@@ -47,7 +47,7 @@ func (s SSH) Run(ctx context.Context, h Host, stdin io.Reader, args ...string) (
 	if path := s.controlPath(h); path != "" {
 		release, err := takeSlot(ctx, path)
 		if err != nil {
-			return nil, fmt.Errorf("host %s: no answer in time: its connection was busy with %d commands", h.Name, SharedCommands)
+			return nil, fmt.Errorf("host %s: %w while %d other commands held its connection; nothing was run there", h.Name, err, SharedCommands)
 		}
 		defer release()
 	}
@@ -76,7 +76,7 @@ func (s SSH) Run(ctx context.Context, h Host, stdin io.Reader, args ...string) (
 		}
 		return nil, fmt.Errorf("host %s: %w", h.Name, knownFailure(h, err, errb.String()))
 	case errors.As(err, &exit):
-		return out.Bytes(), fmt.Errorf("host %s: %w", h.Name, remoteErr{Across(lastLine(errb.String(), exit.String()), h.Name), exit.ExitCode()})
+		return out.Bytes(), fmt.Errorf("host %s: %w", h.Name, remoteErr{Across(state.CleanText(lastLine(errb.String(), exit.String())), h.Name), exit.ExitCode()})
 	}
 	return nil, fmt.Errorf("host %s: running %s: %w", h.Name, argv[0], err)
 }
@@ -163,10 +163,17 @@ func mayHaveRun(err error, stderr string) bool {
 	if !errors.As(err, &exit) || exit.ExitCode() != 255 {
 		return false
 	}
+	// ssh's own last word: the command's stderr shares the stream, and a
+	// hostile host's "Connection refused" must not read as ssh's.
+	said := lastLine(stderr, "")
+	if !strings.HasPrefix(said, "ssh:") && !strings.HasPrefix(said, "kex_exchange_identification") &&
+		!strings.Contains(said, "Permission denied (") && !strings.HasPrefix(said, "Host key verification failed") {
+		return true
+	}
 	for _, w := range []string{"Connection refused", "Could not resolve hostname", "Permission denied",
 		"Host key verification failed", "Connection timed out", "No route to host", "Network is unreachable",
 		"kex_exchange_identification"} {
-		if strings.Contains(stderr, w) {
+		if strings.Contains(said, w) {
 			return false
 		}
 	}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"lanes/agent"
 	"lanes/state"
 	"lanes/state/fsafe"
+	"lanes/tmux"
 )
 
 // Remove purges a terminated session's record, history, spool and
@@ -50,15 +52,32 @@ func (s *Service) Remove(ctx context.Context, r *state.Record) error {
 }
 
 // EndExited ends the tmux session of r when its agent exited in its pane
-// (the pane kept, dead, as tmux says now) or the session is gone; a pane
+// (the pane kept, dead), and only while tmux, as it ends it, still finds
+// that pane dead: a restart in between respawned it, and then it runs and
+// is refused. No pane of r's (found by its @lanes_id, never by a stored
+// session id another session may have now) is nothing to end. A pane
 // that runs is refused, with what to do.
 func (s *Service) EndExited(ctx context.Context, r *state.Record) error {
-	pane, err := findPane(ctx, s.Tmux(r.Runtime.Socket), r.ID)
+	tc := s.Tmux(r.Runtime.Socket)
+	pane, err := findPane(ctx, tc, r.ID)
 	switch {
 	case err != nil:
 		return fmt.Errorf("%s is live, and its tmux server says nothing of its pane (%v); `lanes kill %s` first", r.Name, err, r.Name)
-	case pane.PaneID != "" && !pane.Dead:
+	case pane.PaneID == "":
+		return nil
+	case !pane.Dead:
 		return fmt.Errorf("%s is live; `lanes kill %s` first", r.Name, r.Name)
 	}
-	return s.Kill(ctx, r, false)
+	if err := tc.KillSessionOfDeadPane(ctx, pane.PaneID); err != nil && !errors.Is(err, tmux.ErrNoSession) {
+		return fmt.Errorf("ending %s's tmux session: %w; nothing was removed", r.Name, err)
+	}
+	switch after, err := findPane(ctx, tc, r.ID); {
+	case err != nil && !errors.Is(err, tmux.ErrNoServer):
+		return fmt.Errorf("reading %s's pane after ending it: %w; nothing was removed", r.Name, err)
+	case after.PaneID != "" && !after.Dead:
+		return fmt.Errorf("%s was started again meanwhile, and runs: nothing was removed; `lanes kill %s` first", r.Name, r.Name)
+	case after.PaneID != "":
+		return fmt.Errorf("ending %s's tmux session: it is still there; nothing was removed", r.Name)
+	}
+	return nil
 }
