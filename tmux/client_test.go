@@ -100,7 +100,7 @@ func TestListPanesArgv(t *testing.T) {
 		line("", "%2", "11", "1", "$1", "900", "0", "", "", "") + "\n"
 	c := fakeClient(t,
 		step{args: argv("list-panes", "-a", "-F", format), out: ours},
-		step{args: argv("run-shell", "true", ";", "list-panes", "-a", "-F", format), out: ""},
+		step{args: argv("list-panes", "-a", "-F", format), out: ""},
 	)
 	panes, err := c.ListPanes(context.Background(), false)
 	if err != nil {

@@ -319,9 +319,22 @@ func (r *PaneReader) ListPanes(ctx context.Context, reap bool) ([]Pane, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ctl != nil {
-		out, err := r.ctl.Run(ctx, listPanesCmds(reap)...)
-		if err == nil {
+		read := func() ([]Pane, error) {
+			out, err := r.ctl.Run(ctx, listPanesCmds()...)
+			if err != nil {
+				return nil, err
+			}
 			return parseListPanes(out)
+		}
+		var panes []Pane
+		var err error
+		if reap {
+			panes, err = withReap(ctx, read)
+		} else {
+			panes, err = read()
+		}
+		if err == nil {
+			return panes, nil
 		}
 		r.ctl.Close()
 		r.ctl = nil

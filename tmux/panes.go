@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -82,24 +84,45 @@ type Pane struct {
 // ErrNoServer.
 //
 // reap works around a tmux 3.3 race: a pane can read dead with neither
-// status nor time until the server reaps some other child. With reap the
-// read is chained behind a no-op job (run-shell true) in the same
-// invocation, which makes the server reap first, for about a millisecond.
+// status nor time, its process a zombie the server has not reaped (it
+// missed the SIGCHLD: two children that end at once). With reap, such a
+// read signals the server SIGCHLD, whose handler reaps every child, and
+// reads again (withReap). (A `run-shell true` chained before the read
+// used to do it, and hung for good when its own child was missed too.)
 func (c *Client) ListPanes(ctx context.Context, reap bool) ([]Pane, error) {
-	out, err := c.run(ctx, listPanesCmds(reap)...)
-	if err != nil {
-		return nil, err
+	read := func() ([]Pane, error) {
+		out, err := c.run(ctx, listPanesCmds()...)
+		if err != nil {
+			return nil, err
+		}
+		return parseListPanes(out)
 	}
-	return parseListPanes(out)
+	if reap {
+		return withReap(ctx, read)
+	}
+	return read()
 }
 
 // listPanesCmds is the read as tmux commands.
-func listPanesCmds(reap bool) [][]string {
-	list := []string{"list-panes", "-a", "-F", paneFormat}
-	if reap {
-		return [][]string{{"run-shell", "true"}, list}
+func listPanesCmds() [][]string {
+	return [][]string{{"list-panes", "-a", "-F", paneFormat}}
+}
+
+// withReap reads the panes, and while one reads dead without its time,
+// signals its server SIGCHLD and reads again, 5 ms apart, 5 times at most
+// (the last read stands: a pane still without its time is said so).
+func withReap(ctx context.Context, read func() ([]Pane, error)) ([]Pane, error) {
+	panes, err := read()
+	for range 5 {
+		i := slices.IndexFunc(panes, func(p Pane) bool { return p.Dead && p.DeadTime.IsZero() && p.ServerPID > 1 })
+		if err != nil || i < 0 || ctx.Err() != nil {
+			break
+		}
+		_ = syscall.Kill(panes[i].ServerPID, syscall.SIGCHLD)
+		time.Sleep(5 * time.Millisecond)
+		panes, err = read()
 	}
-	return [][]string{list}
+	return panes, err
 }
 
 func parseListPanes(out []byte) ([]Pane, error) {
