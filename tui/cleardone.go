@@ -39,7 +39,7 @@ func clearDoneAction(recs []*state.Record) *action {
 		names = append(names, r.Name)
 	}
 	return &action{verb: "clear Done", question: "Remove %s?",
-		detail: "Their records, history and spool are deleted; worktrees stay: " + strings.Join(names, ", ") + ".",
+		detail: strings.Join(names, ", ") + ": their records, history and spool are deleted; worktrees stay.",
 		say: func(a Actions, ctx context.Context, _ *state.Record) (string, error) {
 			gone := 0
 			for _, r := range recs {

@@ -11,7 +11,7 @@ func TestFlowClearDone(t *testing.T) {
 	f := startFlow(t, 160, 48)
 	f.keys("C")
 	f.waitText("Remove 3 done session(s)?")
-	f.waitText("worktrees stay: shipped, old, ancient.")
+	f.waitText("shipped, old, ancient:")
 	f.keys("y")
 	f.waitText("removed 3 done session(s)")
 	f.final()

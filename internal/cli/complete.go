@@ -169,7 +169,13 @@ func (a *app) commandWords(name string, args []string, prev, cur string) []strin
 		return a.flagValues(name, strings.TrimLeft(prev, "-"), v, cur)
 	}
 	if strings.HasPrefix(cur, "-") {
-		return append(slices.Compact(flags), "--help")
+		var once []string // in the synopsis's order, each once (it may name one twice)
+		for _, f := range flags {
+			if !slices.Contains(once, f) {
+				once = append(once, f)
+			}
+		}
+		return append(once, "--help")
 	}
 	var pos []string // the positional words so far
 	for j := 0; j < len(args); j++ {
@@ -207,11 +213,11 @@ func (a *app) positional(name, syn string, args, pos []string, cur string) []str
 	case name == "completion" && n == 0:
 		return completionShells
 	case name == "hook" && n == 0:
-		return newAgents()
+		return hookAgents()
 	case name == "hooks" && n == 0:
 		return []string{"install", "uninstall"}
 	case name == "hooks" && n == 1:
-		return newAgents()
+		return codingAgents()
 	case name == "answer" && n == 1:
 		return []string{"yes", "no", "always"}
 	case strings.HasPrefix(syn, "NAME") && n == 0, name == "pr" && slices.Contains(args, "--sync"):

@@ -47,6 +47,8 @@ func TestCompleteWords(t *testing.T) {
 		{"lanes status-line --format ", []string{"tmux", "plain", "json"}},
 		{"lanes status-line --session a", []string{"api"}},
 		{"lanes hooks ", []string{"install", "uninstall"}},
+		{"lanes hooks install s", nil}, // no agent of hooks is "shell"
+		{"lanes rm --", []string{"--yes", "--worktree", "--done", "--help"}},
 		{"lanes completion ", []string{"bash", "zsh", "fish"}},
 		{"lanes help re", []string{"restart", "restore"}},
 		{"lanes send api hello ", nil},

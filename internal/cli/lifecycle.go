@@ -16,6 +16,10 @@ import (
 // explained why it was asked, so the refusal need not again.
 var errDeclined = errors.New("not confirmed; nothing was changed")
 
+// errNoAnswer: the question got no answer, stdin ending first (a script's
+// /dev/null). Every command that asks takes --yes.
+var errNoAnswer = errors.New("no answer came (stdin ended before one); nothing was changed: --yes goes ahead without asking")
+
 // confirm asks question on a terminal and reports a yes as nil; without a
 // terminal on stdin nothing is asked and it returns refusal. Asked and not
 // answered yes, it returns errDeclined.
@@ -26,8 +30,9 @@ func (a *app) confirm(question string, refusal error) error {
 	}
 	fmt.Fprintf(a.stderr, "%s [y/N] ", question)
 	line, err := bufio.NewReader(f).ReadString('\n')
-	if err != nil {
+	if err != nil && strings.TrimSpace(line) == "" {
 		fmt.Fprintln(a.stderr) // no answer (/dev/null): end the prompt's line
+		return errNoAnswer
 	}
 	if answer := strings.ToLower(strings.TrimSpace(line)); answer != "y" && answer != "yes" {
 		return errDeclined

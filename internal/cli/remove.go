@@ -11,7 +11,7 @@ import (
 
 func (a *app) cmdRm(ctx context.Context, args []string) int {
 	fs := a.flags("rm")
-	yes := fs.Bool("yes", false, "when tmux does not answer, remove a live session's record without asking")
+	yes := fs.Bool("yes", false, "do not ask: when tmux does not answer, remove a live session's record anyway; with --done, remove them all")
 	withWT := fs.Bool("worktree", false, "also remove the git worktree lanes made for it, only when it is clean (the branch is kept)")
 	fs.Bool("done", false, "remove every terminated session (the Done lane) instead of one NAME, asking once (--yes: at once); worktrees stay")
 	if slices.Contains(args, "--done") || slices.Contains(args, "-done") {

@@ -72,7 +72,11 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 	fmt.Fprintf(a.stdout, "%s  %s\n", r.Runtime.TmuxSession, r.ID)
 	if wt != nil {
 		// The base is the repository's branch, named by anyone: printable.
-		fmt.Fprintf(a.stdout, "%s\n", state.CleanText(fmt.Sprintf("worktree %s on new branch %s (from %s)", r.Git.Worktree, r.Branch, r.Git.Base)))
+		how := fmt.Sprintf("worktree %s on new branch %s (from %s)", r.Git.Worktree, r.Branch, r.Git.Base)
+		if wt.Continues() {
+			how = fmt.Sprintf("worktree %s on branch %s, as it was (ahead and behind against %s)", r.Git.Worktree, r.Branch, r.Git.Base)
+		}
+		fmt.Fprintf(a.stdout, "%s\n", state.CleanText(how))
 	}
 	return exitOK
 }

@@ -342,7 +342,9 @@ func TestNewWorktreeOnAnExistingBranch(t *testing.T) {
 	if got := strings.TrimSpace(gitOut(t, repo, "rev-parse", "lanes/wt2")); got != tip {
 		t.Fatalf("the failed start took the branch: %q, want %q", got, tip)
 	}
-	e.must("new", "wt2", "--worktree", "--dir", repo, "--branch", "lanes/wt2", "--", "sleep", "600")
+	if out := e.must("new", "wt2", "--worktree", "--dir", repo, "--branch", "lanes/wt2", "--", "sleep", "600"); !strings.Contains(out, "on branch lanes/wt2, as it was") {
+		t.Errorf("new on an existing branch said %q, want it to say the branch is as it was", out)
+	}
 	wt := filepath.Join(filepath.Dir(repo), "proj.lanes", "wt2")
 	if got := strings.TrimSpace(gitOut(t, wt, "rev-parse", "--abbrev-ref", "HEAD")); got != "lanes/wt2" {
 		t.Errorf("the worktree is on %q, want lanes/wt2", got)

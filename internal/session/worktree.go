@@ -281,6 +281,10 @@ func (p *WorktreePlan) removeRoot() {
 	}
 }
 
+// Continues reports whether the worktree goes on an existing branch
+// (--branch EXISTING), rather than a new one.
+func (p *WorktreePlan) Continues() bool { return p.existing }
+
 // facts are the git facts a session in the worktree starts with.
 func (p *WorktreePlan) facts() state.GitFacts {
 	return state.GitFacts{Worktree: p.path, Base: p.base}
