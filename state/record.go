@@ -356,6 +356,11 @@ func (a ActivityFacts) Known() Activity { return ParseActivity(string(a.State)) 
 // Live reports whether the session has not been terminated.
 func (r *Record) Live() bool { return !r.Runtime.Terminated }
 
+// InDoneToClear reports whether clearing Done (`lanes rm --done`, the
+// board's C) removes r: terminated, and started by lanes (an adopted one
+// is forgotten only by name).
+func (r *Record) InDoneToClear() bool { return !r.Live() && !r.Adopted }
+
 // Exit describes the pane's exit as (status, signal); both nil-able.
 func (r *Record) Exit() (status *int, signal string, ok bool) {
 	if !r.Pane.Dead {

@@ -20,7 +20,7 @@ func (m *Model) askClearDone() tea.Cmd {
 	}
 	var done []*state.Record
 	for _, r := range m.recs {
-		if !r.Live() && !r.Adopted {
+		if r.InDoneToClear() {
 			done = append(done, r.Clone())
 		}
 	}

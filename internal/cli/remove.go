@@ -89,7 +89,7 @@ func (a *app) rmDone(ctx context.Context, yes bool) int {
 	var done []*state.Record
 	var names []string
 	for _, r := range recs {
-		if !r.Live() && !r.Adopted {
+		if r.InDoneToClear() {
 			done, names = append(done, r), append(names, state.CleanText(r.Name))
 		}
 	}
