@@ -16,8 +16,8 @@ func (m Model) onKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	switch m.mode {
 	case modeHelp:
-		if k.String() == "tab" && len(m.helpPages()) > 1 {
-			m.helpPage = (m.helpPage + 1) % len(m.helpPages())
+		if n := len(m.helpPages()); k.String() == "tab" && n > 1 {
+			m.helpPage = (m.helpPage + 1) % n
 			return m, nil
 		}
 		m.mode = modeBoard
