@@ -3,7 +3,9 @@ package state
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -73,3 +75,76 @@ func ResolveOne(all []*Record, nameOrID string) (*Record, error) {
 	}
 	return nil, fmt.Errorf("%q: %w; name one by its id:\n%s", nameOrID, ErrSharedName, strings.Join(lines, "\n"))
 }
+
+// ValidName reports whether s is an acceptable session name:
+// [a-zA-Z0-9_-]{1,40}.
+func ValidName(s string) bool { return NameProblem(s) == "" }
+
+// NameProblem says briefly what is wrong with a session name, short enough
+// for a dialog line; "" when nothing is. (Hand-written rather than a
+// regexp: this package is linked into the hook path, where package init
+// time counts.)
+func NameProblem(s string) string {
+	if len(s) > 40 {
+		return "at most 40 characters"
+	}
+	for _, r := range s {
+		if r > 127 || !isLower(byte(r)) && !isDigit(byte(r)) && !(r >= 'A' && r <= 'Z') && r != '_' && r != '-' {
+			return "invalid character " + strconv.Quote(string(r)) + " — use letters, digits, - or _"
+		}
+	}
+	if s == "" {
+		return "use 1–40 letters, digits, - or _"
+	}
+	if strings.HasPrefix(s, "lanes-") {
+		return "must not start with lanes- (tmux names it lanes-NAME already)"
+	}
+	return ""
+}
+
+// ValidID reports whether s has the shape of a session id: [a-z0-9]{8}.
+func ValidID(s string) bool {
+	if len(s) != 8 {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !isLower(c) && !isDigit(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// CheckName explains why s is not an acceptable session name.
+func CheckName(s string) error {
+	// A name may have an id's shape (frontend): NameTaken refuses another
+	// record's id, FreshID never makes an id some record has as its name,
+	// and a NAME is looked up as a name first, so it never means two
+	// sessions.
+	switch p := NameProblem(s); {
+	case p == "":
+		return nil
+	case strings.HasPrefix(s, "lanes-"):
+		return fmt.Errorf("invalid session name %q: it %s, and its status line would find the session named %s", s, p, strings.TrimPrefix(s, "lanes-"))
+	}
+	return fmt.Errorf("invalid session name %q: use 1–40 letters, digits, '-' or '_' (tmux rewrites '.' and ':', and spaces break targets)", s)
+}
+
+// NewID returns a fresh random id of 8 characters from [a-z0-9]. It needs
+// to be unique, not secret (the state directory is the user's alone), so
+// it takes the runtime's generator: crypto/rand would bring the whole
+// crypto tree's initialisation into every hook's start-up.
+func NewID() string {
+	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+	b := make([]byte, 8)
+	for i := range b {
+		b[i] = alphabet[rand.IntN(len(alphabet))]
+	}
+	return string(b)
+}
+
+// TmuxSessionName is the tmux session name for a lanes session name.
+func TmuxSessionName(name string) string { return "lanes-" + name }

@@ -1,12 +1,8 @@
 package state
 
 import (
-	"fmt"
 	"maps"
-	"math/rand/v2"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 )
 
@@ -14,10 +10,14 @@ import (
 // with the source that set it and when. Status is never stored; Derive
 // computes it.
 type Record struct {
-	ID        string    `json:"id"`
-	Name      string    `json:"name"`
-	Agent     Agent     `json:"agent"`
-	Command   []string  `json:"command"`
+	ID      string   `json:"id"`
+	Name    string   `json:"name"`
+	Agent   Agent    `json:"agent"`
+	Command []string `json:"command"`
+	// Env is the variables of the profile it was started with (KEY=VALUE),
+	// given the agent again at each restart and restore. Never listed:
+	// a value may be a secret.
+	Env       []string  `json:"-"`
 	Dir       string    `json:"dir"`
 	Branch    string    `json:"branch,omitempty"`
 	CreatedAt time.Time `json:"created_at"`
@@ -276,79 +276,6 @@ type Transition struct {
 // HistoryLimit is how many transitions are kept per session.
 const HistoryLimit = 200
 
-// ValidName reports whether s is an acceptable session name:
-// [a-zA-Z0-9_-]{1,40}.
-func ValidName(s string) bool { return NameProblem(s) == "" }
-
-// NameProblem says briefly what is wrong with a session name, short enough
-// for a dialog line; "" when nothing is. (Hand-written rather than a
-// regexp: this package is linked into the hook path, where package init
-// time counts.)
-func NameProblem(s string) string {
-	if len(s) > 40 {
-		return "at most 40 characters"
-	}
-	for _, r := range s {
-		if r > 127 || !isLower(byte(r)) && !isDigit(byte(r)) && !(r >= 'A' && r <= 'Z') && r != '_' && r != '-' {
-			return "invalid character " + strconv.Quote(string(r)) + " — use letters, digits, - or _"
-		}
-	}
-	if s == "" {
-		return "use 1–40 letters, digits, - or _"
-	}
-	if strings.HasPrefix(s, "lanes-") {
-		return "must not start with lanes- (tmux names it lanes-NAME already)"
-	}
-	return ""
-}
-
-// ValidID reports whether s has the shape of a session id: [a-z0-9]{8}.
-func ValidID(s string) bool {
-	if len(s) != 8 {
-		return false
-	}
-	for _, c := range []byte(s) {
-		if !isLower(c) && !isDigit(c) {
-			return false
-		}
-	}
-	return true
-}
-
-func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// CheckName explains why s is not an acceptable session name.
-func CheckName(s string) error {
-	// A name may have an id's shape (frontend): NameTaken refuses another
-	// record's id, FreshID never makes an id some record has as its name,
-	// and a NAME is looked up as a name first, so it never means two
-	// sessions.
-	switch p := NameProblem(s); {
-	case p == "":
-		return nil
-	case strings.HasPrefix(s, "lanes-"):
-		return fmt.Errorf("invalid session name %q: it %s, and its status line would find the session named %s", s, p, strings.TrimPrefix(s, "lanes-"))
-	}
-	return fmt.Errorf("invalid session name %q: use 1–40 letters, digits, '-' or '_' (tmux rewrites '.' and ':', and spaces break targets)", s)
-}
-
-// NewID returns a fresh random id of 8 characters from [a-z0-9]. It needs
-// to be unique, not secret (the state directory is the user's alone), so
-// it takes the runtime's generator: crypto/rand would bring the whole
-// crypto tree's initialisation into every hook's start-up.
-func NewID() string {
-	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
-	b := make([]byte, 8)
-	for i := range b {
-		b[i] = alphabet[rand.IntN(len(alphabet))]
-	}
-	return string(b)
-}
-
-// TmuxSessionName is the tmux session name for a lanes session name.
-func TmuxSessionName(name string) string { return "lanes-" + name }
-
 // Known is the stored activity as one of the vocabulary: a value this build
 // does not know reads as unknown.
 func (a ActivityFacts) Known() Activity { return ParseActivity(string(a.State)) }
@@ -381,6 +308,7 @@ func (r *Record) Clone() *Record {
 func (r *Record) cloneInto(c *Record) {
 	*c = *r
 	c.Command = slices.Clone(r.Command)
+	c.Env = slices.Clone(r.Env)
 	c.PRs = slices.Clone(r.PRs)
 	c.EventsDropped = maps.Clone(r.EventsDropped)
 	c.Activity.ToolsInFlight = slices.Clone(r.Activity.ToolsInFlight)

@@ -11,6 +11,7 @@ import (
 func TestCloneSharesNothing(t *testing.T) {
 	r := rec(ActivityActive, prPending)
 	r.Command = []string{"claude"}
+	r.Env = []string{"A=1"}
 	r.EventsDropped = map[string]int{"x": 1}
 	r.Activity.ToolsInFlight = []string{"t"}
 	r.Activity.Subagents = []string{"a"}

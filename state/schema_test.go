@@ -30,7 +30,7 @@ func rawUpdate(t *testing.T, s *Store, fn func(*bolt.Tx) error) {
 // refuses such a store as too new instead of finding every record damaged;
 // a schema 2 store, its records of either codec, opens and is stamped 4.
 func TestSchemaNamesTheCodec(t *testing.T) {
-	if SchemaVersion != 19 || codecVersion != 18 {
+	if SchemaVersion != 20 || codecVersion != 19 {
 		t.Fatalf("schema %d with codec %d: each codec version needs its schema version", SchemaVersion, codecVersion)
 	}
 	s := NewStore(filepath.Join(t.TempDir(), "state"))
@@ -41,7 +41,7 @@ func TestSchemaNamesTheCodec(t *testing.T) {
 	b := encodeRecord(v1)
 	rawUpdate(t, s, func(btx *bolt.Tx) error {
 		_ = btx.Bucket(bucketSessions).Put([]byte(v2.ID), encodeRecord(v2))
-		_ = btx.Bucket(bucketSessions).Put([]byte(v1.ID), append([]byte{1}, b[1:len(b)-42]...))
+		_ = btx.Bucket(bucketSessions).Put([]byte(v1.ID), append([]byte{1}, b[1:len(b)-43]...))
 		return btx.Bucket(bucketMeta).Put(keySchema, []byte("2"))
 	})
 	var schema, n int

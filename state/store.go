@@ -19,7 +19,7 @@ import (
 // record codec version (codec.go) is a new schema version, so a build that
 // cannot read the records refuses the store as too new rather than finding
 // every record damaged.
-const SchemaVersion = 19
+const SchemaVersion = 20
 
 var (
 	// ErrBusy: another process held the store's lock past the retry budget.

@@ -129,6 +129,7 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(k, m.keys.Theme):
 		m.isDark, m.themeSet = !m.isDark, true
 		m.setLook()
+		return m, m.saveTheme()
 	case key.Matches(k, m.keys.Help):
 		m.mode, m.helpPage = modeHelp, 0
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"slices"
 	"strconv"
@@ -235,20 +236,24 @@ func oscText(s string) string { return state.CleanText(s) }
 // next frame before the renderer's own diff. The bell, OSC 9 and OSC 777
 // move no cursor and draw no cell, so the renderer's idea of the screen
 // stays true. outside, when set, tells the rest of the world meanwhile.
-func notifyCmd(ctx context.Context, n Notice, inTmux bool, outside func(context.Context, Notice)) tea.Cmd {
-	cmds := []tea.Cmd{tea.Raw(terminalSeq(n, inTmux))}
+func notifyCmd(ctx context.Context, n Notice, inTmux, terminal bool, outside func(context.Context, Notice)) tea.Cmd {
+	var cmds []tea.Cmd
+	if terminal {
+		cmds = append(cmds, tea.Raw(terminalSeq(n, inTmux)))
+	}
 	if outside != nil {
 		cmds = append(cmds, func() tea.Msg { outside(ctx, n); return nil })
 	}
 	return tea.Batch(cmds...)
 }
 
-// Outside is the notification beyond the board's terminal: notify-send
-// when it is on PATH, and a tmux message on every client of each server
-// the notice names (tmuxFor gives its client). It runs off the event loop;
+// Outside is the notification beyond the board's terminal, in the ways
+// named (nil: all): notify-send when it is on PATH ("desktop"), and a
+// tmux message on every client of each server the notice names ("tmux";
+// tmuxFor gives its client). It runs off the event loop;
 // failures are ignored (a notification is a courtesy), and every process
 // it starts is waited for, within outsideTimeout.
-func Outside(tmuxFor func(socket string) *tmux.Client) func(context.Context, Notice) {
+func Outside(tmuxFor func(socket string) *tmux.Client, ways []string) func(context.Context, Notice) {
 	return func(ctx context.Context, n Notice) {
 		ctx, cancel := context.WithTimeout(ctx, outsideTimeout)
 		defer cancel()
@@ -257,9 +262,12 @@ func Outside(tmuxFor func(socket string) *tmux.Client) func(context.Context, Not
 			n.Jump = "lanes next --attach"
 		}
 		for _, s := range n.Sockets {
+			if !way(ways, "tmux") {
+				break
+			}
 			_, _ = tmuxFor(s).Display(ctx, n.Title+": "+n.Body+" · "+n.Jump+" goes to what needs you", displayFor)
 		}
-		if path, err := exec.LookPath("notify-send"); err == nil {
+		if path, err := exec.LookPath("notify-send"); err == nil && way(ways, "desktop") {
 			// Notification servers read the body as markup: & < > are text.
 			body := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(n.Body)
 			cmd := exec.CommandContext(ctx, path, "--app-name=lanes", "--", n.Title, body)
@@ -277,7 +285,26 @@ func (m *Model) notify(now time.Time) tea.Cmd {
 		return nil
 	}
 	m.pace.kick() // the bell and OSC are written on a tick, view or no view
-	return notifyCmd(m.ctx, noticeFor(ds, !m.o.NoContent, m.recs), m.o.TmuxEnv != "", m.o.Notify)
+	return notifyCmd(m.ctx, noticeFor(ds, !m.o.NoContent, m.recs), m.o.TmuxEnv != "", way(m.o.NotifyWays, "terminal"), m.o.Notify)
+}
+
+// way reports whether ways (nil: all of them) has w.
+func way(ways []string, w string) bool { return ways == nil || slices.Contains(ways, w) }
+
+// saveTheme keeps the theme t picked for the next board, off the event
+// loop; it says so, or why not.
+func (m *Model) saveTheme() tea.Cmd {
+	save := m.o.SaveTheme
+	if save == nil {
+		return nil
+	}
+	theme := map[bool]string{true: "dark", false: "light"}[m.isDark]
+	return func() tea.Msg {
+		if err := save(theme); err != nil {
+			return actionMsg{err: fmt.Errorf("theme %s for this board only: %w", theme, err)}
+		}
+		return actionMsg{text: "theme " + theme + ", kept in the config file for the next board"}
+	}
 }
 
 // hushed notes whether another board notifies, and says so when that

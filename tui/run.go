@@ -113,6 +113,11 @@ type Options struct {
 	Agent state.Agent
 	// NoNotify: LANES_NOTIFY=off, no notification about any session.
 	NoNotify bool
+	// NotifyWays are how the board notifies (NotifyWays' names; nil: all).
+	NotifyWays []string
+	// SaveTheme keeps the theme t picks ("dark" or "light") for the next
+	// board (the config file); nil keeps it for this board only.
+	SaveTheme func(theme string) error
 	// Notify tells the world outside the board's terminal that sessions
 	// entered Needs you; Run uses Outside when nil (New: nobody).
 	Notify func(context.Context, Notice)
@@ -159,7 +164,7 @@ func Run(ctx context.Context, o Options) error {
 	m := New(ctx, o, either(ctx, spool, o.Wake))
 	defer m.voice.release()
 	if m.o.Notify == nil {
-		m.o.Notify = Outside(m.o.Tmux)
+		m.o.Notify = Outside(m.o.Tmux, m.o.NotifyWays)
 	}
 	if watchErr != nil {
 		m.status = statusLine{text: "live updates off (" + watchErr.Error() + "); polling every second", isErr: true}

@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"lanes/internal/config"
 	"lanes/state"
 	"lanes/tmux"
 )
@@ -59,6 +60,15 @@ type app struct {
 	build   string   // this binary's build (buildOf), set when the board needs it
 
 	heartbeat time.Duration // ls --watch: quiet this long sends a heartbeat (0: listing.HeartbeatEvery)
+
+	// The config file (loadConfig): its settings, the keys it does not
+	// know, and why it cannot be used (its settings are then none).
+	cfg         *config.File
+	cfgWarnings []config.Problem
+	cfgErr      error
+	// env is the environment alone, without the file beneath it (getenv
+	// has it): where a setting came from.
+	env func(string) string
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
@@ -78,7 +88,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"board", "[--theme auto|dark|light] [--host NAME=DEST]…", "open the board (the default command; lanes-board, found beside lanes or on PATH)", (*app).cmdBoard},
-		{"new", "NAME [--agent A] [--dir DIR] [--worktree [--branch B] [--from REF]] [-- CMD ARGS…]", "start an agent in a new tmux session (with --worktree, in a new git worktree on its own branch)", (*app).cmdNew},
+		{"new", "NAME [--profile P] [--agent A] [--dir DIR] [--worktree [--branch B] [--from REF]] [-- CMD ARGS…]", "start an agent in a new tmux session (with --worktree, in a new git worktree on its own branch)", (*app).cmdNew},
 		{"ls", "[--json [--watch]] [--all] [--all-hosts]", "list sessions with their status (--watch: as a stream of JSON lines)", (*app).cmdLs},
 		{"attach", "NAME", "attach to a session's pane", (*app).cmdAttach},
 		{"next", "[--attach] [--all-hosts]", "print the session that needs you most, past the one this pane is in (--attach: go there)", (*app).cmdNext},
@@ -98,6 +108,7 @@ func commands() []command {
 		{"hooks", "install|uninstall AGENT [--project DIR] [--dry-run]", "install lanes hooks into an agent's own config, or take them out", (*app).cmdHooks},
 		{"status-line", "[--format tmux|plain|json] [--session NAME] [--theme dark|light] [--all-hosts]", "print a summary for tmux's status line", (*app).cmdStatusLine},
 		{"doctor", "[--repair]", "check tmux, the state dir, the store, the spool and hooks", (*app).cmdDoctor},
+		{"config", "[--check | --init | --path]", "print the settings in effect and where each came from (the config file, the environment, a default)", (*app).cmdConfig},
 		{"version", "", "print the lanes version", (*app).cmdVersion},
 		{"completion", "bash|zsh|fish", "print the shell's completion script: commands, flags, agents, session names, NAME@HOST", (*app).cmdCompletion},
 		{"__complete", "CWORD WORD…", "the words that may go at word CWORD (the completion scripts ask)", (*app).cmdComplete},
@@ -123,7 +134,7 @@ func (a *app) main(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("lanes", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.StringVar(&a.socket, "socket", "", "tmux server socket name (tmux -L)")
-	fs.StringVar(&a.theme, "theme", "auto", "board theme: auto, dark or light")
+	fs.StringVar(&a.theme, "theme", "", "board theme: auto, dark or light (default: the config file's, else auto)")
 	fs.Func("host", "another host the board shows: NAME=DEST (repeatable)", a.addHost)
 	// The global flags end at the command: its words are its own.
 	switch _, err := parseArgs(fs, args, 0); {
@@ -135,14 +146,24 @@ func (a *app) main(ctx context.Context, args []string) int {
 		a.usage(a.stderr)
 		return exitUsage
 	}
+	rest := fs.Args()
+	cmd := ""
+	if len(rest) > 0 {
+		cmd = rest[0]
+	}
+	if code, stop := a.loadConfig(cmd); stop {
+		return code
+	}
 	if a.socket == "" {
-		a.socket = a.getenv("LANES_TMUX_SOCKET")
+		a.socket = a.getenv("LANES_TMUX_SOCKET") // the file's socket beneath it
+	}
+	if a.theme == "" {
+		a.theme = a.setting("theme")
 	}
 	if !slices.Contains(themeNames, a.theme) {
 		fmt.Fprintf(a.stderr, "lanes: unknown --theme %q (want auto, dark or light)\n", a.theme)
 		return exitUsage
 	}
-	rest := fs.Args()
 	if len(a.hostArgs) > 0 && len(rest) > 0 && rest[0] != "board" {
 		fmt.Fprintf(a.stderr, "lanes: --host is the board's (lanes --host NAME=DEST); %s reads the hosts file's hosts (NAME@HOST, --all-hosts)\n", rest[0])
 		return exitUsage

@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
+	"lanes/internal/config"
 	"lanes/internal/remote"
 	"lanes/internal/session"
 	"lanes/state"
@@ -44,11 +46,15 @@ type BoardOptions struct {
 	// NoContent: LANES_CONTENT=off, the cards and notifications say
 	// nothing of what the agents do.
 	NoContent bool
-	NoNotify  bool   // LANES_NOTIFY=off
-	TmuxEnv   string // $TMUX
-	Dir       string // the new-session dialog's default directory
-	Agent     state.Agent
-	Now       func() time.Time
+	NoNotify  bool // LANES_NOTIFY=off
+	// NotifyWays are the config file's notify.ways; SaveTheme writes the
+	// theme t picks into it.
+	NotifyWays []string
+	SaveTheme  func(theme string) error
+	TmuxEnv    string // $TMUX
+	Dir        string // the new-session dialog's default directory
+	Agent      state.Agent
+	Now        func() time.Time
 	// Hosts are the other hosts the board shows (the hosts file, then
 	// --host), reached with SSH (LANES_SSH); none: the board runs no ssh.
 	Hosts []remote.Host
@@ -104,23 +110,27 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 	}
 	cwd, _ := os.Getwd()
 	err = a.board(ctx, BoardOptions{
-		Collector: c,
-		Ingest:    ingest{c},
-		Actions:   a.svc(),
-		Tmux:      a.tmuxFor,
-		StateDir:  dir,
-		Wake:      c.Witness.Ready(),
-		Theme:     *themeFlag,
-		NoColor:   a.getenv("NO_COLOR") != "",
-		NoNotify:  state.Off(a.getenv(envNotify)),
+		Collector:  c,
+		Ingest:     ingest{c},
+		Actions:    a.svc(),
+		Tmux:       a.tmuxFor,
+		StateDir:   dir,
+		Wake:       c.Witness.Ready(),
+		Theme:      *themeFlag,
+		NoColor:    a.getenv("NO_COLOR") != "",
+		NoNotify:   state.Off(a.getenv(envNotify)),
+		NotifyWays: strings.Split(a.setting("notify.ways"), ","),
+		SaveTheme: func(theme string) error {
+			return config.SetTheme(config.Path(a.getenv), theme, os.Getuid())
+		},
 		NoContent: state.Off(a.getenv(state.EnvContent)),
 		TmuxEnv:   a.getenv("TMUX"),
 		Dir:       cwd,
-		Agent:     firstInstalled(),
+		Agent:     a.boardAgent(),
 		Now:       a.now,
 		Hosts:     hosts,
 		SSH:       a.ssh(),
-		Warning:   hostsWarning(warn),
+		Warning:   a.boardWarning(warn),
 	})
 	if err != nil {
 		return a.fail(fmt.Errorf("board: %w", err))
@@ -337,4 +347,29 @@ func firstInstalled() state.Agent {
 		}
 	}
 	return state.AgentShell
+}
+
+// boardAgent is the new-session dialog's first agent: the config file's,
+// else the first installed.
+func (a *app) boardAgent() state.Agent {
+	if a.cfg != nil {
+		if _, set := a.cfg.Values["agent"]; set {
+			return state.Agent(a.setting("agent"))
+		}
+	}
+	return firstInstalled()
+}
+
+// boardWarning is what the board says once when it starts: the hosts
+// file's skipped lines and the config file's unknown keys.
+func (a *app) boardWarning(hostsErr error) string {
+	said := hostsWarning(hostsErr)
+	if len(a.cfgWarnings) > 0 {
+		w := state.CleanText(config.Says(filepath.Base(a.cfg.Path), a.cfgWarnings[:1]))
+		if n := len(a.cfgWarnings); n > 1 {
+			w += fmt.Sprintf(" (and %d more: lanes config --check)", n-1)
+		}
+		said = strings.TrimPrefix(said+"; "+w, "; ")
+	}
+	return said
 }

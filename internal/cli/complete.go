@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"lanes/internal/near"
 	"regexp"
 	"slices"
 	"strconv"
@@ -198,6 +199,8 @@ func (a *app) flagValues(name, flag, value, cur string) []string {
 	switch {
 	case flag == "agent":
 		return newAgents()
+	case flag == "profile":
+		return a.cfg.ProfileNames()
 	case strings.Contains(value, "|"):
 		return strings.Split(value, "|")
 	case value == "NAME":
@@ -257,44 +260,15 @@ func (a *app) sessionWords(name, cur string) []string {
 	return slices.Compact(out)
 }
 
-// didYouMean is " (did you mean X?)" for the command one edit from word,
-// or that starts with it; "" when none or several are.
+// didYouMean is " (did you mean X?)" for the command word is nearest to
+// (near.Word); "" when none or several are.
 func didYouMean(word string) string {
-	var near []string
+	var names []string
 	for _, c := range commands() {
-		if editDistance(word, c.name) <= 1 || len(word) >= 2 && strings.HasPrefix(c.name, word) {
-			near = append(near, c.name)
-		}
+		names = append(names, c.name)
 	}
-	if len(near) != 1 {
-		return ""
+	if n := near.Word(word, names); n != "" {
+		return " (did you mean " + n + "?)"
 	}
-	return " (did you mean " + near[0] + "?)"
-}
-
-// editDistance counts the insertions, deletions, substitutions and swaps
-// of two neighbours that make a into b (the optimal string alignment
-// distance), in bytes: command names are ASCII.
-func editDistance(a, b string) int {
-	d := make([][]int, len(a)+1)
-	for i := range d {
-		d[i] = make([]int, len(b)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(a)][len(b)]
+	return ""
 }

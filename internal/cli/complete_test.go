@@ -39,7 +39,7 @@ func TestCompleteWords(t *testing.T) {
 		{"lanes attach ", []string{"api", "db"}},
 		{"lanes kill --yes d", []string{"db"}},
 		{"lanes rm api@", []string{"api@gpu"}},
-		{"lanes new x --", []string{"--agent", "--dir", "--worktree", "--branch", "--from", "--help"}},
+		{"lanes new x --", []string{"--profile", "--agent", "--dir", "--worktree", "--branch", "--from", "--help"}},
 		{"lanes new x --agent c", []string{"claude", "codex"}},
 		{"lanes new x --dir ", nil}, // a directory: the shell's own
 		{"lanes new x -- ", nil},    // the agent's argv

@@ -63,6 +63,7 @@ func (a *app) cmdDoctor(ctx context.Context, args []string) int {
 	}
 	a.doctorHooks(dir, add)
 	a.doctorBoard(add)
+	a.doctorConfig(add)
 	a.doctorHosts(ctx, add)
 	a.doctorPRs(ctx, add)
 

@@ -121,7 +121,12 @@ func (a *app) doctorPRs(ctx context.Context, add addFunc) {
 		add(false, "unset "+envPREvery+", or set it to a duration such as 2m", "PRs from GitHub: %v", err)
 		return
 	case p == nil:
-		add(true, "", "PRs from GitHub: off ($%s=%s); unset it to turn them on", envPREvery, a.getenv(envPREvery))
+		v, from := a.settingFrom("pr.every")
+		said := from + "=" + v // $LANES_PR_EVERY=off
+		if !strings.HasPrefix(from, "$") {
+			said = from + ": pr.every = " + v
+		}
+		add(true, "", "PRs from GitHub: off (%s); change it to turn them on", said)
 		return
 	}
 	bin := a.svc().LookPath("gh")

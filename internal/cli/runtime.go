@@ -110,6 +110,7 @@ func (a *app) svc() *session.Service {
 	return &session.Service{
 		Store: a.store, Tmux: a.tmuxFor, Socket: a.socket, Now: a.now, Getenv: a.getenv,
 		Warn: a.warn, HookBinary: hookBinary, ReadyWait: a.readyWait,
+		BranchPrefix: a.setting("worktree.branch_prefix"), WorktreeFrom: a.setting("worktree.from"),
 	}
 }
 

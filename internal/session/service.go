@@ -40,7 +40,15 @@ type Service struct {
 	// ReadyWait is how long Send waits for a just-started agent's
 	// prompt (DefaultReadyWait when zero).
 	ReadyWait time.Duration
+	// BranchPrefix starts a new worktree's branch ("": DefaultBranchPrefix);
+	// WorktreeFrom is the ref it starts from when the caller names none
+	// ("": the repository's current branch). The config file's worktree
+	// settings.
+	BranchPrefix, WorktreeFrom string
 }
+
+// DefaultBranchPrefix starts a new worktree's branch: lanes/NAME.
+const DefaultBranchPrefix = "lanes/"
 
 // DefaultReadyWait is how long Send waits for a new agent's prompt.
 const DefaultReadyWait = 20 * time.Second

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"lanes/agent"
@@ -74,11 +75,13 @@ func (s *Service) spawnPlan(r *state.Record, args []string) (spawn, error) {
 	if r.Agent != state.AgentCustom {
 		sp.command = append([]string{string(r.Agent)}, args...)
 	}
-	sp.env = append([]string{
-		agent.EnvSession + "=" + r.ID,
-		agent.EnvLaunch + "=" + r.Runtime.Launch,
-		"LANES_STATE_DIR=" + dir,
-	}, plan.Env...)
+	// The profile's variables first: lanes' own come after, and a
+	// profile may not name them (config).
+	sp.env = append(slices.Clone(r.Env),
+		agent.EnvSession+"="+r.ID,
+		agent.EnvLaunch+"="+r.Runtime.Launch,
+		"LANES_STATE_DIR="+dir)
+	sp.env = append(sp.env, plan.Env...)
 	// Content off where lanes starts the agent stays off in its hooks: a
 	// tmux server gives new sessions its own environment, not ours.
 	if state.Off(s.getenv(state.EnvContent)) {

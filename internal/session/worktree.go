@@ -2,6 +2,7 @@ package session
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -137,8 +138,9 @@ func (s *Service) PlanWorktree(ctx context.Context, name, dir, branch, from stri
 	}
 	p := &WorktreePlan{repo: top, branch: branch}
 	if p.branch == "" {
-		p.branch = "lanes/" + name
+		p.branch = cmp.Or(s.BranchPrefix, DefaultBranchPrefix) + name
 	}
+	from = cmp.Or(from, s.WorktreeFrom)
 	if _, err := s.git(ctx, top, "check-ref-format", "--branch", p.branch); err != nil {
 		return nil, fmt.Errorf("%q is not a valid branch name; choose another --branch", p.branch)
 	}
