@@ -4,10 +4,12 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"lanes/internal/config"
 	"lanes/state"
 )
 
@@ -54,13 +56,31 @@ func TestBoardContentOff(t *testing.T) {
 	}
 }
 
-// TestHelpListsReadmeVariables: every LANES_ variable the README tells
-// users about is in `lanes --help` too (trial 3, item 15).
+// TestHelpListsReadmeVariables: every LANES_ variable the README and the
+// user's docs tell users about is in `lanes --help` too (trial 3, item
+// 15), and every config key is in docs/configuration.md.
 func TestHelpListsReadmeVariables(t *testing.T) {
 	t.Parallel()
-	readme, err := os.ReadFile("../../README.md")
+	docs, _ := filepath.Glob("../../docs/*.md")
+	var readme []byte
+	for _, f := range append([]string{"../../README.md"}, docs...) {
+		if strings.HasSuffix(f, "design.md") || strings.HasSuffix(f, "research.md") || strings.HasSuffix(f, "real-agents.md") {
+			continue // the project's own notes, not the user's
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		readme = append(readme, b...)
+	}
+	cfg, err := os.ReadFile("../../docs/configuration.md")
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, s := range config.Settings {
+		if !strings.Contains(string(cfg), "`"+s.Key+"`") {
+			t.Errorf("docs/configuration.md does not name the setting %s", s.Key)
+		}
 	}
 	var out strings.Builder
 	a := newApp(strings.NewReader(""), &out, io.Discard, func(string) string { return "" })

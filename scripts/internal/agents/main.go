@@ -24,7 +24,7 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "tap" {
 		os.Exit(tapMain(os.Args[2:]))
 	}
-	only := flag.String("agent", "", "run only this agent (claude, codex, gemini, opencode)")
+	only := flag.String("agent", "", "run only this agent (claude, codex, gemini, opencode, qwen, pi)")
 	sub := flag.String("run", "", "run only the scenarios whose agent/scenario contains this text")
 	quick := flag.Bool("quick", false, "Claude and Codex, the core scenarios, shorter tool runs: for CI")
 	record := flag.Bool("record", false, "write fixtures to testdata/real/harness/<agent>/<scenario>/")
@@ -35,13 +35,15 @@ func main() {
 	steps := flag.Int("steps", 0, "with --campaign: stop each agent after this many steps (default: when --minutes are up)")
 	minutes := flag.Float64("minutes", 5, "with --campaign: how long each agent's campaign runs")
 	replay := flag.String("replay", "", "with --campaign: run a case file's moves (testdata/campaign/…) instead of random ones")
+	picture := flag.String("picture", "", "draw the README's picture of the board (real Claude Code sessions, one per lane) into DIR/board-dark.svg and board-light.svg, and exit")
 	showVersions := flag.Bool("versions", false, "print each agent's pinned, installed, recorded and registry version, and exit (installs nothing)")
 	flag.Usage = func() {
 		fmt.Fprint(flag.CommandLine.Output(), `usage: scripts/agents [--quick] [--agent A] [--run TEXT] [--record] [--keep] [--cache DIR]
        scripts/agents --campaign [--agent A] [--seed S] [--steps N] [--minutes M] [--replay CASE]
        scripts/agents --versions
+       scripts/agents --picture docs
 
-Runs the real Claude Code, Codex, Gemini CLI and OpenCode under lanes against a
+Runs the real Claude Code, Codex, Gemini CLI, OpenCode, Qwen Code and pi under lanes against a
 scripted local model server (no network but 127.0.0.1) and checks each
 scenario's card walk; prints a table and exits 1 when a row FAILs (AGENTS.md).
 
@@ -116,6 +118,12 @@ a case under testdata/campaign/, and exits 1. --replay runs a case again.
 	cfg := config{cache: cache, seed: seed, srv: srv, base: base, self: self,
 		quick: *quick, record: *record, keep: *keep}
 
+	if *picture != "" {
+		if err := pictures(cfg, *picture); err != nil {
+			fail(err)
+		}
+		return
+	}
 	if *camp {
 		o := campaignOpts{seed: *seedFlag, steps: *steps, minutes: time.Duration(*minutes * float64(time.Minute)), replay: *replay}
 		os.Exit(campaigns(cfg, chosen, o))
