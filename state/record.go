@@ -280,6 +280,9 @@ const HistoryLimit = 200
 // does not know reads as unknown.
 func (a ActivityFacts) Known() Activity { return ParseActivity(string(a.State)) }
 
+// Merged reports whether one of the session's PRs merged.
+func (r *Record) Merged() bool { return anyMerged(r.PRs) }
+
 // Live reports whether the session has not been terminated.
 func (r *Record) Live() bool { return !r.Runtime.Terminated }
 

@@ -181,6 +181,11 @@ func (f *fakeActions) Remove(_ context.Context, r *state.Record) error {
 	return nil
 }
 
+func (f *fakeActions) CleanUp(_ context.Context, r *state.Record) (string, error) {
+	f.note("clean up " + r.Name)
+	return "removed " + r.Name + " (its PR merged)", nil
+}
+
 func (f *fakeActions) Send(_ context.Context, r *state.Record, text string, force bool) error {
 	f.note("send " + r.Name + " " + text)
 	return state.CanSend(r, force)

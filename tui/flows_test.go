@@ -279,12 +279,36 @@ func TestFlowRestartAndRemove(t *testing.T) {
 	f.waitText("┃ shipped")
 	f.keys("r")
 	f.waitText("shipped is terminated; restart needs a live session")
-	f.keys("d")
-	f.waitText("Remove shipped?")
+	f.keys("d") // its PR merged: the one step of cleaning up
+	f.waitText("Clean up shipped?")
 	f.keys("y")
-	f.waitText("removed shipped")
+	f.waitText("removed shipped (its PR merged)")
 	f.final()
-	if got := f.acts.called(); !slices.Equal(got, []string{"restart api", "remove shipped"}) {
+	if got := f.acts.called(); !slices.Equal(got, []string{"restart api", "clean up shipped"}) {
+		t.Errorf("actions = %q", got)
+	}
+}
+
+// d on a card whose PR merged while its agent runs cleans it up in one
+// step: it says the agent ends and the worktree goes when clean.
+func TestFlowCleanUpMerged(t *testing.T) {
+	recs := fixture()
+	for _, r := range recs {
+		if r.Name == "landed" {
+			r.Git.Worktree = "/src/app.lanes/landed"
+		}
+	}
+	f := startFlowOn(t, 160, 48, recs)
+	f.keys("/")
+	f.tm.Type("landed")
+	f.keys("enter", "d")
+	f.waitText("Clean up landed?")
+	f.waitText("its agent and tmux session end")
+	f.waitText("/src/app.lanes/landed goes too")
+	f.keys("y")
+	f.waitText("removed landed (its PR merged)")
+	f.final()
+	if got := f.acts.called(); !slices.Equal(got, []string{"clean up landed"}) {
 		t.Errorf("actions = %q", got)
 	}
 }

@@ -148,6 +148,11 @@ func (a hostActions) Remove(ctx context.Context, r *state.Record) error {
 	return err
 }
 
+func (a hostActions) CleanUp(ctx context.Context, r *state.Record) (string, error) {
+	out, err := a.lanes(ctx, nil, "rm", r.ID, "--merged")
+	return strings.TrimSpace(string(out)), err
+}
+
 // Send: the prompt goes on ssh's stdin, never in an argv.
 func (a hostActions) Send(ctx context.Context, r *state.Record, text string, force bool) error {
 	args := []string{"send", r.ID, "-"}

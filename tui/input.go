@@ -220,6 +220,8 @@ func (m *Model) ask(do *action, sel *item) tea.Cmd {
 		return m.flash("select a session first", true)
 	case sel.Rec.Adopted && (do == killAction || do == restartAction):
 		return m.flash("lanes did not start "+sel.Rec.Name+" (adopted), so it does not "+do.verb+" it: stop it in its pane (enter), or d to stop watching it", true)
+	case do == removeAction && sel.Rec.Merged():
+		return m.askCleanUp(sel)
 	case sel.Rec.Adopted && do == removeAction:
 		// Removing an adopted session only stops watching it: allowed live.
 	case !do.live && sel.Rec.Live() && !sel.Rec.Pane.Dead: // an exited agent's goes in one step

@@ -57,3 +57,20 @@ func (m *Model) askCreatePR(sel *item) tea.Cmd {
 	m.mode = modeConfirm
 	return nil
 }
+
+// askCleanUp asks to clean up a session whose PR merged in one step: end
+// it when it runs, remove its worktree when clean, and its record.
+func (m *Model) askCleanUp(sel *item) tea.Cmd {
+	detail := "Its PR merged: its record, history and spool are deleted."
+	if sel.Rec.Live() && !sel.Rec.Adopted {
+		detail = "Its PR merged: its agent and tmux session end, and its record, history and spool are deleted."
+	}
+	if wt := sel.Rec.Git.Worktree; wt != "" && !sel.Rec.Adopted {
+		detail += " Its worktree " + wt + " goes too if it is clean (one with changes stays, and the board says why); its branch stays."
+	}
+	do := &action{verb: "clean up", question: "Clean up %s?", detail: detail,
+		doing: "cleaning up " + sel.Rec.Name + "…", say: Actions.CleanUp}
+	m.confirm = newConfirm(pending{do: do, rec: *sel.Rec, host: sel.Host})
+	m.mode = modeConfirm
+	return nil
+}

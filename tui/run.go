@@ -37,6 +37,10 @@ type Actions interface {
 	Kill(ctx context.Context, r *state.Record, anyway bool) error
 	Restart(ctx context.Context, r *state.Record) error
 	Remove(ctx context.Context, r *state.Record) error
+	// CleanUp is the one step after r's PR merged: it ends r when it
+	// runs, removes its worktree when clean and its record, and says what
+	// it did (`lanes rm NAME --merged`).
+	CleanUp(ctx context.Context, r *state.Record) (string, error)
 	Send(ctx context.Context, r *state.Record, text string, force bool) error
 	// Answer answers the permission dialog r shows (r as the card showed
 	// it: its dialog is the one meant) and says what it answered; it sends

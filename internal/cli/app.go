@@ -102,7 +102,7 @@ func commands() []command {
 		{"kill", "NAME [--yes]", "kill a session (its record is kept)", (*app).cmdKill},
 		{"restart", "NAME", "respawn a live session's agent with a new launch", (*app).cmdRestart},
 		{"restore", "NAME [--plan] | --all", "start a session whose tmux session went away (a reboot) again, resuming its agent's conversation", (*app).cmdRestore},
-		{"rm", "NAME [--yes] [--worktree] | --done [--yes]", "remove a terminated session's record and spool, or an exited agent's in one step (with --worktree, its worktree too, only when clean; --done: every one of Done, asking once)", (*app).cmdRm},
+		{"rm", "NAME [--yes] [--worktree | --merged] | --done [--yes]", "remove a terminated session's record and spool, or an exited agent's in one step (with --worktree, its worktree too, only when clean; --merged: one whose PR merged, ended and cleaned up in one step; --done: every one of Done, asking once)", (*app).cmdRm},
 		{"pr", "NAME --number N [--state …] [--review …] [--ci …] [--mergeable …] [--base B] [--head H] [--url U] | --sync [NAME…] | --create NAME", "record a PR's facts for a session, read them from GitHub now, or create one", (*app).cmdPR},
 		{"hook", "AGENT [EVENT]", "record an agent hook event (run by agents; always exits 0)", (*app).cmdHook},
 		{"hooks", "install|uninstall AGENT [--project DIR] [--dry-run]", "install lanes hooks into an agent's own config, or take them out", (*app).cmdHooks},

@@ -13,6 +13,7 @@ func (a *app) cmdRm(ctx context.Context, args []string) int {
 	fs := a.flags("rm")
 	yes := fs.Bool("yes", false, "do not ask: when tmux does not answer, remove a live session's record anyway; with --done, remove them all")
 	withWT := fs.Bool("worktree", false, "also remove the git worktree lanes made for it, only when it is clean (the branch is kept)")
+	merged := fs.Bool("merged", false, "for a session whose PR merged: end it if it runs, remove its worktree when clean (one with changes stays, named), and its record: the board's d on a merged card")
 	fs.Bool("done", false, "remove every terminated session (the Done lane) instead of one NAME, asking once (--yes: at once); worktrees stay")
 	if slices.Contains(args, "--done") || slices.Contains(args, "-done") {
 		if code, done := a.parse(fs, args); done {
@@ -28,6 +29,14 @@ func (a *app) cmdRm(ctx context.Context, args []string) int {
 	r, code, done := a.namedBy(ctx, fs, args, state.ResolveOne)
 	if done {
 		return code
+	}
+	if *merged {
+		said, err := a.svc().CleanUp(ctx, r)
+		if err != nil {
+			return a.fail(err)
+		}
+		fmt.Fprintln(a.stdout, state.CleanLines(said))
+		return exitOK
 	}
 	if *withWT {
 		// Checked before anything is done, so a refusal changes nothing.

@@ -81,3 +81,35 @@ func (s *Service) EndExited(ctx context.Context, r *state.Record) error {
 	}
 	return nil
 }
+
+// CleanUp is the one step after a session's PR merged (`lanes rm NAME
+// --merged`, the board's d on a merged card): it ends the session when it
+// runs, removes its worktree when that is clean (one with changes stays,
+// and what it says names them), and removes its record. It says what it
+// did.
+func (s *Service) CleanUp(ctx context.Context, r *state.Record) (string, error) {
+	if !r.Merged() {
+		return "", fmt.Errorf("%s has no merged PR: `lanes rm %s` removes it (once it ended)", r.Name, r.Name)
+	}
+	if r.Live() && !r.Adopted {
+		if err := s.Kill(ctx, r, false); err != nil {
+			return "", err
+		}
+	}
+	wt := ""
+	if r.Git.Worktree != "" && !r.Adopted {
+		switch err := s.CheckWorktreeClean(ctx, r); {
+		case err != nil:
+			wt = fmt.Sprintf("; its worktree stays: %v", err)
+		default:
+			if err := s.RemoveWorktree(ctx, r); err != nil {
+				return "", fmt.Errorf("%w (its session was ended; `lanes rm %s --merged` again)", err, r.ID)
+			}
+			wt = fmt.Sprintf(" and its worktree %s; branch %s is kept", r.Git.Worktree, r.Branch)
+		}
+	}
+	if err := s.Remove(ctx, r); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("removed %s (its PR merged)%s", r.Name, wt), nil
+}
