@@ -23,7 +23,12 @@ func (m Model) helpBox() string {
 	if len(pages) > 1 {
 		hint = fmt.Sprintf("tab: page %d of %d · other keys close", m.helpPage%len(pages)+1, len(pages))
 	}
-	body := page + "\n\n" + l.muted.s(hint)
+	// Every page as wide as the widest, so tab turns pages in one place.
+	wide := lipgloss.Width(hint)
+	for _, p := range pages {
+		wide = max(wide, lipgloss.Width(p))
+	}
+	body := lipgloss.NewStyle().Width(wide).Render(page + "\n\n" + l.muted.s(hint))
 	box := l.st.SelectedCard.Padding(1, 2)
 	if lipgloss.Width(body)+6 > m.w-2 { // padding and border; keep a margin
 		box = box.Width(max(m.w-2, 10)) // wraps the longest lines
@@ -82,23 +87,73 @@ func (m Model) keyColumn(full [][]key.Binding) []string {
 }
 
 // cut lays lines on pages of room lines each, title and a blank line
-// atop each page (when there is a title), head atop the first.
+// atop each page (when there is a title), head atop the first. A line
+// that starts with a space belongs with the one above it (a legend row's
+// items flowed under its label): such a group moves whole to the next
+// page rather than be cut, unless it is taller than a page. The pages
+// share the lines evenly where every line stands alone (the keys: never a
+// page of two after full ones).
 func cut(title string, lines []string, room int, head string) []string {
-	per := room - lipgloss.Height(head)
+	per := room
+	if head != "" {
+		per -= lipgloss.Height(head)
+	}
 	if title != "" {
 		per -= 2
 	}
 	per = max(per, 2)
-	var pages []string
-	for i := 0; i < len(lines); i += per {
-		page := head
-		if title != "" {
-			page += title + "\n\n"
-		}
-		pages = append(pages, page+strings.Join(lines[i:min(i+per, len(lines))], "\n"))
-		head = ""
+	gs := groups(lines)
+	if n := (len(lines) + per - 1) / per; n > 1 && len(gs) == len(lines) {
+		per = (len(lines) + n - 1) / n
 	}
-	return pages
+	var pages [][]string
+	var page []string
+	for _, g := range gs {
+		if len(page) > 0 && len(page)+len(g) > per {
+			pages, page = append(pages, page), nil
+		}
+		for len(g) > per { // taller than a page: cut after all
+			pages, g = append(pages, g[:per]), g[per:]
+		}
+		if len(page) == 0 && len(g) > 0 && strings.TrimSpace(ansi.Strip(g[0])) == "" {
+			g = g[1:] // a page starts with what it shows
+		}
+		page = append(page, g...)
+	}
+	if len(page) > 0 {
+		pages = append(pages, page)
+	}
+	for i, p := range pages { // nor ends with a blank line
+		for len(p) > 1 && strings.TrimSpace(ansi.Strip(p[len(p)-1])) == "" {
+			p = p[:len(p)-1]
+		}
+		pages[i] = p
+	}
+	out := make([]string, len(pages))
+	for i, p := range pages {
+		top := ""
+		if i == 0 {
+			top = head
+		}
+		if title != "" {
+			top += title + "\n\n"
+		}
+		out[i] = top + strings.Join(p, "\n")
+	}
+	return out
+}
+
+// groups are lines split before each line that neither starts with a
+// space nor is blank.
+func groups(lines []string) [][]string {
+	var out [][]string
+	for _, l := range lines {
+		if t := ansi.Strip(l); len(out) == 0 || t != "" && !strings.HasPrefix(t, " ") {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], l)
+	}
+	return out
 }
 
 // helpFits reports whether keys and legend fit on one page.
@@ -108,7 +163,7 @@ func (m Model) helpFits() bool { return m.h >= 34 && m.w >= 80 }
 // the legend at 80 columns.
 var sayLegend = map[state.Say]string{
 	state.SayTool:    "tool running",
-	state.SayAsk:     "question or permission asked",
+	state.SayAsk:     "question or permission",
 	state.SayMessage: "last message",
 }
 
@@ -132,20 +187,24 @@ func (m Model) legend() string {
 		marks = append(marks, s)
 	}
 	marks = append(marks, l.role[theme.Muted.Role].s(theme.Muted.Glyph+" "+theme.Muted.Short))
+	// Each row flows under its label at any width (45×20 too).
 	b.WriteString("\n\n" + flowItems(l.name.s("Marks")+"   ", marks, "   ", m.w-8))
-	b.WriteString("\n" + l.name.s("Dots") + "    ")
+	var dots []string
 	for _, a := range state.Activities {
-		b.WriteString(l.dotFor(a, 0) + " " + l.muted.s(theme.ActivitySpec(a).Short) + "  ")
+		dots = append(dots, l.dotFor(a, 0)+" "+l.muted.s(theme.ActivitySpec(a).Short))
 	}
-	b.WriteString("\n" + l.name.s("Says") + "    ")
+	b.WriteString("\n" + flowItems(l.name.s("Dots")+"    ", dots, "  ", m.w-8))
+	var says []string
 	for _, k := range []state.Say{state.SayTool, state.SayAsk, state.SayMessage} {
 		g := theme.SaySpec(k).Glyph
 		if k == state.SayMessage {
 			g += "…”"
 		}
-		b.WriteString(l.sayGlyph[k].s(g) + " " + l.muted.s(sayLegend[k]) + "  ")
+		says = append(says, l.sayGlyph[k].s(g)+" "+l.muted.s(sayLegend[k]))
 	}
-	b.WriteString("\n" + l.name.s("Branch") + "  " + l.muted.s("↑ commits ahead of its base  ↓ behind  ± files changed"))
+	b.WriteString("\n" + flowItems(l.name.s("Says")+"    ", says, "  ", m.w-8))
+	branch := []string{l.muted.s("↑ commits ahead of its base"), l.muted.s("↓ behind"), l.muted.s("± files changed")}
+	b.WriteString("\n" + flowItems(l.name.s("Branch")+"  ", branch, "  ", m.w-8))
 	b.WriteString("\n" + l.muted.s("Only an active dot breathes; a card's badge is its status, a dot its agent's activity."))
 	return b.String()
 }

@@ -48,7 +48,7 @@ func newKeyMap() keyMap {
 		Kill:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "kill")),
 		Restart:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart")),
 		Send:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "send")),
-		Remove:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "remove done")),
+		Remove:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "remove")),
 		ClearDone:   key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "clear all of Done")),
 		Preview:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "preview")),
 		History:     key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "history")),

@@ -58,7 +58,12 @@ compdef _lanes lanes
 	"fish": `# lanes completion for fish: lanes completion fish > ~/.config/fish/completions/lanes.fish
 function __lanes_complete
     set -l words (commandline -opc) (commandline -ct)
-    lanes __complete (math (count $words) - 1) $words 2>/dev/null
+    set -l c (lanes __complete (math (count $words) - 1) $words 2>/dev/null)
+    if set -q c[1]
+        printf '%s\n' $c
+    else
+        __fish_complete_path (commandline -ct)
+    end
 end
 complete -c lanes -f -a '(__lanes_complete)'
 `,

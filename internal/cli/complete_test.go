@@ -48,7 +48,7 @@ func TestCompleteWords(t *testing.T) {
 		{"lanes status-line --session a", []string{"api"}},
 		{"lanes hooks ", []string{"install", "uninstall"}},
 		{"lanes hooks install s", nil}, // no agent of hooks is "shell"
-		{"lanes rm --", []string{"--yes", "--worktree", "--done", "--help"}},
+		{"lanes rm --", []string{"--yes", "--worktree", "--merged", "--done", "--help"}},
 		{"lanes completion ", []string{"bash", "zsh", "fish"}},
 		{"lanes help re", []string{"restart", "restore"}},
 		{"lanes send api hello ", nil},
@@ -72,11 +72,20 @@ func TestCompletionInEachShell(t *testing.T) {
 	e.must("new", "api", "--", "sleep", "600")
 	e.must("ls")
 	path := filepath.Dir(lanesBin) + string(os.PathListSeparator) + os.Getenv("PATH")
-	for _, c := range []struct{ shell, script string }{
-		{"bash", `eval "$(lanes completion bash)"; COMP_WORDS=(lanes attach a); COMP_CWORD=2; _lanes; printf '%s\n' "${COMPREPLY[@]}"`},
+	dir := filepath.Join(e.home, "projects", "alpha")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	partial := strings.TrimSuffix(dir, "pha")
+	for _, c := range []struct{ shell, script, want string }{
+		{"bash", `eval "$(lanes completion bash)"; COMP_WORDS=(lanes attach a); COMP_CWORD=2; _lanes; printf '%s\n' "${COMPREPLY[@]}"`, "api"},
 		{"zsh", `compdef() { :; }; compadd() { print -l -- ${(P)${@[-1]}}; }; _files() { print FILES; }
-eval "$(lanes completion zsh)"; words=(lanes attach a); CURRENT=3; _lanes`},
-		{"fish", `lanes completion fish | source; complete -C 'lanes attach a'`},
+eval "$(lanes completion zsh)"; words=(lanes attach a); CURRENT=3; _lanes`, "api"},
+		{"fish", `lanes completion fish | source; complete -C 'lanes attach a'`, "api"},
+		// A directory is the shell's own to complete.
+		{"zsh", `compdef() { :; }; compadd() { print -l -- ${(P)${@[-1]}}; }; _files() { print FILES; }
+eval "$(lanes completion zsh)"; words=(lanes new x --dir ` + partial + `); CURRENT=5; _lanes`, "FILES"},
+		{"fish", `lanes completion fish | source; complete -C 'lanes new x --dir ` + partial + `'`, dir + "/"},
 	} {
 		t.Run(c.shell, func(t *testing.T) {
 			bin, err := exec.LookPath(c.shell)
@@ -90,8 +99,8 @@ eval "$(lanes completion zsh)"; words=(lanes attach a); CURRENT=3; _lanes`},
 			cmd := exec.Command(bin, args...)
 			cmd.Env = []string{"PATH=" + path, "HOME=" + e.home, "LANES_STATE_DIR=" + e.state, "LANES_TMUX_SOCKET=" + e.tc.Socket}
 			out, err := cmd.CombinedOutput()
-			if got := strings.TrimSpace(string(out)); err != nil || got != "api" {
-				t.Errorf("%s completes `lanes attach a` as %q (%v), want api", c.shell, got, err)
+			if got := strings.TrimSpace(string(out)); err != nil || got != c.want {
+				t.Errorf("%s completes as %q (%v), want %q", c.shell, got, err, c.want)
 			}
 		})
 	}
