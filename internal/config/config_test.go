@@ -159,3 +159,20 @@ func asError(err error, ce **Error) bool {
 	*ce = e
 	return ok
 }
+
+// Whatever the file holds, Parse answers without a panic, and every
+// problem it names has a place in the file.
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{good, "theme = 1", "[profiles.x]\nenv = { A = 1 }", "[[profiles]]\n", "a.b.c = 1",
+		"[worktree]\nroot = \"~\"", "notify = { ways = [1] }", "[profiles]\nx = 1", "\x00", "theme = \"\\u0000\""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		_, warnings, problems := Parse([]byte(text), "/home/u")
+		for _, p := range append(warnings, problems...) {
+			if p.Line < 1 || p.Col < 1 || p.Msg == "" {
+				t.Errorf("a problem without its place: %+v", p)
+			}
+		}
+	})
+}

@@ -104,3 +104,29 @@ func TestTemplate(t *testing.T) {
 		t.Errorf("theme written into the template: %v %v", g.Values, p)
 	}
 }
+
+// Any file lanes can read still reads after t writes the theme into it,
+// with that theme, and every other setting as it was.
+func FuzzWithTheme(f *testing.F) {
+	for _, s := range []string{good, "", "theme = 'dark'", "# c\n[pr]\nevery = \"5s\"", "agent = \"codex\"\r\n[x]\n", "theme = \"\"\"dark\"\"\""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		before, _, problems := Parse([]byte(text), "")
+		if len(problems) > 0 {
+			return
+		}
+		after, _, problems := Parse(withTheme([]byte(text), []byte(`"light"`)), "")
+		if len(problems) > 0 {
+			t.Fatalf("%q became unreadable: %v", text, problems)
+		}
+		if after.Values["theme"].Text != "light" {
+			t.Fatalf("%q: theme %q after writing light", text, after.Values["theme"].Text)
+		}
+		for k, v := range before.Values {
+			if k != "theme" && after.Values[k].Text != v.Text {
+				t.Fatalf("%q: %s changed from %q to %q", text, k, v.Text, after.Values[k].Text)
+			}
+		}
+	})
+}
