@@ -112,8 +112,13 @@ func MessageSummary(s string) string {
 
 // Summary is s as one line of at most n runes: white space (newlines
 // included) collapsed to single spaces, terminal control removed, and an
-// ellipsis where it was cut.
+// ellipsis where it was cut. It reads at most summaryWindow(n) bytes of s:
+// another host's 32 MiB answer costs what a short one does.
 func Summary(s string, n int) string {
+	cut := false
+	if w := summaryWindow(n); len(s) > w {
+		s, cut = s[:w], true
+	}
 	// Newlines and tabs become spaces first (CleanText would drop them
 	// and glue words), then control goes, then runs of space collapse.
 	s = strings.Map(func(r rune) rune {
@@ -123,8 +128,10 @@ func Summary(s string, n int) string {
 		return r
 	}, s)
 	s = strings.Join(strings.Fields(CleanText(s)), " ")
-	if utf8.RuneCountInString(s) <= n {
+	if k := utf8.RuneCountInString(s); k <= n && !cut {
 		return s
+	} else if k < n { // cut, with room left: say so
+		return s + "…"
 	}
 	i, k := 0, 0
 	for i = range s {
@@ -135,6 +142,10 @@ func Summary(s string, n int) string {
 	}
 	return strings.TrimRight(s[:i], " ") + "…"
 }
+
+// summaryWindow is how much of a text Summary reads for n runes: room for
+// n wide runes, and for the spaces and control between them.
+func summaryWindow(n int) int { return 64*n + 4096 }
 
 // Say is which content a session's card shows.
 type Say uint8

@@ -1,10 +1,12 @@
 package state
 
 import (
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestToolSummary(t *testing.T) {
@@ -207,4 +209,27 @@ func applier(t *testing.T, r *Record, source string) (apply func(EventKind, func
 		}
 	}
 	return apply, func() time.Time { return at }
+}
+
+// Summary reads a window of its text, not all of it: another host's
+// 32 MiB answer costs what a short one does (the hostile re-run measured
+// 287 MiB and 0.4 s for one).
+func TestSummaryReadsAWindow(t *testing.T) {
+	big := strings.Repeat("a ", 16<<20)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got := Summary(big, 80)
+	runtime.ReadMemStats(&after)
+	if utf8.RuneCountInString(got) != 80 || !strings.HasSuffix(got, "…") {
+		t.Errorf("Summary of 32 MiB = %q", got)
+	}
+	if spent := after.TotalAlloc - before.TotalAlloc; spent > 1<<20 {
+		t.Errorf("Summary of 32 MiB allocated %d bytes", spent)
+	}
+	if got := Summary(strings.Repeat(" ", 1<<20)+"x", 80); got != "…" {
+		t.Errorf("a text cut in its white space: %q, want the ellipsis that says it was cut", got)
+	}
+	if got := Summary("a\nb", 80); got != "a b" {
+		t.Errorf("a short text: %q", got)
+	}
 }

@@ -114,7 +114,7 @@ func Restorable(r *Record, named bool) error {
 		why = fmt.Errorf("%w: its agent had exited before its tmux server went; `lanes restore %s` brings it back", ErrNotRestorable, r.ID)
 	case !r.Runtime.Terminated && !r.Runtime.KillingAt.IsZero() && !named:
 		// Its end not read yet: a kill lanes set out, carried out or not.
-		why = fmt.Errorf("%w: it is being killed (lanes kill set out to end it)", ErrNotRestorable)
+		why = fmt.Errorf("%w: it is being killed (the kill lanes set out to end it)", ErrNotRestorable)
 	case !r.Runtime.Terminated, r.Runtime.TerminatedReason == ReasonGone, r.Runtime.TerminatedReason == ReasonServerExited:
 		return nil
 	case r.Runtime.TerminatedReason == ReasonKilled && named:

@@ -79,7 +79,11 @@ func (a hostActions) lanes(ctx context.Context, stdin io.Reader, args ...string)
 // said is a command's report, one line, cleaned and bounded (another
 // host's words), its hints naming the host's sessions NAME@HOST.
 func (a hostActions) said(out []byte, err error) (string, error) {
-	return state.Summary(remote.Across(state.CleanText(string(out)), a.host.Name), saidMax), err
+	// Lines stay lines until Summary joins them (CleanText would glue
+	// them, and a hint's name to the next word); what Summary never reads
+	// is not cleaned or rewritten either.
+	out = out[:min(len(out), saidRead)]
+	return state.Summary(remote.Across(state.CleanLines(string(out)), a.host.Name), saidMax), err
 }
 
 // Bounds of what another host answers, so no answer of a hostile one
@@ -88,6 +92,7 @@ func (a hostActions) said(out []byte, err error) (string, error) {
 // line's bytes, a history's fields.
 const (
 	saidMax  = 300
+	saidRead = 16 << 10 // bytes of a report read to say saidMax runes
 	lineMax  = 2048
 	fieldMax = 500
 )

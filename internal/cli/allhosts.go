@@ -199,19 +199,26 @@ func (a *app) doctorReach(ctx context.Context, hosts []remote.Host, add addFunc)
 			defer cancel()
 			began := time.Now()
 			out, err := a.ssh().Run(ctx, h, nil, "version")
-			got[i] = reach{out, err, time.Since(began)}
+			got[i] = reach{out[:min(len(out), versionRead)], err, time.Since(began)} // a version is a line
 		})
 	}
 	wg.Wait()
 	for i, h := range hosts {
 		switch r := got[i]; {
-		case r.err != nil:
-			add(false, "try `ssh "+h.Dest+" lanes version` by hand: the board runs that ssh", "host %s: %v", h.Name, r.err)
+		case r.err != nil: // it names the host
+			add(false, "try `ssh "+h.Dest+" lanes version` by hand: the board runs that ssh", "%v", r.err)
+		case !strings.HasPrefix(string(r.out), "lanes "):
+			add(false, "lanes there must answer `lanes version` with `lanes VERSION`: install lanes on it, on its PATH for a non-interactive login",
+				"host %s: `lanes version` answered %q, not a lanes version", h.Name, state.Summary(string(r.out), 60))
 		default:
 			add(true, "", "host %s: %s over ssh (%s)", h.Name, strings.TrimSpace(state.Summary(string(r.out), 80)), r.took.Round(time.Millisecond))
 		}
 	}
 }
+
+// versionRead is how much of a host's answer to `lanes version` doctor
+// keeps.
+const versionRead = 4 << 10
 
 // doctorHostTimeout bounds each host's answer to doctor.
 const doctorHostTimeout = 10 * time.Second

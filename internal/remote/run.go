@@ -58,7 +58,7 @@ func (s SSH) Run(ctx context.Context, h Host, stdin io.Reader, args ...string) (
 	cmd.WaitDelay = time.Second // a stdin still being copied does not hold the caller
 	// Past its cap the host is cut off: it would block on a pipe nobody
 	// reads, and Wait with it.
-	out, errb := capped{max: AnswerMax, over: stop}, capped{max: 64 << 10, over: stop}
+	out, errb := capped{max: AnswerMax, over: stop}, tail{max: 64 << 10}
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
 	var exit *exec.ExitError
@@ -134,6 +134,24 @@ func (c *capped) Write(p []byte) (int, error) {
 
 func (c *capped) Bytes() []byte  { return c.buf.Bytes() }
 func (c *capped) String() string { return c.buf.String() }
+
+// tail keeps the last max bytes written to it (ssh's stderr: its last
+// line is what failed), never refusing a write: a host that says much
+// there is not cut off for it.
+type tail struct {
+	b   []byte
+	max int
+}
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.b = append(t.b, p...)
+	if over := len(t.b) - t.max; over > 0 {
+		t.b = append(t.b[:0], t.b[over:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string { return string(t.b) }
 
 // knownFailure is a failure of ssh running lanes on h that says what to
 // do: an older lanes there, lanes not on its PATH, ssh not getting in;

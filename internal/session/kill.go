@@ -71,7 +71,7 @@ func (s *Service) Kill(ctx context.Context, r *state.Record, anyway bool) error 
 	})
 	switch dir, derr := s.stateDir(); {
 	case again && err == nil:
-		return fmt.Errorf("%s was started again meanwhile (lanes restore or restart), and that runs: this kill ended only what it read; `lanes kill %s` ends it", r.Name, r.Name)
+		return fmt.Errorf("%s was started again meanwhile (by a restore or a restart), and that runs: this kill ended only what it read; `lanes kill %s` ends it", r.Name, r.Name)
 	case err == nil && derr == nil:
 		state.DropPaneIndex(dir, r)
 	}
