@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -134,6 +135,13 @@ func TestReadRefusesOthersFiles(t *testing.T) {
 	_ = os.Chmod(path, 0o600)
 	if _, _, err := Read(path, dir, os.Getuid()+1); err == nil || !strings.Contains(err.Error(), "not you") {
 		t.Errorf("another user's file: %v", err)
+	}
+	fifo := filepath.Join(dir, "fifo.toml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := Read(fifo, dir, os.Getuid()); err == nil || !strings.Contains(err.Error(), "not a file") {
+		t.Errorf("a FIFO: %v", err)
 	}
 	link := filepath.Join(dir, "link.toml")
 	if err := os.Symlink(path, link); err != nil {

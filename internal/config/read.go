@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -75,7 +76,14 @@ func Read(path, home string, uid int) (f *File, warnings []Problem, err error) {
 // readOwn reads path when it is a regular file of uid's that no one
 // else may write, at most maxSize bytes.
 func readOwn(path string, uid int) ([]byte, error) {
-	fi, err := os.Stat(path) // a link (dotfiles) is read as what it names
+	// A link (dotfiles) is read as what it names; a FIFO there would hold
+	// the open forever without O_NONBLOCK (then it is refused below).
+	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	fi, err := fh.Stat() // what was opened, not what the path names now
 	if err != nil {
 		return nil, err
 	}
@@ -89,11 +97,6 @@ func readOwn(path string, uid int) ([]byte, error) {
 	case fi.Size() > maxSize:
 		return nil, fmt.Errorf("%s is %d bytes: a config file is at most %d", path, fi.Size(), maxSize)
 	}
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer fh.Close()
 	return io.ReadAll(io.LimitReader(fh, maxSize))
 }
 
