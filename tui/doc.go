@@ -8,4 +8,8 @@
 // state.Derive, and every dot from theme.ActivitySpec of the raw activity.
 // All I/O (collector cycles, tmux captures, actions) runs in tea.Cmds that
 // return messages; Update and View only read and arrange what they carry.
+// The frame pacer (pace.go) sees each view through a wrapper model and sets
+// the renderer's tick rate; it reaches Bubble Tea's unexported ticker by
+// reflection, the one use of unsafe in lanes, and a test fails when an
+// upgrade moves it.
 package tui

@@ -36,6 +36,27 @@ const (
 	paceFallbackFPS = 15
 )
 
+// paced is a model whose every view its pacer sees. Bubble Tea renders
+// a view after each update, so this is where a change is first known; the
+// wrapped model's View only renders. A test fails when Bubble Tea moves
+// its ticker (TestPacerDrivesTheRenderer), and the board says so on its
+// bottom line when it runs without a pacer.
+type paced struct {
+	tea.Model
+	pc *pacer
+}
+
+func (p paced) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	m, cmd := p.Model.Update(msg)
+	return paced{m, p.pc}, cmd
+}
+
+func (p paced) View() tea.View {
+	v := p.Model.View()
+	p.pc.saw(v.Content)
+	return v
+}
+
 // pacer drives the renderer's ticker. Its methods are safe on nil (tests
 // and goldens render without a program).
 type pacer struct {

@@ -10,11 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// counter is a model whose view is its count, rendered through a pacer.
-type counter struct {
-	n    int
-	pace *pacer
-}
+// counter is a model whose view is its count (run through a pacer).
+type counter struct{ n int }
 
 type bump struct{}
 
@@ -32,7 +29,6 @@ func (c counter) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (c counter) View() tea.View {
 	s := "count " + strconv.Itoa(c.n)
-	c.pace.saw(s)
 	v := tea.NewView(s)
 	v.AltScreen = true
 	return v
@@ -74,7 +70,7 @@ func TestPacerDrivesTheRenderer(t *testing.T) {
 		t.Fatal("Bubble Tea's renderer ticker is out of reach: the board would tick at a fixed rate")
 	}
 	out := &syncBuffer{}
-	p := tea.NewProgram(counter{pace: pc}, tea.WithInput(nil), tea.WithOutput(out), tea.WithFPS(pc.fps()),
+	p := tea.NewProgram(paced{counter{}, pc}, tea.WithInput(nil), tea.WithOutput(out), tea.WithFPS(pc.fps()),
 		tea.WithWindowSize(40, 5), tea.WithEnvironment([]string{"TERM=xterm-256color"}))
 	pc.prog = p
 	done := make(chan error, 1)

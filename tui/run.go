@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"lanes/agent"
@@ -183,7 +184,16 @@ func Run(ctx context.Context, o Options) error {
 		opts = append(opts, tea.WithColorProfile(lipgloss.Writer.Profile))
 	}
 	opts = append(opts, o.ProgramOptions...)
-	p := tea.NewProgram(m, opts...)
+	var model tea.Model = m
+	if m.pace != nil {
+		model = paced{m, m.pace}
+	} else {
+		// Never a silent fallback: the idle board costs more, and says why.
+		m.status = statusLine{text: "this Bubble Tea hides its renderer's ticker: the board redraws at a fixed " +
+			strconv.Itoa(paceFallbackFPS) + " fps (more idle CPU); rebuild lanes with the Bubble Tea in go.mod", isErr: true}
+		model = m
+	}
+	p := tea.NewProgram(model, opts...)
 	if m.pace != nil {
 		m.pace.prog = p
 	}

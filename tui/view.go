@@ -36,10 +36,10 @@ func (m *Model) layout() {
 	m.setHelpLines()
 }
 
-// View draws the board. It reads only what Update stored.
+// View draws the board. It reads only what Update stored, and does
+// nothing else (the pacer sees each view through paced).
 func (m Model) View() tea.View {
 	content := m.render()
-	m.pace.saw(content)
 	v := tea.NewView(content)
 	v.AltScreen = true
 	v.WindowTitle = "lanes"

@@ -30,3 +30,13 @@ func TestCheck(t *testing.T) {
 		t.Errorf("check = %+v, want %+v", vs, want)
 	}
 }
+
+func TestUnsafeAllowList(t *testing.T) {
+	src := []byte("package p\n\nimport (\n\t\"fmt\"\n\t\"unsafe\"\n)\n")
+	if vs, _ := check("tui/view.go", src, true); len(vs) != 1 || vs[0].line != 5 || !strings.Contains(vs[0].what, "unsafe") {
+		t.Errorf("unsafe outside the list: %+v", vs)
+	}
+	if vs, _ := check("tui/pace.go", src, true); len(vs) != 0 {
+		t.Errorf("unsafe in the allowed file: %+v", vs)
+	}
+}
