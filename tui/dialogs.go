@@ -49,7 +49,8 @@ type newDialog struct {
 	name, dir, args textinput.Model
 	agent           int // index into dialogAgents
 	worktree        bool
-	focus           int // one of the fields below
+	prefix          string // a new worktree's branch starts with it (this host's)
+	focus           int    // one of the fields below
 	err             string
 	busy            bool
 	host            string // where the session starts: "" this host
@@ -187,9 +188,13 @@ func (d newDialog) render(l *look, w int) string {
 	b.WriteString(d.dir.View() + "\n")
 	wt := "worktree ‹ no ›"
 	if d.worktree {
-		branch := "lanes/" + d.name.Value()
+		prefix := d.prefix
+		if prefix == "" || d.host != "" {
+			prefix = "lanes/" // another host's is its own: its default said
+		}
+		branch := prefix + d.name.Value()
 		if d.name.Value() == "" {
-			branch = "lanes/NAME"
+			branch = prefix + "NAME"
 		}
 		wt = "worktree ‹ yes: " + branch + " ›"
 	}

@@ -37,7 +37,8 @@ func TestFooterFollowsTheSelection(t *testing.T) {
 		{"api", []string{"enter attach", "s send", "x kill", "/ filter", "? help"}, []string{"R restore", "r restart"}},
 		{"crash", []string{"r restart", "d remove", "enter attach"}, []string{"s send"}},
 		{"old", []string{"d remove", "R restore", "? help"}, []string{"enter attach", "s send", "x kill", "r restart"}},
-		{"shipped", []string{"d remove"}, []string{"enter attach", "s send", "x kill", "R restore"}},
+		{"shipped", []string{"d clean up", "o open PR"}, []string{"enter attach", "s send", "x kill", "R restore"}},
+		{"landed", []string{"d clean up", "o open PR"}, []string{"s send", "x kill"}},
 	} {
 		line := ansi.Strip(selectName(t, m, c.name).bottomLine())
 		for _, w := range c.want {

@@ -21,7 +21,11 @@ func (m Model) helpBox() string {
 	page := pages[m.helpPage%len(pages)]
 	hint := "any key closes"
 	if len(pages) > 1 {
-		hint = fmt.Sprintf("tab: page %d of %d · other keys close", m.helpPage%len(pages)+1, len(pages))
+		back := " (shift+tab back)"
+		if m.w < 60 {
+			back = "" // the hint stays one line; shift+tab still turns back
+		}
+		hint = fmt.Sprintf("tab: page %d of %d%s · other keys close", m.helpPage%len(pages)+1, len(pages), back)
 	}
 	// Every page as wide as the widest, so tab turns pages in one place.
 	wide := lipgloss.Width(hint)

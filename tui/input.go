@@ -16,8 +16,9 @@ func (m Model) onKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	switch m.mode {
 	case modeHelp:
-		if n := len(m.helpPages()); k.String() == "tab" && n > 1 {
-			m.helpPage = (m.helpPage + 1) % n
+		if n := len(m.helpPages()); n > 1 && (k.String() == "tab" || k.String() == "shift+tab") {
+			step := map[bool]int{true: 1, false: n - 1}[k.String() == "tab"]
+			m.helpPage = (m.helpPage + step) % n
 			return m, nil
 		}
 		m.mode = modeBoard

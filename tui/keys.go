@@ -86,6 +86,7 @@ const (
 	footExited                   // live, but its agent exited
 	footEnded                    // terminated
 	footRestorable               // terminated, and R brings it back
+	footMerged                   // its PR merged: d cleans it up
 	footers
 )
 
@@ -99,6 +100,8 @@ func (k keyMap) footerKeys(f footer) []key.Binding {
 		return []key.Binding{remove, k.History, k.New, k.Filter, k.Help, k.Quit}
 	case footRestorable:
 		return []key.Binding{restore, remove, k.History, k.New, k.Filter, k.Help, k.Quit}
+	case footMerged:
+		return []key.Binding{helpBinding("d", "clean up"), k.OpenPR, k.History, k.New, k.Filter, k.Help, k.Quit}
 	}
 	return k.ShortHelp()
 }

@@ -63,6 +63,7 @@ func (m *Model) openNew() tea.Cmd {
 	h, ok := m.filterHost()
 	if !ok {
 		m.newDlg = newNewDialog(m.look, m.o.Dir, m.o.Agent)
+		m.newDlg.prefix = m.o.BranchPrefix
 		m.mode = modeNew
 		return nil
 	}

@@ -116,6 +116,9 @@ type Options struct {
 	// Agent is the new-session dialog's first choice (the caller picks one
 	// that is installed); the dialog then remembers the last one used.
 	Agent state.Agent
+	// BranchPrefix starts the branch of a worktree the dialog makes here
+	// (the config file's worktree.branch_prefix; "": lanes/).
+	BranchPrefix string
 	// NoNotify: LANES_NOTIFY=off, no notification about any session.
 	NoNotify bool
 	// NotifyWays are how the board notifies (NotifyWays' names; nil: all).

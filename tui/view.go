@@ -67,6 +67,11 @@ func (m Model) render() string {
 	if len(lines) > m.h {
 		lines = lines[:m.h]
 	}
+	// A message wider than the screen takes the rows above the bottom
+	// line while it lasts: its reason is often at its end.
+	if more := m.statusLines(); len(more) > 1 && len(more) < len(lines) {
+		copy(lines[len(lines)-len(more):], more)
+	}
 	switch m.mode {
 	case modeNew:
 		overlay(lines, m.newDlg.render(m.look, m.w), m.w)
@@ -206,6 +211,33 @@ func (m Model) summary(zones []int, idle int, long bool) (string, int) {
 	return sb.String(), w
 }
 
+// statusLineMax is how many rows a long message may take.
+const statusLineMax = 3
+
+// statusLines is the status message wrapped to the screen's width, at
+// most statusLineMax rows (the last cut); nil when it fits on one.
+func (m Model) statusLines() []string {
+	if m.status.text == "" {
+		return nil
+	}
+	p, text := m.look.text, "· "+oneLine(m.status.text)
+	if m.status.isErr {
+		p, text = m.look.errText, "✗ "+oneLine(m.status.text)
+	}
+	if width(text) <= m.w || m.w < 10 {
+		return nil
+	}
+	rows := strings.Split(ansi.Wrap(text, m.w, " "), "\n")
+	if len(rows) > statusLineMax {
+		rows[statusLineMax-1] = strings.Join(rows[statusLineMax-1:], " ")
+		rows = rows[:statusLineMax]
+	}
+	for i, r := range rows {
+		rows[i] = fit(p, r, paint{}, "", m.w)
+	}
+	return rows
+}
+
 // bottomLine is the status message while it lasts, else the keys of
 // whatever has focus.
 func (m Model) bottomLine() string {
@@ -230,6 +262,8 @@ func footerFor(sel *item) footer {
 	switch {
 	case sel == nil:
 		return footLive
+	case sel.Rec.Merged():
+		return footMerged
 	case sel.Rec.Runtime.Terminated && state.Restorable(sel.Rec, true) == nil:
 		return footRestorable
 	case sel.Rec.Runtime.Terminated:

@@ -67,8 +67,10 @@ type app struct {
 	cfgWarnings []config.Problem
 	cfgErr      error
 	// env is the environment alone, without the file beneath it (getenv
-	// has it): where a setting came from.
-	env func(string) string
+	// has it): where a setting came from. given holds the global flags
+	// the command line set.
+	env   func(string) string
+	given map[string]bool
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer, getenv func(string) string) *app {
@@ -147,22 +149,8 @@ func (a *app) main(ctx context.Context, args []string) int {
 		return exitUsage
 	}
 	rest := fs.Args()
-	cmd := ""
-	if len(rest) > 0 {
-		cmd = rest[0]
-	}
-	if code, stop := a.loadConfig(cmd); stop {
+	if code, stop := a.settle(fs, rest); stop {
 		return code
-	}
-	if a.socket == "" {
-		a.socket = a.getenv("LANES_TMUX_SOCKET") // the file's socket beneath it
-	}
-	if a.theme == "" {
-		a.theme = a.setting("theme")
-	}
-	if !slices.Contains(themeNames, a.theme) {
-		fmt.Fprintf(a.stderr, "lanes: unknown --theme %q (want auto, dark or light)\n", a.theme)
-		return exitUsage
 	}
 	if len(a.hostArgs) > 0 && len(rest) > 0 && rest[0] != "board" {
 		fmt.Fprintf(a.stderr, "lanes: --host is the board's (lanes --host NAME=DEST); %s reads the hosts file's hosts (NAME@HOST, --all-hosts)\n", rest[0])
@@ -202,6 +190,32 @@ func (a *app) main(ctx context.Context, args []string) int {
 		return code
 	}
 	return commands()[i].run(a, ctx, rest[1:])
+}
+
+// settle reads the config file for the command rest names and fills in
+// the global flags the command line left unset: flag, then environment,
+// then file, then default.
+func (a *app) settle(fs *flag.FlagSet, rest []string) (code int, stop bool) {
+	a.given = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { a.given[f.Name] = true })
+	cmd := ""
+	if len(rest) > 0 {
+		cmd = rest[0]
+	}
+	if code, stop := a.loadConfig(cmd); stop {
+		return code, true
+	}
+	if a.socket == "" {
+		a.socket = a.getenv("LANES_TMUX_SOCKET") // the file's socket beneath it
+	}
+	if a.theme == "" {
+		a.theme = a.setting("theme")
+	}
+	if !slices.Contains(themeNames, a.theme) {
+		fmt.Fprintf(a.stderr, "lanes: unknown --theme %q (want auto, dark or light)\n", a.theme)
+		return exitUsage, true
+	}
+	return exitOK, false
 }
 
 func (a *app) usage(w io.Writer) {

@@ -49,12 +49,13 @@ type BoardOptions struct {
 	NoNotify  bool // LANES_NOTIFY=off
 	// NotifyWays are the config file's notify.ways; SaveTheme writes the
 	// theme t picks into it.
-	NotifyWays []string
-	SaveTheme  func(theme string) error
-	TmuxEnv    string // $TMUX
-	Dir        string // the new-session dialog's default directory
-	Agent      state.Agent
-	Now        func() time.Time
+	NotifyWays   []string
+	SaveTheme    func(theme string) error
+	BranchPrefix string // worktree.branch_prefix
+	TmuxEnv      string // $TMUX
+	Dir          string // the new-session dialog's default directory
+	Agent        state.Agent
+	Now          func() time.Time
 	// Hosts are the other hosts the board shows (the hosts file, then
 	// --host), reached with SSH (LANES_SSH); none: the board runs no ssh.
 	Hosts []remote.Host
@@ -121,16 +122,17 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 		NoNotify:   state.Off(a.getenv(envNotify)),
 		NotifyWays: strings.Split(a.setting("notify.ways"), ","),
 		SaveTheme: func(theme string) error {
-			return config.SetTheme(config.Path(a.getenv), theme, os.Getuid())
+			return config.SetTheme(config.Path(a.getenv), theme, a.getenv("HOME"), os.Getuid())
 		},
-		NoContent: state.Off(a.getenv(state.EnvContent)),
-		TmuxEnv:   a.getenv("TMUX"),
-		Dir:       cwd,
-		Agent:     a.boardAgent(),
-		Now:       a.now,
-		Hosts:     hosts,
-		SSH:       a.ssh(),
-		Warning:   a.boardWarning(warn),
+		NoContent:    state.Off(a.getenv(state.EnvContent)),
+		TmuxEnv:      a.getenv("TMUX"),
+		Dir:          cwd,
+		Agent:        a.boardAgent(),
+		BranchPrefix: a.setting("worktree.branch_prefix"),
+		Now:          a.now,
+		Hosts:        hosts,
+		SSH:          a.ssh(),
+		Warning:      a.boardWarning(warn),
 	})
 	if err != nil {
 		return a.fail(fmt.Errorf("board: %w", err))

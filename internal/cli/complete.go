@@ -203,7 +203,7 @@ func (a *app) commandWords(name string, args []string, prev, cur string) []strin
 func (a *app) flagValues(name, flag, value, cur string) []string {
 	switch {
 	case flag == "agent":
-		return newAgents()
+		return append(newAgents(), string(state.AgentCustom))
 	case flag == "profile":
 		return a.cfg.ProfileNames()
 	case strings.Contains(value, "|"):

@@ -40,7 +40,7 @@ func TestCompleteWords(t *testing.T) {
 		{"lanes kill --yes d", []string{"db"}},
 		{"lanes rm api@", []string{"api@gpu"}},
 		{"lanes new x --", []string{"--profile", "--agent", "--dir", "--worktree", "--branch", "--from", "--help"}},
-		{"lanes new x --agent c", []string{"claude", "codex"}},
+		{"lanes new x --agent c", []string{"claude", "codex", "custom"}},
 		{"lanes new x --dir ", nil}, // a directory: the shell's own
 		{"lanes new x -- ", nil},    // the agent's argv
 		{"lanes answer api ", []string{"yes", "no", "always"}},

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"lanes/internal/config"
+	"lanes/internal/shell"
 	"lanes/state"
 )
 
@@ -40,7 +41,7 @@ func (a *app) loadConfig(cmd string) (code int, stop bool) {
 	}
 	if err != nil && !slices.Contains(configured, cmd) {
 		fmt.Fprintf(a.stderr, "lanes: %s\nlanes: fix the config file (`lanes config --check` says what is wrong), or move it aside\n", state.CleanLines(err.Error()))
-		return exitUsage, true
+		return exitError, true
 	}
 	return exitOK, false
 }
@@ -121,19 +122,22 @@ func (a *app) configShow(path string) {
 	}
 	fmt.Fprintf(a.stdout, "file  %s (%s)\n", state.CleanText(path), about)
 	for _, w := range a.cfgWarnings {
-		fmt.Fprintf(a.stdout, "      %s\n", state.CleanText(config.Says("line", []config.Problem{w})))
+		fmt.Fprintf(a.stdout, "      %s\n", state.CleanText(config.Says(path, []config.Problem{w})))
 	}
-	fmt.Fprintln(a.stdout, "\nsetting                 value            from")
+	fmt.Fprintln(a.stdout, "\nsetting                 value                   from")
 	for _, s := range config.Settings {
 		v, from := a.settingFrom(s.Key)
+		if name := strings.TrimPrefix(s.Flag, "--"); name != s.Flag && a.given[name] {
+			v, from = map[string]string{"socket": a.socket, "theme": a.theme}[name], s.Flag // a global flag of this command line
+		}
 		if v == "" {
 			v = `""`
 		}
 		wins := ""
-		if s.Flag != "" {
+		if s.Flag != "" && from != s.Flag {
 			wins = "  (" + s.Flag + " wins)"
 		}
-		fmt.Fprintf(a.stdout, "%-23s %-16s %s%s\n", s.Key, state.Summary(v, 40), state.CleanText(from), wins)
+		fmt.Fprintf(a.stdout, "%-23s %-23s %s%s\n", s.Key, state.Summary(v, 60), state.CleanText(from), wins)
 	}
 	fmt.Fprintln(a.stdout, "\nA flag wins over the environment, which wins over the file, which wins over the default.")
 	if len(a.cfg.Profiles) == 0 {
@@ -153,9 +157,9 @@ func profileSays(p config.Profile, agent string) string {
 	if p.Agent != "" {
 		agent = p.Agent
 	}
-	parts := []string{strings.Join(append([]string{agent}, p.Args...), " ")}
+	parts := []string{shell.Words(append([]string{agent}, p.Args...))}
 	if agent == string(state.AgentCustom) {
-		parts[0] = strings.Join(p.Args, " ")
+		parts[0] = shell.Words(p.Args)
 	}
 	if len(p.Env) > 0 {
 		var names []string

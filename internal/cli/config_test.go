@@ -94,15 +94,20 @@ func TestConfigSourcesAndProblems(t *testing.T) {
 	path := e.writeConfig("# mine\ntheme = \"light\"\n[pr]\nevery = \"2m\"\n")
 	e.vars["LANES_PR_EVERY"] = "off"
 	out := e.must("config")
-	for _, want := range []string{"theme                   light            " + path + ":2",
-		"pr.every                off              $LANES_PR_EVERY", "agent                   claude           default",
-		"(--theme wins)", "A flag wins over the environment"} {
+	for _, want := range []string{"theme                   light                   " + path + ":2  (--theme wins)",
+		"pr.every                off                     $LANES_PR_EVERY", "agent                   claude                  default",
+		"A flag wins over the environment"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("lanes config lacks %q:\n%s", want, out)
 		}
 	}
 	if out := e.must("config", "--check"); !strings.Contains(out, "fine (2 settings, 0 profiles)") {
 		t.Errorf("--check of a good file: %s", out)
+	}
+	// A global flag of the command line is what it says it is: the winner.
+	if out := e.must("--theme", "dark", "--socket", "other", "config"); !strings.Contains(out, "theme                   dark                    --theme\n") ||
+		!strings.Contains(out, "socket                  other                   --socket\n") {
+		t.Errorf("lanes --theme dark --socket other config:\n%s", out)
 	}
 
 	e.writeConfig("theme = \"light\"\n[notify]\nway = [\"tmux\"]\n")
@@ -117,7 +122,7 @@ func TestConfigSourcesAndProblems(t *testing.T) {
 	e.writeConfig("theme = \"light\"\n[worktree]\nenabled = \"yes\"\n")
 	for _, cmd := range [][]string{{"ls"}, {"new", "x", "--", "true"}, {}} {
 		_, errs, code := e.run(cmd...)
-		if code != exitUsage || !strings.Contains(errs, path+":3:1: worktree.enabled: want true or false") || !strings.Contains(errs, "lanes config --check") {
+		if code != exitError || !strings.Contains(errs, path+":3:1: worktree.enabled: want true or false") || !strings.Contains(errs, "lanes config --check") {
 			t.Errorf("lanes %v with a bad file: exit %d, %s", cmd, code, errs)
 		}
 	}

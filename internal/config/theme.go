@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -18,7 +19,7 @@ import (
 // without the key gets it before its first table; no file, a new one.
 // A file lanes cannot read as its own (an error in it, another user's)
 // is left as it is, and the error says why.
-func SetTheme(path, theme string, uid int) error {
+func SetTheme(path, theme, home string, uid int) error {
 	if err := oneOf("auto", "dark", "light")(Value{Text: theme}); err != nil {
 		return fmt.Errorf("theme: %w", err)
 	}
@@ -37,7 +38,7 @@ func SetTheme(path, theme string, uid int) error {
 	case err != nil:
 		return err
 	}
-	if _, _, problems := Parse(data, ""); len(problems) > 0 {
+	if _, _, problems := Parse(data, home); len(problems) > 0 {
 		return fmt.Errorf("the theme was not saved: %s", Says(path, problems[:1]))
 	}
 	target, err := filepath.EvalSymlinks(path) // a dotfiles link stays a link
@@ -54,9 +55,11 @@ func SetTheme(path, theme string, uid int) error {
 // newFileHead starts a file lanes makes.
 const newFileHead = "# lanes settings: `lanes config` shows each, and where it came from.\n"
 
-// withTheme is data with its top-level theme's value replaced by value,
-// or with `theme = value` inserted before the first table (and the
-// comment lines right above it).
+// withTheme is data with its top-level theme's value replaced by value;
+// else with the commented-out `# theme = …` line of the top level (as
+// `lanes config --init` writes it) made that setting; else with `theme =
+// value` inserted before the first table (and the comment lines right
+// above it).
 func withTheme(data, value []byte) []byte {
 	p := unstable.Parser{}
 	p.Reset(data)
@@ -81,6 +84,10 @@ func withTheme(data, value []byte) []byte {
 		}
 	}
 	line := append([]byte("theme = "), append(value, '\n')...)
+	if m := commentedTheme.FindIndex(data[:insert]); m != nil {
+		out := append(append([]byte{}, data[:m[0]]...), line...)
+		return append(out, data[m[1]:]...)
+	}
 	out := append([]byte{}, data[:insert]...)
 	if insert > 0 && data[insert-1] != '\n' {
 		out = append(out, '\n')
@@ -88,6 +95,9 @@ func withTheme(data, value []byte) []byte {
 	out = append(out, line...)
 	return append(out, data[insert:]...)
 }
+
+// commentedTheme is the template's `# theme = "auto"` line, newline and all.
+var commentedTheme = regexp.MustCompile(`(?m)^#[ \t]*theme[ \t]*=[^\n]*\n`)
 
 // lineStart is the offset of the start of the line offset i is on.
 func lineStart(data []byte, i int) int {

@@ -19,13 +19,20 @@ func TestSetThemeKeepsTheFile(t *testing.T) {
 			"[profiles.x]\nagent = \"codex\"\n",
 			"theme = \"light\"\n[profiles.x]\nagent = \"codex\"\n"},
 		{"appends to a file without a newline", "agent = \"codex\"", "agent = \"codex\"\ntheme = \"light\"\n"},
+		{"takes the template's commented line",
+			"# the board's colours\n# theme = \"auto\"\n\n[pr]\n# theme = \"x\"\n",
+			"# the board's colours\ntheme = \"light\"\n\n[pr]\n# theme = \"x\"\n"},
+		{"reads a profile's ~/ as the user's home",
+			"[profiles.x]\ndir = \"~/src\"\n",
+			"theme = \"light\"\n[profiles.x]\ndir = \"~/src\"\n"},
 	}
 	for _, c := range cases {
-		path := filepath.Join(t.TempDir(), "config.toml")
+		dir := t.TempDir()
+		path := filepath.Join(dir, "config.toml")
 		if err := os.WriteFile(path, []byte(c.before), 0o640); err != nil {
 			t.Fatal(err)
 		}
-		if err := SetTheme(path, "light", os.Getuid()); err != nil {
+		if err := SetTheme(path, "light", dir, os.Getuid()); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		got, _ := os.ReadFile(path)
@@ -35,7 +42,7 @@ func TestSetThemeKeepsTheFile(t *testing.T) {
 		if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o640 {
 			t.Errorf("%s: mode %v, want the file's own 0640", c.name, fi.Mode().Perm())
 		}
-		if f, _, problems := Parse(got, ""); len(problems) > 0 || f.Values["theme"].Text != "light" {
+		if f, _, problems := Parse(got, dir); len(problems) > 0 || f.Values["theme"].Text != "light" {
 			t.Errorf("%s: the result reads %+v %v", c.name, f.Values, problems)
 		}
 	}
@@ -44,7 +51,7 @@ func TestSetThemeKeepsTheFile(t *testing.T) {
 func TestSetThemeNewAndBadFiles(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "lanes", "config.toml")
-	if err := SetTheme(path, "dark", os.Getuid()); err != nil {
+	if err := SetTheme(path, "dark", dir, os.Getuid()); err != nil {
 		t.Fatal(err)
 	}
 	f, _, err := Read(path, dir, os.Getuid())
@@ -55,7 +62,7 @@ func TestSetThemeNewAndBadFiles(t *testing.T) {
 	if err := os.WriteFile(path, []byte(bad), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := SetTheme(path, "light", os.Getuid()); err == nil || !strings.Contains(err.Error(), "not saved") || !strings.Contains(err.Error(), ":2:") {
+	if err := SetTheme(path, "light", dir, os.Getuid()); err == nil || !strings.Contains(err.Error(), "not saved") || !strings.Contains(err.Error(), ":2:") {
 		t.Errorf("a bad file: %v", err)
 	}
 	if got, _ := os.ReadFile(path); string(got) != bad {
@@ -66,7 +73,7 @@ func TestSetThemeNewAndBadFiles(t *testing.T) {
 	link := filepath.Join(dir, "link.toml")
 	_ = os.WriteFile(real, []byte("theme = \"dark\"\n"), 0o600)
 	_ = os.Symlink(real, link)
-	if err := SetTheme(link, "light", os.Getuid()); err != nil {
+	if err := SetTheme(link, "light", dir, os.Getuid()); err != nil {
 		t.Fatal(err)
 	}
 	if fi, _ := os.Lstat(link); fi.Mode()&os.ModeSymlink == 0 {

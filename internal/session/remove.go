@@ -98,9 +98,17 @@ func (s *Service) CleanUp(ctx context.Context, r *state.Record) (string, error) 
 	}
 	wt := ""
 	if r.Git.Worktree != "" && !r.Adopted {
-		switch err := s.CheckWorktreeClean(ctx, r); {
+		wtPath := r.Git.Worktree
+		switch lost, err := s.worktreeChanges(ctx, r); {
 		case err != nil:
-			wt = fmt.Sprintf("; its worktree stays: %v", err)
+			wt = fmt.Sprintf("; its worktree %s stays (%v)", wtPath, err)
+		case len(lost) > 0:
+			more := ""
+			if len(lost) > 3 {
+				more = fmt.Sprintf(" and %d more", len(lost)-3)
+			}
+			wt = fmt.Sprintf("; its worktree %s stays, with work removing it would lose (%s%s): `git worktree remove %s` once that is dealt with",
+				wtPath, strings.Join(lost[:min(len(lost), 3)], ", "), more, wtPath)
 		default:
 			if err := s.RemoveWorktree(ctx, r); err != nil {
 				return "", fmt.Errorf("%w (its session was ended; `lanes rm %s --merged` again)", err, r.ID)

@@ -309,16 +309,10 @@ func (s *Service) CheckWorktreeClean(ctx context.Context, r *state.Record) error
 	if err := state.ForeignCheckout(wt); err != nil {
 		return fmt.Errorf("%s's worktree %s: %w", r.Name, wt, err)
 	}
-	// Not into submodules: their config is not checked (a filter there ran,
-	// the twelfth re-run), and git refuses to remove a worktree holding one.
-	out, err := s.git(ctx, wt, "status", "--porcelain", "--untracked-files=all", "--ignore-submodules=all")
-	if err != nil {
-		return fmt.Errorf("reading %s's worktree %s: %w", r.Name, wt, err)
+	lines, err := s.worktreeChanges(ctx, r)
+	if err != nil || len(lines) == 0 {
+		return err
 	}
-	if out == "" {
-		return nil
-	}
-	lines := strings.Split(out, "\n")
 	shown := lines[:min(len(lines), lostShown)]
 	more := ""
 	if n := len(lines) - len(shown); n > 0 {
@@ -326,6 +320,21 @@ func (s *Service) CheckWorktreeClean(ctx context.Context, r *state.Record) error
 	}
 	return fmt.Errorf("%s's worktree %s has work that removing it would lose:\n  %s%s\nnothing was removed: commit or discard it first, or `lanes rm %s` keeps the worktree",
 		r.Name, wt, strings.Join(shown, "\n  "), more, r.Name)
+}
+
+// worktreeChanges are the lines of `git status --porcelain` of r's
+// worktree: what removing it would lose.
+func (s *Service) worktreeChanges(ctx context.Context, r *state.Record) ([]string, error) {
+	// Not into submodules: their config is not checked (a filter there ran,
+	// the twelfth re-run), and git refuses to remove a worktree holding one.
+	out, err := s.git(ctx, r.Git.Worktree, "status", "--porcelain", "--untracked-files=all", "--ignore-submodules=all")
+	if err != nil {
+		return nil, fmt.Errorf("reading %s's worktree %s: %w", r.Name, r.Git.Worktree, err)
+	}
+	if out == "" {
+		return nil, nil
+	}
+	return strings.Split(out, "\n"), nil
 }
 
 // RemoveWorktree removes a session's clean worktree with `git worktree
