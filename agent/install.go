@@ -10,8 +10,8 @@ import (
 
 	"github.com/tailscale/hujson"
 
+	"lanes/internal/fsafe"
 	"lanes/state"
-	"lanes/state/fsafe"
 )
 
 // InstallPath is the file Install writes for agent a: the user's config

@@ -10,8 +10,8 @@ import (
 
 	"github.com/tailscale/hujson"
 
+	"lanes/internal/fsafe"
 	"lanes/state"
-	"lanes/state/fsafe"
 )
 
 // Uninstall computes the agent's config file without the hooks Install

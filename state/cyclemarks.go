@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"lanes/state/fsafe"
+	"lanes/internal/fsafe"
 )
 
 // The store's cycle markers: files beside the store, not keys in it, so a

@@ -15,7 +15,7 @@ import (
 	"syscall"
 	"time"
 
-	"lanes/state/fsafe"
+	"lanes/internal/fsafe"
 )
 
 // The config files git reads for a checkout (issue 30, items 2 and 5): a

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"lanes/state/fsafe"
+	"lanes/internal/fsafe"
 )
 
 // The sixteenth hostile re-run: a global config named by GIT_CONFIG_GLOBAL

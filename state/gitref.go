@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"lanes/state/fsafe"
+	"lanes/internal/fsafe"
 )
 
 // The live branch (docs/design.md §12): each full cycle reads the HEAD file

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"lanes/state/fsafe"
+	"lanes/internal/fsafe"
 )
 
 // Dir resolves the state directory: $LANES_STATE_DIR, else

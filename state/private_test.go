@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"lanes/state/fsafe"
+	"lanes/internal/fsafe"
 )
 
 // The owner is injected: any user can check a dir "as" another uid.

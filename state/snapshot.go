@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"lanes/state/fsafe"
+	"lanes/internal/fsafe"
 )
 
 // The snapshot is the records as of the last cycle, in the store's record

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"lanes/internal/fsafe"
 	"lanes/state"
-	"lanes/state/fsafe"
 	"lanes/theme"
 	"lanes/tmux"
 

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"lanes/internal/fsafe"
 	"lanes/state"
-	"lanes/state/fsafe"
 
 	"github.com/charmbracelet/x/ansi"
 )

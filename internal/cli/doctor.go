@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"lanes/agent"
+	"lanes/internal/fsafe"
 	"lanes/state"
-	"lanes/state/fsafe"
 )
 
 // check is one line of the doctor's report; fix is the command that mends a

@@ -17,9 +17,9 @@ import (
 	"time"
 
 	"lanes/agent"
+	"lanes/internal/fsafe"
 	"lanes/internal/session"
 	"lanes/state"
-	"lanes/state/fsafe"
 )
 
 // hookErrorsCap bounds hook-errors.log; past it the log starts over.

@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"lanes/agent"
+	"lanes/internal/fsafe"
 	"lanes/internal/session"
 	"lanes/state"
-	"lanes/state/fsafe"
 )
 
 // hookBinary is the absolute path hooks run lanes by: the lanes binary

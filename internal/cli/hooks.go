@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"lanes/agent"
+	"lanes/internal/fsafe"
 	"lanes/internal/session"
 	"lanes/state"
-	"lanes/state/fsafe"
 )
 
 // cmdHooks installs lanes' hooks into an agent's own config, for sessions

@@ -11,9 +11,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"lanes/internal/fsafe"
 	"lanes/internal/listing"
 	"lanes/internal/remote"
-	"lanes/state/fsafe"
 )
 
 // hostCacheFor is how long a host's answer (or its failure) is reused:

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"lanes/state/fsafe"
+	"lanes/internal/fsafe"
 )
 
 // lastGoodEntry is one cached line and when it was rendered.

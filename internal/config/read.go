@@ -15,9 +15,9 @@ import (
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 
+	"lanes/internal/fsafe"
 	"lanes/internal/near"
 	"lanes/state"
-	"lanes/state/fsafe"
 )
 
 // maxSize bounds the file lanes reads (a config is a few hundred bytes).

@@ -11,7 +11,7 @@ import (
 
 	"github.com/pelletier/go-toml/v2/unstable"
 
-	"lanes/state/fsafe"
+	"lanes/internal/fsafe"
 )
 
 // SetTheme writes theme into the file at path (the board's t): the one

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"lanes/internal/fsafe"
 	"lanes/state"
-	"lanes/state/fsafe"
 	"lanes/tmux"
 )
 

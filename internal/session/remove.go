@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"lanes/agent"
+	"lanes/internal/fsafe"
 	"lanes/state"
-	"lanes/state/fsafe"
 	"lanes/tmux"
 )
 

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"lanes/agent"
+	"lanes/internal/fsafe"
 	"lanes/state"
-	"lanes/state/fsafe"
 )
 
 // spawn is everything tmux needs to start (or respawn) a session's agent.

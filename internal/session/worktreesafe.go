@@ -9,8 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"lanes/internal/fsafe"
 	"lanes/state"
-	"lanes/state/fsafe"
 )
 
 // Where an agent may start in a worktree: directories of the user's own
