@@ -167,15 +167,15 @@ func (b *boards) execRates() {
 // rss is the settled board's resident memory, and its split: anonymous
 // (the board's own heap and stacks) and file-backed (mostly the binary's
 // pages, shared with any other lanes-board).
-func (b *boards) rss(n int, budgetMB float64) {
+func (b *boards) rss(n int, budgetMB float64, budget string) {
 	pid := b.start(false)
 	m := b.memory(pid)
-	add(fmt.Sprintf("board RSS, %d sessions", n), fmt.Sprintf("≤ %g MB", budgetMB), m.String(), m.max <= budgetMB)
+	add(fmt.Sprintf("board RSS, %d sessions", n), budget, m.String(), m.max <= budgetMB)
 }
 
 // floorRSS is the same figure for btfloor, a Bubble Tea v2 program that
-// only draws a screen of the board's shape: the floor under the row above.
-func (b *boards) floorRSS() {
+// only draws a screen of the board's shape: the floor under the board's.
+func (b *boards) floorRSS() memory {
 	b.close()
 	floor := filepath.Join(filepath.Dir(b.w.Bin), "btfloor")
 	var err error
@@ -197,8 +197,9 @@ func (b *boards) floorRSS() {
 		fail(fmt.Errorf("pid %d of btfloor's pane is %q", pid, comm))
 	}
 	m := b.memory(pid)
-	add("reference: a bare Bubble Tea v2 screen, 200×50", "—", m.String(), true)
+	add("reference: a bare Bubble Tea v2 screen, 200×50 (the floor)", "—", m.String(), true)
 	b.close()
+	return m
 }
 
 // memory is a process's resident memory over a window after it settled
