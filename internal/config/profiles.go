@@ -16,7 +16,7 @@ func (r *reader) profiles(v any) {
 	}
 	for _, name := range sortedKeys(m) {
 		path := []string{"profiles", name}
-		if !profileName.MatchString(name) {
+		if !profileName().MatchString(name) {
 			r.problem(path, "a profile's name is letters, digits, - and _ (as `lanes new --profile NAME` takes it), not %q", name)
 			continue
 		}
@@ -96,7 +96,7 @@ func envOf(v any) ([]string, error) {
 	for _, k := range sortedKeys(m) {
 		s, ok := m[k].(string)
 		switch {
-		case !envKey.MatchString(k):
+		case !envKey().MatchString(k):
 			return nil, fmt.Errorf("%q is not a variable name (letters, digits and _)", k)
 		case strings.HasPrefix(k, "LANES_") || k == "TMUX" || k == "TMUX_PANE":
 			return nil, fmt.Errorf("%s is lanes' and tmux's to set, not a profile's", k)

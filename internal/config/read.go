@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/pelletier/go-toml/v2"
@@ -334,8 +335,10 @@ func sortedKeys(m map[string]any) []string {
 	return out
 }
 
-// envKey is a variable name a profile may set.
-var envKey = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+// envKey is a variable name a profile may set. Compiled on first use, as
+// the other patterns here: every lanes start (each hook, each status
+// line) links this package, and a compile at init would cost them all.
+var envKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`) })
 
 // profileName is a profile's name.
-var profileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`)
+var profileName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`) })

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2/unstable"
 
@@ -84,7 +85,7 @@ func withTheme(data, value []byte) []byte {
 		}
 	}
 	line := append([]byte("theme = "), append(value, '\n')...)
-	if m := commentedTheme.FindIndex(data[:insert]); m != nil {
+	if m := commentedTheme().FindIndex(data[:insert]); m != nil {
 		out := append(append([]byte{}, data[:m[0]]...), line...)
 		return append(out, data[m[1]:]...)
 	}
@@ -97,7 +98,7 @@ func withTheme(data, value []byte) []byte {
 }
 
 // commentedTheme is the template's `# theme = "auto"` line, newline and all.
-var commentedTheme = regexp.MustCompile(`(?m)^#[ \t]*theme[ \t]*=[^\n]*\n`)
+var commentedTheme = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^#[ \t]*theme[ \t]*=[^\n]*\n`) })
 
 // lineStart is the offset of the start of the line offset i is on.
 func lineStart(data []byte, i int) int {
