@@ -12,11 +12,11 @@ package agent
 import (
 	"errors"
 	"fmt"
-	"lanes/internal/shell"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"lanes/internal/shell"
 	"lanes/state"
 )
 

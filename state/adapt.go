@@ -53,9 +53,9 @@ func hookEvent(l Line, kind EventKind, detail string) Event {
 	}
 }
 
-// qualified is "Event:qualifier" (e.g. Notification:permission_prompt), or
+// Qualified is "Event:qualifier" (e.g. Notification:permission_prompt), or
 // the bare event name when there is no qualifier.
-func qualified(event, qualifier string) string {
+func Qualified(event, qualifier string) string {
 	if qualifier == "" {
 		return event
 	}
@@ -65,7 +65,7 @@ func qualified(event, qualifier string) string {
 // sessionEnd qualifies a SessionEnd with its reason, and makes it a plain
 // signal when the reason is one after which the agent process goes on.
 func sessionEnd(e *Event, name, reason string, keeps []string) {
-	e.Detail = qualified(name, reason)
+	e.Detail = Qualified(name, reason)
 	if slices.Contains(keeps, reason) {
 		e.Kind = KindSignal
 	}

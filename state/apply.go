@@ -48,7 +48,7 @@ func Apply(r *Record, e Event) (tr *Transition, drop string) {
 			detail += DetailSep + what
 		}
 	}
-	return a.move(next, e.At, e.Source, detail), ""
+	return a.Move(next, e.At, e.Source, detail), ""
 }
 
 // admit is why r takes no event e, "" when it takes it: a terminated
@@ -136,13 +136,13 @@ func (a *ActivityFacts) next(e Event) (Activity, bool) {
 		}
 	case KindSessionStart:
 		if startsSession(e) {
-			a.clearTurn()
+			a.ClearTurn()
 			a.clearWork()
 			next = ActivityIdle
 		}
 		a.startConversation(e)
 	case KindAgentExit:
-		a.clearTurn()
+		a.ClearTurn()
 		a.clearWork()
 		next = ActivityExited
 	}
@@ -174,7 +174,7 @@ func (a *ActivityFacts) startTurn(automatic bool) {
 		a.Unseen = a.Outcome
 	}
 	a.Automatic = automatic
-	a.clearTurn()
+	a.ClearTurn()
 	a.Outcome = OutcomeNone
 	// The last message is the last turn's: a turn that ends saying
 	// nothing (refused, interrupted) must not show an older one.
@@ -254,9 +254,9 @@ func startsSession(e Event) bool {
 	return e.Kind == KindSessionStart && e.SessionSource != "clear" && e.SessionSource != "compact"
 }
 
-// move sets the activity and returns the transition, if any. A dialog lasts
+// Move sets the activity and returns the transition, if any. A dialog lasts
 // only while the activity is blocked or waiting: every way out clears it.
-func (a *ActivityFacts) move(to Activity, at time.Time, source, detail string) *Transition {
+func (a *ActivityFacts) Move(to Activity, at time.Time, source, detail string) *Transition {
 	if to != ActivityBlocked && to != ActivityWaitingInput {
 		a.Dialog, a.DialogGoneAt, a.DialogAt, a.AnsweredAt, a.DialogCall = false, time.Time{}, time.Time{}, time.Time{}, ""
 	}
@@ -283,9 +283,9 @@ func (a *ActivityFacts) clearCalls() {
 	a.Question = "" // no call left to ask it
 }
 
-// clearTurn ends what a turn was doing: its calls, subagents and current
+// ClearTurn ends what a turn was doing: its calls, subagents and current
 // tool.
-func (a *ActivityFacts) clearTurn() {
+func (a *ActivityFacts) ClearTurn() {
 	a.clearCalls()
 	a.Subagents, a.PendingStop = nil, false
 	a.Tool, a.ToolInput, a.CallSum = "", "", ""
@@ -364,9 +364,9 @@ func Terminate(r *Record, reason, source string, at time.Time) *Transition {
 	r.Runtime.TerminatedAt = at
 	r.Runtime.UnreachableSince, r.Runtime.KillingAt = time.Time{}, time.Time{} // (the kill's end is recorded)
 	r.Runtime.Source, r.Runtime.At = source, at
-	r.Activity.clearTurn()
+	r.Activity.ClearTurn()
 	r.Activity.clearWork()
-	return r.Activity.move(ActivityExited, at, source, reason)
+	return r.Activity.Move(ActivityExited, at, source, reason)
 }
 
 // Restart records a respawn with a new launch: the pane observations, calls
@@ -386,11 +386,11 @@ func Restart(r *Record, launch string, at time.Time) *Transition {
 	r.Runtime.Source, r.Runtime.At = "user", at
 	r.Pane = Pane{}
 	a := &r.Activity
-	a.clearTurn()
+	a.ClearTurn()
 	a.clearWork()
 	a.Outcome = OutcomeNone
 	a.FirstSignalAt = time.Time{}
 	a.HookTurns = false
 	a.LastMessage = "" // a new agent has said nothing yet
-	return a.move(ActivityIdle, at, "user", "restart")
+	return a.Move(ActivityIdle, at, "user", "restart")
 }

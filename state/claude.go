@@ -57,7 +57,7 @@ func claudeEvent(l Line) (Event, bool) {
 	// then Stop twice; the campaign's slow/type).
 	e.Queues = l.Event == "UserPromptSubmit"
 	if l.Event == "Notification" {
-		e.Detail = qualified(l.Event, l.NotificationType)
+		e.Detail = Qualified(l.Event, l.NotificationType)
 		if k, ok := claudeNotificationKinds[l.NotificationType]; ok {
 			e.Kind = k
 			e.Dialog = k == KindBlock || k == KindAsk // permission_prompt, elicitation_dialog
@@ -93,7 +93,7 @@ func claudeShaped(l Line, kind EventKind, name, askTool string) Event {
 		// other than a human's is an automatic turn.
 		e.Automatic = e.Automatic || l.Source != "" && l.Source != "user" && l.Source != "sdk"
 	case "StopFailure":
-		e.Outcome, e.Detail, e.Failure = OutcomeFailure, qualified(name, l.Reason), claudeFailures[l.Reason]
+		e.Outcome, e.Detail, e.Failure = OutcomeFailure, Qualified(name, l.Reason), claudeFailures[l.Reason]
 	case "SessionEnd":
 		sessionEnd(&e, name, l.Reason, claudeEndKeeps)
 	}

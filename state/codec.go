@@ -10,8 +10,8 @@ import (
 // Records are stored in a compact binary form rather than JSON: every
 // surface (the status line, `ls`, each board cycle) decodes every record,
 // and encoding/json spent about 20 µs on each. The layout is the fields of
-// Record in declaration order; codecVersion guards it, and a change to it
-// is a schema migration (store.go): codec 2 came with schema 3. TestCodecRoundTrip fills every field
+// Record in declaration order; CodecVersion guards it, and a change to it
+// is a schema migration (store/store.go): codec 2 came with schema 3. TestCodecRoundTrip fills every field
 // of Record by reflection, so a field added without a line here fails it.
 // Version 2 appended the fields after the counters, version 3 the dialog
 // and the witness's stamps, version 4 HookTurns, version 5 the content
@@ -21,13 +21,13 @@ import (
 // failed, version 13 the reply and the menu, version 14 the kill set out and the scheduled prompts, version 16 the queued prompts, version 17 the agent's turn id, version 18 the held turn's end, version 19 the profile's variables;
 // an older
 // record decodes with them zero.
-const codecVersion = 19
+const CodecVersion = 19
 
-var errTruncated = errors.New("record truncated")
+var ErrTruncated = errors.New("record truncated")
 
-func encodeRecord(r *Record) []byte {
+func EncodeRecord(r *Record) []byte {
 	e := encoder{b: make([]byte, 0, 512)}
-	e.uint(codecVersion)
+	e.uint(CodecVersion)
 	e.str(r.ID)
 	e.str(r.Name)
 	e.str(string(r.Agent))
@@ -49,11 +49,11 @@ func encodeRecord(r *Record) []byte {
 	return e.b
 }
 
-func decodeRecord(b []byte) (*Record, error) {
+func DecodeRecord(b []byte) (*Record, error) {
 	d := decoder{b: b, whole: string(b), size: len(b)}
 	v := d.uint()
-	if d.err == nil && (v < 1 || v > codecVersion) {
-		return nil, fmt.Errorf("%w: record encoding %d, this build reads 1 to %d; upgrade lanes", ErrSchemaTooNew, v, codecVersion)
+	if d.err == nil && (v < 1 || v > CodecVersion) {
+		return nil, fmt.Errorf("%w: record encoding %d, this build reads 1 to %d; upgrade lanes", ErrSchemaTooNew, v, CodecVersion)
 	}
 	r := &Record{}
 	r.ID = d.str()
@@ -230,7 +230,7 @@ func (d *decoder) prs() []PR {
 	return prs
 }
 
-// since1 writes the fields versions 2 to codecVersion appended, in the
+// since1 writes the fields versions 2 to CodecVersion appended, in the
 // order they came.
 func (e *encoder) since1(r *Record) {
 	rt, p, a, g := &r.Runtime, &r.Pane, &r.Activity, &r.Git
@@ -377,3 +377,6 @@ func (d *decoder) since13(r *Record, v uint64) {
 		r.Env = d.strs()
 	}
 }
+
+// ErrSchemaTooNew: the store was written by a newer lanes.
+var ErrSchemaTooNew = errors.New("store schema too new")

@@ -1,7 +1,7 @@
 package state
 
 // The codec's primitives: varints, strings, string lists and times, as
-// encodeRecord writes them and decodeRecord reads them back.
+// EncodeRecord writes them and DecodeRecord reads them back.
 
 import (
 	"encoding/binary"
@@ -96,7 +96,7 @@ func (d *decoder) countOf(size int) int {
 
 func (d *decoder) fail() {
 	if d.err == nil {
-		d.err = errTruncated
+		d.err = ErrTruncated
 	}
 }
 

@@ -64,7 +64,7 @@ func codexEvent(l Line) (Event, bool) {
 		e.Outcome = OutcomeCancellation
 	}
 	if name == "notify" {
-		e.Detail = qualified(name, l.Type)
+		e.Detail = Qualified(name, l.Type)
 		if l.Type == codexTurnComplete {
 			// Codex 0.171 also sent it as its approval dialog opened
 			// (testdata/real/codex/permission-approve): its Stop hook

@@ -49,7 +49,7 @@ func geminiEvent(l Line) (Event, bool) {
 	case "SessionStart":
 		e.SessionSource = l.Source // startup, resume, clear
 	case "Notification":
-		e.Detail = qualified(l.Event, l.NotificationType)
+		e.Detail = Qualified(l.Event, l.NotificationType)
 		if l.NotificationType == geminiToolPermission {
 			e.Kind, e.Dialog = KindBlock, true
 		}

@@ -81,9 +81,9 @@ func (m Markers) seeHeldEnd(a *ActivityFacts, s Screen, ev Event) (Event, bool) 
 	return ev, true
 }
 
-// heldEndUnread is the end that stands for r's held end when its pane
+// HeldEndUnread is the end that stands for r's held end when its pane
 // could not be read at at, HeldEndMax after the hook: the hook's word.
-func heldEndUnread(r *Record, at time.Time) (Event, bool) {
+func HeldEndUnread(r *Record, at time.Time) (Event, bool) {
 	a := &r.Activity
 	if a.HeldEnd.IsZero() || a.State != ActivityActive || at.Sub(a.HeldEnd) < HeldEndMax {
 		return Event{}, false

@@ -20,7 +20,7 @@ func geminiTurn(t *testing.T, end time.Duration) *Record {
 // does once it is due, and returns the card's status then.
 func looks(t *testing.T, r *Record, screen string, d time.Duration) Status {
 	t.Helper()
-	due, ok := witnessDue(r)
+	due, ok := WitnessDue(r)
 	if !ok || due.After(t0.Add(d)) {
 		t.Fatalf("a look at %v: due %v (%v)", d, due.Sub(t0), ok)
 	}
@@ -84,7 +84,7 @@ func TestGeminiHeldEndStands(t *testing.T) {
 	}
 	r = geminiTurn(t, 8*time.Second)
 	applyAll(t, r, ev(KindAgentExit, after(8050*time.Millisecond)))
-	if _, due := witnessDue(r); due || !r.Activity.HeldEnd.IsZero() || r.Activity.State != ActivityExited {
+	if _, due := WitnessDue(r); due || !r.Activity.HeldEnd.IsZero() || r.Activity.State != ActivityExited {
 		t.Fatalf("a hook after the held end: %s, held %v, look due %v", r.Activity.State, r.Activity.HeldEnd, due)
 	}
 }
@@ -151,10 +151,10 @@ func TestGeminiResumesOnlyAKeptTurn(t *testing.T) {
 // HeldEndMax: then the hook's word stands.
 func TestGeminiHeldEndUnread(t *testing.T) {
 	r := geminiTurn(t, 8*time.Second)
-	if _, ok := heldEndUnread(r, t0.Add(9*time.Second)); ok {
+	if _, ok := HeldEndUnread(r, t0.Add(9*time.Second)); ok {
 		t.Fatal("a failed capture 1 s after the end ended it")
 	}
-	e, ok := heldEndUnread(r, t0.Add(8*time.Second+HeldEndMax))
+	e, ok := HeldEndUnread(r, t0.Add(8*time.Second+HeldEndMax))
 	if !ok {
 		t.Fatalf("a failed capture %v after the end: still held", HeldEndMax)
 	}

@@ -20,10 +20,10 @@ const MaxLineBytes = 64 << 10
 // that fits MaxLineBytes.
 const MaxFieldBytes = 1 << 10
 
-// lineStart opens every line EncodeLine writes ("v" is Line's first field).
+// LineStart opens every line EncodeLine writes ("v" is Line's first field).
 // A string value cannot hold it (JSON escapes its quotes), so ingest finds a
 // whole line glued behind a torn one by it.
-var lineStart = []byte(`{"v":`)
+var LineStart = []byte(`{"v":`)
 
 // Line is one spool line: what `lanes hook` (or `lanes pr`) appends to
 // $STATE/spool/<id>.jsonl. It keeps only the fields docs/design.md §6 names —
@@ -80,7 +80,7 @@ type Line struct {
 	PR *PR `json:"pr,omitempty"` // agent "lanes", event "pr"
 
 	// Adopt: a hook outside any lanes session asks for a record of its
-	// own (adopted.go); the first such line makes it.
+	// own (store/adopted.go); the first such line makes it.
 	Adopt *Adopt `json:"adopt,omitempty"`
 }
 

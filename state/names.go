@@ -148,3 +148,32 @@ func NewID() string {
 
 // TmuxSessionName is the tmux session name for a lanes session name.
 func TmuxSessionName(name string) string { return "lanes-" + name }
+
+// Resolve picks nameOrID out of records as Tx.Resolve does.
+func Resolve(all []*Record, nameOrID string) (*Record, error) {
+	var best, byID *Record
+	for _, r := range all {
+		if r.ID == nameOrID {
+			byID = r
+		}
+		if r.Name != nameOrID {
+			continue
+		}
+		switch {
+		case best == nil, r.Live() && !best.Live():
+			best = r
+		case r.Live() == best.Live() && r.Runtime.TerminatedAt.After(best.Runtime.TerminatedAt):
+			best = r
+		}
+	}
+	switch {
+	case best != nil && best.Live(), byID == nil && best != nil:
+		return best, nil
+	case byID != nil:
+		return byID, nil
+	}
+	return nil, fmt.Errorf("%w: %q (see `lanes ls --all`)", ErrNoSession, nameOrID)
+}
+
+// ErrNoSession: no record matches the given name or id.
+var ErrNoSession = errors.New("no such session")

@@ -75,7 +75,7 @@ func opencodeEvent(l Line) (Event, bool) {
 	case "lanes.start":
 		e.SessionSource = "startup"
 	case "session.status":
-		e.Detail = qualified(l.Event, l.Status)
+		e.Detail = Qualified(l.Event, l.Status)
 		if k, ok := opencodeStatusKinds[l.Status]; ok {
 			e.Kind = k
 		}
@@ -89,10 +89,10 @@ func opencodeEvent(l Line) (Event, bool) {
 	case "permission.replied":
 		// The option its dialog took, as the plugin passes it (the
 		// reply's word): an answer from lanes checks it took the one meant.
-		e.Detail = qualified(l.Event, l.Reason)
+		e.Detail = Qualified(l.Event, l.Reason)
 		e.Reply = opencodeReplies[l.Reason]
 	case "session.error":
-		e.Detail = qualified(l.Event, l.Reason)
+		e.Detail = Qualified(l.Event, l.Reason)
 		e.Outcome, e.Failure = OutcomeFailure, httpFailure(l.Status)
 		if l.Reason == opencodeAborted {
 			e.Outcome = OutcomeCancellation

@@ -79,7 +79,7 @@ func piEvent(l Line) (Event, bool) {
 	case "agent_end":
 		// The run's last assistant message's stopReason: stop, aborted
 		// (Esc), error (the API's, retries given up or none).
-		e.Detail = qualified(l.Event, l.Reason)
+		e.Detail = Qualified(l.Event, l.Reason)
 		switch l.Reason {
 		case "aborted":
 			e.Outcome = OutcomeCancellation

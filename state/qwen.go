@@ -57,7 +57,7 @@ func qwenEvent(l Line) (Event, bool) {
 			e.Kind = KindAsk
 		}
 	case "Notification":
-		e.Detail = qualified(l.Event, l.NotificationType)
+		e.Detail = Qualified(l.Event, l.NotificationType)
 		switch l.NotificationType {
 		case "permission_prompt":
 			e.Kind, e.Dialog = KindBlock, true

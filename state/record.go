@@ -1,6 +1,7 @@
 package state
 
 import (
+	"errors"
 	"maps"
 	"slices"
 	"time"
@@ -38,7 +39,7 @@ type Record struct {
 	Git GitFacts `json:"git"`
 
 	// Adopted: lanes did not start it; its hooks reported it (§13,
-	// adopted.go). Its pane, if any, is found by id, not by @lanes_id.
+	// store/adopted.go). Its pane, if any, is found by id, not by @lanes_id.
 	Adopted bool `json:"adopted,omitempty"`
 }
 
@@ -53,7 +54,7 @@ type GitFacts struct {
 	// Ahead and Behind the base (or the branch's upstream), and Changed
 	// (files changed in the working tree and index against HEAD, untracked
 	// included) as git said at ReadAt, when they last changed (zero: never
-	// read; gitfacts.go). Ahead and Behind are -1 when they cannot be
+	// read; store/gitfacts.go). Ahead and Behind are -1 when they cannot be
 	// counted (no base git can track, such as a commit hash).
 	Ahead   int       `json:"ahead,omitempty"`
 	Behind  int       `json:"behind,omitempty"`
@@ -302,13 +303,13 @@ func (r *Record) Exit() (status *int, signal string, ok bool) {
 // Clone is a deep copy: nothing it holds is shared with r.
 func (r *Record) Clone() *Record {
 	var c Record
-	r.cloneInto(&c)
+	r.CloneInto(&c)
 	return &c
 }
 
-// cloneInto makes c a deep copy of r, so callers can place copies in one
+// CloneInto makes c a deep copy of r, so callers can place copies in one
 // allocation (a cycle copies every cached record).
-func (r *Record) cloneInto(c *Record) {
+func (r *Record) CloneInto(c *Record) {
 	*c = *r
 	c.Command = slices.Clone(r.Command)
 	c.Env = slices.Clone(r.Env)
@@ -329,3 +330,47 @@ func (r *Record) cloneInto(c *Record) {
 func (r *Record) Recent(now time.Time) bool {
 	return !r.Runtime.Terminated || now.Sub(r.Runtime.TerminatedAt) <= DoneRecentInterval
 }
+
+// StartWindow is how long a start or restart may stay in flight: a session
+// `lanes new` wrote but tmux never showed is removed after it, and a restart
+// whose pane kept its process gets its previous launch back
+// (docs/design.md §5, starting).
+const StartWindow = 30 * time.Second
+
+// ErrStarting: lanes wrote the record, but no tmux read has shown its
+// session yet, so there is no pane to act on (an interrupted `lanes new`
+// leaves this until the session shows up or StartWindow passes).
+var ErrStarting = errors.New("still starting (no tmux session seen yet)")
+
+// Starting reports whether the session is live but lanes has not yet seen
+// its tmux session: a start in flight, not a restart (which knows its
+// session).
+func (r *Record) Starting() bool {
+	return r.Live() && r.Runtime.SessionID == "" && !r.Runtime.StartingAt.IsZero()
+}
+
+// Respawned ends a restart in flight whose new pane is running: the new
+// launch holds alone.
+func Respawned(r *Record) {
+	r.Runtime.PrevLaunch, r.Runtime.PrevPID, r.Runtime.StartingAt = "", 0, time.Time{}
+}
+
+// CommandLost reports whether r's command is only known as text (see
+// LostCommand): restart refuses it rather than guessing.
+func (r *Record) CommandLost() bool { return len(r.Command) > 0 && r.Command[0] == "" }
+
+// ReasonServerExited: the tmux server the session was on is gone, and
+// every session with it (a crash, a kill-server, a reboot): not its
+// agent's exit, nor a user's kill of it. `lanes restore` takes it as it
+// takes a gone session.
+const ReasonServerExited = "tmux server exited"
+
+// BranchUnreadable is the branch of a checkout whose HEAD is there but is
+// no git file (a FIFO, a device, a huge file: planted by another user).
+// git allows no space in a branch name, so no real branch is called so;
+// nothing reads ahead, behind or PRs for it (Record.OnBranch).
+const BranchUnreadable = "HEAD unreadable"
+
+// OnBranch reports whether r's directory is on a branch lanes can follow
+// (ahead, behind, changed, PRs): one it read.
+func (r *Record) OnBranch() bool { return r.Branch != "" && r.Branch != BranchUnreadable }

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Termination reasons the collector records (observe.go), which `lanes
+// Termination reasons the collector records (store/observe.go), which `lanes
 // restore` reads: a gone session may be restored, a clean exit may not.
 const (
 	ReasonGone      = "tmux session gone"
@@ -37,16 +37,16 @@ func Killing(r *Record, at time.Time, server int) {
 	}
 }
 
-// stillThere: an answered read at readStart found r's session.
-func stillThere(r *Record, readStart time.Time) {
+// StillThere: an answered read at readStart found r's session.
+func StillThere(r *Record, readStart time.Time) {
 	if k := r.Runtime.KillingAt; !k.IsZero() && readStart.Sub(k) >= KillGrace {
 		r.Runtime.KillingAt = time.Time{}
 	}
 }
 
-// endedBy is why r's session ended, found gone (or its server gone): the
+// EndedBy is why r's session ended, found gone (or its server gone): the
 // kill lanes set out to do, else why (reason, from source).
-func endedBy(r *Record, reason, source string) (string, string) {
+func EndedBy(r *Record, reason, source string) (string, string) {
 	if !r.Runtime.KillingAt.IsZero() {
 		return ReasonKilled, "user"
 	}

@@ -15,7 +15,7 @@ func TestWitnessSeesARetry(t *testing.T) {
 	r := rec(ActivityActive)
 	// Its spinner draws all along: no silence to look at.
 	r.Runtime.PaneID, r.Pane.WindowActivity = "%1", time.Time{}
-	if at, ok := witnessDue(r); !ok || !at.Equal(t0.Add(WitnessRetryQuiet)) {
+	if at, ok := WitnessDue(r); !ok || !at.Equal(t0.Add(WitnessRetryQuiet)) {
 		t.Fatalf("a working pane with no event: look due %v %v, want %v", at, ok, t0.Add(WitnessRetryQuiet))
 	}
 	SeeScreen(r, screen("retrying"), t0.Add(12*time.Second))
@@ -25,7 +25,7 @@ func TestWitnessSeesARetry(t *testing.T) {
 	if d := Derive(r, t0.Add(13*time.Second)); d.Status != StatusWorking || !slices.Contains(d.Marks, MarkRetrying) {
 		t.Errorf("card: %+v, want working + retrying", d)
 	}
-	if at, _ := witnessDue(r); !at.Equal(t0.Add(12*time.Second + WitnessRetryEvery)) {
+	if at, _ := WitnessDue(r); !at.Equal(t0.Add(12*time.Second + WitnessRetryEvery)) {
 		t.Errorf("next look %v, want %v after the last", at, WitnessRetryEvery)
 	}
 	applyAll(t, r, ev(KindTurnEnd, outc(OutcomeFailure), after(40*time.Second)))

@@ -71,9 +71,9 @@ func silentServers(recs []*Record) map[string]time.Time {
 	return silent
 }
 
-// encodeTally writes t with its keys sorted, so that one tally always
+// EncodeTally writes t with its keys sorted, so that one tally always
 // encodes to the same bytes (a cycle compares them to keep a snapshot).
-func encodeTally(t Tally) []byte {
+func EncodeTally(t Tally) []byte {
 	var e encoder
 	counts := func(m map[string]int) {
 		e.uint(uint64(len(m)))
@@ -94,7 +94,7 @@ func encodeTally(t Tally) []byte {
 	return e.b
 }
 
-func decodeTally(b []byte) (Tally, error) {
+func DecodeTally(b []byte) (Tally, error) {
 	d := decoder{b: b, whole: string(b), size: len(b)}
 	t := Tally{Zones: map[Zone]int{}, Statuses: map[Status]int{}, Silent: map[string]time.Time{}}
 	for range d.countOf(2) {

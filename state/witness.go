@@ -196,7 +196,7 @@ func SeeScreen(r *Record, screen string, at time.Time) *Transition {
 	if _, ok := MarkersOf(r.Agent); !ok {
 		return nil
 	}
-	e, ok := witnessSees(r, Screen(screen), at)
+	e, ok := WitnessSees(r, Screen(screen), at)
 	if !ok {
 		return nil
 	}
@@ -266,14 +266,14 @@ func (m Markers) howEnded(s Screen, ev Event) (Event, bool) {
 	return Event{}, false
 }
 
-// witnessSees records one capture of r's pane taken at at, and returns the
+// WitnessSees records one capture of r's pane taken at at, and returns the
 // event it proves, if any (docs/design.md §11):
 //   - a dialog that two captures ≥ 1 s apart no longer show was answered:
 //     active if the pane went on drawing or shows the busy indicator (the
 //     approved tool runs), else idle (rejected);
 //   - an active, silent pane that shows the idle prompt and no busy
 //     indicator was interrupted: idle, outcome cancellation.
-func witnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
+func WitnessSees(r *Record, s Screen, at time.Time) (Event, bool) {
 	m, _ := MarkersOf(r.Agent)
 	a := &r.Activity
 	first := !a.WitnessAt.After(a.Since) // the first look since the activity changed

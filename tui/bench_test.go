@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -83,7 +84,7 @@ func BenchmarkViewHistory(b *testing.B) {
 func BenchmarkCycleApply(b *testing.B) {
 	recs := many(200)
 	m := loaded(recs, ThemeDark, 200, 50)
-	msg := cycleMsg{res: state.CycleResult{Records: recs, At: fixedNow}, now: fixedNow}
+	msg := cycleMsg{res: store.CycleResult{Records: recs, At: fixedNow}, now: fixedNow}
 	b.ReportAllocs()
 	for b.Loop() {
 		next, _ := m.Update(msg)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/theme"
 
 	tea "charm.land/bubbletea/v2"
@@ -77,7 +78,7 @@ func TestContentOff(t *testing.T) {
 	m := New(context.Background(), Options{Collector: &fakeCycler{}, Actions: &fakeActions{},
 		Theme: ThemeDark, Now: func() time.Time { return fixedNow }, NoContent: true}, nil)
 	m = step(m, tea.WindowSizeMsg{Width: 200, Height: 50})
-	m = step(m, cycleMsg{res: state.CycleResult{Records: contentFixture(), At: fixedNow}, now: fixedNow})
+	m = step(m, cycleMsg{res: store.CycleResult{Records: contentFixture(), At: fixedNow}, now: fixedNow})
 	v := ansi.Strip(m.View().Content)
 	for _, gone := range append(contentWords, "npm", "database", "rm -rf", "212", "完了") {
 		if strings.Contains(v, gone) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/theme"
 
 	tea "charm.land/bubbletea/v2"
@@ -49,7 +50,7 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 	m.cycling = false
 	m.now = msg.now
 	var cmds []tea.Cmd
-	busy := errors.Is(msg.err, state.ErrBusy)
+	busy := errors.Is(msg.err, store.ErrBusy)
 	if !busy {
 		m.busySince = time.Time{}
 	} else if m.busySince.IsZero() {

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 
 	"github.com/charmbracelet/x/ansi"
 )
 
 func cycled(m Model, recs []*state.Record, tmuxErr error) Model {
-	return step(m, cycleMsg{res: state.CycleResult{Records: recs, TmuxErr: tmuxErr, Watching: watching(recs), At: fixedNow}, now: fixedNow})
+	return step(m, cycleMsg{res: store.CycleResult{Records: recs, TmuxErr: tmuxErr, Watching: watching(recs), At: fixedNow}, now: fixedNow})
 }
 
 // watching is CycleResult.Watching as the collector sets it, for records
@@ -46,7 +47,7 @@ func TestOneCycleInFlight(t *testing.T) {
 	if !m.againFull {
 		t.Fatal("a tick during a spool cycle was not queued")
 	}
-	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture()}, now: fixedNow, ingest: true})
+	m = step(m, cycleMsg{res: store.CycleResult{Records: fixture()}, now: fixedNow, ingest: true})
 	if !m.cycling || m.againFull {
 		t.Fatal("the queued full cycle did not start after the spool cycle")
 	}
@@ -67,7 +68,7 @@ func TestSpoolOnlyCycleSaysNothingAboutTmux(t *testing.T) {
 	m := loaded(fixture(), ThemeDark, 160, 48)
 	m = cycled(m, fixture(), errors.New("tmux: no server running"))
 	seq := m.status.seq
-	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture()}, now: fixedNow, ingest: true})
+	m = step(m, cycleMsg{res: store.CycleResult{Records: fixture()}, now: fixedNow, ingest: true})
 	if m = cycled(m, fixture(), errors.New("tmux: no server running")); m.status.seq != seq {
 		t.Error("a spool-only cycle in between made the same tmux error flash again")
 	}
@@ -113,17 +114,17 @@ func TestErrorsShowOnceAndClear(t *testing.T) {
 	// A busy store for one cycle, then again once the first was over: the
 	// records stay and nothing is said (under 8 hook writers a busy cycle
 	// is a matter of course).
-	for _, err := range []error{state.ErrBusy, nil, state.ErrBusy} {
-		m = step(m, cycleMsg{res: state.CycleResult{Records: fixture()}, err: err, now: fixedNow})
+	for _, err := range []error{store.ErrBusy, nil, store.ErrBusy} {
+		m = step(m, cycleMsg{res: store.CycleResult{Records: fixture()}, err: err, now: fixedNow})
 		if m.status.text != "" || len(m.board.items) != before {
 			t.Fatalf("a store busy for one cycle: status %q, %d items (want none and the %d items kept)", m.status.text, len(m.board.items), before)
 		}
 	}
-	m = step(m, cycleMsg{err: state.ErrBusy, now: fixedNow.Add(BusyQuiet - time.Millisecond)})
+	m = step(m, cycleMsg{err: store.ErrBusy, now: fixedNow.Add(BusyQuiet - time.Millisecond)})
 	if m.status.text != "" {
 		t.Fatalf("busy for less than BusyQuiet: status %q", m.status.text)
 	}
-	m = step(m, cycleMsg{err: state.ErrBusy, now: fixedNow.Add(BusyQuiet)})
+	m = step(m, cycleMsg{err: store.ErrBusy, now: fixedNow.Add(BusyQuiet)})
 	if !strings.Contains(m.status.text, "store busy") || len(m.board.items) != before {
 		t.Errorf("store busy: status %q, %d items (want the error and the %d items kept)", m.status.text, len(m.board.items), before)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"lanes/agent"
 	"lanes/state"
+	"lanes/state/store"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -118,14 +119,14 @@ type fakeCycler struct {
 	n       int
 }
 
-func (f *fakeCycler) Cycle(context.Context) (state.CycleResult, error) {
+func (f *fakeCycler) Cycle(context.Context) (store.CycleResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.n++
 	if f.err != nil {
-		return state.CycleResult{}, f.err
+		return store.CycleResult{}, f.err
 	}
-	return state.CycleResult{Records: f.recs, TmuxErr: f.tmuxErr, At: fixedNow}, nil
+	return store.CycleResult{Records: f.recs, TmuxErr: f.tmuxErr, At: fixedNow}, nil
 }
 
 // fakeActions records what the board asked for.
@@ -234,7 +235,7 @@ func loaded(recs []*state.Record, themeName string, w, h int) Model {
 		Theme: themeName, Now: func() time.Time { return fixedNow }, Dir: "/src",
 	}, nil)
 	m = step(m, tea.WindowSizeMsg{Width: w, Height: h})
-	return step(m, cycleMsg{res: state.CycleResult{Records: recs, At: fixedNow}, now: fixedNow})
+	return step(m, cycleMsg{res: store.CycleResult{Records: recs, At: fixedNow}, now: fixedNow})
 }
 
 // step applies one message, dropping the commands.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"lanes/internal/shell"
 	"slices"
 	"strings"
 	"sync"
@@ -13,7 +12,9 @@ import (
 
 	"lanes/internal/listing"
 	"lanes/internal/remote"
+	"lanes/internal/shell"
 	"lanes/state"
+	"lanes/state/store"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -95,7 +96,7 @@ func withHosts(recs []*state.Record, th string, w, h int, hosts []remote.Host, s
 		Now: func() time.Time { return fixedNow }, Hosts: hosts, Remote: newFakeRemote(),
 	}, nil)
 	m = step(m, tea.WindowSizeMsg{Width: w, Height: h})
-	m = step(m, cycleMsg{res: state.CycleResult{Records: recs, At: fixedNow}, now: fixedNow})
+	m = step(m, cycleMsg{res: store.CycleResult{Records: recs, At: fixedNow}, now: fixedNow})
 	for _, st := range sts {
 		m = step(m, hostMsg{st: st})
 	}
@@ -326,7 +327,7 @@ func TestIdleRowKeepsTheHostOfADownCard(t *testing.T) {
 func TestNewRemoteSessionIsSelected(t *testing.T) {
 	m, _ := withHosts(emptyLaneFixture(), ThemeDark, 140, 40, twoHosts, buildUp())
 	m = step(m, createdMsg{name: "eval", host: "build"})
-	m = step(m, cycleMsg{res: state.CycleResult{Records: emptyLaneFixture(), At: fixedNow}, now: fixedNow})
+	m = step(m, cycleMsg{res: store.CycleResult{Records: emptyLaneFixture(), At: fixedNow}, now: fixedNow})
 	if sel := m.board.selected(); sel != nil && sel.Rec.Name == "eval" {
 		t.Fatal("eval selected before its host said it exists")
 	}

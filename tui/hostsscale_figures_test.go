@@ -17,6 +17,7 @@ import (
 	"lanes/agent"
 	"lanes/internal/remote/sshtest"
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // The figures of issue 33 at scale: one board over 10 hosts of 100
@@ -134,7 +135,7 @@ func scaleAnswers(t *testing.T, e *e2e, h *sshtest.Host, received []string) []ti
 // command started it (lanes looks agents up on the PATH this test shares).
 func setAgent(t *testing.T, h *sshtest.Host, name, a string) {
 	t.Helper()
-	if err := state.NewStore(h.StateDir).Update(func(tx *state.Tx) error {
+	if err := store.New(h.StateDir).Update(func(tx *store.Tx) error {
 		r, err := tx.Resolve(name)
 		if err != nil {
 			return err

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 
 	tea "charm.land/bubbletea/v2"
@@ -57,7 +58,7 @@ func TestKillConfirmSaysTmuxIsNotAnswering(t *testing.T) {
 		Theme: ThemeDark, Now: func() time.Time { return fixedNow }, Dir: "/src",
 	}, nil)
 	m = step(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m = step(m, cycleMsg{res: state.CycleResult{Records: hungFixture(), At: fixedNow}, now: fixedNow})
+	m = step(m, cycleMsg{res: store.CycleResult{Records: hungFixture(), At: fixedNow}, now: fixedNow})
 	m = press(m, "x")
 	view := ansi.Strip(m.View().Content)
 	flat := strings.Join(strings.Fields(view), " ")
@@ -95,7 +96,7 @@ func TestKillConfirmOfReachableSessionIsNoKillAnyway(t *testing.T) {
 		Theme: ThemeDark, Now: func() time.Time { return fixedNow }, Dir: "/src",
 	}, nil)
 	m = step(m, tea.WindowSizeMsg{Width: 80, Height: 24})
-	m = step(m, cycleMsg{res: state.CycleResult{Records: recs, At: fixedNow}, now: fixedNow})
+	m = step(m, cycleMsg{res: store.CycleResult{Records: recs, At: fixedNow}, now: fixedNow})
 	m = press(m, "x")
 	if view := ansi.Strip(m.View().Content); strings.Contains(view, "not answering") {
 		t.Fatalf("the confirm of a reachable session speaks of tmux not answering:\n%s", view)
@@ -114,7 +115,7 @@ func TestTmuxNotAnsweringLasts(t *testing.T) {
 	hung := errors.New("tmux list-panes: tmux timed out")
 	m := loaded(fixture(), ThemeDark, 80, 24)
 	at := func(d time.Duration) cycleMsg {
-		return cycleMsg{res: state.CycleResult{Records: fixture(), TmuxErr: hung, Watching: true, At: fixedNow.Add(d)}, now: fixedNow.Add(d)}
+		return cycleMsg{res: store.CycleResult{Records: fixture(), TmuxErr: hung, Watching: true, At: fixedNow.Add(d)}, now: fixedNow.Add(d)}
 	}
 	m = step(m, at(0))
 	m = step(m, clearStatusMsg{seq: m.status.seq}) // the flash is over
@@ -125,7 +126,7 @@ func TestTmuxNotAnsweringLasts(t *testing.T) {
 	}
 	checkFrame(t, m.View().Content, 80, 24)
 	// A hook-only cycle reads no tmux: it says nothing either way.
-	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture(), At: fixedNow}, now: fixedNow.Add(13 * time.Second), ingest: true})
+	m = step(m, cycleMsg{res: store.CycleResult{Records: fixture(), At: fixedNow}, now: fixedNow.Add(13 * time.Second), ingest: true})
 	if v := plainView(m); !strings.Contains(v[0], tmuxNote) {
 		t.Fatalf("a spool-only cycle ended the note: %q", v[0])
 	}
@@ -142,7 +143,7 @@ const tmuxNote = "tmux is not answering"
 func TestTmuxNotRunningSaysRestore(t *testing.T) {
 	gone := fmt.Errorf("tmux list-panes: %w", tmux.ErrNoServer)
 	m := loaded(fixture(), ThemeDark, 80, 24)
-	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture(), TmuxErr: gone, Watching: true, At: fixedNow}, now: fixedNow})
+	m = step(m, cycleMsg{res: store.CycleResult{Records: fixture(), TmuxErr: gone, Watching: true, At: fixedNow}, now: fixedNow})
 	m = step(m, clearStatusMsg{seq: m.status.seq})
 	if v := plainView(m); !strings.Contains(v[0], "tmux is not running — R or `lanes restore --all` brings them back") {
 		t.Errorf("title line %q does not say what brings the sessions back", v[0])

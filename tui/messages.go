@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 
 	tea "charm.land/bubbletea/v2"
@@ -18,7 +19,7 @@ type (
 	// cycleMsg is one collector cycle's result, and the time it ended;
 	// ingest: it ingested the spool without reading tmux.
 	cycleMsg struct {
-		res    state.CycleResult
+		res    store.CycleResult
 		err    error
 		now    time.Time
 		ingest bool

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -322,7 +323,7 @@ func TestNewSessionIsSelected(t *testing.T) {
 	m := loaded(fixture(), ThemeDark, 160, 48)
 	m = step(m, createdMsg{name: "fresh"})
 	recs := append(fixture(), rec("f1000001", "fresh", state.ActivityActive, time.Second))
-	m = step(m, cycleMsg{res: state.CycleResult{Records: recs, At: fixedNow}, now: fixedNow})
+	m = step(m, cycleMsg{res: store.CycleResult{Records: recs, At: fixedNow}, now: fixedNow})
 	if got := selectedName(m); got != "fresh" {
 		t.Errorf("selected %q after the new session arrived, want fresh", got)
 	}

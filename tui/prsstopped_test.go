@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -17,7 +18,7 @@ import (
 func TestPRsStoppedIsSaid(t *testing.T) {
 	m := loaded(fixture(), ThemeDark, 160, 48)
 	off := errors.New("PRs from GitHub are off: gh is not logged in (run gh auth login, or set GH_TOKEN)")
-	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture(), PRsStopped: off}, now: fixedNow})
+	m = step(m, cycleMsg{res: store.CycleResult{Records: fixture(), PRsStopped: off}, now: fixedNow})
 	v := ansi.Strip(m.View().Content)
 	if first := strings.SplitN(v, "\n", 2)[0]; !strings.Contains(first, "✗ PRs from GitHub off") {
 		t.Errorf("title line %q lacks the note", first)
@@ -25,7 +26,7 @@ func TestPRsStoppedIsSaid(t *testing.T) {
 	if !strings.Contains(v, "gh is not logged in") || !strings.Contains(v, "tries again every 5 minutes") {
 		t.Errorf("the bottom line does not say why:\n%s", v)
 	}
-	m = step(m, cycleMsg{res: state.CycleResult{Records: fixture()}, now: fixedNow})
+	m = step(m, cycleMsg{res: store.CycleResult{Records: fixture()}, now: fixedNow})
 	if first := strings.SplitN(ansi.Strip(m.View().Content), "\n", 2)[0]; strings.Contains(first, "PRs from GitHub off") {
 		t.Errorf("title line %q keeps the note after gh answered again", first)
 	}

@@ -2,8 +2,8 @@ package tui
 
 import (
 	"fmt"
-	"lanes/internal/shell"
 
+	"lanes/internal/shell"
 	"lanes/state"
 
 	tea "charm.land/bubbletea/v2"

@@ -9,15 +9,16 @@ import (
 	"lanes/agent"
 	"lanes/internal/remote"
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 )
 
-// Cycler runs one collector cycle; *state.Collector is one.
+// Cycler runs one collector cycle; *store.Collector is one.
 type Cycler interface {
-	Cycle(ctx context.Context) (state.CycleResult, error)
+	Cycle(ctx context.Context) (store.CycleResult, error)
 }
 
 // Actions are the session commands the board offers. The session service
@@ -167,7 +168,7 @@ func Run(ctx context.Context, o Options) error {
 	var spool <-chan struct{}
 	var watchErr error
 	if o.StateDir != "" {
-		spool, watchErr = state.WatchSpool(ctx, o.StateDir)
+		spool, watchErr = store.WatchSpool(ctx, o.StateDir)
 	}
 	m := New(ctx, o, either(ctx, spool, o.Wake))
 	defer m.voice.release()

@@ -9,6 +9,7 @@ import (
 
 	"lanes/internal/fsafe"
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/theme"
 	"lanes/tmux"
 
@@ -21,11 +22,11 @@ import (
 // paths and bbolt's detail, which would push the advice off the line.
 func troubleNote(err error) string {
 	switch {
-	case errors.Is(err, state.ErrDamaged):
+	case errors.Is(err, store.ErrDamaged):
 		return "store damaged — run `lanes doctor --repair`"
 	case errors.Is(err, state.ErrSchemaTooNew):
 		return "store from a newer lanes — upgrade lanes"
-	case errors.Is(err, state.ErrBusy):
+	case errors.Is(err, store.ErrBusy):
 		return "store busy — another lanes process holds it"
 	case errors.Is(err, fsafe.ErrForeign):
 		return "state dir not private — ? shows the fix"
@@ -52,7 +53,7 @@ const serverNoteFor = 10 * time.Minute
 // this host exited and ended sessions with it, and what brings them back,
 // in the longest of its forms that fits width; "" when none did.
 func (m Model) serverExitNote(room int) string {
-	socket, names := state.LastServerExit(m.recs, m.now.Add(-serverNoteFor))
+	socket, names := store.LastServerExit(m.recs, m.now.Add(-serverNoteFor))
 	if len(names) == 0 {
 		return ""
 	}

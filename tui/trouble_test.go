@@ -9,13 +9,14 @@ import (
 
 	"lanes/internal/fsafe"
 	"lanes/state"
+	"lanes/state/store"
 
 	"github.com/charmbracelet/x/ansi"
 )
 
 // errDamaged is a store error as the collector returns it, with the long
 // detail bbolt gives that cuts off the advice on a narrow line.
-var errDamaged = fmt.Errorf("%w: /tmp/lanes-trial-1234567890/state/lanes.db: assertion failed: Page expected to be: 3, but self identifies as 8927612345; run `lanes doctor --repair` (it keeps the damaged file aside and copies every readable record into a new store)", state.ErrDamaged)
+var errDamaged = fmt.Errorf("%w: /tmp/lanes-trial-1234567890/state/lanes.db: assertion failed: Page expected to be: 3, but self identifies as 8927612345; run `lanes doctor --repair` (it keeps the damaged file aside and copies every readable record into a new store)", store.ErrDamaged)
 
 const repairNote = "store damaged — run `lanes doctor --repair`"
 
@@ -114,12 +115,12 @@ func TestStoreTroubleKinds(t *testing.T) {
 // however long the flash lasts.
 func TestBusyStoreLastsPastTheQuietPeriod(t *testing.T) {
 	m := loaded(fixture(), ThemeDark, 80, 24)
-	m = failed(m, state.ErrBusy, fixedNow)
+	m = failed(m, store.ErrBusy, fixedNow)
 	if v := plainView(m); strings.Contains(v[0], "busy") {
 		t.Fatalf("a short busy spell shows on the title: %q", v[0])
 	}
 	for i := 2; i < 12; i++ {
-		m = failed(m, state.ErrBusy, fixedNow.Add(time.Duration(i)*time.Second))
+		m = failed(m, store.ErrBusy, fixedNow.Add(time.Duration(i)*time.Second))
 		m = step(m, clearStatusMsg{seq: m.status.seq})
 		if v := plainView(m); !strings.Contains(v[0], "store busy") {
 			t.Fatalf("busy for %d s: title %q lacks store busy", i, v[0])

@@ -12,6 +12,7 @@ import (
 	"lanes/agent"
 	"lanes/internal/session"
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // fakeClaude starts session name running a fake Claude Code: it shows the
@@ -43,7 +44,7 @@ func (e *env) newAs(name string, ag state.Agent, argv ...string) {
 	e.t.Helper()
 	e.must(append([]string{"new", name, "--"}, argv...)...)
 	r := e.record(name)
-	if err := e.app().svc().Update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+	if err := e.app().svc().Update(r.ID, func(cur *state.Record, _ *store.Tx) error {
 		cur.Agent = ag
 		return nil
 	}); err != nil {

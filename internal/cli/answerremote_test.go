@@ -12,6 +12,7 @@ import (
 	"lanes/internal/listing"
 	"lanes/internal/remote/sshtest"
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // Another host's dialog is answered from here, over real ssh, with the
@@ -102,7 +103,7 @@ func fakeClaudeOn(t *testing.T, h *sshtest.Host, name string) (received string) 
 	h.Lanes(t, "new", name, "--dir", dir, "--", fake)
 	// Its record says claude (a custom command started it: lanes looks
 	// agents up on PATH, which the rig's lanes shares with this test).
-	if err := state.NewStore(h.StateDir).Update(func(tx *state.Tx) error {
+	if err := store.New(h.StateDir).Update(func(tx *store.Tx) error {
 		r, err := tx.Resolve(name)
 		if err != nil {
 			return err

@@ -16,6 +16,7 @@ import (
 
 	"lanes/internal/config"
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 )
 
@@ -382,14 +383,14 @@ func versionLine(version, build string) string {
 
 // stateDir resolves the state directory from this invocation's environment.
 func (a *app) stateDir() (string, error) {
-	return state.Dir(a.getenv)
+	return store.Dir(a.getenv)
 }
 
 // store opens the store handle (it holds no file until used).
-func (a *app) store() (*state.Store, error) {
+func (a *app) store() (*store.Store, error) {
 	dir, err := a.stateDir()
 	if err != nil {
 		return nil, err
 	}
-	return state.NewStore(dir), nil
+	return store.New(dir), nil
 }

@@ -17,6 +17,7 @@ import (
 	"lanes/internal/remote"
 	"lanes/internal/session"
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 )
 
@@ -29,11 +30,11 @@ type Board func(ctx context.Context, o BoardOptions) error
 // BoardOptions is what the board needs from the command line: the
 // collector, the session commands, and the user's choices.
 type BoardOptions struct {
-	Collector *state.Collector
+	Collector *store.Collector
 	// Ingest runs spool-only cycles, for hook lines: no tmux read
 	// (Collector's own Ingest, sharing its cached records).
 	Ingest interface {
-		Cycle(context.Context) (state.CycleResult, error)
+		Cycle(context.Context) (store.CycleResult, error)
 	}
 	// Wake asks for an Ingest cycle: something taken beside the cycles
 	// waits to be applied.
@@ -158,7 +159,7 @@ func (a *app) sameBuild() error {
 
 // boardCollector is the collector as the board runs it; done ends what
 // it holds open (the control-mode client).
-func (a *app) boardCollector() (c *state.Collector, done func(), err error) {
+func (a *app) boardCollector() (c *store.Collector, done func(), err error) {
 	if c, err = a.readerCollector(); err != nil {
 		return nil, nil, err
 	}
@@ -172,11 +173,11 @@ func (a *app) boardCollector() (c *state.Collector, done func(), err error) {
 	}
 	// The board has a next cycle: the witness's captures run beside its
 	// cycles, not inside them.
-	c.Witness = state.NewWitnessRunner()
+	c.Witness = store.NewWitnessRunner()
 	// Only the long-lived processes, the board and ls --watch, read
 	// ahead, behind and changed (beside their cycles); ls shows what they
 	// stored.
-	c.Git = &state.GitPoller{}
+	c.Git = &store.GitPoller{}
 	// And PR facts from GitHub, when gh is there and logged in.
 	if c.PRs, err = a.prPoller(); err != nil {
 		done()

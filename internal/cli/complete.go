@@ -3,12 +3,12 @@ package cli
 import (
 	"context"
 	"fmt"
-	"lanes/internal/near"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"lanes/internal/near"
 	"lanes/internal/remote"
 	"lanes/state"
 )

@@ -13,6 +13,7 @@ import (
 
 	"lanes/internal/session"
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 	"lanes/tmux/tmuxtest"
 )
@@ -38,7 +39,7 @@ func BenchmarkCycle(b *testing.B) {
 						src.Reader = &tmux.PaneReader{Client: tc, AnyVersion: true}
 						defer src.Reader.Close()
 					}
-					col := &state.Collector{Store: state.NewStore(dir), Panes: src, Socket: tc.Socket}
+					col := &store.Collector{Store: store.New(dir), Panes: src, Socket: tc.Socket}
 					cycle := func() {
 						res, err := col.Cycle(context.Background())
 						if err != nil || res.TmuxErr != nil || len(res.Records) != n {

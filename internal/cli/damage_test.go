@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -98,7 +99,7 @@ func TestDamagedStoreIsReportedAndRepaired(t *testing.T) {
 		t.Fatalf("recovered %d, rebuilt %d of %d: one damaged page should lose only its records, and s15 was on it\n%s", got, rebuilt, n, out)
 	}
 	s := e.ls()
-	if len(s) != n || !s["s15"].IsTerminated || *s["s15"].TerminatedReason != state.ReasonRebuilt {
+	if len(s) != n || !s["s15"].IsTerminated || *s["s15"].TerminatedReason != store.ReasonRebuilt {
 		t.Fatalf("after repair ls --all shows %d sessions, s15 %+v", len(s), s["s15"])
 	}
 	if out, _, _ := e.run("doctor"); !strings.Contains(out, "every page readable") {

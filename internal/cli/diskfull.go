@@ -6,6 +6,7 @@ import (
 	"syscall"
 
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // minFreeBytes: below this much free space on the state dir's filesystem
@@ -52,7 +53,7 @@ func (a *app) readOnlyRecords(cycleErr error) ([]*state.Record, error) {
 		return nil, cycleErr
 	}
 	var recs []*state.Record
-	if err := state.NewStore(dir).View(func(tx *state.Tx) error {
+	if err := store.New(dir).View(func(tx *store.Tx) error {
 		var err error
 		recs, err = tx.All()
 		return err

@@ -13,6 +13,7 @@ import (
 
 	"lanes/internal/testenv"
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // fullDisk mounts a small tmpfs at dir and fills it; it skips the test
@@ -54,10 +55,10 @@ func TestLsOnAFullDisk(t *testing.T) {
 	e.vars = map[string]string{"LANES_STATE_DIR": e.state, "HOME": e.home, "LANES_TMUX_SOCKET": "lanes-test-nosuch-full"}
 	free := fullDisk(t, e.state)
 	r := lsRecord("full0001", "api", state.ActivityIdle, now)
-	if err := state.NewStore(e.state).Update(func(tx *state.Tx) error { return tx.Put(r) }); err != nil {
+	if err := store.New(e.state).Update(func(tx *store.Tx) error { return tx.Put(r) }); err != nil {
 		t.Fatal(err)
 	}
-	if err := state.AppendLine(e.state, state.Line{V: 1, At: now, Session: r.ID, Agent: "generic", Event: "active"}); err != nil {
+	if err := store.AppendLine(e.state, state.Line{V: 1, At: now, Session: r.ID, Agent: "generic", Event: "active"}); err != nil {
 		t.Fatal(err)
 	}
 	fill(t, e.state)

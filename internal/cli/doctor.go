@@ -13,6 +13,7 @@ import (
 	"lanes/agent"
 	"lanes/internal/fsafe"
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // check is one line of the doctor's report; fix is the command that mends a
@@ -37,7 +38,7 @@ func (a *app) cmdDoctor(ctx context.Context, args []string) int {
 	if *repair {
 		if st, err := a.store(); err == nil {
 			var recs []*state.Record
-			if st.View(func(tx *state.Tx) error { var err error; recs, err = tx.All(); return err }) == nil {
+			if st.View(func(tx *store.Tx) error { var err error; recs, err = tx.All(); return err }) == nil {
 				a.repairWorktrees(ctx, recs)
 			}
 		}
@@ -122,12 +123,12 @@ func (a *app) doctorState(dir string, add addFunc) {
 	add(private, "chmod 700 "+dir, "state dir %s (owner %s, mode %04o)%s", dir, fsafe.Name(fsafe.Owner(fi)), fi.Mode().Perm(), why)
 	doctorDisk(dir, add)
 
-	st := state.NewStore(dir)
+	st := store.New(dir)
 	var recs []*state.Record
 	var counters map[string]int
 	var schema int
 	var size int64
-	err = st.View(func(tx *state.Tx) error {
+	err = st.View(func(tx *store.Tx) error {
 		var err error
 		recs, err = tx.All()
 		if err != nil {
@@ -137,7 +138,7 @@ func (a *app) doctorState(dir string, add addFunc) {
 		schema, size = tx.Schema(), tx.Size()
 		return err
 	})
-	if !errors.Is(err, state.ErrBusy) {
+	if !errors.Is(err, store.ErrBusy) {
 		// Check says what a failed read was: damage (a record that
 		// does not decode), a newer lanes, or nothing it can see.
 		if cerr := st.Check(); cerr != nil || err == nil {
@@ -145,21 +146,21 @@ func (a *app) doctorState(dir string, add addFunc) {
 		}
 	}
 	switch {
-	case errors.Is(err, state.ErrDamaged):
-		what, _ := state.Damage(err)
+	case errors.Is(err, store.ErrDamaged):
+		what, _ := store.Damage(err)
 		add(false, "lanes doctor --repair (it keeps the damaged file aside and copies every readable record into a new store)", "store: %s", what)
 		return
 	case errors.Is(err, state.ErrSchemaTooNew):
 		add(false, "", "store: %v", err) // says to upgrade
 		return
-	case errors.Is(err, state.ErrBusy):
+	case errors.Is(err, store.ErrBusy):
 		add(false, "wait for the other lanes process, or find it with `fuser "+st.Path()+"`", "store: %v", err)
 		return
 	case err != nil: // damage is above: this is the file's access (owner, permissions, disk)
 		add(false, "check that you own "+st.Path()+" and can read and write it, and that its disk is mounted and not full", "store: %v", err)
 		return
 	}
-	add(schema == state.SchemaVersion, "", "store %s: schema %d, %d KiB, %d session(s), every page readable", st.Path(), schema, size/1024, len(recs))
+	add(schema == store.SchemaVersion, "", "store %s: schema %d, %d KiB, %d session(s), every page readable", st.Path(), schema, size/1024, len(recs))
 
 	a.doctorOtherServers(recs, add)
 	doctorWorktrees(recs, add)
@@ -169,7 +170,7 @@ func (a *app) doctorState(dir string, add addFunc) {
 }
 
 // doctorSpool says what hook lines wait for the next cycle.
-func doctorSpool(st *state.Store, add addFunc) {
+func doctorSpool(st *store.Store, add addFunc) {
 	backlog, err := st.Backlog()
 	if err != nil {
 		add(false, "", "spool: %v", err)
@@ -212,7 +213,7 @@ func doctorDropped(dir string, recs []*state.Record, counters map[string]int, ad
 	// Stale-launch and after-exit drops are fencing doing its job.
 	malformed := dropped[state.DropBadJSON] + dropped[state.DropBadVersion] + dropped[state.DropTooLong] +
 		dropped[state.DropBadUTF8] + dropped[state.CounterBadSpoolFile]
-	add(malformed == 0, "look at the spool lines in "+state.SpoolDir(dir)+"; a hook from another lanes version may be writing them",
+	add(malformed == 0, "look at the spool lines in "+store.SpoolDir(dir)+"; a hook from another lanes version may be writing them",
 		"dropped spool lines by reason: %s", strings.Join(keys, ", "))
 }
 

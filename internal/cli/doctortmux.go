@@ -9,13 +9,14 @@ import (
 
 	"lanes/internal/session"
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 )
 
 // doctorTmux checks tmux and this invocation's server, as the doctor's
 // cycle read it (res; probed again only when the cycle could not run), and
 // the sessions on it that carry an @lanes_id no live record has.
-func (a *app) doctorTmux(ctx context.Context, res state.CycleResult, cycleErr error, add addFunc) {
+func (a *app) doctorTmux(ctx context.Context, res store.CycleResult, cycleErr error, add addFunc) {
 	tc := a.tmuxClient()
 	// The binary's version needs no server, so a server that just hung
 	// (tmuxFor's memory of it) says nothing about it: a plain client asks.
@@ -42,7 +43,7 @@ func (a *app) doctorTmux(ctx context.Context, res state.CycleResult, cycleErr er
 			ours = append(ours, r)
 		}
 	}
-	_, ended := state.LastServerExit(ours, a.now().Add(-state.RestoreWindow))
+	_, ended := store.LastServerExit(ours, a.now().Add(-state.RestoreWindow))
 	switch {
 	case errors.Is(readErr, tmux.ErrNoServer) && len(waiting) == 0 && len(ended) > 0:
 		add(false, "`lanes restore --all` starts them again (an agent resumes its conversation)",

@@ -20,6 +20,7 @@ import (
 	"lanes/internal/fsafe"
 	"lanes/internal/session"
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // hookErrorsCap bounds hook-errors.log; past it the log starts over.
@@ -228,7 +229,7 @@ func (a *app) hook(dir string, h hookArgs) error {
 	l.Background, l.BackgroundStart = state.BackgroundList(p.BackgroundTasks), state.BackgroundStarted(p.ToolResponse)
 	l.Automatic, l.TaskDone = state.AutomaticPrompt(p.Prompt)
 	l.Scheduled, l.PromptSum = state.ScheduledList(p.SessionCrons), state.PromptSum(p.Prompt)
-	if err := state.AppendLine(dir, l); err != nil {
+	if err := store.AppendLine(dir, l); err != nil {
 		return fmt.Errorf("lanes hook %s %s: appending to the spool of %s: %w", ag, event, id, err)
 	}
 	return nil
@@ -242,7 +243,7 @@ func (a *app) hookSession(dir, nameOrID string) (id, launch string, err error) {
 		return id, a.getenv(agent.EnvLaunch), nil
 	}
 	if socket, pane, ok := a.tmuxHere(); ok && nameOrID == "" {
-		if b, err := os.ReadFile(state.PaneIndex(dir, socket, pane)); err == nil {
+		if b, err := os.ReadFile(store.PaneIndex(dir, socket, pane)); err == nil {
 			if f := strings.Fields(string(b)); len(f) == 2 && state.ValidID(f[0]) {
 				return f[0], f[1], nil
 			}

@@ -13,12 +13,13 @@ import (
 
 	"lanes/internal/listing"
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // spoolLines reads a session's spool file.
 func spoolLines(t *testing.T, dir, id string) []state.Line {
 	t.Helper()
-	b, err := os.ReadFile(state.SpoolPath(dir, id))
+	b, err := os.ReadFile(store.SpoolPath(dir, id))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +62,7 @@ func TestHookWritesOneLeanLine(t *testing.T) {
 	if l.ToolInput != "rm -rf secret" {
 		t.Errorf("tool input summary %q, want the command", l.ToolInput)
 	}
-	raw, _ := os.ReadFile(state.SpoolPath(e.state, "abcd1234"))
+	raw, _ := os.ReadFile(store.SpoolPath(e.state, "abcd1234"))
 	// (A prompt's digest, prompt_sum, is kept: it says nothing of it.)
 	for _, secret := range []string{"secret prompt", `"prompt"`, "transcript", "cwd", "/src"} {
 		if strings.Contains(string(raw), secret) {
@@ -76,8 +77,8 @@ func TestHookWritesOneLeanLine(t *testing.T) {
 	if l := spoolLines(t, e.state, "abcd1234")[1]; l.ToolInput != "" || l.ToolName != "Bash" {
 		t.Errorf("LANES_CONTENT=off: line %+v, want the tool's name without its input", l)
 	}
-	fi, _ := os.Stat(state.SpoolPath(e.state, "abcd1234"))
-	di, _ := os.Stat(state.SpoolDir(e.state))
+	fi, _ := os.Stat(store.SpoolPath(e.state, "abcd1234"))
+	di, _ := os.Stat(store.SpoolDir(e.state))
 	if fi.Mode().Perm() != 0o600 || di.Mode().Perm() != 0o700 {
 		t.Errorf("modes: file %v dir %v", fi.Mode().Perm(), di.Mode().Perm())
 	}
@@ -105,9 +106,9 @@ func TestHookFailuresGoToTheLog(t *testing.T) {
 		}
 	}
 	// An unwritable spool dir: still exit 0, and the failure is logged.
-	os.MkdirAll(state.SpoolDir(e.state), 0o700)
-	os.Chmod(state.SpoolDir(e.state), 0o500)
-	defer os.Chmod(state.SpoolDir(e.state), 0o700)
+	os.MkdirAll(store.SpoolDir(e.state), 0o700)
+	os.Chmod(store.SpoolDir(e.state), 0o500)
+	defer os.Chmod(store.SpoolDir(e.state), 0o700)
 	if os.Geteuid() != 0 {
 		e.stdin = ""
 		if _, _, code := e.run("hook", "generic", "active"); code != 0 {

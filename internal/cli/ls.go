@@ -14,6 +14,7 @@ import (
 
 	"lanes/internal/listing"
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/theme"
 	"lanes/tmux"
 )
@@ -102,9 +103,9 @@ func lsBranch(b string) string {
 // lsRecords is what ls lists: the records of a cycle, else, while another
 // process (a board) holds the store, its last cycle's snapshot, else the
 // store as it is when the disk is full.
-func (a *app) lsRecords(ctx context.Context, cycle func(context.Context) (state.CycleResult, error)) ([]*state.Record, error) {
+func (a *app) lsRecords(ctx context.Context, cycle func(context.Context) (store.CycleResult, error)) ([]*state.Record, error) {
 	res, err := cycle(ctx)
-	if errors.Is(err, state.ErrBusy) {
+	if errors.Is(err, store.ErrBusy) {
 		if recs, ok := a.snapshot(snapshotMaxAge); ok {
 			a.warn("store busy; showing the last cycle, under %s old", snapshotMaxAge)
 			return recs, nil
@@ -182,7 +183,7 @@ func (a *app) noteOtherServers(recs []*state.Record) {
 // server exited and ended sessions with it, and what brings them back
 // (the board's title line says the same).
 func (a *app) noteServerExit(recs []*state.Record, now time.Time) {
-	socket, names := state.LastServerExit(recs, now.Add(-10*time.Minute))
+	socket, names := store.LastServerExit(recs, now.Add(-10*time.Minute))
 	if len(names) == 0 {
 		return
 	}

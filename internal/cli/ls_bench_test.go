@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // BenchmarkLsJSON500 is `lanes ls --json` over 500 stored sessions, in
@@ -17,9 +18,9 @@ import (
 // Derive and JSON for every record.
 func BenchmarkLsJSON500(b *testing.B) {
 	dir := filepath.Join(b.TempDir(), "state")
-	st := state.NewStore(dir)
+	st := store.New(dir)
 	now := time.Now().UTC()
-	if err := st.Update(func(tx *state.Tx) error {
+	if err := st.Update(func(tx *store.Tx) error {
 		for i := range 500 {
 			r := &state.Record{ID: fmt.Sprintf("bench%03d", i), Name: fmt.Sprintf("s%d", i), Agent: state.AgentClaude,
 				Runtime:  state.Runtime{Socket: "elsewhere", SessionID: fmt.Sprintf("$%d", i), PaneID: fmt.Sprintf("%%%d", i), Launch: "L", PaneStartedAt: now},

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // lsEnv is a store with records on a tmux socket nobody serves, so `ls`
@@ -18,8 +19,8 @@ func lsEnv(t *testing.T, recs ...*state.Record) *env {
 	t.Helper()
 	e := &env{t: t, state: filepath.Join(t.TempDir(), "state"), home: t.TempDir()}
 	e.vars = map[string]string{"LANES_STATE_DIR": e.state, "HOME": e.home, "LANES_TMUX_SOCKET": "lanes-test-nosuch-ls"}
-	st := state.NewStore(e.state)
-	if err := st.Update(func(tx *state.Tx) error {
+	st := store.New(e.state)
+	if err := st.Update(func(tx *store.Tx) error {
 		for _, r := range recs {
 			if err := tx.Put(r); err != nil {
 				return err
@@ -201,7 +202,7 @@ func TestPRAppliesAtOnce(t *testing.T) {
 	e.now = func() time.Time { return now }
 	e.must("pr", "api", "--number", "12", "--review", "pending", "--ci", "passing")
 	var got *state.Record
-	if err := state.NewStore(e.state).View(func(tx *state.Tx) error {
+	if err := store.New(e.state).View(func(tx *store.Tx) error {
 		var err error
 		got, err = tx.Get(r.ID)
 		return err

@@ -16,6 +16,7 @@ import (
 
 	"lanes/internal/listing"
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // watchEvery is how often `ls --json --watch` runs a cycle when no hook
@@ -47,11 +48,11 @@ func (a *app) watchLs(ctx context.Context, all bool) int {
 	// Long-lived as the board is, it reads ahead, behind and changed as
 	// the board does: a host where no board runs still shows them to
 	// another's.
-	c.Git = &state.GitPoller{}
+	c.Git = &store.GitPoller{}
 	// One collector for the stream's life: its cache spares decoding every
 	// record again each second.
-	cycle := func(ctx context.Context) (state.CycleResult, error) { return c.Cycle(ctx) }
-	spool, err := state.WatchSpool(ctx, dir)
+	cycle := func(ctx context.Context) (store.CycleResult, error) { return c.Cycle(ctx) }
+	spool, err := store.WatchSpool(ctx, dir)
 	if err != nil {
 		a.warn("%v; polling every second", err)
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"lanes/state"
+	"lanes/state/store"
 )
 
 // TestMissingStoreIsRefused: lanes.db removed while lanes' other files
@@ -81,8 +81,8 @@ func TestNewFacingALostSession(t *testing.T) {
 func TestOrphansTheStoreLost(t *testing.T) {
 	e := newEnv(t)
 	e.must("new", "--dir", t.TempDir(), "api", "--", "sh", "-c", "sleep 3600")
-	st := state.NewStore(e.state)
-	if err := st.Update(func(tx *state.Tx) error {
+	st := store.New(e.state)
+	if err := st.Update(func(tx *store.Tx) error {
 		all, err := tx.All()
 		for _, r := range all {
 			err = errors.Join(err, tx.Delete(r.ID))

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // cmdPR records a PR's facts through the spool, the same ordered path hooks
@@ -73,7 +74,7 @@ func (a *app) cmdPR(ctx context.Context, args []string) int {
 	}
 	// The resolve above read tmux; applying the line needs the spool only.
 	c, err := a.collector()
-	var res state.CycleResult
+	var res store.CycleResult
 	if err == nil {
 		res, err = c.Ingest(ctx)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // TestPRRefusesEmptyValues: `--review ”` is a usage error that lists the
@@ -25,7 +26,7 @@ func TestPRRefusesEmptyValues(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errs, "--url") {
 		t.Errorf("pr with a 2 KB URL: exit %d, %q; want a usage error", code, firstLineOf(errs))
 	}
-	if _, err := os.Stat(state.SpoolPath(e.state, r.ID)); !os.IsNotExist(err) {
+	if _, err := os.Stat(store.SpoolPath(e.state, r.ID)); !os.IsNotExist(err) {
 		t.Errorf("a refused pr wrote to the spool (%v)", err)
 	}
 }
@@ -38,8 +39,8 @@ func TestPRAppliesAfterAnEndlessLine(t *testing.T) {
 	r := lsRecord("prdrop01", "api", state.ActivityIdle, now)
 	e := lsEnv(t, r)
 	e.now = func() time.Time { return now }
-	os.MkdirAll(state.SpoolDir(e.state), 0o700)
-	os.WriteFile(state.SpoolPath(e.state, r.ID), []byte(strings.Repeat("g", state.MaxLineBytes+1)), 0o600)
+	os.MkdirAll(store.SpoolDir(e.state), 0o700)
+	os.WriteFile(store.SpoolPath(e.state, r.ID), []byte(strings.Repeat("g", state.MaxLineBytes+1)), 0o600)
 	out, errs, code := e.run("pr", "api", "--number", "12", "--ci", "failing")
 	if code != exitOK || !strings.Contains(out, "PR #12 open, review none, ci failing") {
 		t.Fatalf("pr behind an endless line: exit %d, stdout %q, stderr %q; want it applied", code, out, errs)
@@ -56,9 +57,9 @@ func TestPRReportsADroppedLine(t *testing.T) {
 	r := lsRecord("prdrop01", "api", state.ActivityIdle, now)
 	e := lsEnv(t, r)
 	e.now = func() time.Time { return now }
-	os.MkdirAll(state.SpoolDir(e.state), 0o700)
-	os.WriteFile(state.SpoolPath(e.state, r.ID), nil, 0o600)
-	if err := os.Link(state.SpoolPath(e.state, r.ID), state.SpoolPath(e.state, "aaaaaaaa")); err != nil {
+	os.MkdirAll(store.SpoolDir(e.state), 0o700)
+	os.WriteFile(store.SpoolPath(e.state, r.ID), nil, 0o600)
+	if err := os.Link(store.SpoolPath(e.state, r.ID), store.SpoolPath(e.state, "aaaaaaaa")); err != nil {
 		t.Fatal(err)
 	}
 	out, errs, code := e.run("pr", "api", "--number", "12", "--ci", "failing")

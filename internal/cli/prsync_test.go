@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // ghStandIn is a gh (writeScript) on a PATH of its own that logs its
@@ -69,7 +70,7 @@ func TestPRSync(t *testing.T) {
 		t.Fatalf("pr --sync api: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	log, _ := os.ReadFile(calls)
-	if want := r.Dir + " " + strings.Join(state.GHArgs, " ") + "\n"; string(log) != want {
+	if want := r.Dir + " " + strings.Join(store.GHArgs, " ") + "\n"; string(log) != want {
 		t.Errorf("gh ran as %q, want %q", log, want)
 	}
 	if got := e.ls()["api"]; got.Status != "conflicting" || got.Zone != "needs_you" || len(got.PRs) != 1 || got.PRs[0].URL != "https://github.com/acme/shop/pull/109" {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // realPayload is one line of a recorded fixture's payloads.jsonl: the hook
@@ -68,7 +69,7 @@ func replayRealSteps(t *testing.T, agentName, dir string, at time.Time, step fun
 	r := &state.Record{ID: "abcd1234", Name: filepath.Base(dir), Agent: state.Agent(agentName),
 		Runtime: state.Runtime{Launch: "L1", SessionID: "$1", PaneID: "%1", PaneStartedAt: at}}
 	r.Activity.HooksReport = true
-	raw, err := os.ReadFile(state.SpoolPath(e.state, r.ID))
+	raw, err := os.ReadFile(store.SpoolPath(e.state, r.ID))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"lanes/internal/listing"
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // TestRepairRebuildsSessionsTmuxRuns: six sessions (one killed), the page
@@ -36,8 +37,8 @@ func TestRepairRebuildsSessionsTmuxRuns(t *testing.T) {
 	e.must("kill", "ui")
 	before := e.ls()
 	panes := map[string]string{}
-	st := state.NewStore(e.state)
-	if err := st.View(func(tx *state.Tx) error {
+	st := store.New(e.state)
+	if err := st.View(func(tx *store.Tx) error {
 		all, err := tx.All()
 		for _, r := range all {
 			panes[r.Name] = r.Runtime.PaneID
@@ -64,7 +65,7 @@ func TestRepairRebuildsSessionsTmuxRuns(t *testing.T) {
 	if ui := after["ui"]; !ui.IsTerminated || ui.TerminatedReason == nil || *ui.TerminatedReason != "killed by user" {
 		t.Errorf("the killed session rebuilt as %+v", ui)
 	}
-	if err := st.View(func(tx *state.Tx) error {
+	if err := st.View(func(tx *store.Tx) error {
 		all, err := tx.All()
 		for _, r := range all {
 			if r.Live() && r.Runtime.PaneID != panes[r.Name] {
@@ -77,7 +78,7 @@ func TestRepairRebuildsSessionsTmuxRuns(t *testing.T) {
 	}
 
 	api := before["api"]
-	if err := state.AppendLine(e.state, state.Line{V: 1, At: time.Now().UTC(), Session: api.ID, Launch: api.Launch, Agent: "generic", Event: "blocked"}); err != nil {
+	if err := store.AppendLine(e.state, state.Line{V: 1, At: time.Now().UTC(), Session: api.ID, Launch: api.Launch, Agent: "generic", Event: "blocked"}); err != nil {
 		t.Fatal(err)
 	}
 	if a := e.ls()["api"].Activity; a != state.ActivityBlocked {
@@ -93,7 +94,7 @@ func TestRepairRebuildsSessionsTmuxRuns(t *testing.T) {
 func TestRestartRefusesALostCommand(t *testing.T) {
 	now := time.Date(2026, 11, 29, 17, 2, 11, 0, time.UTC)
 	r := lsRecord("lost0001", "api", state.ActivityIdle, now)
-	r.Command = state.LostCommand(`codex -c "x" --model o3`)
+	r.Command = store.LostCommand(`codex -c "x" --model o3`)
 	e := lsEnv(t, r)
 	_, errs, code := e.run("restart", "api")
 	if code == exitOK || !strings.Contains(errs, "its command was lost in a damaged store; start a new session") {

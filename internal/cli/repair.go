@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"lanes/state"
+	"lanes/state/store"
 )
 
 // doctorRepair is `lanes doctor --repair`: a damaged store is replaced by
@@ -43,7 +43,7 @@ func (a *app) doctorRepair(ctx context.Context) bool {
 
 // rebuiltSummary says what the repair recovered and what it rebuilt, by
 // name.
-func rebuiltSummary(rep state.RepairReport) string {
+func rebuiltSummary(rep store.RepairReport) string {
 	var live, ended, byID []string
 	for _, r := range rep.Rebuilt {
 		switch {

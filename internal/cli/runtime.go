@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"lanes/internal/session"
-	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 )
 
@@ -67,31 +67,31 @@ func (h *hungServers) still(socket string, now time.Time) bool {
 }
 
 // collector wires a collector for this invocation's server and store.
-func (a *app) collector() (*state.Collector, error) { return a.svc().Collector() }
+func (a *app) collector() (*store.Collector, error) { return a.svc().Collector() }
 
 // readerCollector is a collector for what shows the store (ls, ls
 // --watch, the board): its cycles give up on a busy lock after about 1 s,
 // as each has the last snapshot or its next cycle to fall back on.
-func (a *app) readerCollector() (*state.Collector, error) {
+func (a *app) readerCollector() (*store.Collector, error) {
 	c, err := a.collector()
 	if err == nil {
-		c.Store.Attempts = state.ReaderAttempts
+		c.Store.Attempts = store.ReaderAttempts
 	}
 	return c, err
 }
 
-// ingest is c's cycles without the tmux read (state.Collector.Ingest), as
+// ingest is c's cycles without the tmux read (store.Collector.Ingest), as
 // the board's Cycler for hook lines.
-type ingest struct{ c *state.Collector }
+type ingest struct{ c *store.Collector }
 
-func (i ingest) Cycle(ctx context.Context) (state.CycleResult, error) { return i.c.Ingest(ctx) }
+func (i ingest) Cycle(ctx context.Context) (store.CycleResult, error) { return i.c.Ingest(ctx) }
 
 // cycle runs one collector cycle, warning on stderr when tmux did not answer
 // (the records are still printed: docs/design.md §10).
-func (a *app) cycle(ctx context.Context) (state.CycleResult, error) {
+func (a *app) cycle(ctx context.Context) (store.CycleResult, error) {
 	c, err := a.readerCollector()
 	if err != nil {
-		return state.CycleResult{}, err
+		return store.CycleResult{}, err
 	}
 	res, err := c.Cycle(ctx)
 	if err == nil && res.TmuxErr != nil && res.Watching {
@@ -102,7 +102,7 @@ func (a *app) cycle(ctx context.Context) (state.CycleResult, error) {
 
 // quietCycle is a cycle for a command that acts rather than prints what
 // the store holds: what tmux's silence means for it, it says itself.
-func (a *app) quietCycle(ctx context.Context) (state.CycleResult, error) { return a.svc().Cycle(ctx) }
+func (a *app) quietCycle(ctx context.Context) (store.CycleResult, error) { return a.svc().Cycle(ctx) }
 
 // svc is the session service of this invocation, as its fields are now
 // (main sets the socket, tests the clock and tmux's runner, after newApp).

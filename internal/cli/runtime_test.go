@@ -13,6 +13,7 @@ import (
 	"lanes/internal/listing"
 	"lanes/internal/session"
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 	"lanes/tmux/tmuxtest"
 )
@@ -155,7 +156,7 @@ func TestRestartFencesTheOldLaunch(t *testing.T) {
 		t.Fatalf("after restart: launch %s→%s activity %s exit %+v", old.Launch, got.Launch, got.Activity, got.Exit)
 	}
 	line := state.Line{V: 1, At: time.Now().UTC(), Session: got.ID, Launch: old.Launch, Agent: "generic", Event: "active"}
-	if err := state.AppendLine(e.state, line); err != nil {
+	if err := store.AppendLine(e.state, line); err != nil {
 		t.Fatal(err)
 	}
 	got = e.ls()["w"]
@@ -166,9 +167,8 @@ func TestRestartFencesTheOldLaunch(t *testing.T) {
 	e.waitFor("exited again", 15*time.Second, exited("w", "exited (4)"))
 }
 
-// TestFailedRestartKeepsTheLaunch: when the respawn fails (here, its
-// directory is gone), the agent still running keeps its launch, so its
-// events still count.
+// TestFailedRestartKeepsTheLaunch: when the respawn fails (its directory is
+// gone), the agent still running keeps its launch: its events still count.
 func TestFailedRestartKeepsTheLaunch(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -186,7 +186,7 @@ func TestFailedRestartKeepsTheLaunch(t *testing.T) {
 		t.Fatalf("a failed restart changed the launch %s → %s", before.Launch, after.Launch)
 	}
 	line := state.Line{V: 1, At: time.Now().UTC(), Session: after.ID, Launch: before.Launch, Agent: "generic", Event: "active"}
-	if err := state.AppendLine(e.state, line); err != nil {
+	if err := store.AppendLine(e.state, line); err != nil {
 		t.Fatal(err)
 	}
 	if got := e.ls()["w"]; got.EventsDropped[state.DropStaleLaunch] != 0 || got.Activity != state.ActivityActive {
@@ -351,7 +351,7 @@ func TestOneTmuxReadPerCycle(t *testing.T) {
 			calls.Add(1)
 			return e.tc.Run(ctx, args...)
 		}}
-		col := &state.Collector{Store: state.NewStore(e.state), Panes: session.Panes{Client: counting}, Socket: e.tc.Socket}
+		col := &store.Collector{Store: store.New(e.state), Panes: session.Panes{Client: counting}, Socket: e.tc.Socket}
 		for range 3 {
 			calls.Store(0)
 			res, err := col.Cycle(ctx)
@@ -379,7 +379,7 @@ func TestInstalledHooksCount(t *testing.T) {
 	e.vars["OPENCODE_CONFIG_DIR"] = t.TempDir()
 	capable := func(name string) bool {
 		var r *state.Record
-		if err := state.NewStore(e.state).View(func(tx *state.Tx) error {
+		if err := store.New(e.state).View(func(tx *store.Tx) error {
 			var err error
 			r, err = tx.Resolve(name)
 			return err

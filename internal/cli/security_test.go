@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"lanes/internal/testenv"
-	"lanes/state"
+	"lanes/state/store"
 )
 
 // nobody is the uid tests give files "another user" owns (needs root).
@@ -217,7 +217,7 @@ func TestStateDirOwnedByAnotherUserIsRefused(t *testing.T) {
 	if err := os.MkdirAll(e.state, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := state.NewStore(e.state).Update(func(*state.Tx) error { return nil }); err != nil {
+	if err := store.New(e.state).Update(func(*store.Tx) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Chown(e.state, nobody, nobody); err != nil {

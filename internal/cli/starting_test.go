@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // putStarting stores a record the way an interrupted `lanes new` leaves it:
@@ -24,7 +25,7 @@ func putStarting(t *testing.T, e *env, name string) *state.Record {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Update(func(tx *state.Tx) error { return tx.Put(r) }); err != nil {
+	if err := st.Update(func(tx *store.Tx) error { return tx.Put(r) }); err != nil {
 		t.Fatal(err)
 	}
 	return r

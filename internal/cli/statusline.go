@@ -12,6 +12,7 @@ import (
 
 	"lanes/internal/session"
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/theme"
 )
 
@@ -161,12 +162,12 @@ func (a *app) statusData(ctx context.Context, deadline time.Time, countsOnly boo
 		data, ok := fromSnapshot(statusReuse)
 		if !ok {
 			budget(1)
-			if err := st.View(func(tx *state.Tx) error {
+			if err := st.View(func(tx *store.Tx) error {
 				var err error
 				data.recs, err = tx.All()
 				return err
 			}); err != nil {
-				if data, ok = fromSnapshot(snapshotMaxAge); !ok || !errors.Is(err, state.ErrBusy) {
+				if data, ok = fromSnapshot(snapshotMaxAge); !ok || !errors.Is(err, store.ErrBusy) {
 					return statusData{}, err
 				}
 			}
@@ -184,7 +185,7 @@ func (a *app) statusData(ctx context.Context, deadline time.Time, countsOnly boo
 	if err == nil && res.TmuxErr != nil && res.Watching {
 		err = fmt.Errorf("%w: %w", session.ErrTmuxDown, res.TmuxErr)
 	}
-	if errors.Is(err, state.ErrBusy) {
+	if errors.Is(err, store.ErrBusy) {
 		// A lock held by another cycle: that cycle's records, if under 2 s
 		// old, stand in, unless it found the server silent. Only a busy
 		// store: a tmux read cut short by our budget is reported as a
@@ -328,11 +329,11 @@ func (sl statusLine) marker(err error) string {
 	}
 	reason := "error"
 	switch {
-	case errors.Is(err, state.ErrBusy):
+	case errors.Is(err, store.ErrBusy):
 		reason = "store busy"
 	case errors.Is(err, state.ErrSchemaTooNew):
 		reason = "store schema too new"
-	case errors.Is(err, state.ErrDamaged):
+	case errors.Is(err, store.ErrDamaged):
 		reason = "store damaged"
 	case errors.Is(err, session.ErrTmuxDown):
 		reason = "tmux not answering"

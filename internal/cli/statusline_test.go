@@ -16,6 +16,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"lanes/state"
+	"lanes/state/store"
 
 	"github.com/charmbracelet/x/exp/golden"
 )
@@ -30,7 +31,7 @@ const slFixtureSocket = "lanes-fixture-elsewhere"
 // slEnv is a state dir and a tmux socket that no server listens on.
 type slEnv struct {
 	t    *testing.T
-	st   *state.Store
+	st   *store.Store
 	vars map[string]string
 	now  time.Time
 	sock string
@@ -41,7 +42,7 @@ func newSLEnv(t *testing.T, recs ...*state.Record) *slEnv {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	dir := filepath.Join(t.TempDir(), "state")
-	e := &slEnv{t: t, st: state.NewStore(dir), now: slT0, sock: "lanes-test-nosuch-" + hex.EncodeToString(b[:])}
+	e := &slEnv{t: t, st: store.New(dir), now: slT0, sock: "lanes-test-nosuch-" + hex.EncodeToString(b[:])}
 	e.vars = map[string]string{"LANES_STATE_DIR": dir, "LANES_TMUX_SOCKET": e.sock, "HOME": t.TempDir()}
 	e.put(recs...)
 	return e
@@ -52,7 +53,7 @@ func (e *slEnv) put(recs ...*state.Record) {
 	if len(recs) == 0 {
 		return
 	}
-	if err := e.st.Update(func(tx *state.Tx) error {
+	if err := e.st.Update(func(tx *store.Tx) error {
 		for _, r := range recs {
 			if err := tx.Put(r); err != nil {
 				return err

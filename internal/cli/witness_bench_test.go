@@ -10,6 +10,7 @@ import (
 
 	"lanes/internal/session"
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 	"lanes/tmux/tmuxtest"
 )
@@ -44,11 +45,11 @@ func BenchmarkWitness(b *testing.B) {
 	}}
 	for _, dialogs := range []int{0, n} {
 		b.Run("sessions=50/dialogs="+map[int]string{0: "0", n: "50"}[dialogs], func(b *testing.B) {
-			st := state.NewStore(dir)
+			st := store.New(dir)
 			now := time.Now().UTC()
 			setClaudeDialogs(b, st, now, dialogs)
-			col := &state.Collector{Store: st, Panes: session.Panes{Client: counting}, Socket: tc.Socket,
-				Now: func() time.Time { return now }, Witness: state.NewWitnessRunner()}
+			col := &store.Collector{Store: st, Panes: session.Panes{Client: counting}, Socket: tc.Socket,
+				Now: func() time.Time { return now }, Witness: store.NewWitnessRunner()}
 			ingest := ingest{col}
 			var applied time.Duration
 			cycle := func() int64 {
@@ -91,9 +92,9 @@ func BenchmarkWitness(b *testing.B) {
 // now but for the first dialogs records, which are in a dialog. Claude has
 // witness markers; a first signal already came, so no session gets a
 // launch look.
-func setClaudeDialogs(b *testing.B, st *state.Store, now time.Time, dialogs int) {
+func setClaudeDialogs(b *testing.B, st *store.Store, now time.Time, dialogs int) {
 	b.Helper()
-	if err := st.Update(func(tx *state.Tx) error {
+	if err := st.Update(func(tx *store.Tx) error {
 		recs, err := tx.All()
 		if err != nil {
 			return err

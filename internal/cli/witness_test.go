@@ -11,6 +11,7 @@ import (
 
 	"lanes/internal/session"
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux/tmuxtest"
 )
 
@@ -50,11 +51,11 @@ func TestWitnessRealPaneApprove(t *testing.T) {
 		Runtime:  state.Runtime{Socket: tc.Socket, TmuxSession: "lanes-w", SessionID: f[0], PaneID: f[1], Launch: "L1", PaneStartedAt: now},
 		Pane:     state.Pane{PID: pid},
 		Activity: state.ActivityFacts{State: state.ActivityBlocked, Since: now, Source: "hook:claude", FirstSignalAt: now, LastEventAt: now, HooksReport: true, Dialog: true}}
-	st := state.NewStore(filepath.Join(t.TempDir(), "state"))
-	if err := st.Update(func(tx *state.Tx) error { return tx.Put(r) }); err != nil {
+	st := store.New(filepath.Join(t.TempDir(), "state"))
+	if err := st.Update(func(tx *store.Tx) error { return tx.Put(r) }); err != nil {
 		t.Fatal(err)
 	}
-	col := &state.Collector{Store: st, Panes: session.Panes{Client: tc}, Socket: tc.Socket}
+	col := &store.Collector{Store: st, Panes: session.Panes{Client: tc}, Socket: tc.Socket}
 	activity := func() state.ActivityFacts {
 		res, err := col.Cycle(ctx)
 		if err != nil || res.TmuxErr != nil || len(res.Records) != 1 {

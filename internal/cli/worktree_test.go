@@ -3,13 +3,14 @@ package cli
 import (
 	"context"
 	"fmt"
-	"lanes/internal/session"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"lanes/internal/session"
 )
 
 // gitOut runs git in dir with a private, empty configuration (never the

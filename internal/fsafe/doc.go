@@ -5,5 +5,5 @@
 // write (a project's config) is replaced through one handle of the directory
 // it checked (OpenTarget). It also says whether a path is private to a user.
 // Every file lanes writes goes through it, but for the store (bbolt) and the
-// spool (state.AppendLine, also O_NOFOLLOW).
+// spool (store.AppendLine, also O_NOFOLLOW).
 package fsafe

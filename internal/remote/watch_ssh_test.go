@@ -12,6 +12,7 @@ import (
 	"lanes/internal/remote"
 	"lanes/internal/remote/sshtest"
 	"lanes/state"
+	"lanes/state/store"
 )
 
 func TestMain(m *testing.M) {
@@ -177,7 +178,7 @@ func TestWatchFiveHostsOfForty(t *testing.T) {
 	r := sshtest.New(t, 5)
 	now := time.Now()
 	for _, h := range r.Hosts {
-		if err := state.NewStore(h.StateDir).Update(func(tx *state.Tx) error {
+		if err := store.New(h.StateDir).Update(func(tx *store.Tx) error {
 			for i := range 40 {
 				rec := &state.Record{ID: fmt.Sprintf("%s%04d", h.Name[:4], i), Name: fmt.Sprintf("%s-s%02d", h.Name, i),
 					Agent: state.AgentClaude, Dir: "/src", Runtime: state.Runtime{Socket: "elsewhere", TmuxSession: "lanes-x"},

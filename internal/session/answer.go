@@ -8,6 +8,7 @@ import (
 
 	"lanes/agent"
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 )
 
@@ -109,7 +110,7 @@ func (s *Service) afterKeys(ctx context.Context, tc *tmux.Client, cur *state.Rec
 		if took == ans {
 			return said, nil
 		}
-		_ = s.Update(cur.ID, func(r *state.Record, tx *state.Tx) error {
+		_ = s.Update(cur.ID, func(r *state.Record, tx *store.Tx) error {
 			return tx.AppendHistory(r.ID, state.Transition{At: s.now(), From: r.Activity.State, To: r.Activity.State, Source: "user",
 				Detail: fmt.Sprintf("but its dialog took %s (its highlight moved)", agent.Words(cur.Agent)[took]) + state.DetailSep + toolOf(cur, true)})
 		})
@@ -218,7 +219,7 @@ func (s *Service) stillAsking(ctx context.Context, seen *state.Record) (*state.R
 // sending. unclaim gives it back.
 func (s *Service) claimAnswer(cur *state.Record) (sent time.Time, unclaim func(), err error) {
 	sent = s.now()
-	if err := s.Update(cur.ID, func(r *state.Record, _ *state.Tx) error {
+	if err := s.Update(cur.ID, func(r *state.Record, _ *store.Tx) error {
 		switch ra := r.Activity; {
 		case !ra.Dialog || !ra.DialogAt.Equal(cur.Activity.DialogAt):
 			return fmt.Errorf("%w (answered meanwhile?)", ErrDialogGone)
@@ -232,7 +233,7 @@ func (s *Service) claimAnswer(cur *state.Record) (sent time.Time, unclaim func()
 		return time.Time{}, nil, err
 	}
 	return sent, func() {
-		_ = s.Update(cur.ID, func(r *state.Record, _ *state.Tx) error {
+		_ = s.Update(cur.ID, func(r *state.Record, _ *store.Tx) error {
 			if r.Activity.AnsweredAt.Equal(sent) {
 				r.Activity.AnsweredAt = time.Time{}
 			}
@@ -247,7 +248,7 @@ func (s *Service) claimAnswer(cur *state.Record) (sent time.Time, unclaim func()
 // follow. It reports whether the pane showed the dialog go.
 func (s *Service) recordAnswer(ctx context.Context, tc *tmux.Client, cur *state.Record, ans agent.Answer, sent time.Time) (gone bool) {
 	after, at, gone := s.watchAnswer(ctx, tc, cur, ans)
-	_ = s.Update(cur.ID, func(r *state.Record, tx *state.Tx) error {
+	_ = s.Update(cur.ID, func(r *state.Record, tx *store.Tx) error {
 		if !r.Activity.AnsweredAt.Equal(sent) {
 			return nil // another dialog since, or none
 		}

@@ -12,6 +12,7 @@ import (
 
 	"lanes/internal/fsafe"
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 )
 
@@ -80,7 +81,7 @@ func (s *Service) Start(ctx context.Context, name string, agent state.Agent, dir
 	undo := func() {
 		// Should this fail too (store busy), the collector removes the
 		// record once StartWindow has passed without its session.
-		_ = st.Update(func(tx *state.Tx) error { return tx.Delete(r.ID) })
+		_ = st.Update(func(tx *store.Tx) error { return tx.Delete(r.ID) })
 		plan.cleanup()
 	}
 	if wt != nil {
@@ -110,7 +111,7 @@ const worktreeAddTimeout = 5 * time.Minute
 // even when the user interrupts (a git killed mid-checkout leaves a worktree
 // locked "initializing" and its branch), and an interrupt then undoes it.
 // r starts where the worktree has the directory the user named.
-func (s *Service) addWorktree(ctx context.Context, st *state.Store, r *state.Record, wt *WorktreePlan, plan *spawn) error {
+func (s *Service) addWorktree(ctx context.Context, st *store.Store, r *state.Record, wt *WorktreePlan, plan *spawn) error {
 	addCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), worktreeAddTimeout)
 	err := wt.add(addCtx, s)
 	cancel()
@@ -123,8 +124,8 @@ func (s *Service) addWorktree(ctx context.Context, st *state.Store, r *state.Rec
 		return fmt.Errorf("making the worktree of %s: %w; nothing of it is left (run lanes new %s again)", r.Name, ctx.Err(), r.Name)
 	}
 	r.Dir = wt.startDir()
-	r.Branch = state.GitBranch(r.Dir)
-	return st.Update(func(tx *state.Tx) error {
+	r.Branch = store.GitBranch(r.Dir)
+	return st.Update(func(tx *store.Tx) error {
 		cur, err := tx.Get(r.ID)
 		if err != nil {
 			return err
@@ -136,7 +137,7 @@ func (s *Service) addWorktree(ctx context.Context, st *state.Store, r *state.Rec
 
 // newRecord is the record of a session about to start, and how to start
 // it; with wt, in the worktree Start makes once the record is stored.
-func (s *Service) newRecord(ctx context.Context, st *state.Store, name string, agent state.Agent, dir string, args, env []string, wt *WorktreePlan) (*state.Record, spawn, error) {
+func (s *Service) newRecord(ctx context.Context, st *store.Store, name string, agent state.Agent, dir string, args, env []string, wt *WorktreePlan) (*state.Record, spawn, error) {
 	id, err := freshID(st, name)
 	if err != nil {
 		return nil, spawn{}, err
@@ -158,7 +159,7 @@ func (s *Service) newRecord(ctx context.Context, st *state.Store, name string, a
 	if wt != nil {
 		r.Git = wt.facts()
 	}
-	r.Branch = state.GitBranch(r.Dir)
+	r.Branch = store.GitBranch(r.Dir)
 	r.Activity = state.ActivityFacts{State: state.ActivityIdle, Since: r.CreatedAt, Source: "user", HooksReport: plan.hooks}
 	r.Runtime.StartingAt = s.now().UTC()
 	return r, plan, nil
@@ -166,8 +167,8 @@ func (s *Service) newRecord(ctx context.Context, st *state.Store, name string, a
 
 // claim stores r, checking its name in the transaction that takes it, so
 // two lanes new of one name cannot both pass.
-func claim(st *state.Store, r *state.Record) error {
-	return st.Update(func(tx *state.Tx) error {
+func claim(st *store.Store, r *state.Record) error {
+	return st.Update(func(tx *store.Tx) error {
 		all, err := tx.All()
 		if err != nil {
 			return err
@@ -217,8 +218,8 @@ func (s *Service) notStarted(ctx context.Context, tc *tmux.Client, r *state.Reco
 
 // started records what tmux made for r, unless r was killed or given up
 // on meanwhile (then what was asked last wins: the tmux session ends).
-func (s *Service) started(ctx context.Context, st *state.Store, tc *tmux.Client, r *state.Record, info tmux.SessionInfo, at time.Time) (*state.Record, error) {
-	err := st.Update(func(tx *state.Tx) error {
+func (s *Service) started(ctx context.Context, st *store.Store, tc *tmux.Client, r *state.Record, info tmux.SessionInfo, at time.Time) (*state.Record, error) {
+	err := st.Update(func(tx *store.Tx) error {
 		cur, err := tx.Get(r.ID)
 		if err != nil {
 			return err
@@ -254,9 +255,9 @@ func (s *Service) started(ctx context.Context, st *state.Store, tc *tmux.Client,
 // (its hooks' files) needs it first. A name taken already is said here,
 // before anything (a worktree, say) is made; the transaction that stores
 // the record checks again.
-func freshID(st *state.Store, name string) (string, error) {
+func freshID(st *store.Store, name string) (string, error) {
 	var id string
-	err := st.View(func(tx *state.Tx) error {
+	err := st.View(func(tx *store.Tx) error {
 		all, err := tx.All()
 		if err != nil {
 			return err
@@ -279,14 +280,14 @@ func (s *Service) writeIndexes(r *state.Record) {
 		_ = fsafe.WriteFile(path, []byte(content), 0o600)
 	}
 	if r.Runtime.PaneID != "" {
-		write(state.PaneIndex(dir, r.Runtime.Socket, r.Runtime.PaneID), r.ID+" "+r.Runtime.Launch+"\n")
+		write(store.PaneIndex(dir, r.Runtime.Socket, r.Runtime.PaneID), r.ID+" "+r.Runtime.Launch+"\n")
 	}
 	write(NameIndex(dir, r.Name), r.ID+"\n")
 }
 
 // NameIndex is the file naming the session id of a session name: one of
 // the indexes `lanes hook` finds a session by without opening the store
-// (state.PaneIndex is the other: server and pane id → "id launch").
+// (store.PaneIndex is the other: server and pane id → "id launch").
 func NameIndex(stateDir, name string) string { return filepath.Join(stateDir, "names", name) }
 
 // ForgottenMark is where Remove marks an adopted session forgotten: its

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 )
 
@@ -96,7 +97,7 @@ func newService(t *testing.T, socket string, timeout time.Duration) *Service {
 	dir := filepath.Join(t.TempDir(), "state")
 	home := t.TempDir()
 	return &Service{
-		Store: func() (*state.Store, error) { return state.NewStore(dir), nil },
+		Store: func() (*store.Store, error) { return store.New(dir), nil },
 		Tmux: func(socket string) *tmux.Client {
 			return &tmux.Client{Socket: socket, Config: "/dev/null", Run: tmux.ExecRunner(socket, timeout, "-f", "/dev/null")}
 		},
@@ -129,7 +130,7 @@ func liveRecord(t *testing.T, s *Service) *state.Record {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.Update(func(tx *state.Tx) error { return tx.Put(r) }); err != nil {
+	if err := st.Update(func(tx *store.Tx) error { return tx.Put(r) }); err != nil {
 		t.Fatal(err)
 	}
 	return r.Clone()
@@ -143,7 +144,7 @@ func stored(t *testing.T, s *Service, id string) *state.Record {
 		t.Fatal(err)
 	}
 	var r *state.Record
-	if err := st.View(func(tx *state.Tx) error {
+	if err := st.View(func(tx *store.Tx) error {
 		r, err = tx.Get(id)
 		return err
 	}); err != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 )
 
@@ -58,7 +59,7 @@ func (s *Service) Kill(ctx context.Context, r *state.Record, anyway bool) error 
 	// launch on its way. That one runs: nothing is recorded, and the kill
 	// says so. (A new launch in the very session it ended ended with it.)
 	gone, launch, session, again := errors.Is(err, tmux.ErrNoSession), r.Runtime.Launch, r.Runtime.SessionID, false
-	err = s.Update(r.ID, func(cur *state.Record, tx *state.Tx) error {
+	err = s.Update(r.ID, func(cur *state.Record, tx *store.Tx) error {
 		moved := session != "" && cur.Runtime.SessionID != session
 		if again = moved || gone && cur.Runtime.Launch != launch; again {
 			state.Killing(cur, time.Time{}, 0)
@@ -73,7 +74,7 @@ func (s *Service) Kill(ctx context.Context, r *state.Record, anyway bool) error 
 	case again && err == nil:
 		return fmt.Errorf("%s was started again meanwhile (by a restore or a restart), and that runs: this kill ended only what it read; `lanes kill %s` ends it", r.Name, r.Name)
 	case err == nil && derr == nil:
-		state.DropPaneIndex(dir, r)
+		store.DropPaneIndex(dir, r)
 	}
 	return err
 }
@@ -85,7 +86,7 @@ func (s *Service) Kill(ctx context.Context, r *state.Record, anyway bool) error 
 // again). tmux is asked with a context no signal cancels (bounded): a
 // cancelled wait would report a kill tmux carried out as not done.
 func (s *Service) killSession(ctx context.Context, tc *tmux.Client, id, sid string, at time.Time, server int) error {
-	if err := s.Update(id, func(cur *state.Record, _ *state.Tx) error {
+	if err := s.Update(id, func(cur *state.Record, _ *store.Tx) error {
 		state.Killing(cur, at, server)
 		return nil
 	}); err != nil {
@@ -98,7 +99,7 @@ func (s *Service) killSession(ctx context.Context, tc *tmux.Client, id, sid stri
 	// that did not answer may carry the kill out when it does: the intent
 	// stays, until a read finds the session there after all.)
 	if err != nil && !errors.Is(err, tmux.ErrNoSession) && !IsDown(err) {
-		_ = s.Update(id, func(cur *state.Record, _ *state.Tx) error {
+		_ = s.Update(id, func(cur *state.Record, _ *store.Tx) error {
 			state.Killing(cur, time.Time{}, 0)
 			return nil
 		})

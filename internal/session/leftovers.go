@@ -6,7 +6,7 @@ import (
 	"syscall"
 	"time"
 
-	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 )
 
@@ -73,7 +73,7 @@ func groupLive(pgid int) bool {
 		if err != nil {
 			continue
 		}
-		if p, ok := state.ReadProc(pid); ok && p.Pgrp == pgid && !p.Dead() {
+		if p, ok := store.ReadProc(pid); ok && p.Pgrp == pgid && !p.Dead() {
 			return true
 		}
 	}

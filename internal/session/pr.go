@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // The board's PR keys (docs/design.md §14): o opens the PR a card's badge
@@ -128,7 +129,7 @@ func (s *Service) CreatePR(ctx context.Context, r *state.Record) (string, error)
 	if !r.OnBranch() {
 		return "", fmt.Errorf("%s is on no branch lanes can read: %s is not in a git checkout, or its HEAD is no git file", r.Name, r.Dir)
 	}
-	if err := state.ForeignCheckout(r.Dir); err != nil {
+	if err := store.ForeignCheckout(r.Dir); err != nil {
 		return "", err
 	}
 	// Git now, not the poller's count: that lags a commit made in the pane
@@ -141,7 +142,7 @@ func (s *Service) CreatePR(ctx context.Context, r *state.Record) (string, error)
 	}
 	gh := s.LookPath("gh")
 	if gh == "" {
-		return "", state.ErrNoGH // P runs nothing then
+		return "", store.ErrNoGH // P runs nothing then
 	}
 	// A detached HEAD's branch is its short hash: nothing to push.
 	head, _ := s.step(ctx, "git symbolic-ref", r.Dir, []string{"git", "symbolic-ref", "--quiet", "--short", "HEAD"})
@@ -167,7 +168,7 @@ func (s *Service) CreatePR(ctx context.Context, r *state.Record) (string, error)
 		return "", fmt.Errorf("%w; fix that, then press P again", err)
 	}
 	out, err := s.step(ctx, "gh pr create", r.Dir, append([]string{gh}, create[1:]...),
-		state.GHEnv...)
+		store.GHEnv...)
 	if err != nil {
 		return "", fmt.Errorf("the branch is pushed, but %w; fix that, then press P again", err)
 	}
@@ -193,7 +194,7 @@ func (s *Service) RecordPR(r *state.Record, p state.PR) (state.Line, error) {
 		return state.Line{}, err
 	}
 	line := state.Line{V: state.LineVersion, At: s.now().UTC(), Session: r.ID, Agent: "lanes", Event: "pr", PR: &p}
-	if err := state.AppendLine(dir, line); err != nil {
+	if err := store.AppendLine(dir, line); err != nil {
 		return line, fmt.Errorf("recording PR #%d: %w", p.Number, err)
 	}
 	return line, nil
@@ -216,10 +217,10 @@ func (s *Service) step(ctx context.Context, name, dir string, argv []string, env
 	env = append(s.Environ(), env...)
 	var cmd *exec.Cmd
 	if argv[0] == "git" {
-		cmd = state.GitCommand(ctx, env, argv[1:]...)
+		cmd = store.GitCommand(ctx, env, argv[1:]...)
 	} else {
 		cmd = exec.CommandContext(ctx, bin, argv[1:]...)
-		cmd.Env = state.GitEnv(env)
+		cmd.Env = store.GitEnv(env)
 	}
 	cmd.Dir = dir
 	cmd.WaitDelay = time.Second
@@ -271,7 +272,7 @@ var ghEnvKeys = []string{"HOME", "PATH", "XDG_CONFIG_HOME", "GH_CONFIG_DIR", "GH
 
 // Environ is the process's environment with this invocation's values of
 // what git and gh read (tests give a private PATH and git configuration
-// this way), PATH's relative entries dropped (state.AbsPATH).
+// this way), PATH's relative entries dropped (store.AbsPATH).
 func (s *Service) Environ() []string {
 	env := os.Environ()
 	for _, k := range append(slices.Clip(gitEnvKeys), ghEnvKeys...) {
@@ -279,5 +280,5 @@ func (s *Service) Environ() []string {
 			env = append(env, k+"="+v)
 		}
 	}
-	return state.AbsPATHIn(env)
+	return store.AbsPATHIn(env)
 }

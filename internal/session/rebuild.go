@@ -11,6 +11,7 @@ import (
 
 	"lanes/agent"
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 )
 
@@ -18,8 +19,8 @@ import (
 // repair to rebuild the records it cannot read (docs/design.md §7): the
 // hook's name and pane indexes, the hook dirs, and the lanes sessions tmux
 // runs (read only once the store is found damaged).
-func (s *Service) RepairTraces(ctx context.Context, stateDir string) state.Traces {
-	tr := state.Traces{Names: map[string]string{}, Launches: map[string]string{}, Agents: map[string]state.Agent{}}
+func (s *Service) RepairTraces(ctx context.Context, stateDir string) store.Traces {
+	tr := store.Traces{Names: map[string]string{}, Launches: map[string]string{}, Agents: map[string]state.Agent{}}
 	index := func(sub string, each func(file, id, rest string)) {
 		entries, _ := os.ReadDir(filepath.Join(stateDir, sub))
 		for _, de := range entries {
@@ -37,8 +38,8 @@ func (s *Service) RepairTraces(ctx context.Context, stateDir string) state.Trace
 			tr.Agents[de.Name()] = a
 		}
 	}
-	tr.Live = func(sockets []string) []state.LiveSession {
-		var out []state.LiveSession
+	tr.Live = func(sockets []string) []store.LiveSession {
+		var out []store.LiveSession
 		for _, socket := range slices.Compact(slices.Sorted(slices.Values(append(sockets, s.Socket)))) {
 			out = append(out, s.liveSessions(ctx, socket, stateDir)...)
 		}
@@ -56,14 +57,14 @@ var startFields = []string{"@lanes_id", "session_name", "session_id", "pane_id",
 // @lanes_id and belong to stateDir (their LANES_STATE_DIR is it, or
 // unset): their first pane, as a rebuilt record needs it. A server that
 // does not answer has none.
-func (s *Service) liveSessions(ctx context.Context, socket, stateDir string) []state.LiveSession {
+func (s *Service) liveSessions(ctx context.Context, socket, stateDir string) []store.LiveSession {
 	tc := s.Tmux(socket)
 	format := "#{" + strings.Join(startFields, "}\x1f#{") + "}"
 	out, err := tc.Run(ctx, "list-panes", "-a", "-F", format)
 	if err != nil {
 		return nil
 	}
-	var found []state.LiveSession
+	var found []store.LiveSession
 	seen := map[string]bool{}
 	for _, line := range strings.Split(string(out), "\n") {
 		f := strings.Split(line, "\x1f")
@@ -75,14 +76,14 @@ func (s *Service) liveSessions(ctx context.Context, socket, stateDir string) []s
 			continue
 		}
 		launch, _, _ := tc.SessionEnv(ctx, f[2], agent.EnvLaunch)
-		ls := state.LiveSession{ID: f[0], Name: strings.TrimPrefix(f[1], "lanes-"), Socket: socket,
+		ls := store.LiveSession{ID: f[0], Name: strings.TrimPrefix(f[1], "lanes-"), Socket: socket,
 			TmuxSession: f[1], SessionID: f[2], PaneID: f[3], Dir: f[5], CommandText: f[7],
 			Launch: launch}
 		if ls.Dir == "" {
 			ls.Dir = f[8] // a dead pane has no current path; its session's start dir is the one lanes gave
 		}
 		if ls.Dir != "" {
-			ls.Branch = state.GitBranch(ls.Dir)
+			ls.Branch = store.GitBranch(ls.Dir)
 		}
 		ls.PID, _ = strconv.Atoi(f[4])
 		if secs, err := strconv.ParseInt(f[6], 10, 64); err == nil {

@@ -11,6 +11,7 @@ import (
 	"lanes/agent"
 	"lanes/internal/fsafe"
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 )
 
@@ -36,7 +37,7 @@ func (s *Service) Remove(ctx context.Context, r *state.Record) error {
 			return fmt.Errorf("forgetting %s: %w", r.Name, err)
 		}
 	}
-	if err := st.Update(func(tx *state.Tx) error { return tx.Delete(r.ID) }); err != nil {
+	if err := st.Update(func(tx *store.Tx) error { return tx.Delete(r.ID) }); err != nil {
 		return err
 	}
 	spool, _ := filepath.Glob(filepath.Join(st.SpoolDir(), r.ID+"*.jsonl"))
@@ -44,7 +45,7 @@ func (s *Service) Remove(ctx context.Context, r *state.Record) error {
 		_ = os.Remove(f)
 	}
 	_ = os.RemoveAll(agent.HookDir(st.Dir, r.ID))
-	state.DropPaneIndex(st.Dir, r)
+	store.DropPaneIndex(st.Dir, r)
 	if b, err := os.ReadFile(NameIndex(st.Dir, r.Name)); err == nil && strings.HasPrefix(string(b), r.ID) {
 		_ = os.Remove(NameIndex(st.Dir, r.Name))
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 )
 
@@ -74,7 +75,7 @@ func (s *Service) restart(ctx context.Context, r *state.Record, args []string) (
 	if err != nil {
 		return nil, err
 	}
-	if err := s.Update(r.ID, func(cur *state.Record, tx *state.Tx) error {
+	if err := s.Update(r.ID, func(cur *state.Record, tx *store.Tx) error {
 		// The record as it is now decides (a kill may have ended it since
 		// r was read: the 29th hostile re-run).
 		if err := restartable(cur); err != nil {
@@ -131,10 +132,10 @@ func (s *Service) restart(ctx context.Context, r *state.Record, args []string) (
 // as the record says (the 30th hostile re-run).
 func (s *Service) respawned(ctx context.Context, r *state.Record, tc *tmux.Client, info *tmux.SessionInfo, err error) error {
 	killed := false
-	_ = s.Update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+	_ = s.Update(r.ID, func(cur *state.Record, _ *store.Tx) error {
 		if err != nil {
 			// Nothing was respawned: the old agent runs on.
-			state.NotRespawned(cur)
+			store.NotRespawned(cur)
 			return nil
 		}
 		if killed = cur.Runtime.Terminated; killed {

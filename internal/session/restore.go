@@ -8,6 +8,7 @@ import (
 
 	"lanes/agent"
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 )
 
@@ -75,7 +76,7 @@ func (s *Service) RestoreAmong(ctx context.Context, r *state.Record, all []*stat
 		return "", err
 	}
 	if r.Runtime.Terminated {
-		if err := s.Update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+		if err := s.Update(r.ID, func(cur *state.Record, _ *store.Tx) error {
 			if err := state.Revive(cur, named); err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 )
 
@@ -16,9 +17,9 @@ import (
 // sensible default. It holds no state of its own, so the board runs its
 // methods at once from several goroutines.
 type Service struct {
-	// Store opens the store handle (state.NewStore: it holds no file
+	// Store opens the store handle (store.New: it holds no file
 	// until used); its Dir is the state dir.
-	Store func() (*state.Store, error)
+	Store func() (*store.Store, error)
 	// Tmux is the client for a session's own server, by socket. The
 	// caller's factory carries what outlives one call: the memory of a
 	// server that just hung, a test's tmux.Runner.
@@ -98,32 +99,32 @@ func (s *Service) stateDir() (string, error) {
 }
 
 // Collector is a collector for the service's server and store.
-func (s *Service) Collector() (*state.Collector, error) {
+func (s *Service) Collector() (*store.Collector, error) {
 	st, err := s.Store()
 	if err != nil {
 		return nil, err
 	}
-	return &state.Collector{Store: st, Panes: Panes{Client: s.Tmux(s.Socket)}, Socket: s.Socket, Now: s.now}, nil
+	return &store.Collector{Store: st, Panes: Panes{Client: s.Tmux(s.Socket)}, Socket: s.Socket, Now: s.now}, nil
 }
 
 // Cycle runs one collector cycle, so what an operation acts on is
 // current. It says nothing of tmux's silence (res.TmuxErr): what that
 // means, each caller says itself.
-func (s *Service) Cycle(ctx context.Context) (state.CycleResult, error) {
+func (s *Service) Cycle(ctx context.Context) (store.CycleResult, error) {
 	c, err := s.Collector()
 	if err != nil {
-		return state.CycleResult{}, err
+		return store.CycleResult{}, err
 	}
 	return c.Cycle(ctx)
 }
 
 // Update loads, changes and stores one record in one transaction.
-func (s *Service) Update(id string, fn func(*state.Record, *state.Tx) error) error {
+func (s *Service) Update(id string, fn func(*state.Record, *store.Tx) error) error {
 	st, err := s.Store()
 	if err != nil {
 		return err
 	}
-	return st.Update(func(tx *state.Tx) error {
+	return st.Update(func(tx *store.Tx) error {
 		cur, err := tx.Get(id)
 		if err != nil {
 			return err
@@ -135,7 +136,7 @@ func (s *Service) Update(id string, fn func(*state.Record, *state.Tx) error) err
 	})
 }
 
-func appendHistory(tx *state.Tx, id string, tr *state.Transition) error {
+func appendHistory(tx *store.Tx, id string, tr *state.Transition) error {
 	if tr == nil {
 		return nil
 	}
@@ -148,7 +149,7 @@ func (s *Service) records() (all []*state.Record, err error) {
 	if err != nil {
 		return nil, err
 	}
-	err = st.View(func(tx *state.Tx) error {
+	err = st.View(func(tx *store.Tx) error {
 		all, err = tx.All()
 		return err
 	})
@@ -158,7 +159,7 @@ func (s *Service) records() (all []*state.Record, err error) {
 // Mute stores whether the user wants to be told when the session enters
 // Needs you (on: not). r becomes the record as stored.
 func (s *Service) Mute(_ context.Context, r *state.Record, on bool) error {
-	err := s.Update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+	err := s.Update(r.ID, func(cur *state.Record, _ *store.Tx) error {
 		cur.Muted = on
 		*r = *cur
 		return nil
@@ -175,7 +176,7 @@ func (s *Service) Seen(_ context.Context, r *state.Record) error {
 	if !state.NeedsSeen(r) {
 		return nil
 	}
-	err := s.Update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+	err := s.Update(r.ID, func(cur *state.Record, _ *store.Tx) error {
 		state.Seen(cur, s.now())
 		return nil
 	})
@@ -192,7 +193,7 @@ func (s *Service) History(_ context.Context, id string, n int) ([]state.Transiti
 		return nil, err
 	}
 	var h []state.Transition
-	err = st.View(func(tx *state.Tx) error {
+	err = st.View(func(tx *store.Tx) error {
 		h, err = tx.History(id, n)
 		return err
 	})
@@ -208,7 +209,7 @@ type Panes struct {
 	Reader *tmux.PaneReader
 }
 
-// ListPanes is state.PaneSource's read of every pane.
+// ListPanes is store.PaneSource's read of every pane.
 func (p Panes) ListPanes(ctx context.Context, reap bool) ([]state.Observation, error) {
 	read := p.Client.ListPanes
 	if p.Reader != nil {
@@ -228,12 +229,12 @@ func (p Panes) ListPanes(ctx context.Context, reap bool) ([]state.Observation, e
 	return obs, nil
 }
 
-// KillSession is state.PaneSource's kill.
+// KillSession is store.PaneSource's kill.
 func (p Panes) KillSession(ctx context.Context, sessionID string) error {
 	return p.Client.KillSession(ctx, sessionID)
 }
 
-// CapturePane is state.PaneSource's capture of a pane's text.
+// CapturePane is store.PaneSource's capture of a pane's text.
 func (p Panes) CapturePane(ctx context.Context, paneID string) (string, error) {
 	b, err := p.Client.CaptureText(ctx, paneID)
 	return string(b), err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/store"
 	"lanes/tmux"
 )
 
@@ -212,7 +213,7 @@ func TestRestartOfASessionEndedMeanwhile(t *testing.T) {
 	calls := fakeTmux(t, reply{stderr: "unexpected", exit: 1})
 	s := newService(t, "lanes-test-fake", 5*time.Second)
 	r := liveRecord(t, s)
-	if err := s.Update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+	if err := s.Update(r.ID, func(cur *state.Record, _ *store.Tx) error {
 		state.Killed(cur, state.ReasonKilled, time.Now(), time.Now())
 		return nil
 	}); err != nil {
@@ -243,7 +244,7 @@ func TestKillOfASessionStartedAgainMeanwhile(t *testing.T) {
 			reply{stderr: "unexpected", exit: 1})
 		s := newService(t, "lanes-test-fake", 5*time.Second)
 		r := liveRecord(t, s)
-		if err := s.Update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+		if err := s.Update(r.ID, func(cur *state.Record, _ *store.Tx) error {
 			cur.Runtime.Launch, cur.Runtime.SessionID = "L2", "$9" // restored meanwhile
 			return nil
 		}); err != nil {
@@ -263,7 +264,7 @@ func TestKillEndsARestartInTheSameSession(t *testing.T) {
 	fakeTmux(t, reply{cmd: "list-panes"}, reply{cmd: "kill-session"}, reply{stderr: "unexpected", exit: 1})
 	s := newService(t, "lanes-test-fake", 5*time.Second)
 	r := liveRecord(t, s)
-	if err := s.Update(r.ID, func(cur *state.Record, _ *state.Tx) error {
+	if err := s.Update(r.ID, func(cur *state.Record, _ *store.Tx) error {
 		cur.Runtime.Launch = "L2" // restarted meanwhile, in session $3
 		return nil
 	}); err != nil {

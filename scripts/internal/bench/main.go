@@ -80,9 +80,9 @@ func main() {
 	}
 	goBench("collector cycle", "./internal/cli", "^BenchmarkCycle$", "15x", []string{"LANES_BENCH_SESSIONS=" + counts}, benchCycle)
 	benchWitness()
-	goBench("worktree HEAD reads", "./state", "^BenchmarkBranches100$", "", nil, benchBranches)
+	goBench("worktree HEAD reads", "./state/store", "^BenchmarkBranches100$", "", nil, benchBranches)
 	goBench("board View()", "./tui", view, "", nil, benchView)
-	goBench("ingest", "./state", "^BenchmarkIngest$", "3x", nil, benchIngest)
+	goBench("ingest", "./state/store", "^BenchmarkIngest$", "3x", nil, benchIngest)
 	// Sessions only grow from here: 40 → 100 → 200 (→ 500 → 1,000).
 	grow(w, 40)
 	benchLs(w, rounds, 40, 15)

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"lanes/scripts/internal/world"
-	"lanes/state"
+	"lanes/state/store"
 )
 
 // drillOneParser: the hook reads its command line by the rules every
@@ -20,7 +20,7 @@ func drillOneParser(w *world.World) (string, error) {
 		return "", err
 	}
 	spooled := func() []string { // the spool's lines (a cycle may have taken the earlier ones)
-		b, _ := os.ReadFile(state.SpoolPath(w.State, s.ID))
+		b, _ := os.ReadFile(store.SpoolPath(w.State, s.ID))
 		return strings.FieldsFunc(string(b), func(r rune) bool { return r == '\n' })
 	}
 	before := len(spooled())

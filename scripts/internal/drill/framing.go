@@ -12,6 +12,7 @@ import (
 
 	"lanes/scripts/internal/world"
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // drillSpoolTiming: the same damaged spool bytes, written at once to one
@@ -80,14 +81,14 @@ func drillSpoolTiming(w *world.World) (string, error) {
 // hook that opened the file before the rename then appends a whole line.
 func rotateMidSkip(w *world.World, s world.Session) (string, error) {
 	line := spoolLine(s, "active")
-	fill := strings.Repeat(line, state.RotateBytes/len(line)+1) + strings.Repeat("g", state.MaxLineBytes+1)
+	fill := strings.Repeat(line, store.RotateBytes/len(line)+1) + strings.Repeat("g", state.MaxLineBytes+1)
 	if err := appendSpool(w, s.ID, []byte(fill)); err != nil {
 		return "", err
 	}
 	if _, err := w.Ls(); err != nil {
 		return "", err
 	}
-	rotated, _ := filepath.Glob(filepath.Join(state.SpoolDir(w.State), s.ID+".*.jsonl"))
+	rotated, _ := filepath.Glob(filepath.Join(store.SpoolDir(w.State), s.ID+".*.jsonl"))
 	if len(rotated) != 1 {
 		return "", fmt.Errorf("the spool file was not rotated: %v", rotated)
 	}
@@ -110,7 +111,7 @@ func rotateMidSkip(w *world.World, s world.Session) (string, error) {
 	got := after[s.Name]
 	evidence := fmt.Sprintf("rotated mid-skip, then a late hook's line: %s, applied %d (+%d), dropped %v",
 		got.Activity, got.EventsApplied, got.EventsApplied-s.EventsApplied, got.EventsDropped)
-	if got.Activity != "blocked" || got.EventsApplied != s.EventsApplied+state.RotateBytes/len(line)+2 {
+	if got.Activity != "blocked" || got.EventsApplied != s.EventsApplied+store.RotateBytes/len(line)+2 {
 		return evidence, fmt.Errorf("the late hook's line in the rotated file was lost")
 	}
 	return evidence, nil

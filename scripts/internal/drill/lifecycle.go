@@ -12,6 +12,7 @@ import (
 
 	"lanes/scripts/internal/world"
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // reconcileWait is how long a drill runs cycles for lanes to settle a start
@@ -75,7 +76,7 @@ func drillNewKilled(w *world.World) (string, error) {
 			byID[s.ID] = s
 		}
 		panes := map[string]string{} // record id → the session id it knows
-		_ = state.NewStore(w.State).View(func(tx *state.Tx) error {
+		_ = store.New(w.State).View(func(tx *store.Tx) error {
 			all, err := tx.All()
 			for _, r := range all {
 				panes[r.ID] = r.Runtime.SessionID
@@ -147,8 +148,8 @@ func drillRestartKilled(w *world.World) (string, error) {
 	if _, err := w.Ls(); err != nil {
 		return "", err
 	}
-	st := state.NewStore(w.State)
-	if err := st.Update(func(tx *state.Tx) error {
+	st := store.New(w.State)
+	if err := st.Update(func(tx *store.Tx) error {
 		r, err := tx.Resolve("r")
 		if err != nil {
 			return err
@@ -253,7 +254,7 @@ func drillClockStepBack(w *world.World) (string, error) {
 	}
 	ahead := time.Now().UTC().Add(time.Hour)
 	pid := 0
-	if err := state.NewStore(w.State).Update(func(tx *state.Tx) error {
+	if err := store.New(w.State).Update(func(tx *store.Tx) error {
 		r, err := tx.Resolve("c")
 		if err != nil {
 			return err
@@ -332,7 +333,7 @@ func drillNoFalseWorking(w *world.World) (string, error) {
 			<-polled
 			return "", fmt.Errorf("lanes new: %s", r.Stderr)
 		}
-		_ = state.NewStore(w.State).View(func(tx *state.Tx) error {
+		_ = store.New(w.State).View(func(tx *store.Tx) error {
 			if r, err := tx.Resolve(name); err == nil && !r.Runtime.PaneStartedAt.IsZero() {
 				delay = r.Runtime.PaneStartedAt.Sub(launched)
 			}

@@ -14,6 +14,7 @@ import (
 
 	"lanes/scripts/internal/world"
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // newSession starts `sleep` as session name and returns its ls entry.
@@ -27,10 +28,10 @@ func newSession(w *world.World, name string) (world.Session, error) {
 
 // appendSpool appends raw bytes to a session's spool file, as a hook would.
 func appendSpool(w *world.World, id string, raw []byte) error {
-	if err := os.MkdirAll(state.SpoolDir(w.State), 0o700); err != nil {
+	if err := os.MkdirAll(store.SpoolDir(w.State), 0o700); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(state.SpoolPath(w.State, id), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(store.SpoolPath(w.State, id), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}
@@ -142,7 +143,7 @@ func drillFullDisk(w *world.World) (string, error) {
 	}
 	// Pad the spool's last page with a blank line so that 50 bytes stay free
 	// in it: once the disk is full, the next hook line fits only in part.
-	spool := state.SpoolPath(w.State, s.ID)
+	spool := store.SpoolPath(w.State, s.ID)
 	fi, err := os.Stat(spool)
 	if err != nil {
 		return "", err
@@ -269,7 +270,7 @@ func drillHookEdges(w *world.World) (string, error) {
 		return "", err
 	}
 	var hist []state.Transition
-	if err := state.NewStore(w.State).View(func(tx *state.Tx) error {
+	if err := store.New(w.State).View(func(tx *store.Tx) error {
 		var err error
 		hist, err = tx.History(e.ID, 5)
 		return err

@@ -12,6 +12,7 @@ import (
 
 	"lanes/scripts/internal/world"
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // putStarting writes the record an interrupted `lanes new` leaves behind:
@@ -23,7 +24,7 @@ func putStarting(w *world.World, name string) error {
 		Activity: state.ActivityFacts{State: state.ActivityIdle, Since: now, Source: "user"},
 		Runtime: state.Runtime{Socket: w.Socket, TmuxSession: state.TmuxSessionName(name),
 			Launch: state.NewID(), StartingAt: now}}
-	return state.NewStore(w.State).Update(func(tx *state.Tx) error { return tx.Put(r) })
+	return store.New(w.State).Update(func(tx *store.Tx) error { return tx.Put(r) })
 }
 
 // drillStarting: a session whose `lanes new` was interrupted before tmux

@@ -10,7 +10,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"lanes/tmux"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -20,6 +19,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"lanes/tmux"
 )
 
 // World is one private lanes installation.
