@@ -5,7 +5,7 @@ package state
 // very words and the command line runs them (argv, never a shell), so what
 // the user agreed to is what runs.
 // (The push, like every git of lanes', takes no local transport:
-// GitSafeArgs.)
+// git.SafeArgs.)
 func PRCreate(branch string) (push, create []string) {
 	return []string{"git", "push", "-u", "origin", branch},
 		[]string{"gh", "pr", "create", "--fill", "--head", branch}

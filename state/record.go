@@ -54,7 +54,7 @@ type GitFacts struct {
 	// Ahead and Behind the base (or the branch's upstream), and Changed
 	// (files changed in the working tree and index against HEAD, untracked
 	// included) as git said at ReadAt, when they last changed (zero: never
-	// read; store/gitfacts.go). Ahead and Behind are -1 when they cannot be
+	// read; git/facts.go). Ahead and Behind are -1 when they cannot be
 	// counted (no base git can track, such as a commit hash).
 	Ahead   int       `json:"ahead,omitempty"`
 	Behind  int       `json:"behind,omitempty"`

@@ -17,6 +17,7 @@ import (
 	"lanes/internal/remote"
 	"lanes/internal/session"
 	"lanes/state"
+	"lanes/state/git"
 	"lanes/state/store"
 	"lanes/tmux"
 )
@@ -177,7 +178,7 @@ func (a *app) boardCollector() (c *store.Collector, done func(), err error) {
 	// Only the long-lived processes, the board and ls --watch, read
 	// ahead, behind and changed (beside their cycles); ls shows what they
 	// stored.
-	c.Git = &store.GitPoller{}
+	c.Git = &git.Poller{}
 	// And PR facts from GitHub, when gh is there and logged in.
 	if c.PRs, err = a.prPoller(); err != nil {
 		done()

@@ -9,6 +9,7 @@ import (
 
 	"lanes/internal/listing"
 	"lanes/state"
+	"lanes/state/statetest"
 )
 
 // The branch on the card is live: a `git checkout -b` in the session's
@@ -34,7 +35,7 @@ func TestBranchIsLive(t *testing.T) {
 
 // gitIn is gitOut bound to dir, its output dropped.
 func gitIn(t *testing.T, dir string) func(args ...string) {
-	return func(args ...string) { t.Helper(); gitOut(t, dir, args...) }
+	return func(args ...string) { t.Helper(); statetest.Git(t, dir, args...) }
 }
 
 // The board's diff: the stat and the diff against the base (uncommitted

@@ -14,7 +14,7 @@ import (
 	"lanes/internal/session"
 	"lanes/internal/shell"
 	"lanes/state"
-	"lanes/state/store"
+	"lanes/state/git"
 )
 
 // orphanWorktree is a worktree under lanes' worktree roots (the
@@ -50,7 +50,7 @@ func orphanWorktrees(recs []*state.Record) []orphanWorktree {
 				continue // not a git worktree: not lanes'
 			}
 			in, _ := os.ReadDir(path)
-			out = append(out, orphanWorktree{path: path, repo: repo, branch: store.GitBranch(path),
+			out = append(out, orphanWorktree{path: path, repo: repo, branch: git.Branch(path),
 				empty: len(in) == 1 && in[0].Name() == ".git"})
 		}
 	}
@@ -66,7 +66,7 @@ func doctorWorktrees(recs []*state.Record, add addFunc) {
 		if r.Git.Worktree == "" {
 			// A checkout another user can change: lanes runs no git there,
 			// but the agent will (the thirteenth re-run).
-			if err := store.ForeignCheckout(r.Dir); r.Live() && r.Dir != "" && err != nil {
+			if err := git.ForeignCheckout(r.Dir); r.Live() && r.Dir != "" && err != nil {
 				add(false, "chmod go-w what it names, or move the checkout where only you can change it",
 					"session %s's directory: %v — its agent runs git there", r.Name, err)
 			}
@@ -98,11 +98,11 @@ func (a *app) repairWorktrees(ctx context.Context, recs []*state.Record) {
 		if !o.empty {
 			continue
 		}
-		if err := store.ForeignCheckout(o.repo); err != nil {
+		if err := git.ForeignCheckout(o.repo); err != nil {
 			fmt.Fprintf(a.stdout, "repair: not removing %s: %s\n", o.path, state.CleanText(err.Error()))
 			continue
 		}
-		cmd := store.GitCommand(ctx, os.Environ(), "-C", o.repo, "worktree", "remove", "--force", "--force", o.path)
+		cmd := git.Command(ctx, os.Environ(), "-C", o.repo, "worktree", "remove", "--force", "--force", o.path)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			fmt.Fprintf(a.stdout, "repair: removing the empty worktree %s: %v %s\n", o.path, err, strings.TrimSpace(string(out)))
@@ -122,7 +122,7 @@ func (a *app) repairWorktrees(ctx context.Context, recs []*state.Record) {
 func worktreeRepo(path string) string {
 	// Another user may have planted it (a FIFO, /dev/zero) where they can
 	// write: read as every git file lanes reads (issue 30, item 5).
-	b, err := store.ReadGitFile(filepath.Join(path, ".git"))
+	b, err := git.ReadFile(filepath.Join(path, ".git"))
 	if err != nil {
 		return ""
 	}

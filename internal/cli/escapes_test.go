@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"lanes/state/statetest"
 )
 
 // Issue 30, item 4, the seventh hostile re-run: with core.quotePath off
@@ -16,7 +18,7 @@ func TestRefusalsPrintNoControl(t *testing.T) {
 	t.Parallel()
 	e := gitEnv(t)
 	repo := tempRepo(t, 1)
-	gitOut(t, repo, "config", "core.quotePath", "false")
+	statetest.Git(t, repo, "config", "core.quotePath", "false")
 	e.must("new", "w", "--worktree", "--dir", repo, "--", "sleep", "600")
 	wt := e.record("w").Git.Worktree
 	evil := "a\u009b2J\u009d0;PWN\u009cb\u202eevil\U000E0041"
@@ -42,7 +44,7 @@ func TestNewWorktreePrintsItsBaseClean(t *testing.T) {
 	t.Parallel()
 	e := gitEnv(t)
 	repo := tempRepo(t, 1)
-	gitOut(t, repo, "checkout", "-q", "-b", "feat\u009b2J\u202eevil")
+	statetest.Git(t, repo, "checkout", "-q", "-b", "feat\u009b2J\u202eevil")
 	out := e.must("new", "wb", "--worktree", "--dir", repo, "--", "sleep", "600")
 	defer e.run("kill", "wb")
 	if !strings.Contains(out, "(from featevil)") || strings.ContainsAny(out, "\u009b\u202e") {

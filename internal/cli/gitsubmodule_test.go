@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"lanes/state/statetest"
 )
 
 // lanes' git never goes into a submodule: its config lives under the
@@ -17,11 +19,11 @@ func TestGitLeavesSubmodulesAlone(t *testing.T) {
 	repo, sub := tempRepo(t, 1), tempRepo(t, 1)
 	e.must("new", "wtx", "--worktree", "--dir", repo, "--", "sleep", "600")
 	wt := filepath.Join(filepath.Dir(repo), "proj.lanes", "wtx")
-	gitOut(t, wt, "-c", "protocol.file.allow=always", "submodule", "--quiet", "add", sub, "sub")
-	gitOut(t, wt, "commit", "-q", "-m", "a submodule")
+	statetest.Git(t, wt, "-c", "protocol.file.allow=always", "submodule", "--quiet", "add", sub, "sub")
+	statetest.Git(t, wt, "commit", "-q", "-m", "a submodule")
 	ran := filepath.Join(t.TempDir(), "ran")
 	subDir := filepath.Join(wt, "sub")
-	gitOut(t, subDir, "config", "filter.x.clean", "touch "+ran+"; cat")
+	statetest.Git(t, subDir, "config", "filter.x.clean", "touch "+ran+"; cat")
 	if err := os.WriteFile(filepath.Join(subDir, ".gitattributes"), []byte("* filter=x\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"lanes/internal/listing"
 	"lanes/state"
+	"lanes/state/git"
 	"lanes/state/store"
 )
 
@@ -48,7 +49,7 @@ func (a *app) watchLs(ctx context.Context, all bool) int {
 	// Long-lived as the board is, it reads ahead, behind and changed as
 	// the board does: a host where no board runs still shows them to
 	// another's.
-	c.Git = &store.GitPoller{}
+	c.Git = &git.Poller{}
 	// One collector for the stream's life: its cache spares decoding every
 	// record again each second.
 	cycle := func(ctx context.Context) (store.CycleResult, error) { return c.Cycle(ctx) }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"lanes/state/statetest"
 )
 
 // rm --merged: a session whose PR merged is ended, its clean worktree
@@ -34,7 +36,7 @@ func TestRmMerged(t *testing.T) {
 	if _, err := os.Stat(wt1); !os.IsNotExist(err) {
 		t.Errorf("m1's worktree is still there: %v", err)
 	}
-	if !strings.Contains(gitOut(t, repo, "branch", "--list"), "lanes/m1") {
+	if !strings.Contains(statetest.Git(t, repo, "branch", "--list"), "lanes/m1") {
 		t.Error("m1's branch was deleted")
 	}
 	out = e.must("rm", "m2", "--merged")

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/statetest"
 )
 
 // writeScript writes an executable sh script named name into dir.
@@ -52,11 +53,11 @@ func prRepo(t *testing.T, ghBody string) (e *env, repo, bare, ghLog string) {
 	e = gitEnv(t)
 	repo = tempRepo(t, 1)
 	bare = filepath.Join(t.TempDir(), "origin.git")
-	gitOut(t, filepath.Dir(bare), "init", "-q", "--bare", bare)
-	gitOut(t, repo, "remote", "add", "origin", "ext::git %s "+bare)
-	gitOut(t, repo, "config", "protocol.ext.allow", "always")
-	gitOut(t, repo, "checkout", "-q", "-b", "feat")
-	gitOut(t, repo, "commit", "-q", "--allow-empty", "-m", "feat: the work")
+	statetest.Git(t, filepath.Dir(bare), "init", "-q", "--bare", bare)
+	statetest.Git(t, repo, "remote", "add", "origin", "ext::git %s "+bare)
+	statetest.Git(t, repo, "config", "protocol.ext.allow", "always")
+	statetest.Git(t, repo, "checkout", "-q", "-b", "feat")
+	statetest.Git(t, repo, "commit", "-q", "--allow-empty", "-m", "feat: the work")
 	bin := t.TempDir()
 	ghLog = filepath.Join(bin, "gh.log")
 	writeScript(t, bin, "gh", "{ pwd; printf '%s\\n' \"$@\"; } > "+shellQuote(ghLog)+"\n"+ghBody)
@@ -96,7 +97,7 @@ func TestCreatePR(t *testing.T) {
 	if err != nil || said != "PR created: https://github.com/o/r/pull/42" {
 		t.Fatalf("CreatePR = %q, %v", said, err)
 	}
-	if got, want := gitOut(t, bare, "rev-parse", "refs/heads/feat"), gitOut(t, repo, "rev-parse", "HEAD"); got != want {
+	if got, want := statetest.Git(t, bare, "rev-parse", "refs/heads/feat"), statetest.Git(t, repo, "rev-parse", "HEAD"); got != want {
 		t.Errorf("origin's feat is %s, want %s", got, want)
 	}
 	if got, want := waitLines(t, ghLog), []string{repo, "pr", "create", "--fill", "--head", "feat"}; !slices.Equal(got, want) {
@@ -126,12 +127,12 @@ func TestCreatePRPushesToNoLocalOrigin(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := filepath.Join(t.TempDir(), "other.git") // a remote of the user's, then the local one
-	gitOut(t, filepath.Dir(other), "init", "-q", "--bare", other)
+	statetest.Git(t, filepath.Dir(other), "init", "-q", "--bare", other)
 	for _, url := range [][]string{{enc}, {"file://" + strings.ReplaceAll(enc, " ", "%20")}, {strings.TrimSuffix(enc, ".git")},
 		{"ext::git %s " + other, enc}} {
-		gitOut(t, repo, "config", "--unset-all", "remote.origin.url")
+		statetest.Git(t, repo, "config", "--unset-all", "remote.origin.url")
 		for _, u := range url {
-			gitOut(t, repo, "config", "--add", "remote.origin.url", u)
+			statetest.Git(t, repo, "config", "--add", "remote.origin.url", u)
 		}
 		_, err := e.app().svc().CreatePR(context.Background(), e.record("api"))
 		if err == nil || !strings.Contains(err.Error(), "origin is a repository on this machine") {
@@ -154,7 +155,7 @@ func TestCreatePRPushesToNoLocalOriginWhateverTheEnvironment(t *testing.T) {
 	e, repo, bare, _ := prRepo(t, "echo https://github.com/o/r/pull/42\n")
 	ran := filepath.Join(t.TempDir(), "ran")
 	writeScript(t, filepath.Join(bare, "hooks"), "pre-receive", "touch "+shellQuote(ran)+"\n")
-	gitOut(t, repo, "remote", "set-url", "origin", bare)
+	statetest.Git(t, repo, "remote", "set-url", "origin", bare)
 	_, err := e.app().svc().CreatePR(context.Background(), e.record("api"))
 	if err == nil || !strings.Contains(err.Error(), "origin is a repository on this machine") {
 		t.Errorf("GIT_ALLOW_PROTOCOL=file: %v, want a refusal", err)
@@ -176,7 +177,7 @@ func TestCreatePRResolvesNothingUnderTheCheckout(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeScript(t, filepath.Join(repo, "tools"), "x", "touch "+shellQuote(ran)+"\nexec git \"$@\"\n")
-	gitOut(t, repo, "remote", "set-url", "origin", "ext::sh tools/x %s "+bare)
+	statetest.Git(t, repo, "remote", "set-url", "origin", "ext::sh tools/x %s "+bare)
 	_, err := e.app().svc().CreatePR(context.Background(), e.record("api"))
 	if _, serr := os.Stat(ran); serr == nil {
 		t.Fatalf("the remote's relative tools/x under the checkout ran (P: %v)", err)
@@ -218,7 +219,7 @@ func TestCreatePRNoGH(t *testing.T) {
 	if err == nil || err.Error() != "gh is not installed; install GitHub CLI and run gh auth login" {
 		t.Fatalf("CreatePR error %v, want gh is not installed", err)
 	}
-	if refs := gitOut(t, bare, "for-each-ref"); refs != "" {
+	if refs := statetest.Git(t, bare, "for-each-ref"); refs != "" {
 		t.Errorf("origin got %q; nothing should have been pushed", refs)
 	}
 }
@@ -349,7 +350,7 @@ func TestOpenPRRefusesAnythingButAForgePage(t *testing.T) {
 func TestCreatePRAsksGitNow(t *testing.T) {
 	t.Parallel()
 	e, repo, bare, _ := prRepo(t, "echo https://github.com/o/r/pull/42\n")
-	base := gitOut(t, repo, "rev-parse", "--abbrev-ref", "@{-1}") // the branch feat started from
+	base := statetest.Git(t, repo, "rev-parse", "--abbrev-ref", "@{-1}") // the branch feat started from
 	r := e.record("api")
 	r.Git = state.GitFacts{Base: base, ReadAt: time.Now(), Ahead: 0} // read before the commit
 	if said, err := e.app().svc().CreatePR(context.Background(), r); err != nil || said != "PR created: https://github.com/o/r/pull/42" {
@@ -357,15 +358,15 @@ func TestCreatePRAsksGitNow(t *testing.T) {
 	}
 
 	e, repo, bare, _ = prRepo(t, "echo https://github.com/o/r/pull/43\n")
-	base = gitOut(t, repo, "rev-parse", "--abbrev-ref", "@{-1}")
-	gitOut(t, repo, "reset", "-q", "--hard", base) // the commit is gone again
+	base = statetest.Git(t, repo, "rev-parse", "--abbrev-ref", "@{-1}")
+	statetest.Git(t, repo, "reset", "-q", "--hard", base) // the commit is gone again
 	r = e.record("api")
 	r.Git = state.GitFacts{Base: base, ReadAt: time.Now(), Ahead: 1}
 	_, err := e.app().svc().CreatePR(context.Background(), r)
 	if err == nil || !strings.Contains(err.Error(), "has no commit ahead of "+base) {
 		t.Fatalf("CreatePR with no commit ahead now: %v, want a refusal", err)
 	}
-	if refs := gitOut(t, bare, "for-each-ref"); refs != "" {
+	if refs := statetest.Git(t, bare, "for-each-ref"); refs != "" {
 		t.Errorf("origin got %q; nothing should have been pushed", refs)
 	}
 }

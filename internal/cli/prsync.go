@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"lanes/state"
-	"lanes/state/store"
+	"lanes/state/gh"
 	"lanes/theme"
 )
 
@@ -19,7 +19,7 @@ const envPREvery = "LANES_PR_EVERY"
 
 // prPoller is the board's GitHub poller, as $LANES_PR_EVERY says; nil
 // when it is off.
-func (a *app) prPoller() (*store.PRPoller, error) {
+func (a *app) prPoller() (*gh.Poller, error) {
 	v := a.getenv(envPREvery)
 	if state.Off(v) {
 		return nil, nil
@@ -32,14 +32,14 @@ func (a *app) prPoller() (*store.PRPoller, error) {
 		}
 		every = d
 	}
-	return &store.PRPoller{Run: a.gh(), Every: every}, nil
+	return &gh.Poller{Run: a.gh(), Every: every}, nil
 }
 
 // gh runs the gh on this invocation's PATH with its environment, looked
 // up at each run: one installed while the board runs is found.
-func (a *app) gh() store.GHRun {
+func (a *app) gh() gh.Run {
 	return func(ctx context.Context, dir string, args ...string) ([]byte, error) {
-		return store.GH(a.svc().LookPath("gh"), a.svc().Environ())(ctx, dir, args...)
+		return gh.With(a.svc().LookPath("gh"), a.svc().Environ())(ctx, dir, args...)
 	}
 }
 
@@ -66,9 +66,9 @@ func (a *app) cmdPRSync(ctx context.Context, names []string) int {
 		named = append(named, r)
 	}
 	if a.svc().LookPath("gh") == "" {
-		return a.fail(store.ErrGHMissing)
+		return a.fail(gh.ErrMissing)
 	}
-	p := &store.PRPoller{Run: a.gh()}
+	p := &gh.Poller{Run: a.gh()}
 	var ids []string
 	for _, r := range named {
 		ids = append(ids, r.ID)
@@ -77,7 +77,7 @@ func (a *app) cmdPRSync(ctx context.Context, names []string) int {
 		}
 	}
 	read, syncErr := p.Sync(ctx, res.Records, ids, a.now)
-	if errors.Is(syncErr, store.ErrGHOff) {
+	if errors.Is(syncErr, gh.ErrOff) {
 		return a.fail(syncErr)
 	}
 	c.PRs = p
@@ -145,7 +145,7 @@ func (a *app) doctorPRs(ctx context.Context, add addFunc) {
 	}
 	every := p.Every
 	if every == 0 {
-		every = store.PREvery
+		every = gh.Every
 	}
 	add(true, "", "PRs from GitHub: on (%s); the board reads each repository's PRs every %v, `lanes pr --sync` now", bin, every)
 }

@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"lanes/state"
-	"lanes/state/store"
+	"lanes/state/gh"
+	"lanes/state/statetest"
 )
 
 // ghStandIn is a gh (writeScript) on a PATH of its own that logs its
@@ -25,7 +26,7 @@ func ghStandIn(t *testing.T, script string) (path, calls string) {
 func syncRepo(t *testing.T, branch string) string {
 	t.Helper()
 	dir := tempRepo(t, 0)
-	gitOut(t, dir, "checkout", "-q", "-b", branch)
+	statetest.Git(t, dir, "checkout", "-q", "-b", branch)
 	return dir
 }
 
@@ -70,7 +71,7 @@ func TestPRSync(t *testing.T) {
 		t.Fatalf("pr --sync api: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	log, _ := os.ReadFile(calls)
-	if want := r.Dir + " " + strings.Join(store.GHArgs, " ") + "\n"; string(log) != want {
+	if want := r.Dir + " " + strings.Join(gh.Args, " ") + "\n"; string(log) != want {
 		t.Errorf("gh ran as %q, want %q", log, want)
 	}
 	if got := e.ls()["api"]; got.Status != "conflicting" || got.Zone != "needs_you" || len(got.PRs) != 1 || got.PRs[0].URL != "https://github.com/acme/shop/pull/109" {

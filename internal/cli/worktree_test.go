@@ -4,28 +4,14 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"lanes/internal/session"
+	"lanes/state/statetest"
 )
-
-// gitOut runs git in dir with a private, empty configuration (never the
-// user's) and returns its trimmed output, failing the test on error.
-func gitOut(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=lanes", "-c", "user.email=lanes@example.test",
-		"-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false"}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
 
 // tempRepo makes a repository "proj" with files files and one commit.
 func tempRepo(t testing.TB, files int) string {
@@ -34,14 +20,14 @@ func tempRepo(t testing.TB, files int) string {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	gitOut(t, dir, "init", "-q")
+	statetest.Git(t, dir, "init", "-q")
 	for i := range max(files, 1) {
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%04d.txt", i)), []byte("hi\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
 	}
-	gitOut(t, dir, "add", ".")
-	gitOut(t, dir, "commit", "-q", "-m", "first")
+	statetest.Git(t, dir, "add", ".")
+	statetest.Git(t, dir, "commit", "-q", "-m", "first")
 	return dir
 }
 
@@ -58,7 +44,7 @@ func gitEnv(t *testing.T) *env {
 type gitView struct{ worktrees, branches string }
 
 func viewGit(t *testing.T, repo string) gitView {
-	return gitView{gitOut(t, repo, "worktree", "list", "--porcelain"), gitOut(t, repo, "branch", "--list")}
+	return gitView{statetest.Git(t, repo, "worktree", "list", "--porcelain"), statetest.Git(t, repo, "branch", "--list")}
 }
 
 // nothingMade checks a failed new of name left no tmux session, no record,
@@ -104,14 +90,14 @@ func TestNewWorktree(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(want, "f0999.txt")); err != nil {
 		t.Errorf("kill removed the worktree: %v", err)
 	}
-	if b := gitOut(t, repo, "branch", "--list", "lanes/api"); b == "" {
+	if b := statetest.Git(t, repo, "branch", "--list", "lanes/api"); b == "" {
 		t.Error("kill removed the branch")
 	}
 	e.must("rm", "api", "--worktree")
 	if _, err := os.Stat(want); !os.IsNotExist(err) {
 		t.Errorf("rm --worktree left %s: %v", want, err)
 	}
-	if b := gitOut(t, repo, "branch", "--list", "lanes/api"); b == "" {
+	if b := statetest.Git(t, repo, "branch", "--list", "lanes/api"); b == "" {
 		t.Error("rm --worktree removed the branch; it is kept")
 	}
 	if _, err := os.Stat(filepath.Dir(want)); !os.IsNotExist(err) {
@@ -125,8 +111,8 @@ func TestNewWorktreeBranchFromRoot(t *testing.T) {
 	t.Parallel()
 	e := gitEnv(t)
 	repo := tempRepo(t, 1)
-	first := gitOut(t, repo, "rev-parse", "HEAD")
-	gitOut(t, repo, "commit", "-q", "--allow-empty", "-m", "second")
+	first := statetest.Git(t, repo, "rev-parse", "HEAD")
+	statetest.Git(t, repo, "commit", "-q", "--allow-empty", "-m", "second")
 	root := filepath.Join(t.TempDir(), "trees")
 	e.vars[session.EnvWorktreeRoot] = root
 	e.must("new", "ui", "--worktree", "--branch", "feat/x", "--from", first, "--dir", repo, "--", "sleep", "600")
@@ -137,7 +123,7 @@ func TestNewWorktreeBranchFromRoot(t *testing.T) {
 	if r := e.record("ui"); r.Git.Base != first {
 		t.Errorf("base %q, want %s", r.Git.Base, first)
 	}
-	if got := gitOut(t, want, "rev-parse", "HEAD"); got != first {
+	if got := statetest.Git(t, want, "rev-parse", "HEAD"); got != first {
 		t.Errorf("worktree at %s, want %s", got, first)
 	}
 	// A relative name is fixed to its commit at the start: later it would
@@ -147,9 +133,9 @@ func TestNewWorktreeBranchFromRoot(t *testing.T) {
 		t.Errorf("--from HEAD~1: base %q, want its commit %s", r.Git.Base, first)
 	}
 	// A detached HEAD: the base is its commit.
-	gitOut(t, repo, "checkout", "-q", "--detach")
+	statetest.Git(t, repo, "checkout", "-q", "--detach")
 	e.must("new", "det", "--worktree", "--dir", repo, "--", "sleep", "600")
-	if r, head := e.record("det"), gitOut(t, repo, "rev-parse", "HEAD"); r.Git.Base != head || r.Branch != "lanes/det" {
+	if r, head := e.record("det"), statetest.Git(t, repo, "rev-parse", "HEAD"); r.Git.Base != head || r.Branch != "lanes/det" {
 		t.Errorf("detached: base %q branch %q, want %s lanes/det", r.Git.Base, r.Branch, head)
 	}
 }
@@ -160,9 +146,9 @@ func TestNewWorktreeRefusals(t *testing.T) {
 	t.Parallel()
 	e := gitEnv(t)
 	repo := tempRepo(t, 1)
-	gitOut(t, repo, "branch", "lanes/taken")
+	statetest.Git(t, repo, "branch", "lanes/taken")
 	linked := filepath.Join(t.TempDir(), "linked")
-	gitOut(t, repo, "worktree", "add", "-q", "-b", "other", linked)
+	statetest.Git(t, repo, "worktree", "add", "-q", "-b", "other", linked)
 	plain := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(filepath.Dir(repo), "proj.lanes", "busy"), 0o700); err != nil {
 		t.Fatal(err)
@@ -313,8 +299,8 @@ func TestNewWorktreeSubdirAndRelativeRoot(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(pkg, "main.go"), []byte("package main\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	gitOut(t, repo, "add", ".")
-	gitOut(t, repo, "commit", "-q", "-m", "a package")
+	statetest.Git(t, repo, "add", ".")
+	statetest.Git(t, repo, "commit", "-q", "-m", "a package")
 	e.must("new", "api", "--worktree", "--dir", pkg, "--", "sleep", "600")
 	if want := filepath.Join(filepath.Dir(repo), "proj.lanes", "api", "pkg", "api"); e.ls()["api"].Dir != want {
 		t.Errorf("dir %q, want the package in the worktree %q", e.ls()["api"].Dir, want)
@@ -323,7 +309,7 @@ func TestNewWorktreeSubdirAndRelativeRoot(t *testing.T) {
 	if _, errs, code := e.run("new", "web", "--worktree", "--dir", repo, "--", "sleep", "600"); code == 0 || !strings.Contains(errs, "must be an absolute path") {
 		t.Errorf("relative root: exit %d %q", code, errs)
 	}
-	if out := gitOut(t, repo, "branch", "--list", "lanes/web"); out != "" {
+	if out := statetest.Git(t, repo, "branch", "--list", "lanes/web"); out != "" {
 		t.Errorf("a refused attempt made branch %q", out)
 	}
 }
@@ -335,19 +321,19 @@ func TestNewWorktreeOnAnExistingBranch(t *testing.T) {
 	t.Parallel()
 	e := gitEnv(t)
 	repo := tempRepo(t, 1)
-	gitOut(t, repo, "branch", "lanes/wt2")
-	tip := strings.TrimSpace(gitOut(t, repo, "rev-parse", "lanes/wt2"))
+	statetest.Git(t, repo, "branch", "lanes/wt2")
+	tip := strings.TrimSpace(statetest.Git(t, repo, "rev-parse", "lanes/wt2"))
 	if _, errs, code := e.run("new", "bad", "--worktree", "--dir", repo, "--branch", "lanes/wt2", "--", "/nonexistent/agent"); code == 0 {
 		t.Fatalf("a start that cannot run: exit 0 (%q)", errs)
 	}
-	if got := strings.TrimSpace(gitOut(t, repo, "rev-parse", "lanes/wt2")); got != tip {
+	if got := strings.TrimSpace(statetest.Git(t, repo, "rev-parse", "lanes/wt2")); got != tip {
 		t.Fatalf("the failed start took the branch: %q, want %q", got, tip)
 	}
 	if out := e.must("new", "wt2", "--worktree", "--dir", repo, "--branch", "lanes/wt2", "--", "sleep", "600"); !strings.Contains(out, "on branch lanes/wt2, as it was") {
 		t.Errorf("new on an existing branch said %q, want it to say the branch is as it was", out)
 	}
 	wt := filepath.Join(filepath.Dir(repo), "proj.lanes", "wt2")
-	if got := strings.TrimSpace(gitOut(t, wt, "rev-parse", "--abbrev-ref", "HEAD")); got != "lanes/wt2" {
+	if got := strings.TrimSpace(statetest.Git(t, wt, "rev-parse", "--abbrev-ref", "HEAD")); got != "lanes/wt2" {
 		t.Errorf("the worktree is on %q, want lanes/wt2", got)
 	}
 	if r := e.record("wt2"); r.Git.Worktree != wt || r.Branch != "lanes/wt2" {

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"lanes/internal/testenv"
-	"lanes/state/store"
+	"lanes/state/git"
 )
 
 // Issue 30, item 2, the seventh hostile re-run: the repository sat in a
@@ -200,7 +200,7 @@ func TestGitRunsNowhereAnotherMayChange(t *testing.T) {
 			t.Errorf("%s: exit %d %q, want refused %v", c.name, code, errs, c.refused)
 		}
 		if c.refused {
-			if err := store.ForeignCheckout(repo); err == nil {
+			if err := git.ForeignCheckout(repo); err == nil {
 				t.Errorf("%s: the board's git reads would run there", c.name)
 			}
 		}
@@ -238,7 +238,7 @@ func TestGitRunsNowhereAnotherMayChangeMore(t *testing.T) {
 	if err := os.Chmod(filepath.Join(main, ".git", "config"), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	if err := store.ForeignCheckout(wt); err == nil {
+	if err := git.ForeignCheckout(wt); err == nil {
 		t.Error("a linked worktree of a repository whose config anyone may write: the board's git reads would run")
 	}
 	if _, errs, code := e.run("rm", "lw", "--worktree"); code == exitOK || !strings.Contains(errs, "another can change") {

@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"lanes/state/statetest"
 )
 
 // A worktree root another user could have made or can change gets no
@@ -131,9 +133,9 @@ func TestDoctorRepairRemovesEmptyOrphanWorktrees(t *testing.T) {
 	repo := tempRepo(t, 1)
 	e.must("new", "a", "--worktree", "--dir", repo, "--", "sleep", "600")
 	root := filepath.Join(filepath.Dir(repo), "proj.lanes")
-	gitOut(t, repo, "worktree", "add", "-q", "-b", "lanes/full", filepath.Join(root, "full"))
-	gitOut(t, repo, "worktree", "add", "-q", "--no-checkout", "-b", "lanes/empty", filepath.Join(root, "empty"))
-	gitOut(t, repo, "worktree", "lock", "--reason", "initializing", filepath.Join(root, "empty"))
+	statetest.Git(t, repo, "worktree", "add", "-q", "-b", "lanes/full", filepath.Join(root, "full"))
+	statetest.Git(t, repo, "worktree", "add", "-q", "--no-checkout", "-b", "lanes/empty", filepath.Join(root, "empty"))
+	statetest.Git(t, repo, "worktree", "lock", "--reason", "initializing", filepath.Join(root, "empty"))
 	out, _, _ := e.run("doctor", "--repair")
 	if !strings.Contains(out, "repair: removed the empty worktree "+filepath.Join(root, "empty")) {
 		t.Errorf("doctor --repair did not remove the empty worktree:\n%s", out)
@@ -144,7 +146,7 @@ func TestDoctorRepairRemovesEmptyOrphanWorktrees(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, "full", "f0000.txt")); err != nil {
 		t.Errorf("a worktree with files was touched: %v", err)
 	}
-	if b := gitOut(t, repo, "branch", "--list", "lanes/empty"); b == "" {
+	if b := statetest.Git(t, repo, "branch", "--list", "lanes/empty"); b == "" {
 		t.Error("its branch was removed; it is kept")
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"lanes/internal/fsafe"
 	"lanes/state"
+	"lanes/state/git"
 	"lanes/state/store"
 	"lanes/tmux"
 )
@@ -124,7 +125,7 @@ func (s *Service) addWorktree(ctx context.Context, st *store.Store, r *state.Rec
 		return fmt.Errorf("making the worktree of %s: %w; nothing of it is left (run lanes new %s again)", r.Name, ctx.Err(), r.Name)
 	}
 	r.Dir = wt.startDir()
-	r.Branch = store.GitBranch(r.Dir)
+	r.Branch = git.Branch(r.Dir)
 	return st.Update(func(tx *store.Tx) error {
 		cur, err := tx.Get(r.ID)
 		if err != nil {
@@ -159,7 +160,7 @@ func (s *Service) newRecord(ctx context.Context, st *store.Store, name string, a
 	if wt != nil {
 		r.Git = wt.facts()
 	}
-	r.Branch = store.GitBranch(r.Dir)
+	r.Branch = git.Branch(r.Dir)
 	r.Activity = state.ActivityFacts{State: state.ActivityIdle, Since: r.CreatedAt, Source: "user", HooksReport: plan.hooks}
 	r.Runtime.StartingAt = s.now().UTC()
 	return r, plan, nil

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"lanes/state"
-	"lanes/state/store"
+	"lanes/state/git"
 )
 
 // Bounds of the board's diff (docs/design.md §12): it is read once when
@@ -24,16 +24,16 @@ const (
 // changes not yet committed): `git diff --stat`, a blank line, then `git
 // diff`, without colour, cut at diffMaxBytes.
 func (s *Service) Diff(ctx context.Context, r *state.Record) ([]byte, error) {
-	if r.Dir == "" || store.GitBranch(r.Dir) == "" {
+	if r.Dir == "" || git.Branch(r.Dir) == "" {
 		return nil, fmt.Errorf("%s does not run in a git checkout", r.Name)
 	}
-	if err := store.ForeignCheckout(r.Dir); err != nil {
+	if err := git.ForeignCheckout(r.Dir); err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, diffTimeout)
 	defer cancel()
 	git := func(args ...string) ([]byte, error) {
-		cmd := store.GitCommand(ctx, s.Environ(), append([]string{"-C", r.Dir, "--no-pager"}, args...)...)
+		cmd := git.Command(ctx, s.Environ(), append([]string{"-C", r.Dir, "--no-pager"}, args...)...)
 		out, err := cmd.Output()
 		var ee *exec.ExitError
 		if errors.As(err, &ee) && len(ee.Stderr) > 0 {

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/gh"
+	"lanes/state/git"
 	"lanes/state/store"
 )
 
@@ -129,7 +131,7 @@ func (s *Service) CreatePR(ctx context.Context, r *state.Record) (string, error)
 	if !r.OnBranch() {
 		return "", fmt.Errorf("%s is on no branch lanes can read: %s is not in a git checkout, or its HEAD is no git file", r.Name, r.Dir)
 	}
-	if err := store.ForeignCheckout(r.Dir); err != nil {
+	if err := git.ForeignCheckout(r.Dir); err != nil {
 		return "", err
 	}
 	// Git now, not the poller's count: that lags a commit made in the pane
@@ -140,9 +142,9 @@ func (s *Service) CreatePR(ctx context.Context, r *state.Record) (string, error)
 			return "", fmt.Errorf("%s's branch %s has no commit ahead of %s: nothing to propose yet", r.Name, r.Branch, base)
 		}
 	}
-	gh := s.LookPath("gh")
-	if gh == "" {
-		return "", store.ErrNoGH // P runs nothing then
+	bin := s.LookPath("gh")
+	if bin == "" {
+		return "", gh.ErrNoGH // P runs nothing then
 	}
 	// A detached HEAD's branch is its short hash: nothing to push.
 	head, _ := s.step(ctx, "git symbolic-ref", r.Dir, []string{"git", "symbolic-ref", "--quiet", "--short", "HEAD"})
@@ -167,8 +169,8 @@ func (s *Service) CreatePR(ctx context.Context, r *state.Record) (string, error)
 		}
 		return "", fmt.Errorf("%w; fix that, then press P again", err)
 	}
-	out, err := s.step(ctx, "gh pr create", r.Dir, append([]string{gh}, create[1:]...),
-		store.GHEnv...)
+	out, err := s.step(ctx, "gh pr create", r.Dir, append([]string{bin}, create[1:]...),
+		gh.Env...)
 	if err != nil {
 		return "", fmt.Errorf("the branch is pushed, but %w; fix that, then press P again", err)
 	}
@@ -217,10 +219,10 @@ func (s *Service) step(ctx context.Context, name, dir string, argv []string, env
 	env = append(s.Environ(), env...)
 	var cmd *exec.Cmd
 	if argv[0] == "git" {
-		cmd = store.GitCommand(ctx, env, argv[1:]...)
+		cmd = git.Command(ctx, env, argv[1:]...)
 	} else {
 		cmd = exec.CommandContext(ctx, bin, argv[1:]...)
-		cmd.Env = store.GitEnv(env)
+		cmd.Env = git.Env(env)
 	}
 	cmd.Dir = dir
 	cmd.WaitDelay = time.Second
@@ -272,7 +274,7 @@ var ghEnvKeys = []string{"HOME", "PATH", "XDG_CONFIG_HOME", "GH_CONFIG_DIR", "GH
 
 // Environ is the process's environment with this invocation's values of
 // what git and gh read (tests give a private PATH and git configuration
-// this way), PATH's relative entries dropped (store.AbsPATH).
+// this way), PATH's relative entries dropped (git.AbsPATH).
 func (s *Service) Environ() []string {
 	env := os.Environ()
 	for _, k := range append(slices.Clip(gitEnvKeys), ghEnvKeys...) {
@@ -280,5 +282,5 @@ func (s *Service) Environ() []string {
 			env = append(env, k+"="+v)
 		}
 	}
-	return store.AbsPATHIn(env)
+	return git.AbsPATHIn(env)
 }

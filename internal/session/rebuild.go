@@ -11,6 +11,7 @@ import (
 
 	"lanes/agent"
 	"lanes/state"
+	"lanes/state/git"
 	"lanes/state/store"
 	"lanes/tmux"
 )
@@ -83,7 +84,7 @@ func (s *Service) liveSessions(ctx context.Context, socket, stateDir string) []s
 			ls.Dir = f[8] // a dead pane has no current path; its session's start dir is the one lanes gave
 		}
 		if ls.Dir != "" {
-			ls.Branch = store.GitBranch(ls.Dir)
+			ls.Branch = git.Branch(ls.Dir)
 		}
 		ls.PID, _ = strconv.Atoi(f[4])
 		if secs, err := strconv.ParseInt(f[6], 10, 64); err == nil {

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"lanes/state"
-	"lanes/state/store"
+	"lanes/state/git"
 )
 
 // A worktree per session (docs/design.md §12): `lanes new --worktree`
@@ -40,7 +40,7 @@ func (s *Service) git(ctx context.Context, dir string, args ...string) (string, 
 	}
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
-	cmd := store.GitCommand(ctx, s.Environ(), append([]string{"-C", dir}, args...)...)
+	cmd := git.Command(ctx, s.Environ(), append([]string{"-C", dir}, args...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
@@ -62,9 +62,9 @@ func (s *Service) git(ctx context.Context, dir string, args ...string) (string, 
 const gitTimeout = 2 * time.Minute
 
 // LookPath is name on this invocation's PATH (its absolute entries only:
-// store.AbsPATH), "" when there is none.
+// git.AbsPATH), "" when there is none.
 func (s *Service) LookPath(name string) string {
-	for _, d := range filepath.SplitList(store.AbsPATH(s.getenv("PATH"))) {
+	for _, d := range filepath.SplitList(git.AbsPATH(s.getenv("PATH"))) {
 		if p := filepath.Join(d, name); IsExecutable(p) {
 			return p
 		}
@@ -119,7 +119,7 @@ func (s *Service) PlanWorktree(ctx context.Context, name, dir, branch, from stri
 	if s.LookPath("git") == "" {
 		return nil, errNoGit
 	}
-	if err := store.ForeignCheckout(dir); err != nil {
+	if err := git.ForeignCheckout(dir); err != nil {
 		return nil, fmt.Errorf("--worktree in %s: %w", dir, err)
 	}
 	out, err := s.git(ctx, dir, "rev-parse", "--path-format=absolute", "--show-toplevel", "--git-dir", "--git-common-dir")
@@ -307,7 +307,7 @@ func (s *Service) CheckWorktreeClean(ctx context.Context, r *state.Record) error
 	if _, err := os.Stat(wt); err != nil {
 		return fmt.Errorf("%s's worktree %s: %w; drop --worktree to remove the record (`git worktree prune` forgets a worktree deleted by hand)", r.Name, wt, err)
 	}
-	if err := store.ForeignCheckout(wt); err != nil {
+	if err := git.ForeignCheckout(wt); err != nil {
 		return fmt.Errorf("%s's worktree %s: %w", r.Name, wt, err)
 	}
 	lines, err := s.worktreeChanges(ctx, r)

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"lanes/internal/fsafe"
-	"lanes/state/store"
+	"lanes/state/git"
 )
 
 // Where an agent may start in a worktree: directories of the user's own
@@ -60,7 +60,7 @@ func CheckWorktree(path string) error {
 	// Its repository may have become another's to change since (the
 	// twelfth re-run: restore started the agent in a worktree of a
 	// repository whose config anyone could write).
-	return store.ForeignCheckout(path)
+	return git.ForeignCheckout(path)
 }
 
 // ancestorsSafe refuses a worktree root under a directory another user

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/gh"
+	"lanes/state/git"
 )
 
 // PaneSource is what the collector needs from tmux: one read of every lanes
@@ -28,11 +30,11 @@ type Collector struct {
 	Socket string     // the tmux server whose sessions this collector watches
 	Now    func() time.Time
 	// Git, when set (the board), reads ahead, behind and changed beside
-	// the cycles (gitfacts.go); nil: the stored counts are left as they are.
-	Git *GitPoller
+	// the cycles (state/git/facts.go); nil: the stored counts are left as they are.
+	Git *git.Poller
 	// PRs, when set (the board, lanes pr --sync), reads PR facts from
-	// GitHub beside the cycle (prsync.go).
-	PRs *PRPoller
+	// GitHub beside the cycle (state/gh).
+	PRs *gh.Poller
 	// Witness, when set (the board), takes the witness's captures beside
 	// the cycles (witnessrun.go); nil: a cycle takes them itself.
 	Witness *WitnessRunner
@@ -50,7 +52,7 @@ type Collector struct {
 	known []*state.Record
 	// heads finds each session directory's git HEAD file, for the live
 	// branch.
-	heads heads
+	heads git.Heads
 
 	// id and seq order this collector's own reads whatever the wall
 	// clock does (a process runs one collector).
@@ -81,7 +83,7 @@ type CycleResult struct {
 	// Orphans are the read's sessions whose @lanes_id no live record has.
 	Orphans []state.Observation
 	// PRsStopped is why PR facts from GitHub stopped coming after they
-	// came (PRPoller.Stopped).
+	// came (gh.Poller.Stopped).
 	PRsStopped error
 	At         time.Time
 }
@@ -129,23 +131,23 @@ func (c *Collector) cycle(ctx context.Context, readTmux bool) (CycleResult, erro
 	res := CycleResult{TmuxErr: tmuxErr, At: rd.start}
 	var closing []string
 	var captures []witnessCapture
-	var gitJobs []gitKey
-	var prJobs []prJob
+	var gitJobs []git.Key
+	var prJobs []gh.Job
 	reap := false
 	now := c.now()
 	// The live branch: a file read per session dir, no process, and not
 	// while the store is held (a checkout's files may be anyone's).
 	var branches map[string]string
 	if readPanes {
-		branches = c.heads.branches(c.recordsNow(), rd.start)
+		branches = c.heads.Branches(c.recordsNow(), rd.start)
 	}
 	err := c.transact(now, readPanes, &res, func(ct *cycleTx) {
 		ct.witness(c.Witness.take()) // taken beside earlier cycles
 		if readPanes {
 			ct.setBranches(branches)
 			if c.Git != nil {
-				ct.setGit(c.Git.take())
-				gitJobs = c.Git.due(ct.records, now)
+				ct.setGit(c.Git.Take())
+				gitJobs = c.Git.Due(ct.records, now)
 			}
 			closing = ct.observe(c.Socket, obs, tmuxErr, rd)
 			reap = ct.reapNext
@@ -158,9 +160,9 @@ func (c *Collector) cycle(ctx context.Context, readTmux bool) (CycleResult, erro
 			}
 		}
 		if c.PRs != nil {
-			ct.setPRs(c.PRs, c.PRs.take())
+			ct.setPRs(c.PRs, c.PRs.Take())
 			if readPanes { // a spool-only cycle (lanes pr --sync's last) starts none
-				prJobs = c.PRs.due(ct.records, now, false, nil)
+				prJobs = c.PRs.Due(ct.records, now, false, nil)
 			}
 		}
 		res.Orphans = ct.orphans
@@ -175,9 +177,9 @@ func (c *Collector) cycle(ctx context.Context, readTmux bool) (CycleResult, erro
 	if readPanes {
 		c.Store.setReapNext(reap)
 	}
-	c.Git.start(ctx, gitJobs, c.now) // beside the cycle: it does not wait for them
+	c.Git.Start(ctx, gitJobs, c.now) // beside the cycle: it does not wait for them
 	if c.PRs != nil {
-		c.PRs.start(ctx, prJobs, c.now)
+		c.PRs.Start(ctx, prJobs, c.now)
 	}
 	if readPanes { // a spool-only cycle, or one whose read was abandoned, read no tmux: nothing to reuse
 		c.Store.markCycle(rd.start)

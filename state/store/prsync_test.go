@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/gh"
 	"lanes/state/statetest"
 )
 
@@ -37,8 +38,8 @@ func (g *ghAnswer) run(ctx context.Context, dir string, args ...string) ([]byte,
 	hang, body, err := g.hang, g.body, g.err
 	g.mu.Unlock()
 	defer func() { g.mu.Lock(); g.now--; g.mu.Unlock() }()
-	if strings.Join(args, " ") != strings.Join(GHArgs, " ") {
-		return nil, fmt.Errorf("gh %q, want %q", args, GHArgs)
+	if strings.Join(args, " ") != strings.Join(gh.Args, " ") {
+		return nil, fmt.Errorf("gh %q, want %q", args, gh.Args)
 	}
 	if hang {
 		<-ctx.Done()
@@ -72,9 +73,9 @@ type prRig struct {
 
 func newPRRig(t *testing.T, full bool, recs ...*state.Record) *prRig {
 	t.Helper()
-	gh := recordedGH(t)
+	answer := recordedGH(t)
 	clk := &clock{t: statetest.T0.Add(time.Hour)}
-	col := &Collector{Store: New(filepath.Join(t.TempDir(), "state")), Now: clk.now, PRs: &PRPoller{Run: gh.run}}
+	col := &Collector{Store: New(filepath.Join(t.TempDir(), "state")), Now: clk.now, PRs: &gh.Poller{Run: answer.run}}
 	if full {
 		// Full cycles (the poller starts reads only there) of a server the
 		// sessions are not on, so the read leaves their panes as they are;
@@ -82,7 +83,7 @@ func newPRRig(t *testing.T, full bool, recs ...*state.Record) *prRig {
 		col.Panes, col.Socket = &fakePanes{}, "lanes-prtest"
 	}
 	put(t, col.Store, recs...)
-	return &prRig{col: col, gh: gh, clk: clk}
+	return &prRig{col: col, gh: answer, clk: clk}
 }
 
 func (p *prRig) cycle(t *testing.T) map[string]*state.Record {
@@ -101,7 +102,7 @@ func (p *prRig) cycle(t *testing.T) map[string]*state.Record {
 // Every status a PR can give a card, from gh's answer: matched by head
 // branch, never a fork's PR, never an old PR of a reused branch name.
 func TestPRSyncEveryStatus(t *testing.T) {
-	dir := repo(t)
+	dir := statetest.Repo(t)
 	want := map[string]state.Status{
 		"s-open": state.StatusPROpen, "s-draft": state.StatusDraft, "s-review": state.StatusReviewPending,
 		"s-changes": state.StatusChangesRequested, "s-approved": state.StatusApproved, "s-mergeable": state.StatusMergeable,
@@ -135,7 +136,7 @@ func TestPRSyncEveryStatus(t *testing.T) {
 // A PR that merges after its session was killed moves the card to Merged;
 // a session over for longer than a day is no longer read.
 func TestPRSyncMergedAfterKill(t *testing.T) {
-	dir := repo(t)
+	dir := statetest.Repo(t)
 	killed := prSession("0000000a", dir, "s-merged")
 	state.Terminate(killed, "killed by user", "user", statetest.T0.Add(30*time.Minute))
 	old := prSession("0000000b", dir, "s-open")
@@ -156,14 +157,14 @@ func TestPRSyncMergedAfterKill(t *testing.T) {
 // Sessions in worktrees of one repository are one repository: one read,
 // in a live session's dir.
 func TestPRSyncOneReadPerRepository(t *testing.T) {
-	dir := repo(t)
+	dir := statetest.Repo(t)
 	wt := filepath.Join(t.TempDir(), "wt")
-	git(t, dir, "worktree", "add", "-q", "-b", "s-open", wt)
-	git(t, dir, "checkout", "-q", "-b", "s-review")
+	statetest.Git(t, dir, "worktree", "add", "-q", "-b", "s-open", wt)
+	statetest.Git(t, dir, "checkout", "-q", "-b", "s-review")
 	a, b := prSession("0000000c", dir, "s-review"), prSession("0000000d", wt, "s-open")
 	rig := newPRRig(t, true, a, b)
 	rig.cycle(t)
-	rig.col.PRs.wg.Wait()
+	rig.col.PRs.Wait()
 	got := rig.cycle(t)
 	if rig.gh.calls != 1 {
 		t.Fatalf("%d gh reads for a repository and its worktree, want 1", rig.gh.calls)
@@ -181,7 +182,7 @@ func TestPRPollerCadenceBackoffOff(t *testing.T) {
 	var recs []*state.Record
 	var repos []string
 	for i := range 5 {
-		repos = append(repos, repo(t))
+		repos = append(repos, statetest.Repo(t))
 		for j := range 10 {
 			recs = append(recs, prSession(fmt.Sprintf("%04x%04x", i, j), repos[i], fmt.Sprintf("b%d", j)))
 		}
@@ -193,7 +194,7 @@ func TestPRPollerCadenceBackoffOff(t *testing.T) {
 	}{
 		{"steady", nil, 50, 55},
 		{"rate limited", errors.New("gh pr list: HTTP 403: API rate limit exceeded for user ID 1"), 10, 15},
-		{"logged out", fmt.Errorf("%w: gh is not logged in", ErrGHOff), 2, 4},
+		{"logged out", fmt.Errorf("%w: gh is not logged in", gh.ErrOff), 2, 4},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			rig := newPRRig(t, true, recs...)
@@ -201,20 +202,20 @@ func TestPRPollerCadenceBackoffOff(t *testing.T) {
 			for range 600 {
 				rig.clk.advance(time.Second)
 				rig.cycle(t)
-				rig.col.PRs.wg.Wait()
+				rig.col.PRs.Wait()
 			}
-			if rig.gh.calls < c.min || rig.gh.calls > c.max || rig.gh.most > prAtOnce {
-				t.Errorf("%d gh reads in 10 minutes (want %d–%d), at most %d at once (budget %d)", rig.gh.calls, c.min, c.max, rig.gh.most, prAtOnce)
+			if rig.gh.calls < c.min || rig.gh.calls > c.max || rig.gh.most > gh.AtOnce {
+				t.Errorf("%d gh reads in 10 minutes (want %d–%d), at most %d at once (budget %d)", rig.gh.calls, c.min, c.max, rig.gh.most, gh.AtOnce)
 			}
-			if off := rig.col.PRs.Off(); (off != nil) != errors.Is(c.err, ErrGHOff) {
+			if off := rig.col.PRs.Off(); (off != nil) != errors.Is(c.err, gh.ErrOff) {
 				t.Errorf("Off() = %v", off)
 			}
-			if errors.Is(c.err, ErrGHOff) { // gh auth login: on again, no restart
+			if errors.Is(c.err, gh.ErrOff) { // gh auth login: on again, no restart
 				rig.gh.err = nil
 				for range 360 {
 					rig.clk.advance(time.Second)
 					rig.cycle(t)
-					rig.col.PRs.wg.Wait()
+					rig.col.PRs.Wait()
 				}
 				if off := rig.col.PRs.Off(); off != nil {
 					t.Errorf("6 minutes after a login, Off() = %v", off)
@@ -225,56 +226,22 @@ func TestPRPollerCadenceBackoffOff(t *testing.T) {
 	}
 }
 
-// A gh that hangs is killed after prTimeout, and the repository backs off.
+// A gh that hangs is killed after gh.Timeout, and the repository backs off.
 func TestPRPollerHungGH(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		gh := &ghAnswer{hang: true}
-		p := &PRPoller{Run: gh.run}
-		dir := repo(t)
+		answer := &ghAnswer{hang: true}
+		p := &gh.Poller{Run: answer.run}
+		dir := statetest.Repo(t)
 		recs := []*state.Record{prSession("0000000e", dir, "s-open")}
 		start := time.Now()
 		_, err := p.Sync(context.Background(), recs, nil, time.Now)
-		if err == nil || time.Since(start) != prTimeout {
-			t.Fatalf("Sync over a hung gh: %v after %v, want an error after %v", err, time.Since(start), prTimeout)
+		if err == nil || time.Since(start) != gh.Timeout {
+			t.Fatalf("Sync over a hung gh: %v after %v, want an error after %v", err, time.Since(start), gh.Timeout)
 		}
-		if jobs := p.due(recs, time.Now().Add(4*time.Minute), false, nil); len(jobs) != 0 {
+		if jobs := p.Due(recs, time.Now().Add(4*time.Minute), false, nil); len(jobs) != 0 {
 			t.Errorf("due again 4 minutes after a hang: %v", jobs)
 		}
 	})
-}
-
-// RunGH tells gh missing and gh logged out (the poller goes off) from a
-// failure worth a retry, and says what gh said.
-func TestRunGHSaysWhy(t *testing.T) {
-	bin := t.TempDir()
-	t.Setenv("PATH", bin)
-	if _, err := RunGH(context.Background(), bin, GHArgs...); !errors.Is(err, ErrGHOff) || !strings.Contains(err.Error(), "not installed") {
-		t.Errorf("no gh on PATH: %v", err)
-	}
-	for _, c := range []struct {
-		script string
-		off    bool
-		says   string
-	}{
-		{"echo 'To get started with GitHub CLI, please run:  gh auth login' >&2; exit 4", true, "not logged in"},
-		{"echo 'HTTP 403: API rate limit exceeded for user ID 1.' >&2; exit 1", false, "API rate limit exceeded"},
-		{"echo '[]'", false, ""},
-		{"/bin/sleep 600", false, "gave no answer in time"}, // a wrapper whose child holds the pipe
-	} {
-		if err := os.WriteFile(filepath.Join(bin, "gh"), []byte("#!/bin/sh\n"+c.script+"\n"), 0o700); err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-		start := time.Now()
-		_, err := RunGH(ctx, bin, GHArgs...)
-		cancel()
-		if took := time.Since(start); took > 10*time.Second {
-			t.Errorf("gh doing %q: RunGH took %v", c.script, took)
-		}
-		if errors.Is(err, ErrGHOff) != c.off || c.says == "" && err != nil || c.says != "" && (err == nil || !strings.Contains(err.Error(), c.says)) {
-			t.Errorf("gh doing %q: %v", c.script, err)
-		}
-	}
 }
 
 // A session's pane index goes when the session ends: a later pane with the

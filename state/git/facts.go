@@ -1,4 +1,4 @@
-package store
+package git
 
 import (
 	"bufio"
@@ -16,7 +16,7 @@ import (
 
 // Ahead, behind and changed (docs/design.md §12): a slow poller the board's
 // collector owns. A cycle picks, inside its transaction, the checkouts of
-// live sessions whose last read is gitEvery old (gitQuietEvery while none
+// live sessions whose last read is Every old (QuietEvery while none
 // of their sessions works or has moved since); sessions in one directory
 // share a read. After the transaction it
 // starts their reads beside it, at most gitAtOnce at a time, and returns
@@ -34,61 +34,61 @@ import (
 
 // Git poller limits.
 const (
-	gitEvery      = 10 * time.Second // per checkout, between reads, while a session in it works
-	gitQuietEvery = time.Minute      // while none does or has moved since the last read
-	gitAtOnce     = 4                // git processes at once, all sessions
-	gitTimeout    = 5 * time.Second  // one read
+	Every      = 10 * time.Second // per checkout, between reads, while a session in it works
+	QuietEvery = time.Minute      // while none does or has moved since the last read
+	gitAtOnce  = 4                // git processes at once, all sessions
+	gitTimeout = 5 * time.Second  // one read
 )
 
-// GitRun runs git with args in dir and returns its standard output.
-type GitRun func(ctx context.Context, dir string, args ...string) ([]byte, error)
+// Run runs git with args in dir and returns its standard output.
+type Run func(ctx context.Context, dir string, args ...string) ([]byte, error)
 
-// GitPoller reads ahead, behind and changed for a collector's sessions;
+// Poller reads ahead, behind and changed for a collector's sessions;
 // the zero value runs the real git.
-type GitPoller struct {
+type Poller struct {
 	// Run is the git seam (tests count and hold processes); nil: git.
-	Run GitRun
+	Run Run
 
 	mu       sync.Mutex
-	started  map[gitKey]time.Time // when each checkout's last read started
-	busy     map[gitKey]bool      // checkouts being read
+	started  map[Key]time.Time // when each checkout's last read started
+	busy     map[Key]bool      // checkouts being read
 	inFlight int
-	done     map[gitKey]gitRead // finished reads not applied yet
+	done     map[Key]Read // finished reads not applied yet
 	wg       sync.WaitGroup
 }
 
-// gitRead is what one read found; ab is false when git named no base.
-type gitRead struct {
-	at                     time.Time
-	ahead, behind, changed int
-	ab                     bool
+// Read is what one read found.
+type Read struct {
+	At                     time.Time
+	Ahead, Behind, Changed int
+	Counted                bool // git named a base: Ahead and Behind count against it
 }
 
-// gitKey is what a read reads: a directory, its branch and the base the
+// Key is what a read reads: a directory, its branch and the base the
 // counts are against. Sessions with the same key share one read.
-type gitKey struct{ dir, branch, base string }
+type Key struct{ Dir, Branch, Base string }
 
-func gitKeyOf(r *state.Record) gitKey { return gitKey{r.Dir, r.Branch, r.Git.Base} }
+func KeyOf(r *state.Record) Key { return Key{r.Dir, r.Branch, r.Git.Base} }
 
-// due chooses the reads to start now: checkouts of live sessions (their
-// HEAD file gave a branch), last read gitEvery ago or longer while one of
-// their sessions works or changed activity since, gitQuietEvery otherwise,
+// Due chooses the reads to start now: checkouts of live sessions (their
+// HEAD file gave a branch), last read Every ago or longer while one of
+// their sessions works or changed activity since, QuietEvery otherwise,
 // not being read, as many as the gitAtOnce budget has room for. It changes
 // nothing: a cycle whose transaction fails starts none of them.
-func (p *GitPoller) due(recs []*state.Record, now time.Time) []gitKey {
+func (p *Poller) Due(recs []*state.Record, now time.Time) []Key {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	type want struct {
 		last, moved time.Time
 		working     bool
 	}
-	wants := map[gitKey]*want{}
-	var order []gitKey
+	wants := map[Key]*want{}
+	var order []Key
 	for _, r := range recs {
 		if !r.Live() || r.Dir == "" || !r.OnBranch() {
 			continue
 		}
-		k := gitKeyOf(r)
+		k := KeyOf(r)
 		w := wants[k]
 		if w == nil {
 			w = &want{last: p.started[k]}
@@ -103,15 +103,15 @@ func (p *GitPoller) due(recs []*state.Record, now time.Time) []gitKey {
 		}
 		w.working = w.working || r.Activity.State == state.ActivityActive
 	}
-	var jobs []gitKey
+	var jobs []Key
 	for _, k := range order {
 		if p.inFlight+len(jobs) >= gitAtOnce {
 			break
 		}
 		w := wants[k]
-		every := gitQuietEvery
+		every := QuietEvery
 		if w.working || w.moved.After(w.last) {
-			every = gitEvery
+			every = Every
 		}
 		if p.busy[k] || !w.last.IsZero() && now.Sub(w.last) < every && !now.Before(w.last) {
 			continue
@@ -121,16 +121,16 @@ func (p *GitPoller) due(recs []*state.Record, now time.Time) []gitKey {
 	return jobs
 }
 
-// start runs the chosen reads in the background, within the gitAtOnce
+// Start runs the chosen reads in the background, within the gitAtOnce
 // budget; a later cycle's take collects what they found.
-func (p *GitPoller) start(ctx context.Context, jobs []gitKey, now func() time.Time) {
+func (p *Poller) Start(ctx context.Context, jobs []Key, now func() time.Time) {
 	if len(jobs) == 0 {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.started == nil {
-		p.started, p.busy = map[gitKey]time.Time{}, map[gitKey]bool{}
+		p.started, p.busy = map[Key]time.Time{}, map[Key]bool{}
 	}
 	at := now()
 	for _, j := range jobs {
@@ -143,14 +143,14 @@ func (p *GitPoller) start(ctx context.Context, jobs []gitKey, now func() time.Ti
 		go func() {
 			defer p.wg.Done()
 			rd, err := p.read(ctx, j)
-			rd.at = now().UTC().Round(0)
+			rd.At = now().UTC().Round(0)
 			p.mu.Lock()
 			defer p.mu.Unlock()
 			p.inFlight--
 			delete(p.busy, j)
 			if err == nil {
 				if p.done == nil {
-					p.done = map[gitKey]gitRead{}
+					p.done = map[Key]Read{}
 				}
 				p.done[j] = rd
 			}
@@ -158,11 +158,11 @@ func (p *GitPoller) start(ctx context.Context, jobs []gitKey, now func() time.Ti
 	}
 }
 
-// wait waits for the reads in flight (tests).
-func (p *GitPoller) wait() { p.wg.Wait() }
+// Wait waits for the reads in flight (tests).
+func (p *Poller) Wait() { p.wg.Wait() }
 
-// take hands over the finished reads.
-func (p *GitPoller) take() map[gitKey]gitRead {
+// Take hands over the finished reads.
+func (p *Poller) Take() map[Key]Read {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	d := p.done
@@ -171,12 +171,12 @@ func (p *GitPoller) take() map[gitKey]gitRead {
 }
 
 // read runs one git status for j.
-func (p *GitPoller) read(ctx context.Context, j gitKey) (gitRead, error) {
+func (p *Poller) read(ctx context.Context, j Key) (Read, error) {
 	ctx, cancel := context.WithTimeout(ctx, gitTimeout)
 	defer cancel()
 	args := []string{"--no-optional-locks"}
-	if j.base != "" {
-		args = append(args, "-c", "branch."+j.branch+".remote=.", "-c", "branch."+j.branch+".merge="+j.base)
+	if j.Base != "" {
+		args = append(args, "-c", "branch."+j.Branch+".remote=.", "-c", "branch."+j.Branch+".merge="+j.Base)
 	}
 	// A submodule's git would run there too, with its own config: not read.
 	args = append(args, "status", "--porcelain=v2", "--branch", "--untracked-files=normal", "--ignore-submodules=all")
@@ -184,16 +184,16 @@ func (p *GitPoller) read(ctx context.Context, j gitKey) (gitRead, error) {
 	if run == nil {
 		run = runGit
 	}
-	out, err := run(ctx, j.dir, args...)
+	out, err := run(ctx, j.Dir, args...)
 	if err != nil {
-		return gitRead{}, err
+		return Read{}, err
 	}
 	return parseStatus(out), nil
 }
 
 // parseStatus reads git status --porcelain=v2 --branch.
-func parseStatus(out []byte) gitRead {
-	var rd gitRead
+func parseStatus(out []byte) Read {
+	var rd Read
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		line := sc.Text()
@@ -202,12 +202,12 @@ func parseStatus(out []byte) gitRead {
 			ahead, errA := strconv.Atoi(strings.TrimPrefix(a, "+"))
 			behind, errB := strconv.Atoi(strings.TrimPrefix(b, "-"))
 			if errA == nil && errB == nil {
-				rd.ahead, rd.behind, rd.ab = ahead, behind, true
+				rd.Ahead, rd.Behind, rd.Counted = ahead, behind, true
 			}
 			continue
 		}
 		if line != "" && !strings.HasPrefix(line, "#") {
-			rd.changed++
+			rd.Changed++
 		}
 	}
 	return rd
@@ -217,7 +217,7 @@ func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	if err := ForeignCheckout(dir); err != nil {
 		return nil, err // another user's commands would run (the ninth re-run)
 	}
-	cmd := GitCommand(ctx, os.Environ(), append([]string{"-C", dir}, args...)...)
+	cmd := Command(ctx, os.Environ(), append([]string{"-C", dir}, args...)...)
 	out, err := cmd.Output()
 	if err != nil {
 		return nil, fmt.Errorf("git status in %s: %w", dir, err)
@@ -225,28 +225,20 @@ func runGit(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	return out, nil
 }
 
-// setGit takes finished reads into the live records they were read for,
-// dirty only when a count changed: ReadAt is stored with the first read
-// and with each change, not with every read (an idle board writes nothing).
-func (c *cycleTx) setGit(reads map[gitKey]gitRead) {
-	if len(reads) == 0 {
-		return
+// Apply takes rd into r, reporting whether a count changed: ReadAt is
+// stored with the first read and with each change, not with every read (an
+// idle board writes nothing).
+func (rd Read) Apply(r *state.Record) bool {
+	g := r.Git
+	g.Ahead, g.Behind = -1, -1 // not countable: no base git can track (a commit hash)
+	if rd.Counted {
+		g.Ahead, g.Behind = rd.Ahead, rd.Behind
 	}
-	for _, r := range c.records {
-		rd, ok := reads[gitKeyOf(r)]
-		if !ok || !r.Live() {
-			continue
-		}
-		g := r.Git
-		g.Ahead, g.Behind = -1, -1 // not countable: no base git can track (a commit hash)
-		if rd.ab {
-			g.Ahead, g.Behind = rd.ahead, rd.behind
-		}
-		g.Changed = rd.changed
-		if g.ReadAt.IsZero() || g.Ahead != r.Git.Ahead || g.Behind != r.Git.Behind || g.Changed != r.Git.Changed {
-			g.ReadAt = rd.at
-			r.Git = g
-			c.dirty[r.ID] = true
-		}
+	g.Changed = rd.Changed
+	if !g.ReadAt.IsZero() && g.Ahead == r.Git.Ahead && g.Behind == r.Git.Behind && g.Changed == r.Git.Changed {
+		return false
 	}
+	g.ReadAt = rd.At
+	r.Git = g
+	return true
 }

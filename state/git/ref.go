@@ -1,4 +1,4 @@
-package store
+package git
 
 import (
 	"errors"
@@ -18,23 +18,23 @@ import (
 // The live branch (docs/design.md §12): each full cycle reads the HEAD file
 // of every live session's checkout, with no process started. Where a
 // directory's HEAD file is found once; a directory in no checkout is looked
-// at again every headRetry, so one that becomes a repository later is seen.
+// at again every HeadRetry, so one that becomes a repository later is seen.
 
-// headRetry is how often a directory found in no checkout is looked at again.
-const headRetry = 10 * time.Second
+// HeadRetry is how often a directory found in no checkout is looked at again.
+const HeadRetry = 10 * time.Second
 
-// GitBranch is the branch of the git checkout dir is in, read from its HEAD
+// Branch is the branch of the git checkout dir is in, read from its HEAD
 // file: the branch name, a detached HEAD's short hash, "" outside a
 // checkout.
-func GitBranch(dir string) string {
-	b, _ := branchOf(headFile(dir))
+func Branch(dir string) string {
+	b, _ := branchOf(HeadFile(dir))
 	return b
 }
 
-// headFile is the HEAD file of the checkout dir is in: under its .git
+// HeadFile is the HEAD file of the checkout dir is in: under its .git
 // directory, or, where .git is a file ("gitdir: PATH": a worktree, a
 // submodule), under the directory it names. "" when there is none.
-func headFile(dir string) string {
+func HeadFile(dir string) string {
 	if dir == "" {
 		return ""
 	}
@@ -44,7 +44,7 @@ func headFile(dir string) string {
 			if fi.IsDir() {
 				return filepath.Join(g, "HEAD")
 			}
-			b, err := ReadGitFile(g)
+			b, err := ReadFile(g)
 			if err != nil {
 				return ""
 			}
@@ -71,7 +71,7 @@ func branchOf(head string) (string, bool) {
 	if head == "" {
 		return "", false
 	}
-	b, err := ReadGitFile(head)
+	b, err := ReadFile(head)
 	if errors.Is(err, errNotGitFile) {
 		return state.BranchUnreadable, true // a fact, said: not a stall, not a guess
 	}
@@ -96,11 +96,11 @@ var errNotGitFile = errors.New("not a git file")
 // hold one line.
 const gitFileMax = 4096
 
-// ReadGitFile reads a .git or HEAD file of a checkout, which another user
+// ReadFile reads a .git or HEAD file of a checkout, which another user
 // may have planted (a world-writable parent of a session dir): only a
 // regular file of at most gitFileMax bytes, opened so that a FIFO never
 // blocks the open and a device (/dev/zero) is never read.
-func ReadGitFile(path string) ([]byte, error) { return readRegular(path, gitFileMax) }
+func ReadFile(path string) ([]byte, error) { return readRegular(path, gitFileMax) }
 
 // readRegular reads path if it is a regular file of at most limit bytes,
 // opened so that a FIFO never blocks the open.
@@ -122,10 +122,10 @@ func readRegular(path string, limit int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, limit))
 }
 
-// heads remembers where each session directory's HEAD file is, and what
+// Heads remembers where each session directory's HEAD file is, and what
 // it said: a cycle then only stats it (git replaces HEAD whole, so a
 // change changes its modification time or size).
-type heads struct {
+type Heads struct {
 	file   map[string]headSeen  // dir → its HEAD file
 	missAt map[string]time.Time // dir → when it was last found in no checkout
 }
@@ -138,8 +138,8 @@ type headSeen struct {
 }
 
 // branch is dir's branch now; ok is false when dir is in no checkout (or
-// was found in none less than headRetry ago).
-func (h *heads) branch(dir string, now time.Time) (string, bool) {
+// was found in none less than HeadRetry ago).
+func (h *Heads) branch(dir string, now time.Time) (string, bool) {
 	if h.file == nil {
 		h.file, h.missAt = map[string]headSeen{}, map[string]time.Time{}
 	}
@@ -156,10 +156,10 @@ func (h *heads) branch(dir string, now time.Time) (string, bool) {
 		}
 		delete(h.file, dir) // moved, removed: look for it again
 	}
-	if at, ok := h.missAt[dir]; ok && now.Sub(at) < headRetry && !now.Before(at) {
+	if at, ok := h.missAt[dir]; ok && now.Sub(at) < HeadRetry && !now.Before(at) {
 		return "", false
 	}
-	f := headFile(dir)
+	f := HeadFile(dir)
 	fi, err := os.Stat(f)
 	b, ok := branchOf(f)
 	if err != nil || !ok {
@@ -171,11 +171,11 @@ func (h *heads) branch(dir string, now time.Time) (string, bool) {
 	return b, true
 }
 
-// branches reads the branch of every live session in recs with a
+// Branches reads the branch of every live session in recs with a
 // directory: id → branch, for the ones in a checkout. A directory is
 // looked at once however many sessions share it (1,000 sessions in one
 // repository made 1,000 stats of one HEAD file a second).
-func (h *heads) branches(recs []*state.Record, now time.Time) map[string]string {
+func (h *Heads) Branches(recs []*state.Record, now time.Time) map[string]string {
 	out := map[string]string{}
 	type answer struct {
 		branch string
@@ -198,37 +198,6 @@ func (h *heads) branches(recs []*state.Record, now time.Time) map[string]string 
 	return out
 }
 
-// setBranches takes the branches a cycle read into its records.
-func (c *cycleTx) setBranches(branches map[string]string) {
-	for _, r := range c.records {
-		if b, ok := branches[r.ID]; ok && r.Live() && b != r.Branch {
-			r.Branch = b
-			c.dirty[r.ID] = true
-		}
-	}
-}
-
-// recordsNow is whose session dirs the branch read looks at, read without
-// the store's lock where it can be (a board must not wait on it twice a
-// cycle while another process holds it): the records this collector's
-// last cycle left, else the last cycle's snapshot (any process's), else,
-// a first cycle with none, a read of the store.
-func (c *Collector) recordsNow() []*state.Record {
-	if c.known != nil {
-		return c.known
-	}
-	if recs, _, err := c.Store.Snapshot(); err == nil {
-		return recs
-	}
-	var recs []*state.Record
-	_ = c.Store.View(func(tx *Tx) error {
-		var err error
-		recs, err = tx.All()
-		return err
-	})
-	return recs
-}
-
 // ForeignCheckout says why the git checkout dir is in must not be handed
 // to git, nil when it may (or when dir is in none, which git says
 // itself): its .git, the directory a .git file names, or a bare
@@ -245,7 +214,7 @@ func ForeignCheckout(dir string) error {
 			if err == nil {
 				err = ownCheckout(d, fi)
 			}
-			if _, herr := ReadGitFile(filepath.Join(d, "HEAD")); err == nil && errors.Is(herr, errNotGitFile) {
+			if _, herr := ReadFile(filepath.Join(d, "HEAD")); err == nil && errors.Is(herr, errNotGitFile) {
 				err = fmt.Errorf("the git repository %s has a HEAD that is no git file (%v); lanes runs no git there", d, herr)
 			}
 			return err
@@ -255,7 +224,7 @@ func ForeignCheckout(dir string) error {
 			if err := ownCheckout(g, fi); err != nil {
 				return err
 			}
-			head := headFile(d)
+			head := HeadFile(d)
 			if fi.Mode().IsRegular() && head != "" {
 				gd := filepath.Dir(head)
 				if gfi, err := os.Lstat(gd); err == nil {
@@ -264,7 +233,7 @@ func ForeignCheckout(dir string) error {
 					}
 				}
 			}
-			if _, err := ReadGitFile(head); errors.Is(err, errNotGitFile) {
+			if _, err := ReadFile(head); errors.Is(err, errNotGitFile) {
 				return fmt.Errorf("the git checkout at %s has a HEAD that is no git file (%v); lanes runs no git there", d, err)
 			}
 			return configsOwned(d)
@@ -301,7 +270,7 @@ func ownCheckout(path string, fi os.FileInfo) error {
 			}
 		}
 	}
-	if b, err := ReadGitFile(filepath.Join(path, "commondir")); err == nil {
+	if b, err := ReadFile(filepath.Join(path, "commondir")); err == nil {
 		common := strings.TrimSpace(string(b))
 		if !filepath.IsAbs(common) {
 			common = filepath.Join(path, common)

@@ -1,4 +1,4 @@
-package store
+package gh
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/git"
 )
 
 // gh, the GitHub CLI, as the PR poller (prsync.go) runs it: the one
@@ -19,24 +20,24 @@ import (
 // ghFields are the fields one read asks gh for.
 const ghFields = "number,state,isDraft,reviewDecision,statusCheckRollup,mergeable,baseRefName,headRefName,url,updatedAt,closedAt,isCrossRepository"
 
-// GHArgs is the one gh command a read runs.
-var GHArgs = []string{"pr", "list", "--state", "all", "--limit", "100", "--json", ghFields}
+// Args is the one gh command a read runs.
+var Args = []string{"pr", "list", "--state", "all", "--limit", "100", "--json", ghFields}
 
-// GHEnv keeps gh from prompting, colouring or telling of updates.
-var GHEnv = []string{"GH_PROMPT_DISABLED=1", "NO_COLOR=1", "GH_NO_UPDATE_NOTIFIER=1"}
+// Env keeps gh from prompting, colouring or telling of updates.
+var Env = []string{"GH_PROMPT_DISABLED=1", "NO_COLOR=1", "GH_NO_UPDATE_NOTIFIER=1"}
 
-// GHRun runs gh with args in dir and returns its standard output; its
+// Run runs gh with args in dir and returns its standard output; its
 // error says what gh said.
-type GHRun func(ctx context.Context, dir string, args ...string) ([]byte, error)
+type Run func(ctx context.Context, dir string, args ...string) ([]byte, error)
 
-// ErrGHOff wraps why the poller stays off: gh is not installed, or not
+// ErrOff wraps why the poller stays off: gh is not installed, or not
 // logged in. Nothing else changes; `lanes doctor` says how to turn it on.
-var ErrGHOff = errors.New("PRs from GitHub are off")
+var ErrOff = errors.New("PRs from GitHub are off")
 
-// ErrNoGH: gh is not on PATH; ErrGHMissing is the poller off for it.
+// ErrNoGH: gh is not on PATH; ErrMissing is the poller off for it.
 var (
-	ErrNoGH      = errors.New("gh is not installed; install GitHub CLI and run gh auth login")
-	ErrGHMissing = fmt.Errorf("%w: %w", ErrGHOff, ErrNoGH)
+	ErrNoGH    = errors.New("gh is not installed; install GitHub CLI and run gh auth login")
+	ErrMissing = fmt.Errorf("%w: %w", ErrOff, ErrNoGH)
 )
 
 // ghPR is one entry of gh pr list --json (fields as gh names them).
@@ -128,19 +129,19 @@ func (g ghPR) ci() string {
 	return state.CIPassing
 }
 
-// RunGH runs the gh on PATH, never prompting.
-func RunGH(ctx context.Context, dir string, args ...string) ([]byte, error) {
-	return GH("gh", os.Environ())(ctx, dir, args...)
+// Exec runs the gh on PATH, never prompting.
+func Exec(ctx context.Context, dir string, args ...string) ([]byte, error) {
+	return With("gh", os.Environ())(ctx, dir, args...)
 }
 
-// GH runs gh as bin ("": not installed) with env and a few settings of
+// With runs gh as bin ("": not installed) with env and a few settings of
 // its own that keep it from prompting or drawing. Its error wraps
-// ErrGHOff when gh is missing or not logged in (gh exits 4 then), else
+// ErrOff when gh is missing or not logged in (gh exits 4 then), else
 // says what gh printed.
-func GH(bin string, env []string) GHRun {
+func With(bin string, env []string) Run {
 	return func(ctx context.Context, dir string, args ...string) ([]byte, error) {
 		if bin == "" {
-			return nil, ErrGHMissing
+			return nil, ErrMissing
 		}
 		return runGH(ctx, bin, env, dir, args...)
 	}
@@ -150,8 +151,8 @@ func runGH(ctx context.Context, bin string, env []string, dir string, args ...st
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	// gh runs git (git remote, git config): its git gets lanes' git
-	// environment (GitEnv).
-	cmd.Env = append(GitEnv(env), GHEnv...)
+	// environment (git.Env).
+	cmd.Env = append(git.Env(env), Env...)
 	// A gh behind a wrapper script leaves a child holding the output pipe
 	// when the timeout kills it: stop waiting for that pipe soon after.
 	cmd.WaitDelay = 2 * time.Second
@@ -168,9 +169,9 @@ func runGH(ctx context.Context, bin string, env []string, dir string, args ...st
 	var exit *exec.ExitError
 	switch {
 	case errors.Is(err, exec.ErrNotFound):
-		return nil, ErrGHMissing
+		return nil, ErrMissing
 	case errors.As(err, &exit) && exit.ExitCode() == 4, strings.Contains(said, "gh auth login"):
-		return nil, fmt.Errorf("%w: gh is not logged in (run gh auth login, or set GH_TOKEN)", ErrGHOff)
+		return nil, fmt.Errorf("%w: gh is not logged in (run gh auth login, or set GH_TOKEN)", ErrOff)
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("gh %s gave no answer in time", strings.Join(args[:min(2, len(args))], " "))
 	case said != "":

@@ -1,4 +1,4 @@
-package store
+package git
 
 import (
 	"bytes"
@@ -314,8 +314,8 @@ func gitConfig(root string, args ...string) ([]configEntry, error) {
 	defer cancel()
 	// GIT_CONFIG makes `git config` list that one file alone, while
 	// status and diff read every file as ever (the seventeenth re-run:
-	// the check went blind): the listing runs without it (GitEnv).
-	cmd := GitCommand(ctx, os.Environ(), args...)
+	// the check went blind): the listing runs without it (Env).
+	cmd := Command(ctx, os.Environ(), args...)
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

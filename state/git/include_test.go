@@ -1,4 +1,4 @@
-package store
+package git
 
 import (
 	"context"
@@ -90,27 +90,27 @@ func TestGitIgnoresTheEnvironmentsRepository(t *testing.T) {
 	if err := ForeignCheckout(repo); err != nil {
 		t.Errorf("GIT_DIR naming another repository: the check read it (%v)", err)
 	}
-	if got := GitEnv([]string{"GIT_DIR=x", "GIT_WORK_TREE=y", "HOME=/h", "GIT_EXEC_PATH=/tmp/pub", "GIT_ALLOW_PROTOCOL=file", "GIT_CONFIG_GLOBAL=/g"}); len(got) != 2 {
-		t.Errorf("GitEnv kept %q", got)
+	if got := Env([]string{"GIT_DIR=x", "GIT_WORK_TREE=y", "HOME=/h", "GIT_EXEC_PATH=/tmp/pub", "GIT_ALLOW_PROTOCOL=file", "GIT_CONFIG_GLOBAL=/g"}); len(got) != 2 {
+		t.Errorf("Env kept %q", got)
 	}
 }
 
 // git gets PATH's absolute entries only: git looks its helpers (ssh, a
 // credential helper) up on PATH, a relative entry included.
 func TestGitEnvDropsRelativePATHEntries(t *testing.T) {
-	got := GitEnv([]string{"PATH=bin:/usr/bin::./x:~/bin:/bin", "HOME=/h"})
+	got := Env([]string{"PATH=bin:/usr/bin::./x:~/bin:/bin", "HOME=/h"})
 	if want := []string{"PATH=/usr/bin:/bin", "HOME=/h"}; !slices.Equal(got, want) {
-		t.Errorf("GitEnv = %q, want %q", got, want)
+		t.Errorf("Env = %q, want %q", got, want)
 	}
 }
 
 // A program git runs named by a relative path is found under the
 // checkout's top: git never gets one (the twenty-third hostile re-run).
 func TestGitEnvDropsRelativePrograms(t *testing.T) {
-	if got := GitEnv([]string{"HOME=../h", "GIT_SSH_COMMAND=ssh -oProxyCommand=~/x"}); len(got) != 1 {
-		t.Errorf("a relative HOME: GitEnv kept %q", got)
+	if got := Env([]string{"HOME=../h", "GIT_SSH_COMMAND=ssh -oProxyCommand=~/x"}); len(got) != 1 {
+		t.Errorf("a relative HOME: Env kept %q", got)
 	}
-	got := GitEnv([]string{"GIT_SSH=tools/ssh", "GIT_SSH_COMMAND=./ssh -i key", "GIT_PROXY_COMMAND=~/p", "GIT_ASKPASS=bin/ask",
+	got := Env([]string{"GIT_SSH=tools/ssh", "GIT_SSH_COMMAND=./ssh -i key", "GIT_PROXY_COMMAND=~/p", "GIT_ASKPASS=bin/ask",
 		"SSH_ASKPASS=../a", "GIT_SSH=/usr/bin/ssh", "GIT_SSH_COMMAND=ssh -o BatchMode=yes", "GIT_ASKPASS=", "HOME=/h",
 		"GIT_SSH_COMMAND=FOO=1 tools/ssh", "GIT_SSH_COMMAND='tools/ssh' -x", "GIT_SSH_COMMAND=sh -c tools/ssh",
 		"GIT_SSH_COMMAND=ssh -oProxyCommand=tools/p", "GIT_SSH_COMMAND='~/bin/ssh'", "GIT_SSH=~/bin/ssh",
@@ -120,11 +120,11 @@ func TestGitEnvDropsRelativePrograms(t *testing.T) {
 	want := []string{"GIT_SSH=/usr/bin/ssh", "GIT_SSH_COMMAND=ssh -o BatchMode=yes", "GIT_ASKPASS=", "HOME=/h",
 		"SSH_ASKPASS=ssh-askpass", "GIT_SSH_COMMAND=ssh -i ~/.ssh/k -oUserKnownHostsFile=/dev/null"}
 	if !slices.Equal(got, want) {
-		t.Errorf("GitEnv = %q, want %q", got, want)
+		t.Errorf("Env = %q, want %q", got, want)
 	}
 }
 
-// GitCommand finds git on its env's PATH, the absolute entries alone,
+// Command finds git on its env's PATH, the absolute entries alone,
 // wherever it runs: a bin/git under the current directory never runs
 // (the twentieth hostile re-run), and git still runs.
 func TestGitCommandSkipsRelativeGit(t *testing.T) {
@@ -140,9 +140,9 @@ func TestGitCommandSkipsRelativeGit(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(dir)
-	cmd := GitCommand(context.Background(), []string{"PATH=bin:" + filepath.Dir(real)}, "--version")
+	cmd := Command(context.Background(), []string{"PATH=bin:" + filepath.Dir(real)}, "--version")
 	out, err := cmd.Output()
 	if err != nil || cmd.Path != real || !strings.HasPrefix(string(out), "git version") {
-		t.Errorf("GitCommand ran %s: %q, %v; want %s", cmd.Path, out, err, real)
+		t.Errorf("Command ran %s: %q, %v; want %s", cmd.Path, out, err, real)
 	}
 }

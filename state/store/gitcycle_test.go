@@ -6,11 +6,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"lanes/state"
+	"lanes/state/git"
 	"lanes/state/statetest"
 )
 
@@ -27,10 +27,10 @@ func privateGit(ctx context.Context, dir string, args ...string) ([]byte, error)
 // with no base gets changed only; one in no checkout is never read.
 func TestCycleReadsAheadAndChanged(t *testing.T) {
 	c, f, clk := newCollector(t)
-	c.Git = &GitPoller{Run: privateGit}
-	dir := repo(t)
+	c.Git = &git.Poller{Run: privateGit}
+	dir := statetest.Repo(t)
 	wt := filepath.Join(filepath.Dir(dir), "wt")
-	git(t, dir, "worktree", "add", "-q", "-b", "lanes/a", wt)
+	statetest.Git(t, dir, "worktree", "add", "-q", "-b", "lanes/a", wt)
 	a, b, plain := statetest.Rec(state.ActivityIdle), statetest.Rec(state.ActivityIdle), statetest.Rec(state.ActivityIdle)
 	a.ID, a.Dir, a.Git.Base = "aaaa0001", wt, "main"
 	b.ID, b.Dir = "aaaa0002", dir
@@ -39,9 +39,9 @@ func TestCycleReadsAheadAndChanged(t *testing.T) {
 	f.obs = []state.Observation{alive(a.ID), alive(b.ID), alive(plain.ID)}
 	poll := func() map[string]state.GitFacts {
 		t.Helper()
-		clk.advance(gitQuietEvery) // the sessions are idle
-		cycle(t, c)                // starts the reads
-		c.Git.wait()
+		clk.advance(git.QuietEvery) // the sessions are idle
+		cycle(t, c)                 // starts the reads
+		c.Git.Wait()
 		got := map[string]state.GitFacts{}
 		for _, r := range cycle(t, c).Records { // applies them
 			got[r.ID] = r.Git
@@ -58,8 +58,8 @@ func TestCycleReadsAheadAndChanged(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(wt, "new.go"), []byte("package x\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	git(t, wt, "add", "new.go")
-	git(t, wt, "commit", "-q", "-m", "work")
+	statetest.Git(t, wt, "add", "new.go")
+	statetest.Git(t, wt, "commit", "-q", "-m", "work")
 	if g := poll()[a.ID]; g.Ahead != 1 || g.Behind != 0 || g.Changed != 0 {
 		t.Fatalf("after a commit in the session's dir: %+v, want ahead 1", g)
 	}
@@ -83,90 +83,6 @@ func TestCycleReadsAheadAndChanged(t *testing.T) {
 	}
 }
 
-// countingGit stands for git: it counts the processes per session and the
-// most at once, each held until the test releases it.
-type countingGit struct {
-	mu        sync.Mutex
-	now, most int
-	per       map[string]int
-	release   chan struct{}
-	out       string
-}
-
-func (g *countingGit) run(_ context.Context, dir string, _ ...string) ([]byte, error) {
-	g.mu.Lock()
-	g.now++
-	g.most = max(g.most, g.now)
-	g.per[dir]++
-	g.mu.Unlock()
-	<-g.release
-	g.mu.Lock()
-	g.now--
-	g.mu.Unlock()
-	return []byte(g.out), nil
-}
-
-// Twelve sessions over two minutes of one-second cycles: a checkout with
-// a working session is read every 10 s, one whose sessions sit still once
-// a minute, one whose session just finished a turn again within 10 s; two
-// sessions in one directory share each read; never more than four git
-// processes at once, and a checkout whose read is in flight is not read
-// again.
-func TestGitPollerCadenceAndBudget(t *testing.T) {
-	g := &countingGit{per: map[string]int{}, release: make(chan struct{}), out: "# branch.ab +3 -1\n? x\n"}
-	p := &GitPoller{Run: g.run}
-	var recs []*state.Record
-	for i := range 12 {
-		act := state.ActivityIdle
-		if i < 5 {
-			act = state.ActivityActive
-		}
-		r := statetest.Rec(act)
-		r.ID, r.Dir, r.Branch = fmt.Sprint("id", i), fmt.Sprint("/repo/s", i), "main"
-		recs = append(recs, r)
-	}
-	recs[11].Dir = recs[10].Dir // two sessions, one checkout
-	now := statetest.T0
-	clk := func() time.Time { return now }
-	total := 0
-	for s := range 120 {
-		if s == 30 { // s9 ends a turn
-			recs[9].Activity.Since = now
-		}
-		jobs := p.due(recs, now)
-		p.start(context.Background(), jobs, clk)
-		// Nothing is released yet: the budget is full or these are all.
-		if more := p.due(recs, now); len(jobs) == gitAtOnce && len(more) != 0 {
-			t.Fatalf("%v: %d more reads chosen while %d are in flight", now.Sub(statetest.T0), len(more), gitAtOnce)
-		}
-		for range jobs {
-			g.release <- struct{}{}
-		}
-		p.wait()
-		total += len(jobs)
-		now = now.Add(time.Second)
-	}
-	if g.most > gitAtOnce {
-		t.Errorf("%d git processes at once, budget %d", g.most, gitAtOnce)
-	}
-	for i, r := range recs[:11] {
-		want := 2 // at 0 s and 60 s
-		switch {
-		case i < 5:
-			want = 12
-		case i == 9:
-			want = 3 // and once after its turn ended
-		}
-		if n := g.per[r.Dir]; n != want {
-			t.Errorf("%s (%s) read %d times in two minutes, want %d", r.Dir, r.Activity.State, n, want)
-		}
-	}
-	t.Logf("5 working and 7 idle sessions in 11 checkouts: %d git processes in two minutes, at most %d at once", total, g.most)
-	if len(p.take()) != 11 {
-		t.Errorf("finished reads not all handed over")
-	}
-}
-
 // Reads apply only to records still there and live, and store a record
 // only when a count changed (ReadAt then says when).
 func TestSetGitAppliesOnlyChanges(t *testing.T) {
@@ -176,17 +92,91 @@ func TestSetGitAppliesOnlyChanges(t *testing.T) {
 	c := &cycleTx{records: []*state.Record{live, ended}, byID: map[string]*state.Record{live.ID: live, ended.ID: ended}, dirty: map[string]bool{}}
 	at := statetest.T0.Add(time.Minute)
 	live.Dir, live.Branch, ended.Dir, ended.Branch = "/repo/a", "main", "/repo/b", "main"
-	c.setGit(map[gitKey]gitRead{gitKeyOf(live): {at: at, ahead: 2, changed: 1, ab: true}, gitKeyOf(ended): {at: at, changed: 5}, {dir: "/gone"}: {at: at}})
+	c.setGit(map[git.Key]git.Read{git.KeyOf(live): {At: at, Ahead: 2, Changed: 1, Counted: true}, git.KeyOf(ended): {At: at, Changed: 5}, {Dir: "/gone"}: {At: at}})
 	if !c.dirty[live.ID] || c.dirty[ended.ID] || len(c.dirty) != 1 || live.Git.Ahead != 2 || !live.Git.ReadAt.Equal(at) {
 		t.Fatalf("first read: dirty %v, %+v", c.dirty, live.Git)
 	}
 	c.dirty = map[string]bool{}
-	c.setGit(map[gitKey]gitRead{gitKeyOf(live): {at: at.Add(gitEvery), ahead: 2, changed: 1, ab: true}})
+	c.setGit(map[git.Key]git.Read{git.KeyOf(live): {At: at.Add(git.Every), Ahead: 2, Changed: 1, Counted: true}})
 	if len(c.dirty) != 0 || !live.Git.ReadAt.Equal(at) {
 		t.Fatalf("the same counts again: dirty %v, %+v", c.dirty, live.Git)
 	}
-	c.setGit(map[gitKey]gitRead{gitKeyOf(live): {at: at.Add(2 * gitEvery), changed: 3}})
+	c.setGit(map[git.Key]git.Read{git.KeyOf(live): {At: at.Add(2 * git.Every), Changed: 3}})
 	if !c.dirty[live.ID] || live.Git.Ahead != -1 || live.Git.Behind != -1 || live.Git.Changed != 3 {
 		t.Fatalf("no base git can track: ahead and behind unknown (-1), changed 3: %+v", live.Git)
+	}
+}
+
+// A cycle sees a branch switched inside the session within one cycle, and
+// a directory that became a repository after lanes first looked (after
+// git.HeadRetry).
+func TestCycleSeesTheLiveBranch(t *testing.T) {
+	dir := statetest.Repo(t)
+	plain := filepath.Join(t.TempDir(), "later")
+	if err := os.Mkdir(plain, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	var h git.Heads
+	now := statetest.T0
+	recs := []*state.Record{statetest.Rec(state.ActivityIdle), statetest.Rec(state.ActivityIdle)}
+	recs[0].ID, recs[0].Dir, recs[0].Branch = "aaaa0001", dir, "main"
+	recs[1].ID, recs[1].Dir = "aaaa0002", plain
+	cycle := func() map[string]string {
+		c := &cycleTx{records: recs, dirty: map[string]bool{}}
+		c.setBranches(h.Branches(recs, now))
+		return map[string]string{recs[0].ID: recs[0].Branch, recs[1].ID: recs[1].Branch}
+	}
+	cycle()
+	statetest.Git(t, dir, "checkout", "-q", "-b", "fix/typo")
+	now = now.Add(time.Second)
+	if got := cycle(); got["aaaa0001"] != "fix/typo" || got["aaaa0002"] != "" {
+		t.Fatalf("after checkout -b: %v", got)
+	}
+	statetest.Git(t, plain, "init", "-q")
+	now = now.Add(time.Second)
+	if got := cycle(); got["aaaa0002"] != "" {
+		t.Fatalf("a repo just made is looked for again only after %v: %v", git.HeadRetry, got)
+	}
+	now = now.Add(git.HeadRetry)
+	if got := cycle(); got["aaaa0002"] != "main" {
+		t.Fatalf("a directory that became a repository: %v, want main", got)
+	}
+}
+
+// BenchmarkBranches100: what the live branch adds to a cycle at 100
+// sessions in worktrees (budget: ≤ 1 ms).
+func BenchmarkBranches100(b *testing.B) {
+	dir := statetest.Repo(b)
+	var recs []*state.Record
+	for i := range 100 {
+		wt := filepath.Join(filepath.Dir(dir), "wt", fmt.Sprint("s", i))
+		statetest.Git(b, dir, "worktree", "add", "-q", "-b", fmt.Sprint("lanes/s", i), wt)
+		r := statetest.Rec(state.ActivityIdle)
+		r.ID, r.Dir = state.NewID(), wt
+		recs = append(recs, r)
+	}
+	var h git.Heads
+	h.Branches(recs, statetest.T0) // the first cycle finds the HEAD files
+	c := &cycleTx{records: recs, dirty: map[string]bool{}}
+	for b.Loop() {
+		c.setBranches(h.Branches(recs, statetest.T0))
+	}
+}
+
+// BenchmarkBranchesOneCheckout: 1,000 sessions started in one repository
+// (no worktrees), as scripts/bench's board rows run them.
+func BenchmarkBranchesOneCheckout(b *testing.B) {
+	dir := statetest.Repo(b)
+	var recs []*state.Record
+	for range 1000 {
+		r := statetest.Rec(state.ActivityIdle)
+		r.ID, r.Dir = state.NewID(), dir
+		recs = append(recs, r)
+	}
+	var h git.Heads
+	h.Branches(recs, statetest.T0)
+	c := &cycleTx{records: recs, dirty: map[string]bool{}}
+	for b.Loop() {
+		c.setBranches(h.Branches(recs, statetest.T0))
 	}
 }

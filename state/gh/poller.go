@@ -1,4 +1,4 @@
-package store
+package gh
 
 import (
 	"context"
@@ -13,13 +13,14 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/git"
 )
 
 // PR facts from GitHub (docs/design.md §14): a poller the board's collector
 // owns, as it owns the git poller. A cycle picks, inside its transaction,
 // the repositories of live or recently ended sessions whose last read is
-// PREvery old; after the transaction it starts their reads beside it, at
-// most prAtOnce at a time; a later cycle applies what they found through
+// Every old; after the transaction it starts their reads beside it, at
+// most AtOnce at a time; a later cycle applies what they found through
 // Apply's PR path, as `lanes pr`'s lines are (never fenced: a PR that
 // merges after its session was killed moves the card to Merged). One read
 // is one process, in a session's dir:
@@ -30,20 +31,20 @@ import (
 
 // PR poller limits.
 const (
-	PREvery   = 60 * time.Second // per repository, between reads
+	Every     = 60 * time.Second // per repository, between reads
 	prBackoff = 5 * time.Minute  // after a failed read (rate limit, network, no GitHub remote)
-	prAtOnce  = 2                // gh processes at once, all repositories
-	prTimeout = 30 * time.Second // one read; a hung gh is killed
+	AtOnce    = 2                // gh processes at once, all repositories
+	Timeout   = 30 * time.Second // one read; a hung gh is killed
 	// prRecent is how long a session that ended is still followed: its PR
 	// may merge after it was killed.
 	prRecent = 24 * time.Hour
 )
 
-// PRPoller reads PR facts for a collector's sessions; the zero value runs
-// the real gh every PREvery.
-type PRPoller struct {
-	Run   GHRun         // the gh seam (tests replay recorded answers); nil: gh on PATH
-	Every time.Duration // per repository; 0: PREvery
+// Poller reads PR facts for a collector's sessions; the zero value runs
+// the real gh every Every.
+type Poller struct {
+	Run   Run           // the gh seam (tests replay recorded answers); nil: gh on PATH
+	Every time.Duration // per repository; 0: Every
 
 	mu       sync.Mutex
 	off      error     // why gh cannot be used, nil while it can
@@ -52,7 +53,7 @@ type PRPoller struct {
 	repos    map[string]*prRepo
 	dirs     map[string]string // session dir → repository (its git common dir)
 	inFlight int
-	done     []prRead
+	done     []Read
 	wg       sync.WaitGroup
 }
 
@@ -62,27 +63,27 @@ type prRepo struct {
 	err  error // the last read's failure, nil after a good one
 }
 
-// prRead is one repository's PRs as gh gave them.
-type prRead struct {
+// Read is one repository's PRs as gh gave them.
+type Read struct {
 	repo string
 	at   time.Time
 	prs  []ghPR
 }
 
-type prJob struct{ repo, dir string }
+type Job struct{ repo, dir string }
 
 // every is the cadence per repository.
-func (p *PRPoller) every() time.Duration {
+func (p *Poller) every() time.Duration {
 	if p.Every > 0 {
 		return p.Every
 	}
-	return PREvery
+	return Every
 }
 
-// Off is why the poller is off (wrapping ErrGHOff), nil while it runs. It
+// Off is why the poller is off (wrapping ErrOff), nil while it runs. It
 // tries gh again prBackoff after it went off: a `gh auth login` since
 // turns it on without a restart.
-func (p *PRPoller) Off() error {
+func (p *Poller) Off() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.off
@@ -99,11 +100,11 @@ func followed(r *state.Record, now time.Time) bool {
 // session's dir does not move. Only the cycle's goroutine (or Sync's
 // caller) calls it. "" outside a checkout (not cached, so a dir
 // that becomes a repository is seen).
-func (p *PRPoller) repoOf(dir string) string {
+func (p *Poller) repoOf(dir string) string {
 	if repo, ok := p.dirs[dir]; ok {
 		return repo
 	}
-	head := headFile(dir)
+	head := git.HeadFile(dir)
 	if head == "" {
 		return ""
 	}
@@ -122,11 +123,11 @@ func (p *PRPoller) repoOf(dir string) string {
 	return repo
 }
 
-// due chooses the reads to start now: each repository of a followed
-// session, due and not being read, within the prAtOnce budget; the dir
+// Due chooses the reads to start now: each repository of a followed
+// session, due and not being read, within the AtOnce budget; the dir
 // gh runs in is a live session's where there is one. force takes every
 // repository of the sessions named (all when names is empty), due or not.
-func (p *PRPoller) due(recs []*state.Record, now time.Time, force bool, names map[string]bool) []prJob {
+func (p *Poller) Due(recs []*state.Record, now time.Time, force bool, names map[string]bool) []Job {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.off != nil && !force && now.Before(p.offUntil) {
@@ -147,16 +148,16 @@ func (p *PRPoller) due(recs []*state.Record, now time.Time, force bool, names ma
 		}
 		byRepo[repo] = append(byRepo[repo], r)
 	}
-	var jobs []prJob
+	var jobs []Job
 	for _, repo := range order {
 		if st := p.repos[repo]; st != nil && (st.busy || !force && now.Before(st.next) && st.next.Sub(now) <= prBackoff+p.every()) {
 			continue // (a next read further out than any wait: the clock stepped back)
 		}
-		if !force && p.inFlight+len(jobs) >= prAtOnce {
+		if !force && p.inFlight+len(jobs) >= AtOnce {
 			break
 		}
 		if dir := runDir(byRepo[repo]); dir != "" {
-			jobs = append(jobs, prJob{repo, dir})
+			jobs = append(jobs, Job{repo, dir})
 		}
 	}
 	return jobs
@@ -175,13 +176,13 @@ func runDir(recs []*state.Record) string {
 	return ""
 }
 
-// start runs the chosen reads in the background, at most prAtOnce at a
+// Start runs the chosen reads in the background, at most AtOnce at a
 // time; a later cycle's take collects what they found.
-func (p *PRPoller) start(ctx context.Context, jobs []prJob, now func() time.Time) {
+func (p *Poller) Start(ctx context.Context, jobs []Job, now func() time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, j := range jobs {
-		if p.inFlight >= prAtOnce {
+		if p.inFlight >= AtOnce {
 			return
 		}
 		p.launch(ctx, j, now)
@@ -189,7 +190,7 @@ func (p *PRPoller) start(ctx context.Context, jobs []prJob, now func() time.Time
 }
 
 // launch starts one read; p.mu is held.
-func (p *PRPoller) launch(ctx context.Context, j prJob, now func() time.Time) {
+func (p *Poller) launch(ctx context.Context, j Job, now func() time.Time) {
 	if p.repos == nil {
 		p.repos = map[string]*prRepo{}
 	}
@@ -212,31 +213,31 @@ func (p *PRPoller) launch(ctx context.Context, j prJob, now func() time.Time) {
 		every := p.every()
 		st.next = at.Add(every)
 		switch {
-		case errors.Is(err, ErrGHOff):
+		case errors.Is(err, ErrOff):
 			p.off, p.offUntil = err, at.Add(prBackoff)
 			st.next = p.offUntil
 		case err != nil:
 			st.next = at.Add(max(prBackoff, every))
 		default:
 			p.off, p.worked = nil, true
-			p.done = append(p.done, prRead{repo: j.repo, at: at, prs: prs})
+			p.done = append(p.done, Read{repo: j.repo, at: at, prs: prs})
 		}
 	}()
 }
 
 // Sync reads now the repositories of the sessions named (all followed
-// ones when none are), at most prAtOnce at a time, and waits: the next
+// ones when none are), at most AtOnce at a time, and waits: the next
 // cycle applies what it found. It returns the repositories it read (each
 // session's dir's, by RepoOf) and each one's failure.
-func (p *PRPoller) Sync(ctx context.Context, recs []*state.Record, names []string, now func() time.Time) (read []string, err error) {
+func (p *Poller) Sync(ctx context.Context, recs []*state.Record, names []string, now func() time.Time) (read []string, err error) {
 	want := map[string]bool{}
 	for _, n := range names {
 		want[n] = true
 	}
-	jobs := p.due(recs, now(), true, want)
-	for i := 0; i < len(jobs); i += prAtOnce {
+	jobs := p.Due(recs, now(), true, want)
+	for i := 0; i < len(jobs); i += AtOnce {
 		p.mu.Lock()
-		for _, j := range jobs[i:min(i+prAtOnce, len(jobs))] {
+		for _, j := range jobs[i:min(i+AtOnce, len(jobs))] {
 			p.launch(ctx, j, now)
 		}
 		p.mu.Unlock()
@@ -261,7 +262,7 @@ func (p *PRPoller) Sync(ctx context.Context, recs []*state.Record, names []strin
 // Stopped is why gh stopped answering after it worked (a logout, an
 // expired token): the board says so; nil while it works, or when it
 // never did (gh not installed or never logged in is no news).
-func (p *PRPoller) Stopped() error {
+func (p *Poller) Stopped() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.worked {
@@ -272,14 +273,14 @@ func (p *PRPoller) Stopped() error {
 
 // RepoOf is the repository a session's dir is in (its git common dir),
 // "" outside a checkout.
-func (p *PRPoller) RepoOf(dir string) string {
+func (p *Poller) RepoOf(dir string) string {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.repoOf(dir)
 }
 
-// take hands over the finished reads.
-func (p *PRPoller) take() []prRead {
+// Take hands over the finished reads.
+func (p *Poller) Take() []Read {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	d := p.done
@@ -288,14 +289,14 @@ func (p *PRPoller) take() []prRead {
 }
 
 // read runs one gh pr list in dir.
-func (p *PRPoller) read(ctx context.Context, dir string) ([]ghPR, error) {
-	ctx, cancel := context.WithTimeout(ctx, prTimeout)
+func (p *Poller) read(ctx context.Context, dir string) ([]ghPR, error) {
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	run := p.Run
 	if run == nil {
-		run = RunGH
+		run = Exec
 	}
-	out, err := run(ctx, dir, GHArgs...)
+	out, err := run(ctx, dir, Args...)
 	if err != nil {
 		return nil, err
 	}
@@ -306,36 +307,39 @@ func (p *PRPoller) read(ctx context.Context, dir string) ([]ghPR, error) {
 	return prs, nil
 }
 
-// setPRs applies finished reads to the followed sessions of each
-// repository, by head branch: an open PR, or one the session has
-// already, always; another closed or merged one only if it changed since
-// the session began (an old PR of a reused branch name is not this
-// session's); a PR from a fork never. Only a PR whose facts differ from
-// the record's is applied.
-func (c *cycleTx) setPRs(p *PRPoller, reads []prRead) {
-	for _, rd := range reads {
-		for _, r := range c.records {
-			if !followed(r, rd.at) || p.repoOf(r.Dir) != rd.repo {
-				continue
-			}
-			for _, g := range rd.prs {
-				f := g.fact()
-				i := slices.IndexFunc(r.PRs, func(o state.PR) bool { return o.Number == f.Number })
-				if g.IsCrossRepo || i < 0 && (g.HeadRefName != r.Branch || g.State != "OPEN" && g.changed().Before(r.CreatedAt)) {
-					continue // (one it has is followed whatever the branch is now: gh pr merge -d leaves it)
-				}
-				if i >= 0 && samePR(r.PRs[i], f) {
-					continue
-				}
-				state.Apply(r, state.Event{Kind: state.KindPR, At: rd.at, Source: "gh", Detail: "pr", PR: &f})
-				c.dirty[r.ID] = true
-			}
-		}
-	}
-}
-
 // samePR: nothing the board shows differs.
 func samePR(a, b state.PR) bool {
 	return a.State == b.State && a.Review == b.Review && a.CI == b.CI && a.Mergeable == b.Mergeable &&
 		a.URL == b.URL && a.Base == b.Base && a.Head == b.Head
 }
+
+// Apply applies finished reads to r if it is followed in their repository,
+// by head branch: an open PR, or one the session has already, always;
+// another closed or merged one only if it changed since the session began
+// (an old PR of a reused branch name is not this session's); a PR from a
+// fork never. Only a PR whose facts differ from the record's is applied;
+// it reports whether one was.
+func (p *Poller) Apply(r *state.Record, reads []Read) bool {
+	applied := false
+	for _, rd := range reads {
+		if !followed(r, rd.at) || p.repoOf(r.Dir) != rd.repo {
+			continue
+		}
+		for _, g := range rd.prs {
+			f := g.fact()
+			i := slices.IndexFunc(r.PRs, func(o state.PR) bool { return o.Number == f.Number })
+			if g.IsCrossRepo || i < 0 && (g.HeadRefName != r.Branch || g.State != "OPEN" && g.changed().Before(r.CreatedAt)) {
+				continue // (one it has is followed whatever the branch is now: gh pr merge -d leaves it)
+			}
+			if i >= 0 && samePR(r.PRs[i], f) {
+				continue
+			}
+			state.Apply(r, state.Event{Kind: state.KindPR, At: rd.at, Source: "gh", Detail: "pr", PR: &f})
+			applied = true
+		}
+	}
+	return applied
+}
+
+// Wait waits for the reads in flight (tests).
+func (p *Poller) Wait() { p.wg.Wait() }

@@ -1,4 +1,4 @@
-package store
+package git
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// GitSafeArgs go before every git command lanes runs itself: whatever a
+// SafeArgs go before every git command lanes runs itself: whatever a
 // config file (an included one, a worktree's) says, git runs no
 // filesystem monitor and no hook of it (the eleventh hostile re-run: an
 // include.path, a config.worktree and a core.hooksPath another user could
@@ -20,7 +20,7 @@ import (
 // pushed to, which no -c reaches (the twentieth and twenty-first re-runs:
 // another user's pre-receive ran as root on P); a PR needs a remote gh
 // can reach anyway.
-var GitSafeArgs = []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "protocol.file.allow=never"}
+var SafeArgs = []string{"-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "protocol.file.allow=never"}
 
 // gitPlaceVars are the variables that tell git where a repository and its
 // parts are, over the directory it is run in: lanes names the checkout
@@ -33,12 +33,12 @@ var gitPlaceVars = []string{"GIT_DIR=", "GIT_WORK_TREE=", "GIT_COMMON_DIR=", "GI
 	// from there (the twentieth re-run: one another user could write)
 	"GIT_EXEC_PATH=",
 	// the protocols git may use, over any protocol.*.allow: it undid
-	// GitSafeArgs' protocol.file.allow=never (the twenty-second re-run)
+	// SafeArgs' protocol.file.allow=never (the twenty-second re-run)
 	"GIT_ALLOW_PROTOCOL="}
 
-// GitEnv is env (KEY=VALUE each) for a git lanes runs: without the
+// Env is env (KEY=VALUE each) for a git lanes runs: without the
 // variables that would point git elsewhere than the checkout it names.
-func GitEnv(env []string) []string {
+func Env(env []string) []string {
 	// (~/ is the shell's HOME, the last one set: from / only if it is.)
 	home := ""
 	for _, kv := range env {
@@ -114,12 +114,12 @@ func AbsPATHIn(env []string) []string {
 	return env
 }
 
-// GitCommand is git with args, as lanes runs it everywhere: GitSafeArgs
-// first, env through GitEnv, and git found on that env's PATH's absolute
+// Command is git with args, as lanes runs it everywhere: SafeArgs
+// first, env through Env, and git found on that env's PATH's absolute
 // entries (exec's own lookup reads the process's PATH and refuses a
 // relative hit with an error that names no fix).
-func GitCommand(ctx context.Context, env []string, args ...string) *exec.Cmd {
-	env = GitEnv(env)
+func Command(ctx context.Context, env []string, args ...string) *exec.Cmd {
+	env = Env(env)
 	bin := "git"
 	for i := len(env) - 1; i >= 0; i-- { // the last PATH wins, as in exec
 		if path, ok := strings.CutPrefix(env[i], "PATH="); ok {
@@ -127,7 +127,7 @@ func GitCommand(ctx context.Context, env []string, args ...string) *exec.Cmd {
 			break
 		}
 	}
-	cmd := exec.CommandContext(ctx, bin, append(slices.Clone(GitSafeArgs), args...)...)
+	cmd := exec.CommandContext(ctx, bin, append(slices.Clone(SafeArgs), args...)...)
 	cmd.Env = env
 	return cmd
 }

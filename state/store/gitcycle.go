@@ -1,0 +1,47 @@
+package store
+
+import (
+	"lanes/state"
+	"lanes/state/git"
+)
+
+// setGit takes finished reads into the live records they were read for,
+// dirty only when a count changed (git.Read.Apply).
+func (c *cycleTx) setGit(reads map[git.Key]git.Read) {
+	for _, r := range c.records {
+		if rd, ok := reads[git.KeyOf(r)]; ok && r.Live() && rd.Apply(r) {
+			c.dirty[r.ID] = true
+		}
+	}
+}
+
+// setBranches takes the branches a cycle read into its records.
+func (c *cycleTx) setBranches(branches map[string]string) {
+	for _, r := range c.records {
+		if b, ok := branches[r.ID]; ok && r.Live() && b != r.Branch {
+			r.Branch = b
+			c.dirty[r.ID] = true
+		}
+	}
+}
+
+// recordsNow is whose session dirs the branch read looks at, read without
+// the store's lock where it can be (a board must not wait on it twice a
+// cycle while another process holds it): the records this collector's
+// last cycle left, else the last cycle's snapshot (any process's), else,
+// a first cycle with none, a read of the store.
+func (c *Collector) recordsNow() []*state.Record {
+	if c.known != nil {
+		return c.known
+	}
+	if recs, _, err := c.Store.Snapshot(); err == nil {
+		return recs
+	}
+	var recs []*state.Record
+	_ = c.Store.View(func(tx *Tx) error {
+		var err error
+		recs, err = tx.All()
+		return err
+	})
+	return recs
+}
