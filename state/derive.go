@@ -277,25 +277,20 @@ type Derived struct {
 
 // DeriveAt is r's Derived at now.
 func DeriveAt(r *Record, now time.Time) Derived {
-	return Mirrored(r, Derive(r, now), "")
+	return Mirrored(r, Derive(r, now), "", false)
 }
 
 // Mirrored is the Derived of r with derivation d on host ("" for this
 // one). For another host's session, r holds the facts it sent and d its
-// derivation there (docs/design.md §16).
-func Mirrored(r *Record, d Derivation, host string) Derived {
+// derivation there (docs/design.md §16); lost is the fact that this host's
+// link to that host is lost: the session is as its host last sent it,
+// marked unreachable (as every mark is set, here).
+func Mirrored(r *Record, d Derivation, host string, lost bool) Derived {
+	if lost && !slices.Contains(d.Marks, MarkUnreachable) {
+		d.Marks = append(slices.Clip(d.Marks), MarkUnreachable)
+	}
 	u := Urgency{rank: urgency(r, d), wait: d.Since, done: d.Zone == ZoneDone, name: r.Name, id: r.ID}
 	return Derived{Rec: r, D: d, U: u, Host: host}
-}
-
-// Unreachable is x as its host last sent it, that host's link now lost:
-// marked unreachable, as every mark is set, here (docs/design.md §16).
-func (x Derived) Unreachable() Derived {
-	if slices.Contains(x.D.Marks, MarkUnreachable) {
-		return x
-	}
-	x.D.Marks = append(slices.Clip(x.D.Marks), MarkUnreachable)
-	return Mirrored(x.Rec, x.D, x.Host)
 }
 
 // Compare orders sessions within a lane, the sidebar and `lanes ls`

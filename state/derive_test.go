@@ -293,3 +293,20 @@ func TestDeriveStarting(t *testing.T) {
 		t.Fatalf("terminated record marked starting: %+v", d)
 	}
 }
+
+// Another host's session, its link lost: as the host last sent it, marked
+// unreachable once; the link back, unmarked.
+func TestMirroredLinkLost(t *testing.T) {
+	r := rec(ActivityActive)
+	d := Derive(r, deriveNow)
+	lost := Mirrored(r, d, "build", true)
+	if lost.D.Status != d.Status || !slices.Equal(lost.D.Marks, append(slices.Clip(d.Marks), MarkUnreachable)) {
+		t.Fatalf("link lost: %s %v, want %s with the unreachable mark", lost.D.Status, lost.D.Marks, d.Status)
+	}
+	if again := Mirrored(r, lost.D, "build", true); len(again.D.Marks) != len(lost.D.Marks) {
+		t.Errorf("marked twice: %v", again.D.Marks)
+	}
+	if back := Mirrored(r, d, "build", false); slices.Contains(back.D.Marks, MarkUnreachable) {
+		t.Errorf("link back: %v", back.D.Marks)
+	}
+}

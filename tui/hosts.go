@@ -84,16 +84,12 @@ func (m Model) onHost(msg hostMsg) (tea.Model, tea.Cmd) {
 }
 
 // mirror appends st's sessions as the board shows them: as their host
-// derived them, each marked unreachable while the host is down (its
-// sessions are not over because the link is).
+// derived them, with the fact that the link to it is lost while it is
+// (its sessions are not over because the link is).
 func mirror(dst []state.Derived, st remote.Status) []state.Derived {
-	down := st.Lost()
+	lost := st.Lost()
 	for _, s := range st.Sessions {
-		d := s.Mirror(st.Host)
-		if down {
-			d = d.Unreachable()
-		}
-		dst = append(dst, d)
+		dst = append(dst, s.Mirror(st.Host, lost))
 	}
 	return dst
 }

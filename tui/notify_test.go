@@ -238,7 +238,7 @@ func TestNotifyAnotherHostsSession(t *testing.T) {
 	there.Runtime.Socket = "remote-only"
 	var n notifier
 	mirror := func(r *state.Record, st state.Status, z state.Zone) state.Derived {
-		return state.Mirrored(r, state.Derivation{Status: st, Zone: z, Since: fixedNow}, "build")
+		return state.Mirrored(r, state.Derivation{Status: st, Zone: z, Since: fixedNow}, "build", false)
 	}
 	n.entered([]state.Derived{state.DeriveAt(here, fixedNow), mirror(there, state.StatusWorking, state.ZoneWorking)}, fixedNow, false)
 	got := n.entered([]state.Derived{state.DeriveAt(here, fixedNow), mirror(there, state.StatusNeedsInput, state.ZoneNeedsYou)}, fixedNow.Add(time.Second), false)

@@ -98,7 +98,7 @@ func listHost(ctx context.Context, ssh remote.SSH, h remote.Host, timeout time.D
 func mirrorHost(h remote.Host, list []listing.Session, err error) hostListing {
 	l := hostListing{host: h, err: err}
 	for _, s := range list {
-		l.sessions = append(l.sessions, s.Mirror(h.Name))
+		l.sessions = append(l.sessions, s.Mirror(h.Name, false))
 	}
 	return l
 }

@@ -45,8 +45,9 @@ type Line struct {
 }
 
 // Mirror is s as the board shows it on host: its facts as a record, its
-// derivation as the listing host made it (never derived again here).
-func (s Session) Mirror(host string) state.Derived {
+// derivation as the listing host made it (never derived again here), and
+// lost, the fact that the link to host is lost (state.Mirrored marks it).
+func (s Session) Mirror(host string, lost bool) state.Derived {
 	r := &state.Record{
 		ID: s.ID, Name: s.Name, Agent: s.Agent, Dir: s.Dir, Branch: s.Branch,
 		EventsApplied: s.EventsApplied, EventsDropped: s.EventsDropped,
@@ -91,7 +92,7 @@ func (s Session) Mirror(host string) state.Derived {
 			CI: p.CI, Mergeable: p.Mergeable, Base: p.Base, Head: p.Head})
 	}
 	d := state.Derivation{Status: s.Status, Zone: s.Zone, Marks: s.Marks, Since: parse(s.Since)}
-	return state.Mirrored(r, d, host)
+	return state.Mirrored(r, d, host, lost)
 }
 
 func deref(s *string) string {

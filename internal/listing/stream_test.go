@@ -23,7 +23,7 @@ func TestMirrorKeepsTheListingHostsDerivation(t *testing.T) {
 	r.Git.Changed, r.Git.ReadAt = 2, now
 	want := state.Derivation{Status: state.StatusNeedsInput, Zone: state.ZoneNeedsYou, Marks: []state.Mark{state.MarkUnreachable}, Since: now.Add(-time.Minute)}
 
-	b, err := json.Marshal(From(state.Mirrored(r, want, ""), true))
+	b, err := json.Marshal(From(state.Mirrored(r, want, "", false), true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestMirrorKeepsTheListingHostsDerivation(t *testing.T) {
 	if err := json.Unmarshal(b, &s); err != nil {
 		t.Fatal(err)
 	}
-	got := s.Mirror("build")
+	got := s.Mirror("build", false)
 	if !reflect.DeepEqual(want, got.D) {
 		t.Errorf("derivation sent %+v, mirrored %+v", want, got.D)
 	}

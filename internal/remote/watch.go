@@ -192,7 +192,7 @@ func (w *hostWatch) mirror(s listing.Session) {
 		}
 		w.order = append(w.order, s.ID)
 	}
-	w.byID[s.ID] = mirrored{s, s.Mirror(w.host.Name)}
+	w.byID[s.ID] = mirrored{s, s.Mirror(w.host.Name, false)}
 }
 
 // apply takes one line of the stream into the mirror.
