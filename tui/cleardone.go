@@ -27,8 +27,7 @@ func (m *Model) askClearDone() tea.Cmd {
 	if len(done) == 0 {
 		return m.flash("nothing in Done", false)
 	}
-	m.confirm = newConfirm(pending{do: clearDoneAction(done), rec: state.Record{Name: fmt.Sprintf("%d done session(s)", len(done))}})
-	m.mode = modeConfirm
+	m.push(newConfirm(pending{do: clearDoneAction(done), rec: state.Record{Name: fmt.Sprintf("%d done session(s)", len(done))}}))
 	return nil
 }
 

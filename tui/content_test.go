@@ -117,7 +117,7 @@ func TestHelpLegendFits(t *testing.T) {
 		pages []string
 	}{{80, 24, []string{"?", "tab"}}, {80, 34, []string{"?"}}, {200, 50, []string{"?"}}} {
 		m := press(loaded(fixture(), ThemeLight, sz.w, sz.h), sz.pages...)
-		box := m.helpBox()
+		box := m.top().view(&m)
 		if n := strings.Count(box, "\n") + 1; n > sz.h {
 			t.Errorf("%dx%d: the help box is %d lines, taller than the terminal", sz.w, sz.h, n)
 		}

@@ -188,7 +188,7 @@ func (m *Model) capture() tea.Cmd {
 // loadHistory fetches the selected session's transitions when the history
 // is open and they changed (force: reload anyway).
 func (m *Model) loadHistory(force bool) tea.Cmd {
-	if m.mode != modeHistory {
+	if !topIs[historyView](m) {
 		return nil
 	}
 	sel := m.board.selected()
@@ -202,6 +202,7 @@ func (m *Model) loadHistory(force bool) tea.Cmd {
 	}
 	if key != m.hist.id {
 		m.hist = history{}
+		m.setTop(historyView{}) // another session's, from its newest
 	}
 	m.hist.id, m.hist.name, m.hist.at = key, sel.title(), at
 	return historyCmd(m.ctx, m.actionsOn(sel.Host), sel.Rec.ID, key, at)

@@ -7,6 +7,7 @@ import (
 	"lanes/state"
 	"lanes/theme"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -28,16 +29,24 @@ type diffMsg struct {
 	err error
 }
 
+var diffKeys = []key.Binding{helpBinding("↑/k ↓/j", "scroll"), helpBinding("space/b", "page"),
+	helpBinding("g/G", "top/end"), helpBinding("R", "read again"), helpBinding("esc/D/q", "close")}
+
 // openDiff opens the overlay on the selection and asks for its diff.
 func (m *Model) openDiff(sel *item) tea.Cmd {
 	if sel == nil {
 		return m.flash("select a session first", true)
 	}
+	d, cmd := m.readDiff(sel)
+	m.push(d)
+	return cmd
+}
+
+// readDiff is the overlay on sel, reading, and the Cmd that reads it.
+func (m *Model) readDiff(sel *item) (diffView, tea.Cmd) {
 	r := *sel.Rec
-	m.diff = diffView{id: r.ID, name: r.Name, loading: true}
-	m.mode = modeDiff
 	ctx, a := m.ctx, m.actionsOn(sel.Host)
-	return func() tea.Msg {
+	return diffView{id: r.ID, name: r.Name, loading: true}, func() tea.Msg {
 		out, err := a.Diff(ctx, &r)
 		return diffMsg{id: r.ID, out: out, err: err}
 	}
@@ -63,35 +72,47 @@ func (d *diffView) set(msg diffMsg) {
 	}
 }
 
-// onDiffKey scrolls the diff, reads it again, or closes it.
-func (m Model) onDiffKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	page := max(m.overlayRows()-1, 1)
+// update takes the diff read, scrolls it, reads it again, or closes it.
+func (d diffView) update(b *Model, msg tea.Msg) (overlay, tea.Cmd) {
+	if msg, ok := msg.(diffMsg); ok {
+		d.set(msg)
+		return d, nil
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return d, nil
+	}
+	page := max(b.overlayRows()-1, 1)
 	switch k.String() {
 	case "j", "down":
-		m.diff.off++
+		d.off++
 	case "k", "up":
-		m.diff.off--
+		d.off--
 	case "space", "pgdown", "f":
-		m.diff.off += page
+		d.off += page
 	case "b", "pgup":
-		m.diff.off -= page
+		d.off -= page
 	case "g", "home":
-		m.diff.off = 0
+		d.off = 0
 	case "G", "end":
-		m.diff.off = len(m.diff.lines)
+		d.off = len(d.lines)
 	case "R":
-		if r := m.recordOf(m.diff.id); r != nil {
-			return m, m.openDiff(&item{Derived: state.Derived{Rec: r}})
+		if r := b.recordOf(d.id); r != nil {
+			return b.readDiff(&item{Derived: state.Derived{Rec: r}})
 		}
 	case "esc", "q", "D":
-		m.mode = modeBoard
+		return nil, nil
 	}
-	m.diff.off = min(max(m.diff.off, 0), max(len(m.diff.lines)-m.overlayRows(), 0))
-	return m, nil
+	d.off = min(max(d.off, 0), max(len(d.lines)-b.overlayRows(), 0))
+	return d, nil
 }
 
+func (d diffView) view(*Model) string { return "" }
+
+func (d diffView) keys() []key.Binding { return diffKeys }
+
 // recordOf is the record of session id as the board holds it.
-func (m Model) recordOf(id string) *state.Record {
+func (m *Model) recordOf(id string) *state.Record {
 	for _, r := range m.recs {
 		if r.ID == id {
 			return r
@@ -100,9 +121,9 @@ func (m Model) recordOf(id string) *state.Record {
 	return nil
 }
 
-// diffBox is the overlay over the body (h lines).
-func (m Model) diffBox(h int) []string {
-	l, d := m.look, &m.diff
+// body is the diff over the body (h lines).
+func (d diffView) body(m *Model, h int) []string {
+	l := m.look
 	cw := max(m.w-4, 0)
 	var lines []string
 	switch {
@@ -128,5 +149,5 @@ func (m Model) diffBox(h int) []string {
 		}
 		lines = append(lines, fit(p, s, paint{}, "", cw))
 	}
-	return m.overlay(h, fmt.Sprintf("Diff · %s", d.name), d.off, len(d.lines), lines)
+	return m.scrollFrame(h, fmt.Sprintf("Diff · %s", d.name), d.off, len(d.lines), lines)
 }

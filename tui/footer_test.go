@@ -82,11 +82,11 @@ func TestFilterEnterSelectsAMatch(t *testing.T) {
 func TestRemoveAnExitedCardInOneStep(t *testing.T) {
 	m := selectName(t, loaded(fixture(), ThemeDark, 160, 48), "crash")
 	m = press(m, "d")
-	if m.mode != modeConfirm || !strings.Contains(ansi.Strip(m.render()), "Its agent exited: its tmux session closes.") {
-		t.Errorf("d on an exited agent's card: mode %d, status %q, want the confirm saying its session closes", m.mode, m.status.text)
+	if !topIs[confirmDialog](&m) || !strings.Contains(ansi.Strip(m.render()), "Its agent exited: its tmux session closes.") {
+		t.Errorf("d on an exited agent's card: mode %T, status %q, want the confirm saying its session closes", m.top(), m.status.text)
 	}
 	m = selectName(t, loaded(fixture(), ThemeDark, 160, 48), "api")
-	if m = press(m, "d"); m.mode == modeConfirm || !strings.Contains(m.status.text, "kill it (x) before removing it") {
-		t.Errorf("d on a running agent's card: mode %d, status %q, want kill first", m.mode, m.status.text)
+	if m = press(m, "d"); topIs[confirmDialog](&m) || !strings.Contains(m.status.text, "kill it (x) before removing it") {
+		t.Errorf("d on a running agent's card: mode %T, status %q, want kill first", m.top(), m.status.text)
 	}
 }

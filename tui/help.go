@@ -8,24 +8,53 @@ import (
 	"lanes/theme"
 
 	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
-// helpBox is the `?` overlay: every key, and a legend of every badge, mark
-// and dot, so glyphs read without colour too. Where both do not fit on one
-// page they are pages (helpPages), and tab turns them.
-func (m Model) helpBox() string {
+// helpView is the `?` overlay: every key, and a legend of every badge,
+// mark and dot, so glyphs read without colour too. Where both do not fit
+// on one page they are pages (helpPages), and tab turns them; any other
+// key closes it.
+type helpView struct {
+	page int           // the page shown, when there are several
+	foot []key.Binding // the key line under it: the board's
+}
+
+// openHelp opens the help on its first page.
+func (m *Model) openHelp(*item) tea.Cmd {
+	m.push(helpView{foot: m.keys.footerKeys(footLive, "")})
+	return nil
+}
+
+func (v helpView) update(b *Model, msg tea.Msg) (overlay, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return v, nil
+	}
+	if n := len(b.helpPages()); n > 1 && (k.String() == "tab" || k.String() == "shift+tab") {
+		step := map[bool]int{true: 1, false: n - 1}[k.String() == "tab"]
+		v.page = (v.page + step) % n
+		return v, nil
+	}
+	return nil, nil
+}
+
+func (v helpView) keys() []key.Binding { return v.foot }
+
+// view is the help's box, its page v.page.
+func (v helpView) view(m *Model) string {
 	l := m.look
 	pages := m.helpPages()
-	page := pages[m.helpPage%len(pages)]
+	page := pages[v.page%len(pages)]
 	hint := "any key closes"
 	if len(pages) > 1 {
 		back := " (shift+tab back)"
 		if m.w < 60 {
 			back = "" // the hint stays one line; shift+tab still turns back
 		}
-		hint = fmt.Sprintf("tab: page %d of %d%s · other keys close", m.helpPage%len(pages)+1, len(pages), back)
+		hint = fmt.Sprintf("tab: page %d of %d%s · other keys close", v.page%len(pages)+1, len(pages), back)
 	}
 	// Every page as wide as the widest, so tab turns pages in one place.
 	wide := lipgloss.Width(hint)
@@ -44,12 +73,9 @@ func (m Model) helpBox() string {
 // (80×34 and up); else the keys in their columns where those fit (80×24),
 // or in one column cut to the screen's height (45×20: the columns lost
 // all but the first), then the legend, cut the same way.
-func (m Model) helpPages() []string {
+func (m *Model) helpPages() []string {
 	l := m.look
-	full := m.keys.FullHelp()
-	if len(m.hosts) > 0 { // the host filter, where there are hosts to filter
-		full[1] = append(full[1], m.keys.Host)
-	}
+	full := m.keys.fullHelp(situation{hosts: len(m.hosts) > 0})
 	head := ""
 	if m.stale() { // the title says it short; here it is whole
 		head = l.errText.s("Store") + "\n\n" + l.text.s(oneLine(m.trouble.Error())) + "\n\n"

@@ -8,6 +8,7 @@ import (
 	"lanes/state"
 	"lanes/theme"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -15,39 +16,61 @@ import (
 // historyN is how many transitions the history asks for.
 const historyN = 30
 
-// history is the `H` overlay: the selected session's recent transitions
-// over the board's whole width, one to a line, newest first.
+// history is the selected session's recent transitions, as the board
+// loads them while the history overlay is open (loadHistory): it follows
+// the selection through every cycle.
 type history struct {
 	id   string    // whose history is loaded
 	name string    // and that session's name (it may be terminated)
 	at   time.Time // the activity change it was asked as of
 	trs  []state.Transition
 	err  string
-	off  int // the first line shown, scrolled with j/k
 }
 
-// onHistoryKey scrolls the history or closes it; nothing else acts
-// while it is open.
-func (m Model) onHistoryKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+// historyView is the `H` overlay: the history over the board's whole
+// width, one transition to a line, newest first.
+type historyView struct {
+	off int // the first line shown, scrolled with j/k
+}
+
+var historyKeys = []key.Binding{helpBinding("↑/k ↓/j", "scroll"), helpBinding("esc/H/q", "close")}
+
+// openHistory opens the overlay on the selection's history, read again.
+func (m *Model) openHistory(*item) tea.Cmd {
+	m.push(historyView{})
+	return m.loadHistory(true)
+}
+
+// update scrolls the history or closes it; nothing else acts while it is
+// open.
+func (v historyView) update(b *Model, msg tea.Msg) (overlay, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return v, nil
+	}
 	switch k.String() {
 	case "j", "down":
-		m.hist.off++
+		v.off++
 	case "k", "up":
-		m.hist.off--
+		v.off--
 	case "esc", "q", "H":
-		m.mode = modeBoard
+		return nil, nil
 	}
-	m.hist.off = min(max(m.hist.off, 0), max(len(m.hist.trs)-m.overlayRows(), 0))
-	return m, nil
+	v.off = min(max(v.off, 0), max(len(b.hist.trs)-b.overlayRows(), 0))
+	return v, nil
 }
+
+func (v historyView) view(*Model) string { return "" }
+
+func (v historyView) keys() []key.Binding { return historyKeys }
 
 // overlayRows is how many lines an overlay shows at once: the body
 // between the title and the bottom line, less the frame's two borders,
 // its title and the blank line under it.
 func (m Model) overlayRows() int { return max(m.h-2-4, 1) }
 
-// historyBox is the history overlay over the body (h lines), newest first.
-func (m Model) historyBox(h int) []string {
+// body is the history over the body (h lines), newest first.
+func (v historyView) body(m *Model, h int) []string {
 	l, hs := m.look, &m.hist
 	cw := max(m.w-4, 0)
 	var lines []string
@@ -60,20 +83,20 @@ func (m Model) historyBox(h int) []string {
 		lines = append(lines, fit(l.muted, "no transitions yet", paint{}, "", cw))
 	}
 	// Newest first: the i-th line from the top is transition n-1-i.
-	for i := hs.off; i < len(hs.trs) && len(lines) < h; i++ {
+	for i := v.off; i < len(hs.trs) && len(lines) < h; i++ {
 		tr := hs.trs[len(hs.trs)-1-i]
 		if m.o.NoContent {
 			tr.Detail = state.DetailEvent(tr.Detail)
 		}
 		lines = append(lines, transitionLine(l, tr, cw, m.now))
 	}
-	return m.overlay(h, "History · "+hs.name, hs.off, len(hs.trs), lines)
+	return m.scrollFrame(h, "History · "+hs.name, v.off, len(hs.trs), lines)
 }
 
-// overlay is a frame m.w wide over the body (h lines): a title with what
+// scrollFrame is a frame m.w wide over the body (h lines): a title with what
 // is scrolled out of view (off lines above, of total), a blank line, then
 // lines, each already cut to the frame's inner width.
-func (m Model) overlay(h int, title string, off, total int, lines []string) []string {
+func (m *Model) scrollFrame(h int, title string, off, total int, lines []string) []string {
 	l, w := m.look, m.w
 	cw := max(w-4, 0)
 	fp := l.frame[frameSelected]

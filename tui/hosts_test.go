@@ -166,8 +166,8 @@ func TestHostDownKeepsItsCardsUnreachable(t *testing.T) {
 	}
 	for _, k := range []string{"x", "enter", "s"} {
 		m = press(m, k)
-		if !strings.Contains(m.status.text, "gpu unreachable since 16:58") || m.mode != modeBoard || width(m.status.text) > 78 {
-			t.Errorf("%s on a down host: %q (mode %d), want a refusal naming the host that fits 80 columns", k, m.status.text, m.mode)
+		if !strings.Contains(m.status.text, "gpu unreachable since 16:58") || m.top() != nil || width(m.status.text) > 78 {
+			t.Errorf("%s on a down host: %q (mode %T), want a refusal naming the host that fits 80 columns", k, m.status.text, m.top())
 		}
 	}
 }

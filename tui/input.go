@@ -5,143 +5,58 @@ import (
 
 	"lanes/state"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
-// onKey routes a key to the open dialog, or acts on the board.
+// onKey hands a key to the overlay on top, or acts on the board.
 func (m Model) onKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if k.String() == "ctrl+c" {
 		return m, tea.Quit
 	}
-	switch m.mode {
-	case modeHelp:
-		if n := len(m.helpPages()); n > 1 && (k.String() == "tab" || k.String() == "shift+tab") {
-			step := map[bool]int{true: 1, false: n - 1}[k.String() == "tab"]
-			m.helpPage = (m.helpPage + step) % n
-			return m, nil
-		}
-		m.mode = modeBoard
-		return m, nil
-	case modeHistory:
-		return m.onHistoryKey(k)
-	case modeDiff:
-		return m.onDiffKey(k)
-	case modeNew, modeSend:
-		return m.toDialog(k)
-	case modeConfirm:
-		var cmd tea.Cmd
-		m.confirm, cmd = m.confirm.Update(k)
-		return m, cmd
-	case modeFilter:
-		return m.onFilterKey(k)
+	if m.top() != nil {
+		return m.toTop(k)
 	}
 	return m.onBoardKey(k)
 }
 
-func (m Model) onFilterKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	switch k.String() {
-	case "enter":
-		m.mode = modeBoard
-		m.filterIn.Blur()
-		if m.board.selectFirstCard() {
-			return m, tea.Batch(m.capture(), m.loadHistory(false))
-		}
-		return m, nil
-	case "esc":
-		m.mode = modeBoard
-		m.filterIn.Blur()
-		m.filterIn.SetValue("")
-		m.filter = ""
-		m.rebuild()
+// situation is the board as its keys see it, sel selected.
+func (m *Model) situation(sel *item) situation {
+	s := situation{idleHead: m.board.onIdleHead(), hosts: len(m.hosts) > 0}
+	if sel == nil {
+		return s
+	}
+	s.card, s.merged = true, sel.Rec.Merged()
+	if h, ok := m.host(sel.Host); ok && sel.Host != "" {
+		s.remote, s.down = true, h.down()
+	}
+	return s
+}
+
+// onBoardKey runs the row of the key table that k and the situation pick;
+// where the selection moved, the preview, the history and the seen mark
+// follow it.
+func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	sel := m.board.selected()
+	b, ok := m.keys.find(k, m.situation(sel))
+	if !ok {
 		return m, nil
 	}
-	var cmd tea.Cmd
-	m.filterIn, cmd = m.filterIn.Update(k)
-	if v := m.filterIn.Value(); v != m.filter {
-		m.filter = v
-		m.rebuild()
+	cmd := b.do(&m, sel)
+	if !b.moves {
+		return m, cmd
+	}
+	if now := m.board.selected(); keyOf(now) != keyOf(sel) {
+		return m, tea.Batch(cmd, m.capture(), m.loadHistory(false), m.seen(now))
 	}
 	return m, cmd
 }
 
-func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
-	sel := m.board.selected()
-	before := ""
-	if sel != nil {
-		before = sel.key()
-		if sel.Host != "" {
-			if cmd, ok := m.remoteKey(k, sel); ok {
-				return m, cmd
-			}
-		}
+// keyOf is sel's key, "" for no card.
+func keyOf(sel *item) string {
+	if sel == nil {
+		return ""
 	}
-	if cmd, ok := m.answerKey(k, sel); ok {
-		return m, cmd
-	}
-	if cmd, ok := m.actionKey(k, sel); ok {
-		return m, cmd
-	}
-	switch {
-	case key.Matches(k, m.keys.Quit):
-		return m, tea.Quit
-	case m.moveKey(k):
-	case key.Matches(k, m.keys.Next):
-		if !m.board.nextNeedsYou() {
-			return m, m.flash("nothing needs you", false)
-		}
-	case key.Matches(k, m.keys.Idle):
-		m.board.toggleIdle()
-	case key.Matches(k, m.keys.Attach):
-		if m.board.onIdleHead() {
-			m.board.toggleIdle()
-			return m, nil
-		}
-		return m, m.attach(sel)
-	case key.Matches(k, m.keys.New):
-		return m, m.openNew()
-	case key.Matches(k, m.keys.Host):
-		return m, tea.Batch(m.cycleHost(), m.capture(), m.loadHistory(false))
-	case key.Matches(k, m.keys.Preview):
-		m.showPrev = !m.showPrev
-		m.layout()
-		return m, m.capture()
-	case key.Matches(k, m.keys.Diff):
-		return m, m.openDiff(sel)
-	case key.Matches(k, m.keys.History):
-		m.mode, m.hist.off = modeHistory, 0
-		return m, m.loadHistory(true)
-	case key.Matches(k, m.keys.AllDone):
-		m.showAll = !m.showAll
-		m.rebuild()
-		if m.showAll {
-			return m, m.flash("Done shows every terminated session", false)
-		}
-		return m, m.flash("Done shows the last 24 h", false)
-	case key.Matches(k, m.keys.Filter):
-		m.mode = modeFilter
-		return m, m.filterIn.Focus()
-	case key.Matches(k, m.keys.ClearFilter):
-		if m.filter != "" {
-			m.filter = ""
-			m.filterIn.SetValue("")
-			m.rebuild()
-		}
-	case key.Matches(k, m.keys.Theme):
-		m.isDark, m.themeSet = !m.isDark, true
-		m.setLook()
-		return m, m.saveTheme()
-	case key.Matches(k, m.keys.Help):
-		m.mode, m.helpPage = modeHelp, 0
-	}
-	after := ""
-	if sel := m.board.selected(); sel != nil {
-		after = sel.key()
-	}
-	if after != before {
-		return m, tea.Batch(m.capture(), m.loadHistory(false), m.seen(m.board.selected()))
-	}
-	return m, nil
+	return sel.key()
 }
 
 // seen tells the store the human looked at sel (docs/design.md §4): the
@@ -156,58 +71,6 @@ func (m *Model) seen(sel *item) tea.Cmd {
 		_ = a.Seen(ctx, &r) // the next cycle shows it, or the mark stays
 		return nil
 	}
-}
-
-// actionKey acts on the selected session for an action key (kill,
-// restart, remove, send, mute, PRs, restore) and reports whether k was one.
-func (m *Model) actionKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
-	switch {
-	case key.Matches(k, m.keys.Kill):
-		return m.ask(killAction, sel), true
-	case key.Matches(k, m.keys.Restart):
-		return m.ask(restartAction, sel), true
-	case key.Matches(k, m.keys.Remove):
-		return m.ask(removeAction, sel), true
-	case key.Matches(k, m.keys.ClearDone):
-		return m.askClearDone(), true
-	case key.Matches(k, m.keys.Send):
-		return m.openSend(sel), true
-	case key.Matches(k, m.keys.Mute):
-		return m.mute(sel), true
-	case key.Matches(k, m.keys.OpenPR):
-		return m.openPR(sel), true
-	case key.Matches(k, m.keys.CreatePR):
-		return m.askCreatePR(sel), true
-	case key.Matches(k, m.keys.Restore):
-		return m.askRestore(sel), true
-	}
-	return nil, false
-}
-
-// moveKey moves the selection for a move key and reports whether k was one.
-func (m *Model) moveKey(k tea.KeyPressMsg) bool {
-	b := &m.board
-	switch {
-	case key.Matches(k, m.keys.Up):
-		b.move(0, -1)
-	case key.Matches(k, m.keys.Down):
-		b.move(0, 1)
-	case key.Matches(k, m.keys.Left):
-		b.move(-1, 0)
-	case key.Matches(k, m.keys.Right):
-		b.move(1, 0)
-	case key.Matches(k, m.keys.Top):
-		b.jump(-len(b.lanes[b.lane].rows))
-	case key.Matches(k, m.keys.Bottom):
-		b.jump(len(b.lanes[b.lane].rows))
-	case key.Matches(k, m.keys.PageUp):
-		b.jump(-b.page())
-	case key.Matches(k, m.keys.PageDown):
-		b.jump(b.page())
-	default:
-		return false
-	}
-	return true
 }
 
 // ask opens the confirmation of a kill, restart or remove, or says why the
@@ -244,8 +107,7 @@ func (m *Model) ask(do *action, sel *item) tea.Cmd {
 		keep.detail += " Its worktree stays at " + wt + " (lanes rm " + sel.Rec.Name + " --worktree removes it when clean)."
 		do = &keep
 	}
-	m.confirm = newConfirm(pending{do: do, rec: *sel.Rec, host: sel.Host})
-	m.mode = modeConfirm
+	m.push(newConfirm(pending{do: do, rec: *sel.Rec, host: sel.Host}))
 	return nil
 }
 
@@ -260,9 +122,9 @@ func (m *Model) openSend(sel *item) tea.Cmd {
 	if err := state.CanSend(sel.Rec, false); err != nil {
 		return m.flash("can't send to "+sel.Rec.Name+": "+err.Error(), true)
 	}
-	m.send = newSendDialog(m.look, *sel.Rec)
-	m.send.host = sel.Host
-	m.mode = modeSend
+	d := newSendDialog(m.look, *sel.Rec)
+	d.host = sel.Host
+	m.push(d)
 	return nil
 }
 
@@ -277,4 +139,64 @@ func (m *Model) attach(sel *item) tea.Cmd {
 		return m.flash(sel.Rec.Name+" has no tmux session yet", true)
 	}
 	return tea.Batch(m.seen(sel), attachCmd(m.ctx, m.o.Tmux(sel.Rec.Runtime.Socket), m.o.TmuxEnv, sel.Rec))
+}
+
+// The board's own keys (keyrows.go) that are not an action on a session.
+
+func (m *Model) nextNeedsYou(*item) tea.Cmd {
+	if !m.board.nextNeedsYou() {
+		return m.flash("nothing needs you", false)
+	}
+	return nil
+}
+
+func (m *Model) toggleIdle(*item) tea.Cmd {
+	m.board.toggleIdle()
+	return nil
+}
+
+func (m *Model) newSession(*item) tea.Cmd { return m.openNew() }
+
+func (m *Model) turnHost(*item) tea.Cmd {
+	return tea.Batch(m.cycleHost(), m.capture(), m.loadHistory(false))
+}
+
+func (m *Model) togglePreview(*item) tea.Cmd {
+	m.showPrev = !m.showPrev
+	m.layout()
+	return m.capture()
+}
+
+func (m *Model) toggleAllDone(*item) tea.Cmd {
+	m.showAll = !m.showAll
+	m.rebuild()
+	if m.showAll {
+		return m.flash("Done shows every terminated session", false)
+	}
+	return m.flash("Done shows the last 24 h", false)
+}
+
+func (m *Model) clearFilter(*item) tea.Cmd {
+	if m.filter != "" {
+		m.filter = ""
+		m.rebuild()
+	}
+	return nil
+}
+
+func (m *Model) toggleTheme(*item) tea.Cmd {
+	m.isDark, m.themeSet = !m.isDark, true
+	m.setLook()
+	return m.saveTheme()
+}
+
+func (m *Model) clearDone(*item) tea.Cmd { return m.askClearDone() }
+
+// cleanUp asks to clean up a merged card (d), unless the board cannot
+// read the store now.
+func (m *Model) cleanUp(sel *item) tea.Cmd {
+	if cmd := m.refuseStale(removeAction.verb); cmd != nil {
+		return cmd
+	}
+	return m.askCleanUp(sel)
 }

@@ -1,84 +1,137 @@
 package tui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"slices"
 
-// keyMap is every board key; it is the help.KeyMap of the board itself
-// (dialogs show their own keys while they have focus).
-type keyMap struct {
-	Up, Down, Left, Right key.Binding
-	// Next selects the next card that needs you (lanes next's order).
-	Next               key.Binding
-	Top, Bottom        key.Binding
-	PageUp, PageDown   key.Binding
-	Attach             key.Binding
-	New, Kill, Restart key.Binding
-	Send, Remove       key.Binding
-	// ClearDone removes every terminated session of this host (Done),
-	// asking once.
-	ClearDone           key.Binding
-	Preview, History    key.Binding
-	Diff                key.Binding
-	Idle, AllDone       key.Binding
-	Filter, ClearFilter key.Binding
-	Theme, Help, Quit   key.Binding
-	// Allow, Deny, Always answer a permission dialog; they act only on a
-	// card that shows one, and mean nothing else (n is new and a all done
-	// on every card).
-	Allow, Deny, Always key.Binding
-	Mute                key.Binding
-	OpenPR, CreatePR    key.Binding
-	Restore             key.Binding
-	// Host turns the host filter; in the help only with other hosts.
-	Host key.Binding
+	"lanes/agent"
+	"lanes/state"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// situation is what decides which of the board's keys apply: the
+// selected card and the board around it.
+type situation struct {
+	card     bool // a card is selected
+	merged   bool // its PR merged
+	remote   bool // it is another host's, a host the board knows
+	down     bool // and that host is down
+	idleHead bool // the selection is the idle stack's head (no card)
+	hosts    bool // the board has other hosts
 }
 
-func newKeyMap() keyMap {
-	return keyMap{
-		Up:          key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:        key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		Left:        key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "lane left")),
-		Right:       key.NewBinding(key.WithKeys("right", "l"), key.WithHelp("→/l", "lane right")),
-		Next:        key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "next needs you")),
-		Top:         key.NewBinding(key.WithKeys("g", "home"), key.WithHelp("g", "lane's first")),
-		Bottom:      key.NewBinding(key.WithKeys("G", "end"), key.WithHelp("G", "lane's last")),
-		PageUp:      key.NewBinding(key.WithKeys("pgup", "ctrl+u"), key.WithHelp("pgup", "page up")),
-		PageDown:    key.NewBinding(key.WithKeys("pgdown", "ctrl+d"), key.WithHelp("pgdn", "page down")),
-		Attach:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "attach")),
-		New:         key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "new")),
-		Kill:        key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "kill")),
-		Restart:     key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart")),
-		Send:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "send")),
-		Remove:      key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "remove")),
-		ClearDone:   key.NewBinding(key.WithKeys("C"), key.WithHelp("C", "clear all of Done")),
-		Preview:     key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "preview")),
-		History:     key.NewBinding(key.WithKeys("H"), key.WithHelp("H", "history")),
-		Diff:        key.NewBinding(key.WithKeys("D"), key.WithHelp("D", "diff")),
-		Idle:        key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "idle stack")),
-		AllDone:     key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "all done")),
-		Filter:      key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		ClearFilter: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "clear filter")),
-		Theme:       key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "theme")),
-		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
-		Allow:       key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "allow")),
-		Deny:        key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "deny")),
-		Always:      key.NewBinding(key.WithKeys("A"), key.WithHelp("A", "always")),
-		Mute:        key.NewBinding(key.WithKeys("m"), key.WithHelp("m", "mute")),
-		OpenPR:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "open PR")),
-		CreatePR:    key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "push, create PR")),
-		Restore:     key.NewBinding(key.WithKeys("R"), key.WithHelp("R", "restore (tmux gone)")),
-		Host:        key.NewBinding(key.WithKeys("@"), key.WithHelp("@", "host filter")),
+// The conditions the key table names.
+func always(situation) bool         { return true }
+func hostUp(s situation) bool       { return !s.down }
+func hostDown(s situation) bool     { return s.down }
+func mergedCard(s situation) bool   { return s.merged && !s.down }
+func unmergedCard(s situation) bool { return !s.merged && !s.down }
+func remoteUp(s situation) bool     { return s.remote && !s.down }
+func localCard(s situation) bool    { return !s.remote && !s.idleHead }
+func onIdleHead(s situation) bool   { return s.idleHead }
+func otherHosts(s situation) bool   { return s.hosts }
+func noHosts(s situation) bool      { return !s.hosts }
+
+// footSet is a set of the board's key lines (footer).
+type footSet uint8
+
+// in reports whether f is one of fs.
+func (fs footSet) in(f footer) bool { return fs&(1<<f) != 0 }
+
+// on is the set of key lines fs.
+func on(fs ...footer) footSet {
+	var out footSet
+	for _, f := range fs {
+		out |= 1 << f
 	}
+	return out
 }
 
-// ShortHelp is the bottom line.
-func (k keyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Attach, k.New, k.Send, k.Kill, k.Preview, k.Filter, k.Help, k.Quit}
+// everyFoot is every key line but the answer line's.
+var everyFoot = on(footLive, footExited, footEnded, footRestorable, footMerged)
+
+// binding is one row of the board's key table: a key, what it does, when
+// it applies, and where `?` and the key line show it. onBoardKey walks
+// the table; at most one row of a key applies in any situation
+// (TestKeyTableOneRowPerKey).
+type binding struct {
+	key  key.Binding
+	when func(situation) bool
+	do   func(m *Model, sel *item) tea.Cmd
+	// moves: the key may move the selection; the preview, the history and
+	// the seen mark follow it.
+	moves bool
+	// col is the `?` column (1–3; 0: not there), where the row shows as
+	// helpAs when set (the moves share lines there), in table order.
+	col    int
+	helpAs key.Binding
+	// foot is the key lines that show the row, as footAs when set, in
+	// footRank's order.
+	foot     footSet
+	footAs   key.Binding
+	footRank int
+	// answer is the answer the key gives a permission dialog: the answer
+	// line shows it only for an agent that offers it.
+	answer agent.Answer
+}
+
+func bind(keys []string, helpKey, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
+}
+
+// keyTable is every key of the board; see keyrows.go for the rows.
+type keyTable []binding
+
+// find is the row of k that applies in s, if any.
+func (t keyTable) find(k tea.KeyPressMsg, s situation) (binding, bool) {
+	for _, b := range t {
+		if key.Matches(k, b.key) && b.when(s) {
+			return b, true
+		}
+	}
+	return binding{}, false
+}
+
+// fullHelp is the `?` overlay's keys, one column per kind: the rows with a
+// column that apply on the board as s has it (no card).
+func (t keyTable) fullHelp(s situation) [][]key.Binding {
+	cols := make([][]key.Binding, 3)
+	for _, b := range t {
+		if b.col == 0 || !b.when(s) {
+			continue
+		}
+		h := b.key
+		if b.helpAs.Help().Key != "" {
+			h = b.helpAs
+		}
+		cols[b.col-1] = append(cols[b.col-1], h)
+	}
+	return cols
+}
+
+// footerKeys is the key line f: its rows in footRank's order; on the
+// answer line, only the answers agent ag offers.
+func (t keyTable) footerKeys(f footer, ag state.Agent) []key.Binding {
+	var rows []binding
+	for _, b := range t {
+		if b.foot.in(f) && (b.answer == "" || slices.Contains(agent.Offers(ag), b.answer)) {
+			rows = append(rows, b)
+		}
+	}
+	slices.SortStableFunc(rows, func(a, b binding) int { return a.footRank - b.footRank })
+	out := make([]key.Binding, len(rows))
+	for i, b := range rows {
+		out[i] = b.key
+		if b.footAs.Help().Key != "" {
+			out[i] = b.footAs
+		}
+	}
+	return out
 }
 
 // footer is which key line the board shows, after the selected card: the
-// keys that act on it (a card in a permission dialog has its own, see
-// answerHelp).
+// keys that act on it.
 type footer int
 
 const (
@@ -87,44 +140,9 @@ const (
 	footEnded                    // terminated
 	footRestorable               // terminated, and R brings it back
 	footMerged                   // its PR merged: d cleans it up
-	footers
+	footAnswer                   // in a permission dialog: its answers first
+	nFooters
 )
-
-// footerKeys is the key line of f; footLive's is ShortHelp.
-func (k keyMap) footerKeys(f footer) []key.Binding {
-	remove, restore := helpBinding("d", "remove"), helpBinding("R", "restore")
-	switch f {
-	case footExited:
-		return []key.Binding{k.Restart, remove, k.Attach, k.New, k.Preview, k.Filter, k.Help, k.Quit}
-	case footEnded:
-		return []key.Binding{remove, k.History, k.New, k.Filter, k.Help, k.Quit}
-	case footRestorable:
-		return []key.Binding{restore, remove, k.History, k.New, k.Filter, k.Help, k.Quit}
-	case footMerged:
-		return []key.Binding{helpBinding("d", "clean up"), k.OpenPR, k.History, k.New, k.Filter, k.Help, k.Quit}
-	}
-	return k.ShortHelp()
-}
-
-// FullHelp is the `?` overlay, one column per kind of key.
-func (k keyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		// y, N, A: on a card in a permission dialog (its key line shows them).
-		// The moves two to a line: the column fits 80×24 with them all.
-		{helpBinding("↑↓/jk", "up, down"), helpBinding("←→/hl", "lane left, right"),
-			helpBinding("g/G", "lane's first, last"), helpBinding("pgup", "page up; pgdn down"), k.Next, k.Attach,
-			helpBinding("y", "allow (dialog card)"), helpBinding("N", "deny (dialog card)"), helpBinding("A", "always (dialog card)")},
-		{k.New, k.Send, k.Restart, k.Restore, k.Kill, k.Remove, k.ClearDone, k.Mute, k.OpenPR, k.CreatePR},
-		// Three columns: a fourth does not fit 80 columns.
-		{k.Preview, k.History, k.Diff, k.Idle, k.AllDone, k.Filter, k.ClearFilter, k.Theme, k.Help, k.Quit},
-	}
-}
-
-// dialogKeys is the help of an open dialog.
-type dialogKeys struct{ bindings []key.Binding }
-
-func (d dialogKeys) ShortHelp() []key.Binding  { return d.bindings }
-func (d dialogKeys) FullHelp() [][]key.Binding { return [][]key.Binding{d.bindings} }
 
 func helpBinding(keys, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, desc))

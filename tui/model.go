@@ -9,22 +9,7 @@ import (
 	"lanes/tmux"
 
 	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
-)
-
-// mode is what has the keyboard.
-type mode uint8
-
-const (
-	modeBoard mode = iota
-	modeFilter
-	modeNew
-	modeConfirm
-	modeSend
-	modeHelp
-	modeHistory
-	modeDiff
 )
 
 // statusLine is the one-line message at the bottom; it clears itself.
@@ -42,7 +27,7 @@ type Model struct {
 	spool <-chan struct{}
 	pace  *pacer // nil: not run by Run, or Bubble Tea's ticker out of reach
 
-	keys             keyMap
+	keys             keyTable
 	help             help.Model
 	isDark, themeSet bool // themeSet: --theme or `t` chose, ignore the terminal
 	look             *look
@@ -59,24 +44,19 @@ type Model struct {
 	derived  []state.Derived
 	board    board
 	sidebar  sidebar
-	hist     history
-	diff     diffView
+	hist     history // loaded while the history overlay is open
 	preview  preview
 	showPrev bool
 	showAll  bool
 	filter   string
 
-	mode     mode
-	filterIn textinput.Model
-	newDlg   newDialog
-	confirm  confirmDialog
-	send     sendDialog
+	// overlays are what is open over the board (overlay.go), the top one
+	// with the keyboard; none: the board has it.
+	overlays []layer
 
-	helpLine [modeDiff + 1]string
-	footLine [footers]string // the board's key line for each kind of card
+	footLine [footAnswer]string // the board's key line for each kind of card
 	// answerLine is the key line of a card in a permission dialog, per agent.
 	answerLine map[state.Agent]string
-	helpPage   int // the help's page shown (helpPages), when it has several
 
 	status     statusLine
 	lastErr    string // the last cycle or tmux error shown, so it shows once
@@ -127,7 +107,7 @@ func New(ctx context.Context, o Options, spool <-chan struct{}) Model {
 	if o.Tmux == nil {
 		o.Tmux = tmux.New
 	}
-	m := Model{ctx: ctx, o: o, spool: spool, keys: newKeyMap(), help: help.New(),
+	m := Model{ctx: ctx, o: o, spool: spool, keys: newKeyTable(), help: help.New(),
 		board: newBoard(), now: o.Now(), isDark: o.Theme != ThemeLight,
 		themeSet: o.Theme == ThemeDark || o.Theme == ThemeLight,
 		cycling:  true, // Init starts the first cycle, and cannot say so itself
@@ -150,14 +130,6 @@ func New(ctx context.Context, o Options, spool <-chan struct{}) Model {
 func (m *Model) setLook() {
 	m.look = newLook(m.isDark, m.o.NoColor)
 	m.help.Styles = m.look.help
-	if m.filterIn.Prompt == "" {
-		m.filterIn = newInput(m.look, "/ ", "name, agent or branch")
-		m.filterIn.SetWidth(30)
-	}
-	m.filterIn.SetStyles(m.look.input)
-	m.newDlg.name.SetStyles(m.look.input)
-	m.newDlg.dir.SetStyles(m.look.input)
-	m.send.input.SetStyles(m.look.input)
 	m.setHelpLines()
 }
 
@@ -211,8 +183,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case previewMsg:
 		return m.onPreview(msg)
 	case diffMsg:
-		m.diff.set(msg)
-		return m, nil
+		return m.toTop(msg)
 	case historyMsg:
 		m.onHistory(msg)
 		return m, nil
@@ -231,7 +202,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case closeDialogMsg:
-		m.mode = modeBoard
+		m.pop()
 		return m, nil
 	case submitNewMsg:
 		return m.onSubmitNew(msg)
@@ -242,7 +213,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	}
-	return m.toDialog(msg)
+	return m.toTop(msg) // cursor blinks, pastes
 }
 
 // onPreview shows a capture of the selected pane, unless the selection
@@ -277,14 +248,16 @@ func (m *Model) onHistory(msg historyMsg) {
 // onCreated ends the new-session dialog with its session started, or shows
 // why not where it was typed (or in the status line, the dialog gone).
 func (m Model) onCreated(msg createdMsg) (tea.Model, tea.Cmd) {
+	d, open := m.top().(newDialog)
 	switch {
-	case msg.err != nil && m.mode == modeNew:
-		m.newDlg.busy, m.newDlg.err = false, msg.err.Error()
+	case msg.err != nil && open:
+		d.busy, d.err = false, msg.err.Error()
+		m.setTop(d)
 		return m, nil
 	case msg.err != nil:
 		return m, m.flash("new "+msg.name+": "+msg.err.Error(), true)
 	}
-	m.mode = modeBoard
+	closeTop[newDialog](&m)
 	m.pending = pendingSel{name: msg.name, host: msg.host, until: m.o.Now().Add(pendingWait)}
 	what := msg.name
 	if msg.host != "" {
@@ -303,7 +276,7 @@ func (m Model) onSubmitNew(msg submitNewMsg) (tea.Model, tea.Cmd) {
 // onSubmitSend types the send dialog's prompt, unless the board cannot
 // read the store now (refuseStale).
 func (m Model) onSubmitSend(msg submitSendMsg) (tea.Model, tea.Cmd) {
-	m.mode = modeBoard
+	closeTop[sendDialog](&m)
 	if cmd := m.refuseStale("send"); cmd != nil {
 		return m, cmd
 	}
@@ -314,7 +287,7 @@ func (m Model) onSubmitSend(msg submitSendMsg) (tea.Model, tea.Cmd) {
 // onConfirmed runs the action a confirm dialog said yes to, unless the
 // board cannot read the store now (refuseStale).
 func (m Model) onConfirmed(msg confirmedMsg) (tea.Model, tea.Cmd) {
-	m.mode = modeBoard
+	closeTop[confirmDialog](&m)
 	if cmd := m.refuseStale(msg.act.do.verb); cmd != nil {
 		return m, cmd
 	}
@@ -324,18 +297,4 @@ func (m Model) onConfirmed(msg confirmedMsg) (tea.Model, tea.Cmd) {
 		doing = msg.act.do.doing
 	}
 	return m, tea.Batch(m.flash(doing, false), actionCmd(m.ctx, m.actionsOn(msg.act.host), msg.act))
-}
-
-// toDialog hands other messages (cursor blinks, pastes) to the open input.
-func (m Model) toDialog(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var cmd tea.Cmd
-	switch m.mode {
-	case modeNew:
-		m.newDlg, cmd = m.newDlg.Update(msg)
-	case modeSend:
-		m.send, cmd = m.send.Update(msg)
-	case modeFilter:
-		m.filterIn, cmd = m.filterIn.Update(msg)
-	}
-	return m, cmd
 }

@@ -254,11 +254,11 @@ func TestHistoryOverlay(t *testing.T) {
 		t.Errorf("j did not scroll to the oldest transition:\n%s", v)
 	}
 	m = press(m, "k")
-	if m = press(m, "esc"); m.mode != modeBoard {
-		t.Errorf("esc left mode %d, want the board", m.mode)
+	if m = press(m, "esc"); m.top() != nil {
+		t.Errorf("esc left mode %T, want the board", m.top())
 	}
-	if m = press(m, "H", "q"); m.mode != modeBoard {
-		t.Errorf("q in the history left mode %d, want the board (and not quit)", m.mode)
+	if m = press(m, "H", "q"); m.top() != nil {
+		t.Errorf("q in the history left mode %T, want the board (and not quit)", m.top())
 	}
 }
 
@@ -306,13 +306,13 @@ func TestNewDialogAgent(t *testing.T) {
 	m := loaded(fixture(), ThemeDark, 160, 48)
 	m.o.Agent = state.AgentShell
 	m = press(m, "n")
-	if got := state.Agents[m.newDlg.agent]; got != state.AgentShell {
+	if got := state.Agents[m.top().(newDialog).agent]; got != state.AgentShell {
 		t.Fatalf("the dialog starts on %s, want shell", got)
 	}
 	m = step(m, submitNewMsg{name: "x", agent: state.AgentCodex, dir: "/tmp"})
 	m = step(m, closeDialogMsg{})
 	m = press(m, "n")
-	if got := state.Agents[m.newDlg.agent]; got != state.AgentCodex {
+	if got := state.Agents[m.top().(newDialog).agent]; got != state.AgentCodex {
 		t.Fatalf("the next dialog starts on %s, want the last one used (codex)", got)
 	}
 }

@@ -56,7 +56,7 @@ func TestMutedCardKeepsItsWidth(t *testing.T) {
 			t.Errorf("card %d wide shows no muted mark: %q", w, ansi.Strip(c[1]))
 		}
 	}
-	m.mode = modeHelp
+	m.push(helpView{})
 	m.w, m.h = 80, 24
 	if l := ansi.Strip(m.legend()); !strings.Contains(l, "∅ muted") {
 		t.Errorf("legend lacks the muted mark:\n%s", l)

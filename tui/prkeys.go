@@ -53,8 +53,7 @@ func (m *Model) askCreatePR(sel *item) tea.Cmd {
 			"\nand records the PR gh prints.",
 		live: true, doing: "creating a PR for " + r.Name + "…",
 		say: Actions.CreatePR}
-	m.confirm = newConfirm(pending{do: do, rec: *r, host: sel.Host})
-	m.mode = modeConfirm
+	m.push(newConfirm(pending{do: do, rec: *r, host: sel.Host}))
 	return nil
 }
 
@@ -70,7 +69,6 @@ func (m *Model) askCleanUp(sel *item) tea.Cmd {
 	}
 	do := &action{verb: "clean up", question: "Clean up %s?", detail: detail,
 		doing: "cleaning up " + sel.Rec.Name + "…", say: Actions.CleanUp}
-	m.confirm = newConfirm(pending{do: do, rec: *sel.Rec, host: sel.Host})
-	m.mode = modeConfirm
+	m.push(newConfirm(pending{do: do, rec: *sel.Rec, host: sel.Host}))
 	return nil
 }

@@ -72,8 +72,8 @@ func TestFlowCreatePRRefused(t *testing.T) {
 	f.keys("P")
 	f.waitText("old is terminated")
 	m := f.final()
-	if m.mode != modeBoard {
-		t.Errorf("mode %v after refusals, want the board", m.mode)
+	if m.top() != nil {
+		t.Errorf("mode %T after refusals, want the board", m.top())
 	}
 	if got := f.acts.called(); len(got) != 0 {
 		t.Errorf("actions = %q, want none", got)

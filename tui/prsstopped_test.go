@@ -69,8 +69,8 @@ func TestAdoptedIdleRowAndRefusals(t *testing.T) {
 	}
 	for _, k := range []string{"x", "r"} {
 		got := press(m, k)
-		if got.mode == modeConfirm || !strings.Contains(ansi.Strip(got.View().Content), "lanes did not start shop") {
-			t.Errorf("%s on an adopted card: mode %d, screen lacks the refusal", k, got.mode)
+		if topIs[confirmDialog](&got) || !strings.Contains(ansi.Strip(got.View().Content), "lanes did not start shop") {
+			t.Errorf("%s on an adopted card: mode %T, screen lacks the refusal", k, got.top())
 		}
 	}
 }

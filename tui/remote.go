@@ -6,27 +6,21 @@ import (
 
 	"lanes/state"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
 
-// remoteKey handles the keys that act differently on another host's
-// card, and reports whether k was one: enter attaches over ssh, and a
-// host that is down refuses at once. Every other key goes the usual way,
-// through the card's host's Actions (hostactions.go).
-func (m *Model) remoteKey(k tea.KeyPressMsg, sel *item) (tea.Cmd, bool) {
-	h, ok := m.host(sel.Host)
-	if !ok {
-		return nil, false
-	}
-	switch {
-	case h.down() && key.Matches(k, m.keys.Attach, m.keys.Kill, m.keys.Restart, m.keys.Remove, m.keys.Send,
-		m.keys.Allow, m.keys.Deny, m.keys.Always, m.keys.Mute, m.keys.Diff, m.keys.Restore, m.keys.CreatePR):
-		return m.flash(m.hostDown(h, sel.Rec.Name)), true
-	case key.Matches(k, m.keys.Attach):
-		return m.remoteAttach(h, sel), true
-	}
-	return nil, false
+// refuseHostDown refuses an action on a session of a host that is down
+// (the key table's hostDown row): nothing can reach it. Every other key
+// goes the usual way, through the card's host's Actions (hostactions.go).
+func (m *Model) refuseHostDown(sel *item) tea.Cmd {
+	h, _ := m.host(sel.Host)
+	return m.flash(m.hostDown(h, sel.Rec.Name))
+}
+
+// attachRemote attaches to another host's card over ssh.
+func (m *Model) attachRemote(sel *item) tea.Cmd {
+	h, _ := m.host(sel.Host)
+	return m.remoteAttach(h, sel)
 }
 
 // hostDown is the refusal of an action on a session of a host that is
@@ -62,9 +56,9 @@ func (m *Model) remoteAttach(h *hostView, sel *item) tea.Cmd {
 func (m *Model) openNew() tea.Cmd {
 	h, ok := m.filterHost()
 	if !ok {
-		m.newDlg = newNewDialog(m.look, m.o.Dir, m.o.Agent)
-		m.newDlg.prefix = m.o.BranchPrefix
-		m.mode = modeNew
+		d := newNewDialog(m.look, m.o.Dir, m.o.Agent)
+		d.prefix = m.o.BranchPrefix
+		m.push(d)
 		return nil
 	}
 	if h.failing() { // down, or never reached
@@ -76,8 +70,8 @@ func (m *Model) openNew() tea.Cmd {
 	} else if len(h.ds) > 0 {
 		dir = h.ds[0].Rec.Dir
 	}
-	m.newDlg = newNewDialog(m.look, dir, m.o.Agent)
-	m.newDlg.host = h.host.Name
-	m.mode = modeNew
+	d := newNewDialog(m.look, dir, m.o.Agent)
+	d.host = h.host.Name
+	m.push(d)
 	return nil
 }

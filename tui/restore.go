@@ -39,13 +39,12 @@ func (m *Model) restorePlanned(msg restorePlanMsg) tea.Cmd {
 	if msg.err != nil {
 		return m.flash("can't restore "+msg.rec.Name+": "+msg.err.Error(), true)
 	}
-	if m.mode != modeBoard {
+	if len(m.overlays) > 0 {
 		return nil // the user moved on meanwhile
 	}
 	do := &action{verb: "restore", question: "Restore %s?",
 		detail: fmt.Sprintf("Its tmux session is gone. In %s it runs\n  %s", shell.Words([]string{msg.rec.Dir}), shell.Words(msg.argv)),
 		doing:  "restoring " + msg.rec.Name + "…", say: Actions.Restore}
-	m.confirm = newConfirm(pending{do: do, rec: msg.rec, host: msg.host})
-	m.mode = modeConfirm
+	m.push(newConfirm(pending{do: do, rec: msg.rec, host: msg.host}))
 	return nil
 }

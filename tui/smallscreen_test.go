@@ -28,7 +28,7 @@ func TestSmallScreens(t *testing.T) {
 			seen += strings.Join(strings.Fields(ansi.Strip(view)), " ")
 			m = press(m, "tab")
 		}
-		for _, col := range m.keys.FullHelp() {
+		for _, col := range m.keys.fullHelp(situation{}) {
 			for _, b := range col {
 				if !strings.Contains(seen, b.Help().Key+" "+b.Help().Desc) {
 					t.Errorf("%dx%d: no help page shows %q", sz[0], sz[1], b.Help().Key+" "+b.Help().Desc)

@@ -143,8 +143,8 @@ func TestActionsRefusedOnAStaleBoard(t *testing.T) {
 	m = failed(m, errDamaged, fixedNow)
 	for _, k := range []string{"s", "x", "r"} {
 		m = press(m, k)
-		if m.mode != modeBoard || !strings.Contains(m.status.text, repairNote) {
-			t.Errorf("%s on a damaged store: mode %d, status %q; want a refusal naming %q", k, m.mode, m.status.text, repairNote)
+		if m.top() != nil || !strings.Contains(m.status.text, repairNote) {
+			t.Errorf("%s on a damaged store: mode %T, status %q; want a refusal naming %q", k, m.top(), m.status.text, repairNote)
 		}
 	}
 	// A dialog opened before the store went bad does not act either.
@@ -158,7 +158,7 @@ func TestActionsRefusedOnAStaleBoard(t *testing.T) {
 	m = cycled(m, fixture(), nil)
 	m = press(m, "x")
 	m = failed(m, errDamaged, fixedNow)
-	m = step(m, confirmedMsg{act: m.confirm.act})
+	m = step(m, confirmedMsg{act: m.top().(confirmDialog).act})
 	if !strings.Contains(m.status.text, "kill refused: "+repairNote) {
 		t.Errorf("a kill confirmed on a damaged store: status %q, want the refusal", m.status.text)
 	}

@@ -9,7 +9,6 @@ import (
 	"lanes/state"
 	"lanes/theme"
 
-	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -52,12 +51,9 @@ func (m Model) render() string {
 	}
 	lines := make([]string, 0, m.h)
 	lines = append(lines, m.titleLine())
-	switch {
-	case m.mode == modeHistory: // over the whole body: nothing under it shows
-		lines = append(lines, m.historyBox(m.mainH)...)
-	case m.mode == modeDiff:
-		lines = append(lines, m.diffBox(m.mainH)...)
-	default:
+	if o, ok := m.top().(bodyOverlay); ok { // over the whole body: nothing under it shows
+		lines = append(lines, o.body(&m, m.mainH)...)
+	} else {
 		lines = append(lines, m.body(m.mainH-m.previewH)...)
 		if m.previewH > 0 {
 			lines = append(lines, m.preview.render(m.look)...)
@@ -72,15 +68,10 @@ func (m Model) render() string {
 	if more := m.statusLines(); len(more) > 1 && len(more) < len(lines) {
 		copy(lines[len(lines)-len(more):], more)
 	}
-	switch m.mode {
-	case modeNew:
-		overlay(lines, m.newDlg.render(m.look, m.w), m.w)
-	case modeConfirm:
-		overlay(lines, m.confirm.render(m.look, m.w), m.w)
-	case modeSend:
-		overlay(lines, m.send.render(m.look, m.w), m.w)
-	case modeHelp:
-		overlay(lines, m.helpBox(), m.w)
+	if o := m.top(); o != nil {
+		if box := o.view(&m); box != "" {
+			centre(lines, box, m.w)
+		}
 	}
 	return strings.Join(lines, "\n")
 }
@@ -114,9 +105,10 @@ func (m Model) titleLine() string {
 	l := m.look
 	zones, idle := m.board.counts()
 	right, rw := "", 0
+	f, filtering := m.top().(filterInput)
 	switch {
-	case m.mode == modeFilter:
-		right = m.filterIn.View()
+	case filtering:
+		right = f.in.View()
 		rw = lipgloss.Width(right)
 	case m.filter != "":
 		right = l.muted.s("/ ") + l.text.s(m.filter) + l.muted.s("  esc clears")
@@ -251,10 +243,10 @@ func (m Model) bottomLine() string {
 	if line, ok := m.answerHelp(); ok {
 		return line
 	}
-	if m.mode == modeBoard {
-		return m.footLine[footerFor(m.board.selected())]
+	if len(m.overlays) > 0 {
+		return m.overlays[len(m.overlays)-1].line
 	}
-	return m.helpLine[m.mode]
+	return m.footLine[footerFor(m.board.selected())]
 }
 
 // footerFor is the key line for the selected card (nil: none selected).
@@ -274,32 +266,15 @@ func footerFor(sel *item) footer {
 	return footLive
 }
 
-// setHelpLines renders each mode's key line once per size or theme: the
-// help bubble measures every item with Lip Gloss, too slow for every frame.
+// setHelpLines renders the key lines once per size or theme: the help
+// bubble measures every item with Lip Gloss, too slow for every frame.
 func (m *Model) setHelpLines() {
 	m.help.SetWidth(m.w)
-	for md := range m.helpLine {
-		var km help.KeyMap = m.keys
-		switch mode(md) {
-		case modeNew:
-			km = newDialog{}.keys()
-		case modeConfirm:
-			km = confirmDialog{}.keys()
-		case modeSend:
-			km = sendDialog{}.keys()
-		case modeFilter:
-			km = dialogKeys{bindings: filterKeys}
-		case modeHistory:
-			km = dialogKeys{bindings: historyKeys}
-		case modeDiff:
-			km = dialogKeys{bindings: diffKeys}
-		}
-		m.helpLine[md] = m.keyLine(km.ShortHelp())
-	}
-	for f := range m.footLine {
-		m.footLine[f] = m.keyLine(m.keys.footerKeys(footer(f)))
+	for f := range footAnswer {
+		m.footLine[f] = m.keyLine(m.keys.footerKeys(f, ""))
 	}
 	m.setAnswerLines()
+	m.restyleOverlays()
 }
 
 // keyLine is bindings as the key line shows them in m.w cells: all, or
@@ -329,20 +304,13 @@ func (m *Model) keyLine(bindings []key.Binding) string {
 	return ansi.Truncate(m.help.ShortHelpView(bindings), m.w, "…")
 }
 
-var historyKeys = []key.Binding{helpBinding("↑/k ↓/j", "scroll"), helpBinding("esc/H/q", "close")}
-
-var diffKeys = []key.Binding{helpBinding("↑/k ↓/j", "scroll"), helpBinding("space/b", "page"),
-	helpBinding("g/G", "top/end"), helpBinding("R", "read again"), helpBinding("esc/D/q", "close")}
-
-var filterKeys = []key.Binding{helpBinding("enter", "keep filter"), helpBinding("esc", "clear")}
-
 // oneLine keeps a message on its line (tmux errors carry stderr).
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// overlay draws box centred over lines, w cells wide.
-func overlay(lines []string, box string, w int) {
+// centre draws box centred over lines, w cells wide.
+func centre(lines []string, box string, w int) {
 	bl := strings.Split(box, "\n")
 	bw := min(lipgloss.Width(box), w)
 	x := max((w-bw)/2, 0)
