@@ -26,8 +26,10 @@ func (m *Model) situation(sel *item) situation {
 		return s
 	}
 	s.card, s.merged = true, sel.Rec.Merged()
-	if h, ok := m.host(sel.Host); ok && sel.Host != "" {
-		s.remote, s.down = true, h.down()
+	if sel.Host != "" {
+		if h, ok := m.host(sel.Host); ok {
+			s.remote, s.down = true, h.down()
+		}
 	}
 	return s
 }
@@ -41,11 +43,12 @@ func (m Model) onBoardKey(k tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
+	before := keyOf(sel) // now: a rebuild may reuse the item
 	cmd := b.do(&m, sel)
 	if !b.moves {
 		return m, cmd
 	}
-	if now := m.board.selected(); keyOf(now) != keyOf(sel) {
+	if now := m.board.selected(); keyOf(now) != before {
 		return m, tea.Batch(cmd, m.capture(), m.loadHistory(false), m.seen(now))
 	}
 	return m, cmd
