@@ -19,6 +19,7 @@
 // that is down, other hosts at all) and where `?` and the key line show
 // it; onBoardKey walks it, both are drawn from it, and a test checks that
 // no key has two rows that apply at once.
+//
 // The frame pacer (pace.go) sees each view through a wrapper model and sets
 // the renderer's tick rate; it reaches Bubble Tea's unexported ticker by
 // reflection, the one use of unsafe in lanes, and a test fails when an
