@@ -16,6 +16,7 @@ import (
 // (docs/design.md §12). It is read once when opened (R reads it again).
 type diffView struct {
 	id, name string
+	host     string   // "" this one
 	lines    []string // as git gave them, tabs expanded
 	err      string
 	loading  bool
@@ -46,7 +47,7 @@ func (m *Model) openDiff(sel *item) tea.Cmd {
 func (m *Model) readDiff(sel *item) (diffView, tea.Cmd) {
 	r := *sel.Rec
 	ctx, a := m.ctx, m.actionsOn(sel.Host)
-	return diffView{id: r.ID, name: r.Name, loading: true}, func() tea.Msg {
+	return diffView{id: r.ID, name: r.Name, host: sel.Host, loading: true}, func() tea.Msg {
 		out, err := a.Diff(ctx, &r)
 		return diffMsg{id: r.ID, out: out, err: err}
 	}
@@ -96,9 +97,9 @@ func (d diffView) update(b *Model, msg tea.Msg) (overlay, tea.Cmd) {
 		d.off = 0
 	case "G", "end":
 		d.off = len(d.lines)
-	case "R":
-		if r := b.recordOf(d.id); r != nil {
-			return b.readDiff(&item{Derived: state.Derived{Rec: r}})
+	case "R": // on the host the session runs on, as D was
+		if sel := b.sessionOn(d.host, d.id); sel != nil {
+			return b.readDiff(sel)
 		}
 	case "esc", "q", "D":
 		return nil, nil
@@ -111,11 +112,11 @@ func (d diffView) view(*Model) string { return "" }
 
 func (d diffView) keys() []key.Binding { return diffKeys }
 
-// recordOf is the record of session id as the board holds it.
-func (m *Model) recordOf(id string) *state.Record {
-	for _, r := range m.recs {
-		if r.ID == id {
-			return r
+// sessionOn is session id of host ("" this one) as the board holds it now.
+func (m *Model) sessionOn(host, id string) *item {
+	for _, d := range m.withHosts() {
+		if d.Rec.ID == id && d.Host == host {
+			return &item{Derived: d}
 		}
 	}
 	return nil

@@ -15,7 +15,7 @@ import (
 )
 
 // TestFlowRemoteActions: on another host's card, send, kill, restart,
-// mute, preview, history, answer, rm and new (with that host's filter on)
+// mute, preview, history, diff (and R, reading it again), answer, rm and new (with that host's filter on)
 // run `lanes …` there, the prompt on stdin, the answer naming the dialog
 // the card showed; this host's session service is never asked.
 func TestFlowRemoteActions(t *testing.T) {
@@ -35,17 +35,7 @@ func TestFlowRemoteActions(t *testing.T) {
 	rem.ch <- st
 	f.waitText("┃ ● train")
 
-	waitRun := func(want string) {
-		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			if slices.Contains(rem.ran(), want) {
-				return
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-		t.Fatalf("never ran %q; ran %q", want, rem.ran())
-	}
+	waitRun := func(want string) { t.Helper(); waitRuns(t, rem, want, 1) }
 	f.keys("s")
 	f.waitText("Send to train on build")
 	f.tm.Type("go on; don't stop")
@@ -66,6 +56,9 @@ func TestFlowRemoteActions(t *testing.T) {
 	f.keys("p")
 	f.keys("H")
 	waitRun("me@build.box: history b2000001 --json --last 30")
+	f.keys("esc")
+	f.keys("D", "R") // its diff, then read again: there both times
+	waitRuns(t, rem, "me@build.box: diff b2000001", 2)
 	f.keys("esc")
 
 	f.keys("l") // Needs you: the dialog card first
@@ -95,4 +88,17 @@ func TestFlowRemoteActions(t *testing.T) {
 		t.Errorf("remote actions reached this host's session service: %q", got)
 	}
 	f.final()
+}
+
+// waitRuns waits until rem ran want n times.
+func waitRuns(t *testing.T, rem *fakeRemote, want string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if runs := rem.ran(); len(runs)-len(slices.DeleteFunc(runs, func(r string) bool { return r == want })) >= n {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("never ran %q %d times; ran %q", want, n, rem.ran())
 }
