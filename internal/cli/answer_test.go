@@ -74,6 +74,9 @@ func (e *env) app() *app {
 	return a
 }
 
+// stopped is a clock standing still at t.
+func stopped(t time.Time) func() time.Time { return func() time.Time { return t } }
+
 // An answer reaches a real tmux pane as the agent's own key, and only while
 // the record read fresh shows the very dialog the user saw (the same call,
 // opened at the same time, asking the same thing) and its pane shows the
@@ -120,12 +123,14 @@ func TestAnswerSendsKeysOnlyToTheDialogSeen(t *testing.T) {
 	if dialogAt == nil {
 		t.Fatal("ls --json has no dialog_at while the dialog shows")
 	}
+	e.now = stopped(time.Now()) // both answers inside state.AnswerLost, whatever the load
 	out := e.must("answer", "api", "yes", "--dialog", *dialogAt)
 	// (The stand-in draws its dialog on: lanes says it still shows.)
 	if want := "approved Bash: touch approved.txt && sleep 12 in api" + stillShows + "\n"; out != want {
 		t.Errorf("lanes answer api yes said %q, want %q", out, want)
 	}
 	refused("a second answer to the same dialog", seen, agent.No, agent.ErrAnswered)
+	e.now = nil
 
 	// The tool ran; the next call asks again: a new dialog, a new answer.
 	hooks("claude", "permission-approve", "PostToolUse", "PreToolUse", "PermissionRequest")
