@@ -19,12 +19,16 @@ import (
 // key closes it.
 type helpView struct {
 	page int           // the page shown, when there are several
-	foot []key.Binding // the key line under it: the board's
+	foot []key.Binding // the key line under it: what its keys do
 }
 
 // openHelp opens the help on its first page.
 func (m *Model) openHelp(*item) tea.Cmd {
-	m.push(helpView{foot: m.keys.footerKeys(footLive, "")})
+	foot := []key.Binding{helpBinding("any key", "close")}
+	if len(m.helpPages()) > 1 {
+		foot = []key.Binding{helpBinding("tab", "next page"), helpBinding("shift+tab", "back"), helpBinding("other keys", "close")}
+	}
+	m.push(helpView{foot: foot})
 	return nil
 }
 

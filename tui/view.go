@@ -51,26 +51,33 @@ func (m Model) render() string {
 	}
 	lines := make([]string, 0, m.h)
 	lines = append(lines, m.titleLine())
+	// A message wider than the screen takes rows of its own above the
+	// bottom line while it lasts (its reason is often at its end): the
+	// body gives them up, so nothing under it is hidden.
+	more := m.statusLines()
+	extra := max(min(len(more)-1, m.mainH-1), 0)
+	rows := m.mainH - extra
 	if o, ok := m.top().(bodyOverlay); ok { // over the whole body: nothing under it shows
-		lines = append(lines, o.body(&m, m.mainH)...)
+		lines = append(lines, o.body(&m, rows)...)
 	} else {
-		lines = append(lines, m.body(m.mainH-m.previewH)...)
+		lines = append(lines, m.body(max(rows-m.previewH, 1))...)
 		if m.previewH > 0 {
-			lines = append(lines, m.preview.render(m.look)...)
+			p := m.preview.render(m.look)
+			lines = append(lines, p[max(len(p)-(rows-1), 0):]...)
 		}
 	}
-	lines = append(lines, m.bottomLine())
+	under := len(lines) // the rows a box may cover: all but such a message's
+	if extra > 0 {
+		lines = append(lines, more[:extra+1]...)
+	} else {
+		lines, under = append(lines, m.bottomLine()), under+1
+	}
 	if len(lines) > m.h {
 		lines = lines[:m.h]
 	}
-	// A message wider than the screen takes the rows above the bottom
-	// line while it lasts: its reason is often at its end.
-	if more := m.statusLines(); len(more) > 1 && len(more) < len(lines) {
-		copy(lines[len(lines)-len(more):], more)
-	}
 	if o := m.top(); o != nil {
 		if box := o.view(&m); box != "" {
-			centre(lines, box, m.w)
+			centre(lines[:min(under, len(lines))], box, m.w)
 		}
 	}
 	return strings.Join(lines, "\n")

@@ -1,0 +1,54 @@
+package tui
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// A message wider than the screen takes rows of its own above the bottom
+// line while it lasts: the body gives them up, so the diff's bottom border
+// and a dialog's stay in sight (a new-user trial: the
+// message covered them).
+func TestLongMessageHidesNothing(t *testing.T) {
+	const long = "can't send to quitter: agent exited — its pane is dead (exit 3); restart it with `lanes restart quitter`"
+	for _, c := range []struct {
+		name string
+		keys []string
+		kept func(before []string) string
+	}{
+		{"diff", []string{"D"}, func(b []string) string { return b[len(b)-2] }}, // its bottom border
+		{"dialog", []string{"x"}, func(b []string) string { // its bottom border
+			return regexp.MustCompile(`━+┛`).FindString(strings.Join(b, "\n"))
+		}},
+	} {
+		m := loaded(fixture(), ThemeDark, 80, 24)
+		m = press(m, c.keys...)
+		before := strings.Split(ansi.Strip(m.View().Content), "\n")
+		want := c.kept(before)
+		m.flash(long, true)
+		out := m.View().Content
+		checkFrame(t, out, 80, 24)
+		after := strings.Split(ansi.Strip(out), "\n")
+		if msg := strings.Join(after[len(after)-2:], " "); !strings.Contains(msg, "lanes restart quitter") || !strings.HasPrefix(msg, "✗ can't send") {
+			t.Errorf("%s: the message's rows read %q", c.name, msg)
+		}
+		if !strings.Contains(strings.Join(after[:len(after)-2], "\n"), strings.TrimSpace(want)) {
+			t.Errorf("%s: %q is hidden while the message shows:\n%s", c.name, want, strings.Join(after, "\n"))
+		}
+	}
+}
+
+// While `?` shows, the bottom line says what its keys do, not the board's
+// (a new-user trial: it offered enter attach, x kill… which only close it).
+func TestHelpKeyLine(t *testing.T) {
+	for _, sz := range []struct{ w, h int }{{80, 24}, {45, 20}} {
+		m := press(loaded(fixture(), ThemeDark, sz.w, sz.h), "?")
+		lines := strings.Split(ansi.Strip(m.View().Content), "\n")
+		if last := lines[len(lines)-1]; !strings.Contains(last, "tab next page") || strings.Contains(last, "attach") {
+			t.Errorf("%d×%d: help's key line %q", sz.w, sz.h, last)
+		}
+	}
+}
