@@ -61,11 +61,14 @@ func (d newDialog) withAgent(i int) newDialog {
 
 // update edits the dialog; esc closes it (closeDialogMsg), enter asks the board to start
 // the session (submitNewMsg).
-func (d newDialog) update(_ *Model, msg tea.Msg) (overlay, tea.Cmd) {
+func (d newDialog) update(b *Model, msg tea.Msg) (overlay, tea.Cmd) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok || d.busy {
 		return d, nil
 	}
+	// As wide as it shows before it scrolls: a field sized in view only
+	// scrolled for the width it had, and wrapped below 56 columns.
+	d.name, d.dir, d.args = fitInput(d.name, b.w), fitInput(d.dir, b.w), fitInput(d.args, b.w)
 	switch k.String() {
 	case "esc":
 		return d, closeDialog

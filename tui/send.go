@@ -25,7 +25,8 @@ func newSendDialog(l *look, r state.Record) sendDialog {
 
 // update edits the prompt; enter asks the board to send it
 // (submitSendMsg, which closes the dialog), esc closes it (closeDialogMsg).
-func (d sendDialog) update(_ *Model, msg tea.Msg) (overlay, tea.Cmd) {
+func (d sendDialog) update(b *Model, msg tea.Msg) (overlay, tea.Cmd) {
+	d.input = fitInput(d.input, b.w) // as wide as it shows before it scrolls
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		switch k.String() {
 		case "esc":
