@@ -107,7 +107,7 @@ func (m *Model) ask(do *action, sel *item) tea.Cmd {
 	}
 	if wt := sel.Rec.Git.Worktree; removing && wt != "" {
 		keep := *do
-		keep.detail += " Its worktree stays at " + wt + " (lanes rm " + sel.Rec.Name + " --worktree removes it when clean)."
+		keep.detail += " Its worktree stays at " + wt + ". To remove it too, when clean, answer no and run lanes rm " + sel.Rec.Name + " --worktree."
 		do = &keep
 	}
 	m.push(newConfirm(pending{do: do, rec: *sel.Rec, host: sel.Host}))
