@@ -52,3 +52,22 @@ func TestHelpKeyLine(t *testing.T) {
 		}
 	}
 }
+
+// On the idle stack's head the key line offers what works there: enter
+// opens or closes it (a new-user trial: it offered s send and x kill,
+// which say "select a session first").
+func TestIdleHeadKeyLine(t *testing.T) {
+	m := loaded(fixture(), ThemeDark, 80, 24)
+	for range 5 {
+		if !m.board.onIdleHead() {
+			m = press(m, "j")
+		}
+	}
+	if !m.board.onIdleHead() {
+		t.Fatal("j never reached the idle stack's head")
+	}
+	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "enter open, close") || strings.Contains(last, "send") {
+		t.Errorf("the idle head's key line %q", last)
+	}
+}

@@ -49,7 +49,7 @@ func on(fs ...footer) footSet {
 }
 
 // everyFoot is every key line but the answer line's.
-var everyFoot = on(footLive, footExited, footEnded, footRestorable, footMerged)
+var everyFoot = on(footLive, footExited, footEnded, footRestorable, footMerged, footIdle)
 
 // binding is one row of the board's key table: a key, what it does, when
 // it applies, and where `?` and the key line show it. onBoardKey walks
@@ -140,6 +140,7 @@ const (
 	footEnded                    // terminated
 	footRestorable               // terminated, and R brings it back
 	footMerged                   // its PR merged: d cleans it up
+	footIdle                     // the idle stack's head: enter opens or closes it
 	footAnswer                   // in a permission dialog: its answers first
 	nFooters
 )

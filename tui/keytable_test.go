@@ -70,6 +70,7 @@ func TestKeyTableDrawsTheLines(t *testing.T) {
 		footEnded:      "d remove · H history · n new · / filter · ? help · q quit",
 		footRestorable: "R restore · d remove · H history · n new · / filter · ? help · q quit",
 		footMerged:     "d clean up · o open PR · H history · n new · / filter · ? help · q quit",
+		footIdle:       "enter open, close · n new · / filter · ? help · q quit",
 	} {
 		if got := line(f, ""); got != want {
 			t.Errorf("key line %d:\n got %s\nwant %s", f, got, want)

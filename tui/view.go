@@ -253,6 +253,9 @@ func (m Model) bottomLine() string {
 	if len(m.overlays) > 0 {
 		return m.overlays[len(m.overlays)-1].line
 	}
+	if m.board.onIdleHead() {
+		return m.footLine[footIdle]
+	}
 	return m.footLine[footerFor(m.board.selected())]
 }
 
