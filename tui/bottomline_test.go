@@ -71,3 +71,16 @@ func TestIdleHeadKeyLine(t *testing.T) {
 		t.Errorf("the idle head's key line %q", last)
 	}
 }
+
+// A dialog opened while a message shows has its own keys on the bottom
+// line at once (a new-user trial: the message stood over Kill api?'s
+// y yes • n/esc no until it passed).
+func TestDialogKeysReplaceAMessage(t *testing.T) {
+	m := loaded(fixture(), ThemeDark, 80, 24)
+	m.flash("can't send to quitter: agent exited", true)
+	m = press(m, "x")
+	lines := strings.Split(ansi.Strip(m.View().Content), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, "y yes") || strings.Contains(last, "quitter") {
+		t.Errorf("Kill's key line %q", last)
+	}
+}

@@ -63,6 +63,9 @@ func topIs[T overlay](m *Model) bool {
 // push opens o over whatever is open.
 func (m *Model) push(o overlay) {
 	m.overlays = append(slices.Clip(m.overlays), layer{o: o, line: m.keyLine(o.keys())})
+	// What was said before is over: the bottom line is the new one's keys
+	// (a message left standing hid a confirm's y yes • n/esc no).
+	m.status = statusLine{seq: m.status.seq + 1}
 }
 
 // pop closes the top overlay.
