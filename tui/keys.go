@@ -33,8 +33,8 @@ func onIdleHead(s situation) bool   { return s.idleHead }
 func otherHosts(s situation) bool   { return s.hosts }
 func noHosts(s situation) bool      { return !s.hosts }
 
-// footSet is a set of the board's key lines (footer).
-type footSet uint8
+// footSet is a set of the board's key lines (footer), a bit each.
+type footSet uint16
 
 // in reports whether f is one of fs.
 func (fs footSet) in(f footer) bool { return fs&(1<<f) != 0 }

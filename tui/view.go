@@ -253,15 +253,16 @@ func (m Model) bottomLine() string {
 	if len(m.overlays) > 0 {
 		return m.overlays[len(m.overlays)-1].line
 	}
-	if m.board.onIdleHead() {
-		return m.footLine[footIdle]
-	}
-	return m.footLine[footerFor(m.board.selected())]
+	return m.footLine[m.footer()]
 }
 
-// footerFor is the key line for the selected card (nil: none selected).
-func footerFor(sel *item) footer {
+// footer is the key line for the selection: the idle stack's head, a
+// card, or none.
+func (m Model) footer() footer {
+	sel := m.board.selected()
 	switch {
+	case m.board.onIdleHead():
+		return footIdle
 	case sel == nil:
 		return footLive
 	case sel.Rec.Merged():
