@@ -8,6 +8,9 @@ import (
 // setGit takes finished reads into the live records they were read for,
 // dirty only when a count changed (git.Read.Apply).
 func (c *cycleTx) setGit(reads map[git.Key]git.Read) {
+	if len(reads) == 0 {
+		return // most cycles: no record looked at
+	}
 	for _, r := range c.records {
 		if rd, ok := reads[git.KeyOf(r)]; ok && r.Live() && rd.Apply(r) {
 			c.dirty[r.ID] = true
