@@ -75,7 +75,10 @@ func opencodeLaunch(lanesBin, dir string, userArgs []string, env func(string) st
 // subagent.start/subagent.stop when a child session (a subagent) turns busy
 // or idle. Events of child sessions are reported against their parent, and a
 // reply to a permission or question carries the tool call id of the request
-// it answers, remembered from permission.asked / question.asked.
+// it answers, remembered from permission.asked / question.asked. Of a
+// complete assistant message it sends the token counts and cost
+// (message.usage): OpenCode keeps its records in a database lanes does not
+// read.
 func opencodePlugin(lanesBin string, installed bool) []byte {
 	return pluginFile(opencodePluginMarker, "opencode", opencodePluginSource, lanesBin, installed)
 }
@@ -91,6 +94,7 @@ export const LanesPlugin = async () => {
   const errored = new Set(); // sessions whose turn just ended in session.error
   const assistant = new Set(); // ids of assistant messages
   const said = new Map(); // session id -> the last text an assistant message gave
+  const counted = new Map(); // assistant message id -> the usage sent for it
   let current = ""; // the top-level session last seen at work
 
 @SEND@
@@ -138,6 +142,21 @@ export const LanesPlugin = async () => {
         case "message.updated": {
           const info = p.info || {};
           if (info.role === "assistant" && info.id) assistant.add(info.id);
+          // Its usage once the message is complete (numbers only), again
+          // should they change; a child session's counts for its parent.
+          const t = info.tokens;
+          if (info.role === "assistant" && info.id && info.time && info.time.completed && t) {
+            const num = (v) => (Number.isFinite(Number(v)) ? Number(v) : 0);
+            const usage = {
+              input: num(t.input), output: num(t.output) + num(t.reasoning),
+              cache_read: num(t.cache && t.cache.read), cache_write: num(t.cache && t.cache.write), cost: num(info.cost),
+            };
+            const key = JSON.stringify(usage);
+            if (counted.get(info.id) !== key) {
+              counted.set(info.id, key);
+              send("message.usage", { session_id: top(info.sessionID), message_id: String(info.id), usage });
+            }
+          }
           return;
         }
         case "message.part.updated": {

@@ -47,7 +47,7 @@ func piUserCommand(dir string, argv []string) ([]string, bool) {
 
 // piExtension is the extension file: it forwards pi's session, run and
 // tool events to `lanes hook pi`, as a JSON payload on stdin with the hook
-// field names (hook_event_name, session_id, source, reason, status,
+// field names (hook_event_name, session_id, transcript_path, source, reason, status,
 // tool_name, tool_use_id, tool_input, last_assistant_message). It never
 // sends a prompt; of a tool's input the short string fields, of a run the
 // start of its last text.
@@ -64,6 +64,14 @@ export default function (pi: any) {
   const sid = (ctx: any): string => {
     try {
       return String(ctx.sessionManager.getSessionId() || "");
+    } catch {
+      return "";
+    }
+  };
+  // Its session file: lanes reads the usage pi writes there (numbers only).
+  const tp = (ctx: any): string => {
+    try {
+      return String(ctx.sessionManager.getSessionFile() || "");
     } catch {
       return "";
     }
@@ -124,7 +132,7 @@ export default function (pi: any) {
     });
   };
 
-  on("session_start", (e, ctx) => send("session_start", { session_id: sid(ctx), source: String(e.reason || "") }));
+  on("session_start", (e, ctx) => send("session_start", { session_id: sid(ctx), transcript_path: tp(ctx), source: String(e.reason || "") }));
   on("input", () => {
     // A prompt of the human's: a held end was the last run's (its next
     // start is this prompt's run, no retry), and errors count afresh.
@@ -138,7 +146,7 @@ export default function (pi: any) {
       held = null; // the retry's run, said at the end before it
       return;
     }
-    return send("agent_start", { session_id: sid(ctx) });
+    return send("agent_start", { session_id: sid(ctx), transcript_path: tp(ctx) });
   });
   on("tool_execution_start", (e, ctx) =>
     send("tool_start", { session_id: sid(ctx), tool_name: String(e.toolName || ""), tool_use_id: String(e.toolCallId || ""), tool_input: slim(e.args) }));
@@ -153,6 +161,7 @@ export default function (pi: any) {
       : "";
     const fields = {
       session_id: sid(ctx),
+      transcript_path: tp(ctx),
       reason: String(last.stopReason || ""),
       status: (/^([1-5][0-9][0-9])\b/.exec(error) || ["", ""])[1],
       last_assistant_message: text.slice(0, 1024),

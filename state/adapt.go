@@ -50,6 +50,7 @@ func hookEvent(l Line, kind EventKind, detail string) Event {
 		Automatic:         l.Automatic,
 		Scheduled:         l.Scheduled,
 		PromptSum:         l.PromptSum,
+		Transcript:        l.Transcript,
 	}
 }
 

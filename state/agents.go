@@ -36,6 +36,9 @@ type Reading struct {
 	// turn that ended done makes its conversation one a restore can
 	// resume.
 	KeepsOnlyDone bool
+	// Usage is how lanes reads the numbers in its records (usage.go);
+	// nil: it reads none from a file (OpenCode's hooks send them).
+	Usage *UsageReading
 }
 
 // readings are the coding agents lanes reads, in the order lists show them.

@@ -11,14 +11,14 @@ import (
 // and, when the event was refused, the reason it was dropped. Counters are
 // the caller's job: it knows whether the event came from the spool.
 func Apply(r *Record, e Event) (tr *Transition, drop string) {
-	if e.Kind == KindPR {
-		if e.PR != nil {
-			upsertPR(r, *e.PR, e)
-		}
+	if applyFact(r, e) {
 		return nil, ""
 	}
 	if drop := admit(r, e); drop != "" {
 		return nil, drop
+	}
+	if ValidTranscript(e.Transcript) {
+		r.Usage.Follow(e.Transcript)
 	}
 	a := &r.Activity
 	if a.FirstSignalAt.IsZero() && e.Source != "witness" {
@@ -327,26 +327,6 @@ func (a *ActivityFacts) setAsking(id string) {
 	case n >= 1:
 		a.AskingAll = true
 	}
-}
-
-func upsertPR(r *Record, p PR, e Event) {
-	p.Source, p.At = e.Source, e.At
-	for i := range r.PRs {
-		if r.PRs[i].Number == p.Number {
-			old := r.PRs[i]
-			was, _ := PROwnStatus(old)
-			is, _ := PROwnStatus(p)
-			if old.State != p.State || was != is {
-				p.StateChangedAt = e.At
-			} else {
-				p.StateChangedAt = old.StateChangedAt
-			}
-			r.PRs[i] = p
-			return
-		}
-	}
-	p.StateChangedAt = e.At
-	r.PRs = append(r.PRs, p)
 }
 
 // KilledWhileDown is the termination reason of a session marked terminated

@@ -1,6 +1,9 @@
 package state
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // AgentClaude is Claude Code.
 const AgentClaude Agent = "claude"
@@ -9,6 +12,7 @@ const AgentClaude Agent = "claude"
 // its screen (testdata/real/claude), the tool it asks with, the ids it
 // resumes by.
 var claude = Reading{
+	Usage: &claudeUsage,
 	Agent: AgentClaude, Translate: claudeEvent, Markers: &claudeMarkers,
 	// Its menus (testdata/real/menus: /config "Esc to go back", /resume
 	// "Esc to close"; /model and /rewind end like its dialogs).
@@ -193,3 +197,27 @@ func claudePlan(lines []string) (PlanDialog, bool) {
 	}
 	return PlanDialog{Plan: strings.Trim(strings.Join(lines[head+2:end], "\n"), "\n"), Options: lines[q+1 : foot]}, true
 }
+
+// Claude Code: an assistant message's line, once per content block, each
+// with the message's usage (testdata/real/usage/claude).
+var claudeUsage = UsageReading{Marker: []byte(`"usage"`), Read: func(b []byte) (UsageLine, bool) {
+	var v struct {
+		Type      string `json:"type"`
+		Timestamp string `json:"timestamp"`
+		Message   struct {
+			ID    string `json:"id"`
+			Usage *struct {
+				In         int64 `json:"input_tokens"`
+				CacheWrite int64 `json:"cache_creation_input_tokens"`
+				CacheRead  int64 `json:"cache_read_input_tokens"`
+				Out        int64 `json:"output_tokens"`
+			} `json:"usage"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(b, &v) != nil || v.Type != "assistant" || v.Message.Usage == nil {
+		return UsageLine{}, false
+	}
+	u := v.Message.Usage
+	t := counts(Tokens{In: u.In, Out: u.Out, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite})
+	return UsageLine{Msg: v.Message.ID, Tokens: t, Context: t.Total(), At: stamp(v.Timestamp)}, true
+}}

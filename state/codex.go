@@ -1,5 +1,10 @@
 package state
 
+import (
+	"encoding/json"
+	"time"
+)
+
 // AgentCodex is Codex.
 const AgentCodex Agent = "codex"
 
@@ -7,6 +12,7 @@ const AgentCodex Agent = "codex"
 // payloads) and notify program, its screen (testdata/real/codex), the
 // tool it asks with, the ids it resumes by.
 var codex = Reading{
+	Usage: &codexUsage,
 	Agent: AgentCodex, Translate: codexEvent, Markers: &codexMarkers,
 	// Its menus and pickers (testdata/real/menus: the hooks-review list
 	// "esc close", /model and /permissions "esc back", /resume "esc
@@ -111,3 +117,61 @@ var codexMarkers = Markers{
 	// (testdata/real/harness/codex/plan_approval).
 	Halts: []Halt{{Title: "Implement this plan?", Option: "Yes, implement this plan"}},
 }
+
+// Codex: token_count events in its session rollout, with the thread's
+// running total, the last request's, the model's window and the
+// account's limit windows (testdata/real/usage/codex). Its input counts
+// the cached part too.
+var codexUsage = UsageReading{Marker: []byte(`"token_count"`), Read: func(b []byte) (UsageLine, bool) {
+	type counts_ struct {
+		In         int64 `json:"input_tokens"`
+		Cached     int64 `json:"cached_input_tokens"`
+		CacheWrite int64 `json:"cache_write_input_tokens"`
+		Out        int64 `json:"output_tokens"`
+		Total      int64 `json:"total_tokens"`
+	}
+	type window struct {
+		Used    float64 `json:"used_percent"`
+		Minutes int64   `json:"window_minutes"`
+		Resets  int64   `json:"resets_at"`
+	}
+	var v struct {
+		Timestamp string `json:"timestamp"`
+		Payload   struct {
+			Type string `json:"type"`
+			Info *struct {
+				Total  counts_ `json:"total_token_usage"`
+				Last   counts_ `json:"last_token_usage"`
+				Window int64   `json:"model_context_window"`
+			} `json:"info"`
+			Limits *struct {
+				Primary   *window `json:"primary"`
+				Secondary *window `json:"secondary"`
+			} `json:"rate_limits"`
+		} `json:"payload"`
+	}
+	if json.Unmarshal(b, &v) != nil || v.Payload.Type != "token_count" {
+		return UsageLine{}, false
+	}
+	l := UsageLine{At: stamp(v.Timestamp)}
+	if i := v.Payload.Info; i != nil {
+		l.Cumulative = true
+		l.Tokens = counts(Tokens{In: i.Total.In - i.Total.Cached, Out: i.Total.Out, CacheRead: i.Total.Cached, CacheWrite: i.Total.CacheWrite})
+		l.Context, l.Window = max(i.Last.Total, 0), max(i.Window, 0)
+	}
+	if lim := v.Payload.Limits; lim != nil {
+		for _, w := range []struct {
+			name string
+			w    *window
+		}{{"primary", lim.Primary}, {"secondary", lim.Secondary}} {
+			if w.w != nil && w.w.Used >= 0 && w.w.Used <= 100 {
+				at := time.Time{}
+				if w.w.Resets > 0 {
+					at = time.Unix(w.w.Resets, 0).UTC()
+				}
+				l.Limits = append(l.Limits, Limit{Name: w.name, UsedPct: w.w.Used, WindowMin: max(w.w.Minutes, 0), ResetsAt: at})
+			}
+		}
+	}
+	return l, l.Cumulative || l.Limits != nil
+}}

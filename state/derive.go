@@ -49,6 +49,9 @@ func Derive(r *Record, now time.Time) Derivation {
 	if r.Activity.Menu && r.Live() && r.Activity.State == ActivityIdle {
 		d.Marks = append(d.Marks, MarkMenu)
 	}
+	if r.Live() {
+		d.Marks = append(d.Marks, r.Usage.Marks(now)...)
+	}
 	return d
 }
 

@@ -47,6 +47,9 @@ const (
 	KindAnswered EventKind = "answered"
 	// KindPR: a PR fact (from `lanes pr`); never fenced by launch.
 	KindPR EventKind = "pr"
+	// KindUsage: what the agent spent on a message (OpenCode's hooks say
+	// it; the others' records are read, usage.go); never an activity.
+	KindUsage EventKind = "usage"
 )
 
 // Event is one input to the activity state machine.
@@ -91,6 +94,10 @@ type Event struct {
 	// started with no hook (its task notifications): an automatic one.
 	TurnID string
 	PR     *PR // for KindPR
+	// Transcript: the agent's record of the session, where its usage is
+	// read (usage.go).
+	Transcript string
+	Usage      *UsageLine // for KindUsage
 
 	// Background work (background.go): what runs (nil: not said), what
 	// a tool left running, the task an automatic turn reports the end of.

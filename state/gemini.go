@@ -1,6 +1,7 @@
 package state
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 )
@@ -11,6 +12,7 @@ const AgentGemini Agent = "gemini"
 // Gemini CLI, as lanes reads it: its hooks, its screen
 // (testdata/real/gemini), the tool it asks with, the ids it resumes by.
 var gemini = Reading{
+	Usage: &geminiUsage,
 	Agent: AgentGemini, Translate: geminiEvent, Markers: &geminiMarkers,
 	// Its menus (testdata/real/menus: /model "(Press Esc to close)",
 	// /resume "Press q to exit"), and its shell mode ("!" at an empty
@@ -175,3 +177,27 @@ func geminiOption(l string) bool {
 	digits := strings.TrimLeft(t, "0123456789")
 	return len(digits) < len(t) && strings.HasPrefix(digits, ". ")
 }
+
+// Gemini CLI: a "gemini" message's line, written again when the message
+// gains its tool calls (testdata/real/usage/gemini). Its input counts the
+// cached part too; its thoughts are output.
+var geminiUsage = UsageReading{Marker: []byte(`"tokens"`), Read: func(b []byte) (UsageLine, bool) {
+	var v struct {
+		ID        string `json:"id"`
+		Type      string `json:"type"`
+		Timestamp string `json:"timestamp"`
+		Tokens    *struct {
+			In       int64 `json:"input"`
+			Out      int64 `json:"output"`
+			Cached   int64 `json:"cached"`
+			Thoughts int64 `json:"thoughts"`
+			Tool     int64 `json:"tool"`
+		} `json:"tokens"`
+	}
+	if json.Unmarshal(b, &v) != nil || v.Type != "gemini" || v.Tokens == nil {
+		return UsageLine{}, false
+	}
+	t := v.Tokens
+	n := counts(Tokens{In: t.In - t.Cached + t.Tool, Out: t.Out + t.Thoughts, CacheRead: t.Cached})
+	return UsageLine{Msg: v.ID, Tokens: n, Context: n.Total(), At: stamp(v.Timestamp)}, true
+}}

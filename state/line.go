@@ -77,6 +77,15 @@ type Line struct {
 	Scheduled *[]string `json:"scheduled,omitempty"`
 	PromptSum string    `json:"prompt_sum,omitempty"`
 
+	// Transcript is the agent's record of the session, as its hook named
+	// it (transcript_path): where lanes reads usage (usage.go). Only a
+	// ValidTranscript is kept.
+	Transcript string `json:"transcript,omitempty"`
+
+	// Usage is what the agent spent on one message, where its hooks say
+	// (OpenCode's message.usage): numbers and the message's id only.
+	Usage *LineUsage `json:"usage,omitempty"`
+
 	PR *PR `json:"pr,omitempty"` // agent "lanes", event "pr"
 
 	// Adopt: a hook outside any lanes session asks for a record of its
@@ -139,6 +148,10 @@ func EncodeLine(l Line) ([]byte, error) {
 		ad := *l.Adopt
 		l.Adopt = &ad
 	}
+	if l.Usage != nil {
+		u := *l.Usage
+		l.Usage = &u
+	}
 	// JSON may spell a byte as six (\u0000), so a line of 1 KiB fields may
 	// still be too long; a quarter of that always fits.
 	for limit := MaxFieldBytes; ; limit /= 4 {
@@ -158,7 +171,7 @@ func EncodeLine(l Line) ([]byte, error) {
 func (l *Line) eachText(f func(*string)) {
 	for _, s := range []*string{&l.Session, &l.Launch, &l.Agent, &l.Event, &l.ProviderSessionID, &l.Source,
 		&l.Reason, &l.ToolName, &l.ToolUseID, &l.NotificationType, &l.AgentID, &l.Type, &l.Status, &l.TurnID,
-		&l.ToolInput, &l.Question, &l.Message, &l.BackgroundStart, &l.TaskDone} {
+		&l.ToolInput, &l.Question, &l.Message, &l.BackgroundStart, &l.TaskDone, &l.Transcript} {
 		f(s)
 	}
 	if l.PR != nil {
@@ -172,6 +185,19 @@ func (l *Line) eachText(f func(*string)) {
 			f(s)
 		}
 	}
+	if l.Usage != nil {
+		f(&l.Usage.Msg)
+	}
+}
+
+// LineUsage is a message's usage as a hook line carries it (Tokens).
+type LineUsage struct {
+	Msg        string `json:"msg"`
+	In         int64  `json:"in"`
+	Out        int64  `json:"out"`
+	CacheRead  int64  `json:"cache_read"`
+	CacheWrite int64  `json:"cache_write"`
+	CostMicros int64  `json:"cost_micros"`
 }
 
 // cut is s cut to at most n bytes, at a rune boundary.

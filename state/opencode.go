@@ -43,6 +43,7 @@ var opencodeKinds = map[string]EventKind{
 	"question.rejected":   KindToolEnd,
 	"subagent.start":      KindSubagentStart,
 	"subagent.stop":       KindSubagentStop,
+	"message.usage":       KindUsage,
 }
 
 // OpenCode session.status types: busy and retry (an API error being retried
@@ -71,6 +72,10 @@ func opencodeEvent(l Line) (Event, bool) {
 		return Event{}, false
 	}
 	e := hookEvent(l, kind, l.Event)
+	if kind == KindUsage {
+		e.Usage = opencodeUsage(l)
+		return e, true
+	}
 	switch l.Event {
 	case "lanes.start":
 		e.SessionSource = "startup"
@@ -113,4 +118,18 @@ func opencodeShape(s string) bool {
 		}
 	}
 	return true
+}
+
+// opencodeUsage reads a message.usage line, what the plugin sends once an
+// assistant message is complete: the message's counts (its input counts
+// no cache) and the cost OpenCode gave it; nil when it says none.
+func opencodeUsage(l Line) *UsageLine {
+	u := l.Usage
+	if u == nil {
+		return nil
+	}
+	t := counts(Tokens{In: u.In, Out: u.Out, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, CostMicros: u.CostMicros})
+	ctx := t
+	ctx.CostMicros = 0
+	return &UsageLine{Msg: u.Msg, Tokens: t, Context: ctx.Total(), At: l.At}
 }

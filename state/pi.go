@@ -2,6 +2,7 @@ package state
 
 import (
 	"cmp"
+	"encoding/json"
 	"strings"
 )
 
@@ -14,6 +15,7 @@ const AgentPi Agent = "pi"
 // its screen is read only for its pickers, and by send: whether its prompt
 // shows yet, and its input holds nothing.
 var pi = Reading{
+	Usage: &piUsage,
 	Agent: AgentPi, Translate: piEvent, Markers: &piMarkers,
 	Menus:       &Menus{Find: piMenu},
 	ResumeShape: uuidShape,
@@ -97,3 +99,33 @@ func piEvent(l Line) (Event, bool) {
 
 // pi's session_shutdown reasons after which it goes on.
 var piEndKeeps = []string{"new", "resume", "fork", "reload"}
+
+// pi: an assistant message's line with its usage and the cost pi
+// computed from its model's prices (testdata/real/usage/pi).
+var piUsage = UsageReading{Marker: []byte(`"usage"`), Read: func(b []byte) (UsageLine, bool) {
+	var v struct {
+		ID        string `json:"id"`
+		Type      string `json:"type"`
+		Timestamp string `json:"timestamp"`
+		Message   struct {
+			Role  string `json:"role"`
+			Usage *struct {
+				In         int64 `json:"input"`
+				Out        int64 `json:"output"`
+				CacheRead  int64 `json:"cacheRead"`
+				CacheWrite int64 `json:"cacheWrite"`
+				Cost       struct {
+					Total float64 `json:"total"`
+				} `json:"cost"`
+			} `json:"usage"`
+		} `json:"message"`
+	}
+	if json.Unmarshal(b, &v) != nil || v.Type != "message" || v.Message.Role != "assistant" || v.Message.Usage == nil {
+		return UsageLine{}, false
+	}
+	u := v.Message.Usage
+	n := counts(Tokens{In: u.In, Out: u.Out, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, CostMicros: micros(u.Cost.Total)})
+	ctx := n
+	ctx.CostMicros = 0
+	return UsageLine{Msg: v.ID, Tokens: n, Context: ctx.Total(), At: stamp(v.Timestamp)}, true
+}}

@@ -1,5 +1,9 @@
 package state
 
+import (
+	"encoding/json"
+)
+
 // AgentQwen is Qwen Code.
 const AgentQwen Agent = "qwen"
 
@@ -7,6 +11,7 @@ const AgentQwen Agent = "qwen"
 // payloads), its screen (testdata/real/harness/qwen; a Gemini CLI fork,
 // it draws like one), the tool it asks with, the ids it resumes by.
 var qwen = Reading{
+	Usage: &qwenUsage,
 	Agent: AgentQwen, Translate: qwenEvent, Markers: &qwenMarkers,
 	// Its menus (testdata/real/harness/qwen/menu: /model "Enter to
 	// select, ↑↓ to navigate, Esc to close", /resume "Type to search · Esc
@@ -105,3 +110,25 @@ var qwenMarkers = Markers{
 	// Its model's answers start "◆︎ ".
 	Said: []string{"◆︎ "},
 }
+
+// Qwen Code: an assistant message's line with the API's usage metadata
+// (testdata/real/usage/qwen); the prompt's count holds the cached part.
+var qwenUsage = UsageReading{Marker: []byte(`"usageMetadata"`), Read: func(b []byte) (UsageLine, bool) {
+	var v struct {
+		UUID      string `json:"uuid"`
+		Type      string `json:"type"`
+		Timestamp string `json:"timestamp"`
+		Usage     *struct {
+			Prompt   int64 `json:"promptTokenCount"`
+			Out      int64 `json:"candidatesTokenCount"`
+			Thoughts int64 `json:"thoughtsTokenCount"`
+			Cached   int64 `json:"cachedContentTokenCount"`
+		} `json:"usageMetadata"`
+	}
+	if json.Unmarshal(b, &v) != nil || v.Type != "assistant" || v.Usage == nil {
+		return UsageLine{}, false
+	}
+	u := v.Usage
+	n := counts(Tokens{In: u.Prompt - u.Cached, Out: u.Out + u.Thoughts, CacheRead: u.Cached})
+	return UsageLine{Msg: v.UUID, Tokens: n, Context: n.Total(), At: stamp(v.Timestamp)}, true
+}}

@@ -41,6 +41,10 @@ type Record struct {
 	// Adopted: lanes did not start it; its hooks reported it (§13,
 	// store/adopted.go). Its pane, if any, is found by id, not by @lanes_id.
 	Adopted bool `json:"adopted,omitempty"`
+
+	// Usage is what its agent spent, from the agent's own records
+	// (usage.go).
+	Usage Usage `json:"usage"`
 }
 
 // GitFacts are a session's worktree and how its branch stands against its
@@ -319,6 +323,8 @@ func (r *Record) CloneInto(c *Record) {
 	c.Activity.Subagents = slices.Clone(r.Activity.Subagents)
 	c.Activity.Background = slices.Clone(r.Activity.Background)
 	c.Activity.Scheduled = slices.Clone(r.Activity.Scheduled)
+	c.Usage.Limits = slices.Clone(r.Usage.Limits)
+	c.Usage.Days = slices.Clone(r.Usage.Days)
 	if r.Pane.ExitStatus != nil {
 		st := *r.Pane.ExitStatus
 		c.Pane.ExitStatus = &st

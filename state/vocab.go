@@ -110,10 +110,15 @@ const (
 	MarkRetrying Mark = "retrying"
 	// MarkMenu: the idle pane shows one of the agent's menus (menus.go).
 	MarkMenu Mark = "menu"
+	// MarkContextFull: the model's context is over UsageNear percent full
+	// (usage.go); MarkLimitNear: one of the account's limit windows is
+	// over UsageNear percent used.
+	MarkContextFull Mark = "context_full"
+	MarkLimitNear   Mark = "limit_near"
 )
 
 // Marks lists every mark, in the order a legend shows them.
-var Marks = []Mark{MarkFailed, MarkInterrupted, MarkRetrying, MarkBackground, MarkMenu, MarkUnconfirmed, MarkUnreachable, MarkStarting}
+var Marks = []Mark{MarkFailed, MarkInterrupted, MarkRetrying, MarkLimitNear, MarkContextFull, MarkBackground, MarkMenu, MarkUnconfirmed, MarkUnreachable, MarkStarting}
 
 // Outcome is how the agent's last turn ended, when known.
 type Outcome string

@@ -1,7 +1,9 @@
 package theme
 
 import (
+	"strconv"
 	"strings"
+	"time"
 
 	"lanes/state"
 )
@@ -66,6 +68,9 @@ var markSpecs = map[state.Mark]Spec{
 	// The card says why and which attempt (MarkShort) where it has room.
 	state.MarkRetrying: {RoleNeeds, "⟲", "retrying", "The agent retries an API error by itself (rate limited, overloaded)", false},
 	state.MarkMenu:     {RoleIdle, "≡", "in a menu", "Its pane shows one of the agent's menus (/resume, /model…): text sent would land in it", false},
+	// The card says how full, or which window and when it resets.
+	state.MarkContextFull: {RoleNeeds, "◕", "context full", "The model's context is over 90 % full", false},
+	state.MarkLimitNear:   {RoleNeeds, "◒", "limit near", "One of the account's limit windows is over 90 % used", false},
 }
 
 // Muted is the mark of a session the user muted (m): entering Needs you
@@ -124,6 +129,14 @@ func MarkShort(m state.Mark, r *state.Record, short bool) string {
 		return "retrying (" + a.Retry + ")" // "retrying (rate limited, attempt 6/10)"
 	case m == state.MarkFailed && a.Failure != "":
 		return MarkSpec(m).Short + ": " + a.Failure // "Failed: rate limited"
+	case m == state.MarkContextFull:
+		if p, ok := r.Usage.ContextPct(); ok {
+			return "context " + strconv.Itoa(int(p)) + "%" // "context 93%"
+		}
+	case m == state.MarkLimitNear:
+		if l, ok := r.Usage.NearLimit(time.Time{}); ok {
+			return limitSays(l, short)
+		}
 	}
 	return MarkSpec(m).Short
 }
@@ -141,4 +154,19 @@ var saySpecs = map[state.Say]Spec{
 // unknown kind) has no glyph.
 func SaySpec(s state.Say) Spec {
 	return saySpecs[s]
+}
+
+// limitSays is a limit window near its end as a card says it: "limit
+// 95%", or with room "primary limit 95% used, resets Fri 14:02" (local
+// time).
+func limitSays(l state.Limit, short bool) string {
+	s := "limit " + strconv.Itoa(int(l.UsedPct)) + "%"
+	if short {
+		return s
+	}
+	s = l.Name + " " + s + " used"
+	if l.ResetsAt.IsZero() {
+		return s
+	}
+	return s + ", resets " + l.ResetsAt.Local().Format("Mon 15:04")
 }

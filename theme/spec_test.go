@@ -136,6 +136,8 @@ func TestMarkSpecs(t *testing.T) {
 		{state.MarkBackground, "background", RoleWorking},
 		{state.MarkRetrying, "retrying", RoleNeeds},
 		{state.MarkMenu, "in a menu", RoleIdle},
+		{state.MarkContextFull, "context full", RoleNeeds},
+		{state.MarkLimitNear, "limit near", RoleNeeds},
 	}
 	if len(tests) != len(markSpecs) || len(tests) != len(state.Marks) {
 		t.Fatalf("table has %d marks, markSpecs has %d, state.Marks %d", len(tests), len(markSpecs), len(state.Marks))

@@ -51,7 +51,8 @@ func branchIn(r *state.Record, room int) string {
 	return b + tail
 }
 
-// metaTail is what follows the branch: ahead, behind, changed, PRs.
+// metaTail is what follows the branch: ahead, behind, changed, PRs, and
+// what the agent spent (usageSays).
 func metaTail(r *state.Record) string {
 	var sb strings.Builder
 	if g := r.Git; !g.ReadAt.IsZero() {
@@ -73,7 +74,53 @@ func metaTail(r *state.Record) string {
 		sb.WriteString("#")
 		sb.WriteString(strconv.Itoa(p.Number))
 	}
+	if u := usageSays(&r.Usage); u != "" {
+		sb.WriteString(" " + u)
+	}
 	return sb.String()
+}
+
+// usageSays is what a card says of its agent's spending: tokens, the
+// context (its share of the window where the agent says one), the
+// agent's own cost; "" before lanes read any.
+func usageSays(u *state.Usage) string {
+	if u.At.IsZero() {
+		return ""
+	}
+	s := count(u.Total()) + " tok"
+	if p, ok := u.ContextPct(); ok {
+		s += " ctx " + strconv.Itoa(int(p)) + "%"
+	} else if u.Context > 0 {
+		s += " ctx " + count(u.Context)
+	}
+	if u.CostMicros > 0 {
+		s += " " + dollars(u.CostMicros)
+	}
+	return s
+}
+
+// count is n in at most four characters and a unit: 950, 12.3k, 4.5M.
+func count(n int64) string {
+	switch {
+	case n < 1000:
+		return strconv.FormatInt(n, 10)
+	case n < 100_000:
+		return strconv.FormatFloat(float64(n)/1e3, 'f', 1, 64) + "k"
+	case n < 1_000_000:
+		return strconv.FormatInt(n/1000, 10) + "k"
+	case n < 100_000_000:
+		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + "M"
+	}
+	return strconv.FormatInt(n/1_000_000, 10) + "M"
+}
+
+// dollars is an amount of millionths of a dollar to the cent ($0.07), a
+// smaller one to the tenth of a cent.
+func dollars(micros int64) string {
+	if micros < 10_000 {
+		return "$" + strconv.FormatFloat(float64(micros)/1e6, 'f', 3, 64)
+	}
+	return "$" + strconv.FormatFloat(float64(micros)/1e6, 'f', 2, 64)
 }
 
 // seg is a painted piece of a line with its width in cells.

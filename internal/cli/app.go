@@ -99,6 +99,7 @@ func commands() []command {
 		{"answer", "NAME yes|no|always [--dialog TIME]", "answer the permission dialog an agent shows, with its own keys", (*app).cmdAnswer},
 		{"peek", "NAME [--color]", "print what a session's pane shows now", (*app).cmdPeek},
 		{"diff", "NAME", "print what a session's checkout changed against its base (git diff --stat, then the diff)", (*app).cmdDiff},
+		{"usage", "[--by session|agent|host|day] [--since today|7d|DATE] [--json] [--all-hosts]", "sum the tokens and cost the agents report, ended sessions' too", (*app).cmdUsage},
 		{"history", "NAME [--json] [--last N]", "print a session's latest status changes, oldest first", (*app).cmdHistory},
 		{"mute", "NAME [--off]", "stop (or, with --off, restart) notifying when a session enters Needs you", (*app).cmdMute},
 		{"seen", "NAME", "mark what a session ended with as seen, as looking at it on the board does", (*app).cmdSeen},

@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -37,6 +38,9 @@ type hookPayload struct {
 	HookEventName    string          `json:"hook_event_name"`
 	SessionID        string          `json:"session_id"`
 	Cwd              string          `json:"cwd"`
+	TranscriptPath   string          `json:"transcript_path"`
+	MessageID        string          `json:"message_id"` // OpenCode's message.usage
+	Usage            *payloadUsage   `json:"usage"`
 	Source           string          `json:"source"`
 	Reason           string          `json:"reason"`
 	ToolName         string          `json:"tool_name"`
@@ -67,6 +71,25 @@ type hookPayload struct {
 }
 
 // text is raw as a string, "" when it is not one.
+// payloadUsage is a message's usage as OpenCode's plugin sends it.
+type payloadUsage struct {
+	Input      float64 `json:"input"`
+	Output     float64 `json:"output"`
+	CacheRead  float64 `json:"cache_read"`
+	CacheWrite float64 `json:"cache_write"`
+	Cost       float64 `json:"cost"` // US dollars
+}
+
+// line is u as a spool line carries it; nil for none.
+func (u *payloadUsage) line(msg string) *state.LineUsage {
+	if u == nil {
+		return nil
+	}
+	n := func(f float64) int64 { return int64(min(max(f, 0), 1e15)) }
+	return &state.LineUsage{Msg: msg, In: n(u.Input), Out: n(u.Output), CacheRead: n(u.CacheRead),
+		CacheWrite: n(u.CacheWrite), CostMicros: n(math.Round(u.Cost * 1e6))}
+}
+
 func text(raw json.RawMessage) string {
 	var s string
 	_ = json.Unmarshal(raw, &s)
@@ -229,6 +252,10 @@ func (a *app) hook(dir string, h hookArgs) error {
 	l.Background, l.BackgroundStart = state.BackgroundList(p.BackgroundTasks), state.BackgroundStarted(p.ToolResponse)
 	l.Automatic, l.TaskDone = state.AutomaticPrompt(p.Prompt)
 	l.Scheduled, l.PromptSum = state.ScheduledList(p.SessionCrons), state.PromptSum(p.Prompt)
+	if state.ValidTranscript(p.TranscriptPath) { // where its usage is read: a path, never what it holds
+		l.Transcript = p.TranscriptPath
+	}
+	l.Usage = p.Usage.line(p.MessageID)
 	if err := store.AppendLine(dir, l); err != nil {
 		return fmt.Errorf("lanes hook %s %s: appending to the spool of %s: %w", ag, event, id, err)
 	}

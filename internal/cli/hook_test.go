@@ -62,9 +62,13 @@ func TestHookWritesOneLeanLine(t *testing.T) {
 	if l.ToolInput != "rm -rf secret" {
 		t.Errorf("tool input summary %q, want the command", l.ToolInput)
 	}
+	if l.Transcript != "/home/u/.claude/projects/x.jsonl" {
+		t.Errorf("transcript %q, want the path its usage is read from", l.Transcript)
+	}
 	raw, _ := os.ReadFile(store.SpoolPath(e.state, "abcd1234"))
-	// (A prompt's digest, prompt_sum, is kept: it says nothing of it.)
-	for _, secret := range []string{"secret prompt", `"prompt"`, "transcript", "cwd", "/src"} {
+	// (A prompt's digest, prompt_sum, is kept: it says nothing of it; and
+	// the transcript's path, where usage is read.)
+	for _, secret := range []string{"secret prompt", `"prompt"`, "transcript_path", "cwd", "/src"} {
 		if strings.Contains(string(raw), secret) {
 			t.Errorf("the spool kept %q: %s", secret, raw)
 		}

@@ -75,7 +75,7 @@ func TestLsOrderFilterAndJSONShape(t *testing.T) {
 	keys := []string{"id", "name", "agent", "activity", "dialog", "status", "zone", "marks", "is_terminated", "terminated_reason",
 		"exit", "since", "launch", "tmux_session", "tmux_socket", "dir", "branch", "worktree", "base", "outcome", "prs", "events_applied", "events_dropped",
 		"tool", "question", "last_message", "muted", "dialog_at", "ahead", "behind", "changed", "adopted", "pane_id", "host",
-		"background", "automatic", "failure", "retry"}
+		"background", "automatic", "failure", "retry", "usage"}
 	for _, s := range list {
 		got := make([]string, 0, len(s))
 		for k := range s {

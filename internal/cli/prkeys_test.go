@@ -19,8 +19,13 @@ import (
 func writeScript(t *testing.T, dir, name, body string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
-	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o700); err != nil {
-		t.Fatal(err)
+	// Written by a child process, never through a descriptor of this one:
+	// a parallel test's fork would inherit it until its exec, and running
+	// the script meanwhile fails "text file busy" (it did, once).
+	cmd := exec.Command("/bin/sh", "-c", `cat > "$1" && chmod 700 "$1"`, "sh", p)
+	cmd.Stdin = strings.NewReader("#!/bin/sh\n" + body)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("writing %s: %v %s", p, err, out)
 	}
 	return p
 }

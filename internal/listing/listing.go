@@ -93,6 +93,9 @@ type Session struct {
 	// "" for a session of this machine (always present: a script reads
 	// one key, not a key or its absence; docs/design.md §16).
 	Host string `json:"host"`
+	// Usage is what its agent spent (docs/design.md §17): null until
+	// lanes read any; numbers whatever LANES_CONTENT says.
+	Usage *Usage `json:"usage"`
 }
 
 // Background counts the work an agent runs past its turn.
@@ -128,6 +131,7 @@ func From(v state.Derived, content bool) Session {
 			Agents: state.BackgroundCount(r.Activity.Background, state.BackgroundAgent),
 		},
 		Automatic: r.Activity.Automatic,
+		Usage:     usageOf(r.Usage),
 	}
 	j.Worktree, j.Base = nonEmpty(r.Git.Worktree), nonEmpty(r.Git.Base)
 	j.Failure, j.Retry = nonEmpty(r.Activity.Failure), nonEmpty(r.Activity.Retry)

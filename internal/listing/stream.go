@@ -51,7 +51,7 @@ func (s Session) Mirror(host string, lost bool) state.Derived {
 	r := &state.Record{
 		ID: s.ID, Name: s.Name, Agent: s.Agent, Dir: s.Dir, Branch: s.Branch,
 		EventsApplied: s.EventsApplied, EventsDropped: s.EventsDropped,
-		Muted: s.Muted, Adopted: s.Adopted,
+		Muted: s.Muted, Adopted: s.Adopted, Usage: s.Usage.state(),
 	}
 	r.Runtime = state.Runtime{
 		Socket: s.TmuxSocket, TmuxSession: s.TmuxSession, PaneID: s.PaneID,

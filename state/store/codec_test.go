@@ -30,8 +30,10 @@ func fill(t *testing.T, v reflect.Value, rnd *rand.Rand) {
 		}
 	case reflect.String:
 		v.SetString("s" + strconv.Itoa(rnd.IntN(1e6)) + "é")
-	case reflect.Int:
+	case reflect.Int, reflect.Int64:
 		v.SetInt(rnd.Int64N(1<<40) - 1<<39)
+	case reflect.Float64:
+		v.SetFloat(rnd.Float64() * 100)
 	case reflect.Bool:
 		v.SetBool(true)
 	case reflect.Pointer:
@@ -180,8 +182,8 @@ func TestCodecReadsOlderVersions(t *testing.T) {
 	// for an hour, so a 14 may have it: TestCodecReadsBothFourteens),
 	// version 15 one, version 16 two, version 17 one, version 18
 	// one, version 19 one, each one byte when
-	// zero or empty.
-	for v, cut := range map[byte]int{1: 43, 2: 38, 3: 35, 4: 34, 5: 28, 6: 27, 7: 21, 8: 20, 9: 19, 10: 18, 11: 16, 12: 10, 13: 7, 14: 6, 15: 5, 16: 3, 17: 2, 18: 1} {
+	// zero or empty, version 20 the usage, 24 bytes when zero.
+	for v, cut := range map[byte]int{1: 67, 2: 62, 3: 59, 4: 58, 5: 52, 6: 51, 7: 45, 8: 44, 9: 43, 10: 42, 11: 40, 12: 34, 13: 31, 14: 30, 15: 29, 16: 27, 17: 26, 18: 25, 19: 24} {
 		got, err := state.DecodeRecord(append([]byte{v}, b[1:len(b)-cut]...))
 		if err != nil {
 			t.Fatalf("version %d: %v", v, err)
@@ -200,7 +202,7 @@ func TestCodecReadsBothFourteens(t *testing.T) {
 	r := statetest.Rec(state.ActivityIdle, statetest.PROpen)
 	r.Activity.Scheduled = []string{"abc"}
 	b := state.EncodeRecord(r)
-	b = b[:len(b)-5] // before the queued prompts
+	b = b[:len(b)-29] // before the queued prompts
 	b[0] = 14
 	got, err := state.DecodeRecord(b) // with scheduled
 	if err != nil || !reflect.DeepEqual(got, r) {
@@ -208,7 +210,7 @@ func TestCodecReadsBothFourteens(t *testing.T) {
 	}
 	r.Activity.Scheduled = nil
 	b = state.EncodeRecord(r)
-	got, err = state.DecodeRecord(append([]byte{14}, b[1:len(b)-6]...)) // killing_at alone
+	got, err = state.DecodeRecord(append([]byte{14}, b[1:len(b)-30]...)) // killing_at alone
 	if err != nil || !reflect.DeepEqual(got, r) {
 		t.Fatalf("14 without scheduled: %v\n got %+v\nwant %+v", err, got, r)
 	}
@@ -227,7 +229,7 @@ func TestCodecOlderAskIsADialog(t *testing.T) {
 		r := statetest.Rec(state.ActivityBlocked, statetest.PROpen)
 		r.Agent, r.Activity.Outcome = c.agent, c.outcome
 		b := state.EncodeRecord(r)
-		got, err := state.DecodeRecord(append([]byte{2}, b[1:len(b)-38]...))
+		got, err := state.DecodeRecord(append([]byte{2}, b[1:len(b)-62]...))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 	"lanes/state"
 	"lanes/state/gh"
 	"lanes/state/git"
+	"lanes/state/usage"
 )
 
 // PaneSource is what the collector needs from tmux: one read of every lanes
@@ -53,6 +54,8 @@ type Collector struct {
 	// heads finds each session directory's git HEAD file, for the live
 	// branch.
 	heads git.Heads
+	// usage reads the agents' records for their numbers (state/usage).
+	usage *usage.Reader
 
 	// id and seq order this collector's own reads whatever the wall
 	// clock does (a process runs one collector).
@@ -135,16 +138,16 @@ func (c *Collector) cycle(ctx context.Context, readTmux bool) (CycleResult, erro
 	var prJobs []gh.Job
 	reap := false
 	now := c.now()
-	// The live branch: a file read per session dir, no process, and not
-	// while the store is held (a checkout's files may be anyone's).
 	var branches map[string]string
+	var usages map[string]usage.Read
 	if readPanes {
-		branches = c.heads.Branches(c.recordsNow(), rd.start)
+		branches, usages = c.readFiles(rd.start, now)
 	}
 	err := c.transact(now, readPanes, &res, func(ct *cycleTx) {
 		ct.witness(c.Witness.take()) // taken beside earlier cycles
 		if readPanes {
 			ct.setBranches(branches)
+			ct.setUsage(usages)
 			if c.Git != nil {
 				ct.setGit(c.Git.Take())
 				gitJobs = c.Git.Due(ct.records, now)
@@ -193,6 +196,18 @@ func (c *Collector) cycle(ctx context.Context, readTmux bool) (CycleResult, erro
 		return res, nil
 	}
 	return c.takeCaptures(ctx, res, captures)
+}
+
+// readFiles reads what a cycle takes from files, before its transaction
+// and not while the store is held (a checkout's files and an agent's
+// records may be anyone's): the live branches, a file read per session
+// dir and no process, and what the agents' records gained (state/usage).
+func (c *Collector) readFiles(start, now time.Time) (map[string]string, map[string]usage.Read) {
+	recs := c.recordsNow()
+	if c.usage == nil {
+		c.usage = usage.NewReader()
+	}
+	return c.heads.Branches(recs, start), c.usage.Read(recs, now)
 }
 
 // takeCaptures takes the witness's captures the cycle chose: beside the

@@ -3,6 +3,7 @@ package store
 import (
 	"lanes/state"
 	"lanes/state/git"
+	"lanes/state/usage"
 )
 
 // setGit takes finished reads into the live records they were read for,
@@ -24,6 +25,16 @@ func (c *cycleTx) setBranches(branches map[string]string) {
 		if b, ok := branches[r.ID]; ok && r.Live() && b != r.Branch {
 			r.Branch = b
 			c.dirty[r.ID] = true
+		}
+	}
+}
+
+// setUsage takes the usage reads into the records they were read for
+// (usage.Read.Apply: only where no other read took the same lines).
+func (c *cycleTx) setUsage(reads map[string]usage.Read) {
+	for id, rd := range reads {
+		if r := c.record(id); r != nil && rd.Apply(r) {
+			c.dirty[id] = true
 		}
 	}
 }

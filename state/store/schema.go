@@ -99,6 +99,7 @@ var migrations = []func(*bolt.Tx) error{
 	func(*bolt.Tx) error { return nil }, // 17 → 18: codec 17 (turn_id), which reads 1 to 16
 	func(*bolt.Tx) error { return nil }, // 18 → 19: codec 18 (held_end), which reads 1 to 17
 	func(*bolt.Tx) error { return nil }, // 19 → 20: codec 19 (env), which reads 1 to 18
+	func(*bolt.Tx) error { return nil }, // 20 → 21: codec 20 (usage), which reads 1 to 19
 }
 
 func migrate(db *bolt.DB) error {

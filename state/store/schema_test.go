@@ -33,7 +33,7 @@ func rawUpdate(t *testing.T, s *Store, fn func(*bolt.Tx) error) {
 // refuses such a store as too new instead of finding every record damaged;
 // a schema 2 store, its records of either codec, opens and is stamped 4.
 func TestSchemaNamesTheCodec(t *testing.T) {
-	if SchemaVersion != 20 || state.CodecVersion != 19 {
+	if SchemaVersion != 21 || state.CodecVersion != 20 {
 		t.Fatalf("schema %d with codec %d: each codec version needs its schema version", SchemaVersion, state.CodecVersion)
 	}
 	s := New(filepath.Join(t.TempDir(), "state"))
@@ -44,7 +44,7 @@ func TestSchemaNamesTheCodec(t *testing.T) {
 	b := state.EncodeRecord(v1)
 	rawUpdate(t, s, func(btx *bolt.Tx) error {
 		_ = btx.Bucket(bucketSessions).Put([]byte(v2.ID), state.EncodeRecord(v2))
-		_ = btx.Bucket(bucketSessions).Put([]byte(v1.ID), append([]byte{1}, b[1:len(b)-43]...))
+		_ = btx.Bucket(bucketSessions).Put([]byte(v1.ID), append([]byte{1}, b[1:len(b)-67]...))
 		return btx.Bucket(bucketMeta).Put(keySchema, []byte("2"))
 	})
 	var schema, n int

@@ -21,7 +21,7 @@ import (
 // record codec version (state/codec.go) is a new schema version, so a build that
 // cannot read the records refuses the store as too new rather than finding
 // every record damaged.
-const SchemaVersion = 20
+const SchemaVersion = 21
 
 var (
 	// ErrBusy: another process held the store's lock past the retry budget.

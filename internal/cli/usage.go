@@ -1,0 +1,192 @@
+package cli
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"text/tabwriter"
+	"time"
+
+	"lanes/internal/listing"
+	"lanes/state"
+)
+
+// usageBys are what `lanes usage --by` sums by.
+var usageBys = []string{"session", "agent", "host", "day"}
+
+// cmdUsage is `lanes usage`: what the agents spent, from their own records
+// (docs/design.md §17), summed over this host's sessions, ended ones too,
+// and with --all-hosts every host's.
+func (a *app) cmdUsage(ctx context.Context, args []string) int {
+	fs := a.flags("usage")
+	by := fs.String("by", "session", "sum by session, agent, host or day")
+	since := fs.String("since", "", "count only the days from this one on: today, yesterday, 7d (the last 7 days, today's\nincluded) or a date 2026-12-01 (days are local; lanes keeps 35)")
+	asJSON := fs.Bool("json", false, "print one JSON object: the rows and their total")
+	allHosts := fs.Bool("all-hosts", false, "also every host in the hosts file (ssh HOST lanes ls --json --all); a host\nthat does not answer is named on stderr, and usage exits 1 after printing the rest")
+	if code, done := a.parse(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		return a.usageErr(fs, "usage takes no arguments")
+	}
+	if !slices.Contains(usageBys, *by) {
+		return a.usageErr(fs, fmt.Sprintf("--by %q: want session, agent, host or day", *by))
+	}
+	now := a.now()
+	from, err := sinceDay(*since, now)
+	if err != nil {
+		return a.usageErr(fs, err.Error())
+	}
+	recs, err := a.lsRecords(ctx, a.cycle)
+	if err != nil {
+		return a.fail(err)
+	}
+	views, done := listViews(recs, now, true), exitOK
+	if *allHosts {
+		var complete bool
+		if views, complete = a.withHosts(ctx, views, true); !complete {
+			done = exitError
+		}
+	}
+	rep := usageReport(views, *by, from)
+	if *asJSON {
+		b, err := json.Marshal(rep)
+		if err != nil {
+			return a.fail(err)
+		}
+		_, _ = a.stdout.Write(append(state.JSONSafe(b), '\n'))
+		return done
+	}
+	a.printUsage(rep)
+	return done
+}
+
+// usageRow is one row of `lanes usage`: what the sessions it sums spent.
+type usageRow struct {
+	Key string `json:"key"`
+	// ID is the session's, in a row by session (its name may be used
+	// again after it ended).
+	ID       string `json:"id,omitempty"`
+	Sessions int    `json:"sessions"`
+	listing.Tokens
+}
+
+// usageSums is `lanes usage`'s answer.
+type usageSums struct {
+	By    string     `json:"by"`
+	Since *string    `json:"since"` // null: every day the records hold
+	Rows  []usageRow `json:"rows"`
+	Total usageRow   `json:"total"`
+}
+
+// usageReport sums what views' sessions spent by by, from the day from on
+// ("" the sessions' whole totals).
+func usageReport(views []state.Derived, by, from string) usageSums {
+	type sum struct {
+		state.Tokens
+		key, id  string
+		sessions int
+	}
+	rows := map[string]*sum{} // by key, or a session's by its id
+	rep := usageSums{By: by, Rows: []usageRow{}, Total: usageRow{Key: "total"}}
+	if from != "" {
+		rep.Since = &from
+	}
+	add := func(key, id string, t state.Tokens) {
+		r := rows[key+" "+id]
+		if r == nil {
+			r = &sum{key: key, id: id}
+			rows[key+" "+id] = r
+		}
+		r.Tokens, r.sessions = r.Add(t), r.sessions+1
+	}
+	var total state.Tokens
+	for _, v := range views {
+		u := &v.Rec.Usage
+		if u.At.IsZero() {
+			continue // its agent's records were never read: no row of zeros
+		}
+		t := u.Tokens
+		if from != "" {
+			t = u.Since(from)
+		}
+		total = total.Add(t)
+		rep.Total.Sessions++
+		switch by {
+		case "day":
+			for _, d := range u.Days {
+				if d.Day >= from {
+					add(d.Day, "", d.Tokens)
+				}
+			}
+		case "agent":
+			add(string(v.Rec.Agent), "", t)
+		case "host":
+			add(cmp.Or(v.Host, localHost), "", t)
+		default:
+			add(sessionKey(v), v.Rec.ID, t)
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(rows)) {
+		r := rows[k]
+		rep.Rows = append(rep.Rows, usageRow{Key: r.key, ID: r.id, Sessions: r.sessions, Tokens: listing.TokensOf(r.Tokens)})
+	}
+	rep.Total.Tokens = listing.TokensOf(total)
+	return rep
+}
+
+// sessionKey names a session in a row: NAME, NAME@HOST for another
+// host's.
+func sessionKey(v state.Derived) string {
+	if v.Host != "" {
+		return v.Rec.Name + "@" + v.Host
+	}
+	return v.Rec.Name
+}
+
+var relativeDays = regexp.MustCompile(`^([1-9][0-9]{0,2})d$`)
+
+// sinceDay is the first local day --since counts ("" for every day).
+func sinceDay(s string, now time.Time) (string, error) {
+	day := func(t time.Time) string { return t.Local().Format(time.DateOnly) }
+	switch m := relativeDays.FindStringSubmatch(s); {
+	case s == "":
+		return "", nil
+	case s == "today":
+		return day(now), nil
+	case s == "yesterday":
+		return day(now.AddDate(0, 0, -1)), nil
+	case m != nil:
+		n, _ := strconv.Atoi(m[1])
+		return day(now.AddDate(0, 0, 1-n)), nil
+	}
+	if t, err := time.ParseInLocation(time.DateOnly, s, time.Local); err == nil {
+		return day(t), nil
+	}
+	return "", fmt.Errorf("--since %q: want today, yesterday, a number of days such as 7d, or a date such as 2026-12-01", s)
+}
+
+// printUsage prints rep as a table, its total last.
+func (a *app) printUsage(rep usageSums) {
+	if rep.Total.Sessions == 0 {
+		fmt.Fprintln(a.stdout, "no usage read yet — lanes reads it from the agents' own records once a session's hooks name them (Claude Code, Codex, Gemini CLI, Qwen Code, pi, OpenCode)")
+		return
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "%s\tSESSIONS\tINPUT\tOUTPUT\tCACHE READ\tCACHE WRITE\tTOTAL\tCOST\n", map[string]string{
+		"session": "SESSION", "agent": "AGENT", "host": "HOST", "day": "DAY"}[rep.By])
+	for _, r := range append(rep.Rows, rep.Total) {
+		cost := "–"
+		if r.CostMicros > 0 {
+			cost = "$" + strconv.FormatFloat(float64(r.CostMicros)/1e6, 'f', 2, 64)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", state.CleanText(r.Key), r.Sessions,
+			r.Input, r.Output, r.CacheRead, r.CacheWrite, r.Total, cost)
+	}
+	_ = tw.Flush()
+}

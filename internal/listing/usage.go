@@ -1,0 +1,119 @@
+package listing
+
+import (
+	"time"
+
+	"lanes/state"
+)
+
+// Usage is what a session's agent spent, as its own records say
+// (docs/design.md §17); null in a listing until lanes read any.
+type Usage struct {
+	Tokens
+	// CostUSD is the agent's own cost figure, null where it reports none.
+	CostUSD *float64 `json:"cost_usd"`
+	// Context is the tokens in the model's context at the last request;
+	// ContextWindow and ContextPct null where the agent says no window.
+	Context       int64    `json:"context"`
+	ContextWindow *int64   `json:"context_window"`
+	ContextPct    *float64 `json:"context_pct"`
+	Limits        []Limit  `json:"limits"`
+	// Days is what was spent on each local day, oldest first.
+	Days []Day  `json:"days"`
+	At   string `json:"at"`
+}
+
+// Tokens are token counts: input is what was not read from a cache.
+type Tokens struct {
+	Input      int64 `json:"input"`
+	Output     int64 `json:"output"`
+	CacheRead  int64 `json:"cache_read"`
+	CacheWrite int64 `json:"cache_write"`
+	Total      int64 `json:"total"`
+	// CostMicros is the agent's cost figure in millionths of a US dollar
+	// (0 where it reports none): sums of it are exact.
+	CostMicros int64 `json:"cost_micros"`
+}
+
+// Limit is one of the account's limit windows.
+type Limit struct {
+	Name          string  `json:"name"`
+	UsedPct       float64 `json:"used_pct"`
+	WindowMinutes int64   `json:"window_minutes"`
+	ResetsAt      *string `json:"resets_at"`
+}
+
+// Day is what was spent on one local day.
+type Day struct {
+	Day string `json:"day"`
+	Tokens
+}
+
+// TokensOf is t as a listing says it.
+func TokensOf(t state.Tokens) Tokens {
+	return Tokens{Input: t.In, Output: t.Out, CacheRead: t.CacheRead, CacheWrite: t.CacheWrite, Total: t.Total(), CostMicros: t.CostMicros}
+}
+
+// state is t as a record holds it: another host's numbers, each kept
+// between 0 and countMax so that no sum of them overflows.
+func (t Tokens) state() state.Tokens {
+	return state.Tokens{In: sane(t.Input), Out: sane(t.Output), CacheRead: sane(t.CacheRead), CacheWrite: sane(t.CacheWrite), CostMicros: sane(t.CostMicros)}
+}
+
+// countMax is more tokens, or millionths of a dollar, than any session
+// spends.
+const countMax = 1e15
+
+func sane(n int64) int64 { return min(max(n, 0), countMax) }
+
+// usageOf is u as a listing says it; nil before anything was read.
+func usageOf(u state.Usage) *Usage {
+	if u.At.IsZero() {
+		return nil
+	}
+	j := &Usage{Tokens: TokensOf(u.Tokens), Context: u.Context, Limits: []Limit{}, Days: []Day{}, At: RFC3339(u.At)}
+	if u.CostMicros > 0 {
+		usd := float64(u.CostMicros) / 1e6
+		j.CostUSD = &usd
+	}
+	if p, ok := u.ContextPct(); ok {
+		w := u.Window
+		j.ContextWindow, j.ContextPct = &w, &p
+	}
+	for _, l := range u.Limits {
+		jl := Limit{Name: l.Name, UsedPct: l.UsedPct, WindowMinutes: l.WindowMin}
+		if !l.ResetsAt.IsZero() {
+			at := RFC3339(l.ResetsAt)
+			jl.ResetsAt = &at
+		}
+		j.Limits = append(j.Limits, jl)
+	}
+	for _, d := range u.Days {
+		j.Days = append(j.Days, Day{Day: d.Day, Tokens: TokensOf(d.Tokens)})
+	}
+	return j
+}
+
+// state is j as a record holds it (another host's session, mirrored).
+func (j *Usage) state() state.Usage {
+	if j == nil {
+		return state.Usage{}
+	}
+	u := state.Usage{Tokens: j.Tokens.state(), Context: sane(j.Context), At: parse(j.At)}
+	if j.ContextWindow != nil {
+		u.Window = sane(*j.ContextWindow)
+	}
+	for _, l := range j.Limits {
+		if !(l.UsedPct >= 0 && l.UsedPct <= 100) {
+			continue // NaN, or nonsense
+		}
+		u.Limits = append(u.Limits, state.Limit{Name: l.Name, UsedPct: l.UsedPct, WindowMin: l.WindowMinutes, ResetsAt: parse(deref(l.ResetsAt))})
+	}
+	for _, d := range j.Days {
+		if _, err := time.Parse(time.DateOnly, d.Day); err != nil {
+			continue
+		}
+		u.Days = append(u.Days, state.DayUsage{Day: d.Day, Tokens: d.Tokens.state()})
+	}
+	return u
+}

@@ -1,0 +1,47 @@
+package state
+
+import (
+	"bytes"
+	"math"
+	"time"
+)
+
+// UsageReading is how lanes reads usage from one agent's records: Marker
+// is a text every line worth decoding holds (a line without it is passed
+// over undecoded: most of a transcript is messages), Read what one such
+// line says.
+type UsageReading struct {
+	Marker []byte
+	Read   func(line []byte) (UsageLine, bool)
+}
+
+// ReadUsage is what line of agent a's record says about usage; false when
+// it says nothing (or a is no agent whose records lanes reads).
+func ReadUsage(a Agent, line []byte) (UsageLine, bool) {
+	rd, ok := ReadingOf(a)
+	if !ok || rd.Usage == nil || !bytes.Contains(line, rd.Usage.Marker) {
+		return UsageLine{}, false
+	}
+	return rd.Usage.Read(line)
+}
+
+// stamp is an RFC 3339 time an agent wrote; zero when it wrote none.
+func stamp(s string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, s)
+	return t
+}
+
+// micros is a US dollar amount in millionths, rounded; 0 for nonsense.
+func micros(usd float64) int64 {
+	if usd <= 0 || usd > 1e9 || math.IsNaN(usd) {
+		return 0
+	}
+	return int64(math.Round(usd * 1e6))
+}
+
+// counts keeps a line's numbers sane: a count below zero is nonsense and
+// counts as none.
+func counts(t Tokens) Tokens {
+	t.In, t.Out, t.CacheRead, t.CacheWrite, t.CostMicros = max(t.In, 0), max(t.Out, 0), max(t.CacheRead, 0), max(t.CacheWrite, 0), max(t.CostMicros, 0)
+	return t
+}
