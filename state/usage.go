@@ -84,6 +84,10 @@ type UsageSource struct {
 	Path   string
 	Offset int64
 	Ident  string
+	// Tail is a digest of the last bytes read (TailBytes of them, or all
+	// when fewer): a file that no longer holds them there was written
+	// anew, and is read from its start.
+	Tail string
 	// Cum is the last running total read (an agent that writes its
 	// session's totals so far, Codex): the next counts by its growth.
 	Cum Tokens
@@ -94,6 +98,10 @@ type UsageSource struct {
 	Msg       string
 	MsgTokens Tokens
 }
+
+// TailBytes is how much of what was read a source's Tail digests: a
+// line's end, with its ids and times.
+const TailBytes = 256
 
 // UsageKeepDays is how many days of Days a record keeps.
 const UsageKeepDays = 35

@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -42,6 +44,7 @@ type Reader struct {
 type fileSeen struct {
 	path, ident string
 	size        int64
+	mod         time.Time
 	offset      int64
 }
 
@@ -100,7 +103,7 @@ func (rd *Reader) read(r *state.Record, now time.Time) (state.Usage, bool, error
 		return state.Usage{}, false, err
 	}
 	ident := identOf(fi)
-	if was, ok := rd.seen[r.ID]; ok && was == (fileSeen{src.Path, ident, fi.Size(), src.Offset}) {
+	if was, ok := rd.seen[r.ID]; ok && was == (fileSeen{src.Path, ident, fi.Size(), fi.ModTime(), src.Offset}) {
 		return state.Usage{}, false, nil
 	}
 	f, err := open(src.Path, rd.uid)
@@ -113,22 +116,46 @@ func (rd *Reader) read(r *state.Record, now time.Time) (state.Usage, bool, error
 	}
 	u := r.Usage
 	u.Limits, u.Days = append([]state.Limit(nil), u.Limits...), append([]state.DayUsage(nil), u.Days...)
-	if ident = identOf(fi); ident != src.Ident || fi.Size() < src.Offset {
+	if ident = identOf(fi); ident != src.Ident || fi.Size() < src.Offset || !holds(f, src.Offset, src.Tail) {
 		// Another file at the path (rotated, replaced), or this one cut
-		// short: a record of its own, read from its start.
+		// short or written anew: a record of its own, read from its start.
 		u.Src = state.UsageSource{Path: src.Path, Ident: ident}
 	}
-	n, err := scan(f, u.Src.Offset, func(line []byte) {
+	n, more, err := scan(f, u.Src.Offset, func(line []byte) {
 		if l, ok := state.ReadUsage(r.Agent, line); ok {
 			u.Take(l, now)
 		}
 	})
-	u.Src.Offset += n
-	rd.seen[r.ID] = fileSeen{src.Path, ident, fi.Size(), u.Src.Offset}
+	if n > 0 {
+		u.Src.Offset += n
+		u.Src.Tail = tail(f, u.Src.Offset)
+	}
+	delete(rd.seen, r.ID)
+	if !more { // read to its end: not opened again until it changes
+		rd.seen[r.ID] = fileSeen{src.Path, ident, fi.Size(), fi.ModTime(), u.Src.Offset}
+	}
 	if err != nil {
 		return state.Usage{}, false, err
 	}
 	return u, u.Src != r.Usage.Src, nil
+}
+
+// holds reports whether f still holds what was read up to offset, as far
+// as its tail's digest says.
+func holds(f *os.File, offset int64, digest string) bool {
+	return offset == 0 || tail(f, offset) == digest
+}
+
+// tail is the digest of the state.TailBytes of f before offset (or all
+// of them when fewer).
+func tail(f *os.File, offset int64) string {
+	b := make([]byte, min(offset, state.TailBytes))
+	if _, err := f.ReadAt(b, offset-int64(len(b))); err != nil {
+		return ""
+	}
+	sum := fnv.New64a()
+	sum.Write(b)
+	return strconv.FormatUint(sum.Sum64(), 16)
 }
 
 // open opens path for reading if it is a regular file of uid's: never
@@ -162,32 +189,33 @@ func identOf(fi fs.FileInfo) string {
 }
 
 // scan calls line for each whole line of f from offset on, up to
-// CycleBytes of them, and returns how many bytes they took: a last line
-// with no newline yet is left for the next read; a line over LineMax is
-// passed over unread.
-func scan(f *os.File, offset int64, line func([]byte)) (int64, error) {
+// CycleBytes of them, and returns how many bytes they took and whether
+// it stopped before the end: a last line with no newline yet is left for
+// the next read; a line over LineMax is passed over unread.
+func scan(f *os.File, offset int64, line func([]byte)) (n int64, more bool, err error) {
 	if _, err := f.Seek(offset, io.SeekStart); err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	br := bufio.NewReaderSize(io.LimitReader(f, CycleBytes+LineMax), 64<<10)
-	var n, pending int64 // bytes of whole lines, and of the line under way
+	var pending int64 // bytes of the line under way
 	var long []byte
 	skipping := false
 	for n < CycleBytes {
 		chunk, err := br.ReadSlice('\n')
 		pending += int64(len(chunk))
+		if skipping = skipping || pending > LineMax; skipping {
+			long = long[:0]
+		}
 		switch {
 		case errors.Is(err, bufio.ErrBufferFull):
-			if !skipping && len(long)+len(chunk) <= LineMax {
+			if !skipping {
 				long = append(long, chunk...)
-			} else {
-				skipping, long = true, long[:0]
 			}
 			continue
 		case err == io.EOF:
-			return n, nil // a line not yet whole is read again next time
+			return n, false, nil // a line not yet whole is read again next time
 		case err != nil:
-			return n, err
+			return n, false, err
 		}
 		if !skipping {
 			whole := chunk
@@ -199,5 +227,5 @@ func scan(f *os.File, offset int64, line func([]byte)) (int64, error) {
 		n += pending
 		pending, long, skipping = 0, long[:0], false
 	}
-	return n, nil
+	return n, true, nil
 }
