@@ -18,7 +18,7 @@ import (
 // facts, the dialog's opening and the mute, version 6 the answer, version 7
 // the git facts, version 8 Adopted, version 9 the turn's session id, version 10 the server's pid, version 11 the call's digest and the dialog's call, version 12 the
 // background work, the automatic turn, what the human saw and why a turn
-// failed, version 13 the reply and the menu, version 14 the kill set out and the scheduled prompts, version 16 the queued prompts, version 17 the agent's turn id, version 18 the held turn's end, version 19 the profile's variables, version 20 the usage;
+// failed, version 13 the reply and the menu, version 14 the kill set out and the scheduled prompts, version 16 the queued prompts, version 17 the agent's turn id, version 18 the held turn's end, version 19 the profile's variables, version 20 the usage and the profile;
 // an older
 // record decodes with them zero.
 const CodecVersion = 20
@@ -277,7 +277,7 @@ func (e *encoder) since1(r *Record) {
 	e.str(a.TurnID)   // 17
 	e.time(a.HeldEnd) // 18
 	e.strs(r.Env)     // 19
-	e.usage(&r.Usage) // 20
+	e.usage(r)        // 20
 }
 
 // since1 reads what a record of version v has of those fields; the rest
@@ -378,7 +378,7 @@ func (d *decoder) since13(r *Record, v uint64) {
 		r.Env = d.strs()
 	}
 	if v >= 20 {
-		d.usage(&r.Usage)
+		d.usage(r)
 	}
 }
 

@@ -18,7 +18,10 @@ type Record struct {
 	// Env is the variables of the profile it was started with (KEY=VALUE),
 	// given the agent again at each restart and restore. Never listed:
 	// a value may be a secret.
-	Env       []string  `json:"-"`
+	Env []string `json:"-"`
+	// Profile is the config file's profile it was started with ("":
+	// none), whose usage budget it counts against (usage.go).
+	Profile   string    `json:"profile,omitempty"`
 	Dir       string    `json:"dir"`
 	Branch    string    `json:"branch,omitempty"`
 	CreatedAt time.Time `json:"created_at"`

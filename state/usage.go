@@ -1,8 +1,12 @@
 package state
 
 import (
+	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -266,4 +270,68 @@ func ValidTranscript(p string) bool {
 		}
 	}
 	return true
+}
+
+// Budget is a limit the user set on spending (docs/design.md §17): tokens,
+// or the agents' own cost figures in millionths of a dollar; zero, none.
+type Budget struct {
+	Tokens     int64
+	CostMicros int64
+}
+
+// Crossed reports whether t is at or over b.
+func (b Budget) Crossed(t Tokens) bool {
+	return b.Tokens > 0 && t.Total() >= b.Tokens || b.CostMicros > 0 && t.CostMicros >= b.CostMicros
+}
+
+// String is b as the config file writes it: "2M" tokens, "$20".
+func (b Budget) String() string {
+	switch {
+	case b.CostMicros > 0:
+		return "$" + strconv.FormatFloat(float64(b.CostMicros)/1e6, 'f', -1, 64)
+	case b.Tokens > 0:
+		for _, u := range []struct {
+			n    int64
+			unit string
+		}{{1_000_000_000, "G"}, {1_000_000, "M"}, {1000, "k"}} {
+			if b.Tokens%u.n == 0 {
+				return strconv.FormatInt(b.Tokens/u.n, 10) + u.unit
+			}
+		}
+		return strconv.FormatInt(b.Tokens, 10)
+	}
+	return ""
+}
+
+// ParseBudget reads a budget: a number of tokens ("2000000", "500k",
+// "2M", "1.5G") or of dollars ("$20", "$0.50"); "" is none.
+func ParseBudget(s string) (Budget, error) {
+	if s == "" {
+		return Budget{}, nil
+	}
+	if usd, ok := strings.CutPrefix(s, "$"); ok {
+		f, err := strconv.ParseFloat(usd, 64)
+		if err != nil || !(f > 0 && f < 1e9) {
+			return Budget{}, fmt.Errorf("want dollars such as \"$20\", not %q", s)
+		}
+		return Budget{CostMicros: int64(math.Round(f * 1e6))}, nil
+	}
+	n, mult := s, 1.0
+	for unit, m := range map[string]float64{"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9} {
+		if v, ok := strings.CutSuffix(s, unit); ok {
+			n, mult = v, m
+		}
+	}
+	f, err := strconv.ParseFloat(n, 64)
+	if err != nil || !(f*mult >= 1 && f*mult < 1e15) {
+		return Budget{}, fmt.Errorf("want tokens such as \"500k\" or \"2M\", or dollars such as \"$20\", not %q", s)
+	}
+	return Budget{Tokens: int64(math.Round(f * mult))}, nil
+}
+
+// Budgets are the budgets the config file sets: one for the day, across a
+// host's sessions, and one per profile, for each session started with it.
+type Budgets struct {
+	Day      Budget
+	Profiles map[string]Budget
 }

@@ -4,8 +4,10 @@ import (
 	"math"
 )
 
-// usage writes a record's Usage (codec version 20).
-func (e *encoder) usage(u *Usage) {
+// usage writes a record's Usage and profile (codec version 20).
+func (e *encoder) usage(r *Record) {
+	e.str(r.Profile)
+	u := &r.Usage
 	e.tokens(u.Tokens)
 	e.int(u.Context)
 	e.int(u.Window)
@@ -32,7 +34,9 @@ func (e *encoder) usage(u *Usage) {
 	e.tokens(s.MsgTokens)
 }
 
-func (d *decoder) usage(u *Usage) {
+func (d *decoder) usage(r *Record) {
+	r.Profile = d.str()
+	u := &r.Usage
 	u.Tokens = d.tokens()
 	u.Context = d.int()
 	u.Window = d.int()

@@ -90,7 +90,7 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 			m.prsStopped = ""
 		}
 		m.rebuild()
-		cmds = append(cmds, m.hushed(msg.quiet), m.notify(msg.now))
+		cmds = append(cmds, m.hushed(msg.quiet), m.notify(msg.now), m.budgetNotify(msg.now))
 		if !msg.ingest && (m.pending.host == "" || msg.now.After(m.pending.until)) {
 			m.pending = pendingSel{} // found by now, or filtered out of sight
 		}

@@ -84,6 +84,7 @@ type Model struct {
 	pending pendingSel // a session just created, to select when it appears
 
 	notifier notifier // who entered Needs you (docs/design.md §15)
+	budgets  budgetWatch
 	// voice is this board's claim to notify; quiet is set while another
 	// board holds it (this one then tells nobody).
 	voice *notifyLock

@@ -120,6 +120,10 @@ type Options struct {
 	// BranchPrefix starts the branch of a worktree the dialog makes here
 	// (the config file's worktree.branch_prefix; "": lanes/).
 	BranchPrefix string
+	// UsageTopLine: the top line says what the agents spent today
+	// (usage.top_line); Budgets notify once when crossed (usage.go).
+	UsageTopLine bool
+	Budgets      state.Budgets
 	// NoNotify: LANES_NOTIFY=off, no notification about any session.
 	NoNotify bool
 	// NotifyWays are how the board notifies (NotifyWays' names; nil: all).

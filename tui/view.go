@@ -164,6 +164,9 @@ func (m Model) titleLine() string {
 		const note = "✗ PRs from GitHub off"
 		right, rw = l.errText.s(note), width(note)
 	}
+	if today := m.usageToday(); m.o.UsageTopLine && rw == 0 && today != "" && m.w-7-1-sw-1 >= width(today) {
+		right, rw = l.muted.s(today), width(today)
+	}
 	if rw > m.w-7-1 {
 		right, rw = "", 0
 	}

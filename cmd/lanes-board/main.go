@@ -43,6 +43,8 @@ func board(ctx context.Context, o cli.BoardOptions) error {
 		NotifyWays:   o.NotifyWays,
 		SaveTheme:    o.SaveTheme,
 		BranchPrefix: o.BranchPrefix,
+		UsageTopLine: o.UsageTopLine,
+		Budgets:      o.Budgets,
 		NoContent:    o.NoContent,
 		TmuxEnv:      o.TmuxEnv,
 		Dir:          o.Dir,

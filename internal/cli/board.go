@@ -54,6 +54,10 @@ type BoardOptions struct {
 	NotifyWays   []string
 	SaveTheme    func(theme string) error
 	BranchPrefix string // worktree.branch_prefix
+	// UsageTopLine (usage.top_line) and Budgets: what the agents spent
+	// today on the top line, and the budgets whose crossing notifies.
+	UsageTopLine bool
+	Budgets      state.Budgets
 	TmuxEnv      string // $TMUX
 	Dir          string // the new-session dialog's default directory
 	Agent        state.Agent
@@ -131,6 +135,8 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 		Dir:          cwd,
 		Agent:        a.boardAgent(),
 		BranchPrefix: a.setting("worktree.branch_prefix"),
+		UsageTopLine: a.cfg.On("usage.top_line", a.getenv),
+		Budgets:      a.budgets(),
 		Now:          a.now,
 		Hosts:        hosts,
 		SSH:          a.ssh(),
@@ -140,6 +146,19 @@ func (a *app) cmdBoard(ctx context.Context, args []string) int {
 		return a.fail(fmt.Errorf("board: %w", err))
 	}
 	return exitOK
+}
+
+// budgets are the config file's budgets (a bad one was refused when the
+// file was read).
+func (a *app) budgets() state.Budgets {
+	b := state.Budgets{Profiles: map[string]state.Budget{}}
+	b.Day, _ = state.ParseBudget(a.setting("usage.day_budget"))
+	for _, p := range a.cfg.Profiles {
+		if p.Budget != (state.Budget{}) {
+			b.Profiles[p.Name] = p.Budget
+		}
+	}
+	return b
 }
 
 // sameBuild refuses a board started by a lanes of another build (the

@@ -90,7 +90,7 @@ func benchSessionsOn(b *testing.B, tc *tmux.Client, n int, run string, agent sta
 	cwd := b.TempDir()
 	for i := range n {
 		a.stdout, a.stderr = discard{}, discard{}
-		if _, err := a.svc().Start(context.Background(), fmt.Sprintf("s%d", i), agent, cwd, []string{"sh", "-c", run}, nil, nil); err != nil {
+		if _, err := a.svc().Start(context.Background(), fmt.Sprintf("s%d", i), agent, cwd, []string{"sh", "-c", run}, session.Profile{}, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -76,7 +76,7 @@ func (a *app) cmdNew(ctx context.Context, args []string) int {
 			return a.fail(err)
 		}
 	}
-	r, err := a.svc().Start(ctx, name, agent, dir, extra, p.Env, wt)
+	r, err := a.svc().Start(ctx, name, agent, dir, extra, session.Profile{Name: p.Name, Env: p.Env}, wt)
 	if err != nil {
 		return a.fail(err)
 	}

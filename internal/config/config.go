@@ -59,6 +59,10 @@ var Settings = []Setting{
 		Doc: "how: terminal (bell and OSC 9/777), tmux (a message on tmux's clients), desktop (notify-send)", check: eachOf(NotifyWays...)},
 	{Key: "pr.every", Kind: Duration, Env: "LANES_PR_EVERY", Default: "60s",
 		Doc: "how often the board reads PRs with gh (at least 5s), or off", check: checkEvery},
+	{Key: "usage.top_line", Kind: Bool, Default: "true",
+		Doc: "the board's top line shows what the agents spent today (tokens, and cost where they report it)"},
+	{Key: "usage.day_budget", Kind: String,
+		Doc: "tokens (\"2M\") or dollars (\"$20\") the agents of this host may spend a day; crossing it notifies once (\"\": none)", check: checkBudget},
 	{Key: "worktree.enabled", Kind: Bool, Flag: "new --worktree", Default: "false",
 		Doc: "true: `lanes new` starts every session in a new worktree (new --worktree=false: not this one)"},
 	{Key: "worktree.root", Kind: String, Env: "LANES_WORKTREE_ROOT",
@@ -81,11 +85,14 @@ type Profile struct {
 	Env      []string // KEY=VALUE, sorted by key
 	Dir      string   // "": the current directory
 	Worktree *bool    // nil: worktree.enabled
-	Line     int      // where its table starts
+	// Budget is what each session started with it may spend; crossing
+	// it notifies once (zero: none).
+	Budget state.Budget
+	Line   int // where its table starts
 }
 
 // profileKeys are a profile's keys.
-var profileKeys = []string{"agent", "args", "env", "dir", "worktree"}
+var profileKeys = []string{"agent", "args", "env", "dir", "worktree", "budget"}
 
 // Value is a setting as the file says it.
 type Value struct {
@@ -249,6 +256,11 @@ func checkEvery(v Value) error {
 		return fmt.Errorf("want a duration of at least 5s (such as \"60s\" or \"2m\") or \"off\", not %q", v.Text)
 	}
 	return nil
+}
+
+func checkBudget(v Value) error {
+	_, err := state.ParseBudget(v.Text)
+	return err
 }
 
 func checkAbs(v Value) error {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"lanes/state"
 )
 
 // profiles takes the [profiles.NAME] tables.
@@ -69,6 +71,16 @@ func (r *reader) profile(p *Profile, path []string, t map[string]any) bool {
 				bad(k, "%v", err)
 			}
 			p.Env = env
+		case "budget":
+			s, _ := v.(string)
+			b, err := state.ParseBudget(s)
+			switch {
+			case s == "":
+				bad(k, "want tokens (\"2M\") or dollars (\"$20\") in quotes, not %s", kindOf(v))
+			case err != nil:
+				bad(k, "%v", err)
+			}
+			p.Budget = b
 		case "worktree":
 			b, ok := v.(bool)
 			if !ok {

@@ -115,5 +115,8 @@ func (j *Usage) state() state.Usage {
 		}
 		u.Days = append(u.Days, state.DayUsage{Day: d.Day, Tokens: d.Tokens.state()})
 	}
+	if n := len(u.Days) - state.UsageKeepDays; n > 0 { // as many as a record keeps
+		u.Days = u.Days[n:]
+	}
 	return u
 }

@@ -38,7 +38,14 @@ func (s *Service) Create(ctx context.Context, name string, agent state.Agent, di
 			return nil, err
 		}
 	}
-	return s.Start(ctx, name, agent, dir, args, nil, wt)
+	return s.Start(ctx, name, agent, dir, args, Profile{}, wt)
+}
+
+// Profile is what a session takes from the config file's profile it was
+// started with: its name (its usage budget's, §17) and its variables.
+type Profile struct {
+	Name string
+	Env  []string
 }
 
 // WorkDir is dir (given as what, "--dir" say) made absolute, or the
@@ -66,12 +73,12 @@ func WorkDir(what, dir string) (string, error) {
 // invocation; any failure removes both. args go to the agent, or are the
 // command itself for a custom one. With wt, the worktree is made first
 // and the session starts in it; a failure removes it too.
-func (s *Service) Start(ctx context.Context, name string, agent state.Agent, dir string, args, env []string, wt *WorktreePlan) (*state.Record, error) {
+func (s *Service) Start(ctx context.Context, name string, agent state.Agent, dir string, args []string, p Profile, wt *WorktreePlan) (*state.Record, error) {
 	st, err := s.Store()
 	if err != nil {
 		return nil, err
 	}
-	r, plan, err := s.newRecord(ctx, st, name, agent, dir, args, env, wt)
+	r, plan, err := s.newRecord(ctx, st, name, agent, dir, args, p, wt)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +145,7 @@ func (s *Service) addWorktree(ctx context.Context, st *store.Store, r *state.Rec
 
 // newRecord is the record of a session about to start, and how to start
 // it; with wt, in the worktree Start makes once the record is stored.
-func (s *Service) newRecord(ctx context.Context, st *store.Store, name string, agent state.Agent, dir string, args, env []string, wt *WorktreePlan) (*state.Record, spawn, error) {
+func (s *Service) newRecord(ctx context.Context, st *store.Store, name string, agent state.Agent, dir string, args []string, p Profile, wt *WorktreePlan) (*state.Record, spawn, error) {
 	id, err := freshID(st, name)
 	if err != nil {
 		return nil, spawn{}, err
@@ -147,7 +154,7 @@ func (s *Service) newRecord(ctx context.Context, st *store.Store, name string, a
 		dir = wt.path
 	}
 	r := &state.Record{
-		ID: id, Name: name, Agent: agent, Dir: dir, Env: env,
+		ID: id, Name: name, Agent: agent, Dir: dir, Env: p.Env, Profile: p.Name,
 		CreatedAt: s.now().UTC(),
 		Runtime: state.Runtime{Socket: s.Socket, TmuxSession: state.TmuxSessionName(name), Launch: state.NewID(),
 			Source: "user", At: s.now().UTC()},

@@ -1,0 +1,87 @@
+package tui
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"lanes/state"
+)
+
+// budgetWatch remembers which budgets (the config file's, docs/design.md
+// §17) were crossed, so that crossing one notifies once: a budget already
+// crossed when the board starts says nothing.
+type budgetWatch struct {
+	crossed map[string]bool // nil until the board's first load
+}
+
+// crossings are what crossed a budget since the last call, in words: the
+// day's total of this host's sessions, or a session its profile's.
+func (w *budgetWatch) crossings(recs []*state.Record, b state.Budgets, now time.Time) []string {
+	today := now.Local().Format(time.DateOnly)
+	was, first := w.crossed, w.crossed == nil
+	if first {
+		w.crossed = map[string]bool{}
+	}
+	var said []string
+	cross := func(key, words string) {
+		if !w.crossed[key] && !first && !was[key] {
+			said = append(said, words)
+		}
+		w.crossed[key] = true
+	}
+	var day state.Tokens
+	for _, r := range recs {
+		day = day.Add(r.Usage.Since(today))
+		if pb, ok := b.Profiles[r.Profile]; ok && r.Profile != "" && pb.Crossed(r.Usage.Tokens) {
+			cross("session "+r.ID, r.Name+" spent its profile "+r.Profile+"'s budget of "+pb.String()+" ("+spent(r.Usage.Tokens)+")")
+		}
+	}
+	if b.Day.Crossed(day) {
+		cross("day "+today, "the agents spent today's budget of "+b.Day.String()+" ("+spent(day)+")")
+	}
+	slices.Sort(said)
+	return said
+}
+
+// spent is what t says in a few words: "2.1M tok, $4.20".
+func spent(t state.Tokens) string {
+	s := count(t.Total()) + " tok"
+	if t.CostMicros > 0 {
+		s += ", " + dollars(t.CostMicros)
+	}
+	return s
+}
+
+// budgetNotify tells the user about each budget crossed since the last
+// cycle, as entering Needs you does (the same ways, the same quiet).
+func (m *Model) budgetNotify(now time.Time) tea.Cmd {
+	said := m.budgets.crossings(m.recs, m.o.Budgets, now)
+	if len(said) == 0 || m.o.NoNotify || m.quiet {
+		return nil
+	}
+	n := Notice{Title: "lanes", Body: state.Summary(strings.Join(said, "; "), state.MessageMax), Jump: "lanes usage --since today"}
+	for _, r := range m.recs {
+		if r.Live() && !slices.Contains(n.Sockets, r.Runtime.Socket) {
+			n.Sockets = append(n.Sockets, r.Runtime.Socket)
+		}
+	}
+	m.pace.kick()
+	return tea.Batch(notifyCmd(m.ctx, n, m.o.TmuxEnv != "", way(m.o.NotifyWays, "terminal"), m.o.Notify), m.flash(n.Body, false))
+}
+
+// usageToday is what the agents of every session the board shows spent
+// today, as the top line says it ("" for nothing).
+func (m *Model) usageToday() string {
+	today := m.now.Local().Format(time.DateOnly)
+	var t state.Tokens
+	for _, v := range m.withHosts() {
+		t = t.Add(v.Rec.Usage.Since(today))
+	}
+	if t.Total() == 0 {
+		return ""
+	}
+	return "today " + spent(t)
+}
