@@ -13,7 +13,7 @@ import (
 )
 
 // Usage is what a session's agent spent, as the agent's own records say
-// (docs/design.md §17): numbers only, never a word of what the records
+// (docs/design.md §18): numbers only, never a word of what the records
 // hold. It is a fact beside activity; only a limit window or the context
 // near their end show, as marks (UsageMarks).
 type Usage struct {
@@ -272,7 +272,7 @@ func ValidTranscript(p string) bool {
 	return true
 }
 
-// Budget is a limit the user set on spending (docs/design.md §17): tokens,
+// Budget is a limit the user set on spending (docs/design.md §18): tokens,
 // or the agents' own cost figures in millionths of a dollar; zero, none.
 type Budget struct {
 	Tokens     int64

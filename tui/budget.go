@@ -11,7 +11,7 @@ import (
 )
 
 // budgetWatch remembers which budgets (the config file's, docs/design.md
-// §17) were crossed, so that crossing one notifies once: a budget already
+// §18) were crossed, so that crossing one notifies once: a budget already
 // crossed when the board starts says nothing.
 type budgetWatch struct {
 	crossed map[string]bool // nil until the board's first load

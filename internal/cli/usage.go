@@ -20,7 +20,7 @@ import (
 var usageBys = []string{"session", "agent", "host", "day"}
 
 // cmdUsage is `lanes usage`: what the agents spent, from their own records
-// (docs/design.md §17), summed over this host's sessions, ended ones too,
+// (docs/design.md §18), summed over this host's sessions, ended ones too,
 // and with --all-hosts every host's.
 func (a *app) cmdUsage(ctx context.Context, args []string) int {
 	fs := a.flags("usage")

@@ -93,7 +93,7 @@ type Session struct {
 	// "" for a session of this machine (always present: a script reads
 	// one key, not a key or its absence; docs/design.md §16).
 	Host string `json:"host"`
-	// Usage is what its agent spent (docs/design.md §17): null until
+	// Usage is what its agent spent (docs/design.md §18): null until
 	// lanes read any; numbers whatever LANES_CONTENT says.
 	Usage *Usage `json:"usage"`
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // Usage is what a session's agent spent, as its own records say
-// (docs/design.md §17); null in a listing until lanes read any.
+// (docs/design.md §18); null in a listing until lanes read any.
 type Usage struct {
 	Tokens
 	// CostUSD is the agent's own cost figure, null where it reports none.

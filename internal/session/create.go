@@ -42,7 +42,7 @@ func (s *Service) Create(ctx context.Context, name string, agent state.Agent, di
 }
 
 // Profile is what a session takes from the config file's profile it was
-// started with: its name (its usage budget's, §17) and its variables.
+// started with: its name (its usage budget's, §18) and its variables.
 type Profile struct {
 	Name string
 	Env  []string
