@@ -11,12 +11,10 @@ type anthropic struct{}
 
 func newAnthropic() dialect { return &anthropic{} }
 
-var usage = map[string]int{"input_tokens": 10, "output_tokens": 5}
-
 func (a *anthropic) begin(s *sse) {
 	s.event("message_start", map[string]any{"type": "message_start", "message": map[string]any{
 		"id": callID("msg", 0), "type": "message", "role": "assistant", "model": s.model,
-		"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": usage}})
+		"content": []any{}, "stop_reason": nil, "stop_sequence": nil, "usage": anthropicUsage(s.usage, 1)}})
 }
 
 func (a *anthropic) textStart(s *sse, i int) {
@@ -44,7 +42,7 @@ func (a *anthropic) tool(s *sse, i int, call renderedTool) {
 func (a *anthropic) finish(s *sse, usedTool bool) {
 	s.event("message_delta", map[string]any{"type": "message_delta",
 		"delta": map[string]any{"stop_reason": stopReason(usedTool), "stop_sequence": nil},
-		"usage": map[string]int{"output_tokens": 5}})
+		"usage": map[string]int{"output_tokens": s.usage.Output}})
 	s.event("message_stop", map[string]any{"type": "message_stop"})
 }
 
@@ -71,7 +69,7 @@ func (a *anthropic) errorBody(code int) any {
 func (a *anthropic) plain(model, text string) any {
 	return map[string]any{"id": callID("msg", 0), "type": "message", "role": "assistant", "model": model,
 		"content":     []any{map[string]any{"type": "text", "text": text}},
-		"stop_reason": "end_turn", "stop_sequence": nil, "usage": usage}
+		"stop_reason": "end_turn", "stop_sequence": nil, "usage": anthropicUsage(sideUsage, sideUsage.Output)}
 }
 
 func (a *anthropic) tokenCount() any { return map[string]int{"input_tokens": 10} }

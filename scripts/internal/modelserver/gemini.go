@@ -12,14 +12,13 @@ type gemini struct{}
 
 func newGemini() dialect { return gemini{} }
 
-var geminiUsage = map[string]int{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15}
-
-func (gemini) candidate(parts []any, finish bool) map[string]any {
+// candidate is one event; the last (u not nil) says STOP and the usage.
+func (gemini) candidate(parts []any, u *Usage) map[string]any {
 	c := map[string]any{"content": map[string]any{"parts": parts, "role": "model"}, "index": 0}
 	ev := map[string]any{"candidates": []any{c}}
-	if finish {
+	if u != nil {
 		c["finishReason"] = "STOP"
-		ev["usageMetadata"] = geminiUsage
+		ev["usageMetadata"] = geminiUsage(*u)
 	}
 	return ev
 }
@@ -28,20 +27,20 @@ func (gemini) begin(*sse)          {}
 func (gemini) textStart(*sse, int) {}
 
 func (g gemini) textDelta(s *sse, _ int, chunk string) {
-	s.event("", g.candidate([]any{map[string]any{"text": chunk}}, false))
+	s.event("", g.candidate([]any{map[string]any{"text": chunk}}, nil))
 }
 
 func (gemini) textStop(*sse, int, string) {}
 
 func (g gemini) tool(s *sse, _ int, call renderedTool) {
 	s.event("", g.candidate([]any{map[string]any{"functionCall": map[string]any{
-		"name": call.name, "args": json.RawMessage(call.input)}}}, false))
+		"name": call.name, "args": json.RawMessage(call.input)}}}, nil))
 }
 
 // finish sends an empty text part with finishReason STOP: Gemini's stream
 // has no separate end event. A tool call also ends with STOP.
 func (g gemini) finish(s *sse, _ bool) {
-	s.event("", g.candidate([]any{map[string]any{"text": ""}}, true))
+	s.event("", g.candidate([]any{map[string]any{"text": ""}}, &s.usage))
 }
 
 var geminiStatus = map[int]string{400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 429: "RESOURCE_EXHAUSTED",
@@ -66,7 +65,7 @@ func (gemini) limited(time.Time) (http.Header, any) {
 }
 
 func (g gemini) plain(model, text string) any {
-	ev := g.candidate([]any{map[string]any{"text": text}}, true)
+	ev := g.candidate([]any{map[string]any{"text": text}}, &sideUsage)
 	ev["modelVersion"] = model
 	return ev
 }

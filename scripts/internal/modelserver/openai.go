@@ -16,9 +16,6 @@ type responses struct {
 
 func newResponses() dialect { return &responses{id: callID("resp", 0)} }
 
-var responsesUsage = map[string]any{"input_tokens": 10, "input_tokens_details": map[string]int{"cached_tokens": 0},
-	"output_tokens": 5, "output_tokens_details": map[string]int{"reasoning_tokens": 0}, "total_tokens": 15}
-
 // event adds the type and the sequence number every Responses event carries.
 func (o *responses) event(s *sse, typ string, fields map[string]any) {
 	fields["type"], fields["sequence_number"] = typ, o.seq
@@ -70,7 +67,7 @@ func (o *responses) tool(s *sse, i int, call renderedTool) {
 
 func (o *responses) finish(s *sse, _ bool) {
 	o.event(s, "response.completed", map[string]any{"response": map[string]any{"id": o.id,
-		"object": "response", "status": "completed", "output": o.output, "usage": responsesUsage}})
+		"object": "response", "status": "completed", "output": o.output, "usage": responsesUsage(s.usage)}})
 }
 
 func (o *responses) errorBody(code int) any { return openAIError(code) }
@@ -79,7 +76,7 @@ func (o *responses) plain(model, text string) any {
 	return map[string]any{"id": o.id, "object": "response", "status": "completed", "model": model,
 		"output": []any{map[string]any{"type": "message", "id": o.msgID(0), "role": "assistant", "status": "completed",
 			"content": []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}}}},
-		"usage": responsesUsage}
+		"usage": responsesUsage(sideUsage)}
 }
 
 func (o *responses) tokenCount() any { return map[string]int{"input_tokens": 10} }
@@ -162,8 +159,7 @@ func (c *chat) finish(s *sse, usedTool bool) {
 	if usedTool {
 		reason = "tool_calls"
 	}
-	c.chunk(s, map[string]any{}, reason, map[string]any{"usage": map[string]int{
-		"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}})
+	c.chunk(s, map[string]any{}, reason, map[string]any{"usage": chatUsage(s.usage)})
 	s.event("", "[DONE]")
 }
 
@@ -173,7 +169,7 @@ func (c *chat) plain(model, text string) any {
 	return map[string]any{"id": c.id, "object": "chat.completion", "created": 0, "model": model,
 		"choices": []any{map[string]any{"index": 0, "message": map[string]any{"role": "assistant", "content": text},
 			"finish_reason": "stop"}},
-		"usage": map[string]int{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}}
+		"usage": chatUsage(sideUsage)}
 }
 
 func (c *chat) tokenCount() any { return map[string]int{"prompt_tokens": 10} }

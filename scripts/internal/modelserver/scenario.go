@@ -32,6 +32,9 @@ import (
 type Scenario struct {
 	Name  string `json:"name"`
 	Turns []Turn `json:"turns"`
+	// Limits are the rate-limit windows its Responses answers report
+	// (nil: DefaultLimits).
+	Limits *Limits `json:"limits,omitempty"`
 }
 
 // Turn is one model response, made of steps streamed in order.

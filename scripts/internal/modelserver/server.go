@@ -50,6 +50,9 @@ type Entry struct {
 	// ended, or the agent went away): from then on the model is not
 	// working for the agent.
 	Done time.Time `json:"done,omitzero"`
+	// Usage is what the answer reported (nil: none, as for an error,
+	// a stream cut short, a token count or a probe).
+	Usage *Usage `json:"usage,omitempty"`
 }
 
 // New returns a server with no scenarios assigned.
@@ -146,12 +149,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	} else if len(body) > 0 {
 		e.Body, _ = json.Marshal(string(body))
 	}
+	if api != nil {
+		if d, ok := api().(windows); ok {
+			d.limitHeaders(w.Header(), s.limitsFor(key), time.Now())
+		}
+	}
+	if req.kind == "side" {
+		u := sideUsage
+		e.Usage = &u
+	}
 	var turn Turn
+	var served *Usage // a main answer's usage, once its stream got to the end
 	if req.kind == "main" {
 		var at int
 		turn, at = s.take(key, body, &e)
 		turn = turn.filled(body)
-		defer s.done(key, at)
+		defer func() { s.done(key, at, served) }()
 	} else {
 		s.record(key, e)
 	}
@@ -166,9 +179,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case req.kind == "side" && !req.stream:
 		writeJSON(w, http.StatusOK, api().plain(req.model, sideText))
 	case req.kind == "side":
-		play(w, r, api, req.model, Turn{Text(sideText)})
+		play(w, r, api, req.model, Turn{Text(sideText)}, sideUsage)
 	default:
-		play(w, r, api, req.model, turn)
+		_, writes := api().(*anthropic)
+		if u := turnUsage(e.Turn, writes); play(w, r, api, req.model, turn, u) {
+			served = &u
+		}
 	}
 }
 
@@ -187,12 +203,13 @@ func (s *Server) take(key string, body []byte, e *Entry) (Turn, int) {
 	return ss.turnFor(key, body, e), at
 }
 
-// done notes when the answer to the main request at log index at was over.
-func (s *Server) done(key string, at int) {
+// done notes when the answer to the main request at log index at was
+// over, and the usage it reported.
+func (s *Server) done(key string, at int, u *Usage) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ss := s.sessions[key]; ss != nil && at < len(ss.log) {
-		ss.log[at].Done = time.Now()
+		ss.log[at].Done, ss.log[at].Usage = time.Now(), u
 	}
 }
 

@@ -87,10 +87,11 @@ func classify(method, path string, body []byte) (func() dialect, request) {
 	return newGemini, req
 }
 
-// play answers with turn: an HTTP error, or a stream of its steps.
-func play(w http.ResponseWriter, r *http.Request, newDialect func() dialect, model string, turn Turn) {
+// play answers with turn: an HTTP error, or a stream of its steps ending
+// with u; it reports whether the stream got to its end, usage and all.
+func play(w http.ResponseWriter, r *http.Request, newDialect func() dialect, model string, turn Turn, u Usage) bool {
 	d := newDialect()
-	s := &sse{w: w, r: r}
+	s := &sse{w: w, r: r, usage: u}
 	if last := turn[len(turn)-1]; last.Error != 0 || last.Limit != 0 {
 		for _, st := range turn[:len(turn)-1] {
 			s.sleep(st.DelayMS)
@@ -106,7 +107,7 @@ func play(w http.ResponseWriter, r *http.Request, newDialect func() dialect, mod
 			}
 			writeJSON(w, http.StatusTooManyRequests, body)
 		}
-		return
+		return false
 	}
 	s.model = model
 	h := w.Header()
@@ -134,10 +135,11 @@ func play(w http.ResponseWriter, r *http.Request, newDialect func() dialect, mod
 			block, usedTool = block+1, true
 		}
 		if s.err != nil {
-			return // the client cut the stream
+			return false // the client cut the stream
 		}
 	}
 	d.finish(s, usedTool)
+	return s.err == nil
 }
 
 // chunks splits text after each space, so a slow stream shows word by word.
@@ -166,6 +168,7 @@ type sse struct {
 	w     http.ResponseWriter
 	r     *http.Request
 	model string
+	usage Usage // what the stream's end reports
 	err   error // first write failure or client cancellation; later writes do nothing
 }
 
