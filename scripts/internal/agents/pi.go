@@ -20,7 +20,7 @@ var piAgent = agent{
 		if err := h.write(".pi/agent/models.json", map[string]any{"providers": map[string]any{"scripted": map[string]any{
 			"baseUrl": url + "/v1", "api": "openai-completions", "apiKey": fakeKey,
 			"compat": map[string]any{"supportsDeveloperRole": false, "supportsReasoningEffort": false},
-			"models": []any{map[string]any{"id": "fake-model"}}}}}); err != nil {
+			"models": []any{map[string]any{"id": "fake-model", "cost": piPrices}}}}}); err != nil {
 			return err
 		}
 		if h.tap != "" {
@@ -38,6 +38,14 @@ var piAgent = agent{
 	quiet:     modelserver.ToolCall{Name: "bash", Input: json.RawMessage(`{"command":"echo hi"}`)},
 	toolEvent: "tool_start",
 }
+
+// piPrices are the scripted model's, in USD per million tokens: pi writes
+// each message's usage.cost from them. With the model server's token
+// counts (modelserver's turnUsage) every cost is a whole number of
+// micro-dollars, so the cost lanes shows can be checked to the last digit:
+// turn 1's 1007 input, 300 cached and 43 output tokens cost $0.001007 +
+// $0.000150 + $0.000086.
+var piPrices = map[string]float64{"input": 1, "output": 2, "cacheRead": 0.5, "cacheWrite": 1.25}
 
 func init() { agents = append(agents, piAgent) }
 
