@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -87,4 +89,18 @@ func (r *run) requests() string {
 		parts = append(parts, p)
 	}
 	return strings.Join(parts, "; ")
+}
+
+// keepModelLog writes, with --keep, the model server's log for this run
+// (every request, and the usage each answer reported) to modellog.json in
+// the world, since the server goes with the harness: what the agent was
+// told is what its own records are checked against.
+func (r *run) keepModelLog() {
+	b, err := json.MarshalIndent(r.srv.Log(r.key), "", "  ")
+	if err == nil {
+		err = os.WriteFile(filepath.Join(r.w.Root, "modellog.json"), b, 0o600)
+	}
+	if err != nil {
+		fmt.Printf("       keeping the model log: %v\n", err)
+	}
 }

@@ -76,6 +76,7 @@ func runOne(cfg config, a agent, sc scenario) (rw row) {
 	defer func() {
 		r.stopSampler()
 		if cfg.keep {
+			r.keepModelLog()
 			fmt.Printf("       kept: tmux -L %s attach -t lanes-%s   (HOME %s, state %s; kill with: tmux -L %s kill-server; rm -rf %s)\n",
 				w.Socket, r.name, w.Home, w.State, w.Socket, w.Root)
 			return
