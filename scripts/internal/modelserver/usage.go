@@ -52,9 +52,12 @@ type Limits struct {
 }
 
 // DefaultLimits is a five-hour window 42% used, resetting in an hour, and
-// a weekly one 93% used, resetting in three days.
+// a weekly one 61% used, resetting in three days: under 75%, past which
+// Codex 0.171.0 warns ("Heads up, you have less than 10% of your weekly
+// limit left" at 93%) and opens an "Approaching rate limits" menu that
+// offers another model, which every walk would meet.
 var DefaultLimits = Limits{PrimaryUsed: 42, PrimaryWindowMin: 300, PrimaryResetIn: 3600,
-	SecondaryUsed: 93, SecondaryWindowMin: 10080, SecondaryResetIn: 3 * 24 * 3600}
+	SecondaryUsed: 61, SecondaryWindowMin: 10080, SecondaryResetIn: 3 * 24 * 3600}
 
 // windows is a dialect whose API reports rate-limit windows in headers.
 type windows interface {
