@@ -1,0 +1,160 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"lanes/agent"
+	"lanes/internal/testenv"
+	"lanes/state"
+)
+
+const usageFixtures = "../../testdata/real/usage"
+
+// served is a run's <run>.expected.json: what the scripted model server
+// served that session (testdata/real/usage/README.md).
+type served struct {
+	Input      int64 `json:"input"`
+	Output     int64 `json:"output"`
+	CacheRead  int64 `json:"cache_read"`
+	CacheWrite int64 `json:"cache_write"`
+	CostMicros int64 `json:"cost_micros"`
+}
+
+// `lanes usage --json` over a session per recorded run of every real agent
+// totals exactly what the model server served them all: the records read
+// as the cycles read them, OpenCode's numbers as its own plugin sends them
+// from the events it got (replayed under node) through `lanes hook`.
+func TestUsageTotalsWhatWasServed(t *testing.T) {
+	now := time.Now()
+	var recs []*state.Record
+	var want served
+	files, _ := filepath.Glob(filepath.Join(usageFixtures, "*", "*.expected.json"))
+	dir := t.TempDir()
+	var opencode []string // the OpenCode runs' events
+	for i, exp := range files {
+		var s served
+		b, err := os.ReadFile(exp)
+		if err != nil || json.Unmarshal(b, &s) != nil {
+			t.Fatalf("%s: %v", exp, err)
+		}
+		want = served{want.Input + s.Input, want.Output + s.Output, want.CacheRead + s.CacheRead, want.CacheWrite + s.CacheWrite, want.CostMicros + s.CostMicros}
+		ag := state.Agent(filepath.Base(filepath.Dir(exp)))
+		r := lsRecord(fmt.Sprintf("use%05d", i), fmt.Sprintf("s%d", i), state.ActivityIdle, now)
+		r.Agent = ag
+		recs = append(recs, r)
+		run := strings.TrimSuffix(exp, ".expected.json")
+		if ag == state.AgentOpenCode {
+			opencode = append(opencode, r.ID+"\t"+run+".events.jsonl")
+			continue
+		}
+		copied := filepath.Join(dir, filepath.Base(filepath.Dir(exp))+"-"+filepath.Base(run)+".jsonl")
+		b, err = os.ReadFile(run + ".jsonl")
+		if err != nil || os.WriteFile(copied, b, 0o600) != nil {
+			t.Fatal(err)
+		}
+		r.Usage.Follow(copied)
+	}
+	if len(files) < 14 || len(opencode) == 0 {
+		t.Fatalf("%d recorded runs (%d of OpenCode), want those of testdata/real/usage", len(files), len(opencode))
+	}
+	e := lsEnv(t, recs...)
+	for _, oc := range opencode {
+		id, events, _ := strings.Cut(oc, "\t")
+		for _, payload := range openCodePluginSends(t, events) {
+			e.vars["LANES_SESSION"], e.vars["LANES_LAUNCH"] = id, recs[0].Runtime.Launch
+			e.stdin = payload
+			if _, errs, code := e.run("hook", "opencode"); code != 0 || errs != "" {
+				t.Fatalf("hook: %d %s", code, errs)
+			}
+		}
+	}
+	var got usageSums
+	if err := json.Unmarshal([]byte(e.must("usage", "--json")), &got); err != nil {
+		t.Fatal(err)
+	}
+	tot := got.Total
+	if g := (served{tot.Input, tot.Output, tot.CacheRead, tot.CacheWrite, tot.CostMicros}); g != want || tot.Sessions != len(files) {
+		t.Fatalf("lanes usage totals %+v over %d sessions, served %+v over %d", g, tot.Sessions, want, len(files))
+	}
+	// By agent, the rows add up to the same.
+	if err := json.Unmarshal([]byte(e.must("usage", "--json", "--by", "agent", "--since", "7d")), &got); err != nil {
+		t.Fatal(err)
+	}
+	var sum int64
+	for _, r := range got.Rows {
+		sum += r.Total
+	}
+	if len(got.Rows) != 6 || sum != want.Input+want.Output+want.CacheRead+want.CacheWrite {
+		t.Fatalf("by agent: %+v", got.Rows)
+	}
+	// Numbers are not content: they show with LANES_CONTENT=off too.
+	e.vars[state.EnvContent] = "off"
+	for _, s := range e.ls() {
+		if s.Usage == nil || s.Usage.Total == 0 {
+			t.Fatalf("%s lists no usage with content off", s.Name)
+		}
+	}
+}
+
+// openCodePluginSends replays the recorded bus events through lanes'
+// OpenCode plugin, run by node, and returns the payloads it sent lanes.
+func openCodePluginSends(t *testing.T, events string) []string {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		testenv.Skip(t, "node not installed")
+	}
+	dir := t.TempDir()
+	calls := filepath.Join(dir, "calls")
+	fake := filepath.Join(dir, "lanes")
+	writeScript(t, dir, "lanes", "f=$(mktemp '"+calls+"/'$(date +%s%N)'.XXXXXX')\ncat > \"$f.tmp\" && mv \"$f.tmp\" \"$f.json\"\n")
+	if err := os.Mkdir(calls, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	p, err := agent.Launch(state.AgentOpenCode, fake, dir, "abcd1234", nil, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for path, b := range p.Files {
+		if strings.HasSuffix(path, ".js") {
+			writeFile(t, filepath.Join(dir, "lanes.mjs"), string(b))
+		}
+	}
+	abs, _ := filepath.Abs(events)
+	writeFile(t, filepath.Join(dir, "driver.mjs"), `
+import { LanesPlugin } from "./lanes.mjs";
+import { readFileSync } from "node:fs";
+const hooks = await LanesPlugin({});
+for (const line of readFileSync(`+"`"+abs+"`"+`, "utf8").split("\n").filter(Boolean)) {
+  const { payload } = JSON.parse(line);
+  await hooks.event({ event: { type: payload.type, properties: payload.properties } });
+}
+`)
+	cmd := exec.Command(node, "driver.mjs")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	sent, _ := filepath.Glob(filepath.Join(calls, "*.json"))
+	var out []string
+	for _, f := range sent {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(string(b), "message.usage") {
+			out = append(out, string(b))
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("the plugin sent no usage for %s", events)
+	}
+	return out
+}
