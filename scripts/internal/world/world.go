@@ -237,7 +237,23 @@ type Session struct {
 	Automatic        bool                          `json:"automatic"`
 	Failure          *string                       `json:"failure"`
 	Retry            *string                       `json:"retry"`
+	Usage            *Usage                        `json:"usage"`
 	Extra            map[string]string             `json:"-"`
+}
+
+// Usage is the part of a session's usage the programs read.
+type Usage struct {
+	Input         int64  `json:"input"`
+	Output        int64  `json:"output"`
+	CacheRead     int64  `json:"cache_read"`
+	CacheWrite    int64  `json:"cache_write"`
+	CostMicros    int64  `json:"cost_micros"`
+	Context       int64  `json:"context"`
+	ContextWindow *int64 `json:"context_window"`
+	Limits        []struct {
+		Name    string  `json:"name"`
+		UsedPct float64 `json:"used_pct"`
+	} `json:"limits"`
 }
 
 // Ls is `lanes ls --json --all`, keyed by name.
