@@ -1,7 +1,6 @@
 package state
 
 import (
-	"encoding/json"
 	"strings"
 )
 
@@ -200,24 +199,13 @@ func claudePlan(lines []string) (PlanDialog, bool) {
 
 // Claude Code: an assistant message's line, once per content block, each
 // with the message's usage (testdata/real/usage/claude).
-var claudeUsage = UsageReading{Marker: []byte(`"usage"`), Read: func(b []byte) (UsageLine, bool) {
-	var v struct {
-		Type      string `json:"type"`
-		Timestamp string `json:"timestamp"`
-		Message   struct {
-			ID    string `json:"id"`
-			Usage *struct {
-				In         int64 `json:"input_tokens"`
-				CacheWrite int64 `json:"cache_creation_input_tokens"`
-				CacheRead  int64 `json:"cache_read_input_tokens"`
-				Out        int64 `json:"output_tokens"`
-			} `json:"usage"`
-		} `json:"message"`
-	}
-	if json.Unmarshal(b, &v) != nil || v.Type != "assistant" || v.Message.Usage == nil {
+var claudeUsage = UsageReading{Markers: markers(`"usage"`), Read: func(b []byte) (UsageLine, bool) {
+	top := fields(b, "type", "message", "timestamp")
+	m := fields(top[1], "id", "usage")
+	if str(top[0]) != "assistant" || m[1] == nil {
 		return UsageLine{}, false
 	}
-	u := v.Message.Usage
-	t := counts(Tokens{In: u.In, Out: u.Out, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite})
-	return UsageLine{Msg: v.Message.ID, Tokens: t, Context: t.Total(), At: stamp(v.Timestamp)}, true
+	n := ints(m[1], "input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens")
+	t := counts(Tokens{In: n[0], Out: n[1], CacheRead: n[2], CacheWrite: n[3]})
+	return UsageLine{Msg: str(m[0]), Tokens: t, Context: t.Total(), At: stamp(str(top[2]))}, true
 }}

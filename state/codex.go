@@ -1,7 +1,7 @@
 package state
 
 import (
-	"encoding/json"
+	"strconv"
 	"time"
 )
 
@@ -122,56 +122,32 @@ var codexMarkers = Markers{
 // running total, the last request's, the model's window and the
 // account's limit windows (testdata/real/usage/codex). Its input counts
 // the cached part too.
-var codexUsage = UsageReading{Marker: []byte(`"token_count"`), Read: func(b []byte) (UsageLine, bool) {
-	type counts_ struct {
-		In         int64 `json:"input_tokens"`
-		Cached     int64 `json:"cached_input_tokens"`
-		CacheWrite int64 `json:"cache_write_input_tokens"`
-		Out        int64 `json:"output_tokens"`
-		Total      int64 `json:"total_tokens"`
-	}
-	type window struct {
-		Used    float64 `json:"used_percent"`
-		Minutes int64   `json:"window_minutes"`
-		Resets  int64   `json:"resets_at"`
-	}
-	var v struct {
-		Timestamp string `json:"timestamp"`
-		Payload   struct {
-			Type string `json:"type"`
-			Info *struct {
-				Total  counts_ `json:"total_token_usage"`
-				Last   counts_ `json:"last_token_usage"`
-				Window int64   `json:"model_context_window"`
-			} `json:"info"`
-			Limits *struct {
-				Primary   *window `json:"primary"`
-				Secondary *window `json:"secondary"`
-			} `json:"rate_limits"`
-		} `json:"payload"`
-	}
-	if json.Unmarshal(b, &v) != nil || v.Payload.Type != "token_count" {
+var codexUsage = UsageReading{Markers: markers(`"token_count"`), Read: func(b []byte) (UsageLine, bool) {
+	top := fields(b, "timestamp", "payload")
+	p := fields(top[1], "type", "info", "rate_limits")
+	if str(p[0]) != "token_count" {
 		return UsageLine{}, false
 	}
-	l := UsageLine{At: stamp(v.Timestamp)}
-	if i := v.Payload.Info; i != nil {
+	l := UsageLine{At: stamp(str(top[0]))}
+	if i := fields(p[1], "total_token_usage", "last_token_usage", "model_context_window"); i[0] != nil {
+		n := ints(i[0], "input_tokens", "cached_input_tokens", "output_tokens", "cache_write_input_tokens")
 		l.Cumulative = true
-		l.Tokens = counts(Tokens{In: i.Total.In - i.Total.Cached, Out: i.Total.Out, CacheRead: i.Total.Cached, CacheWrite: i.Total.CacheWrite})
-		l.Context, l.Window = max(i.Last.Total, 0), max(i.Window, 0)
+		l.Tokens = counts(Tokens{In: n[0] - n[1], Out: n[2], CacheRead: n[1], CacheWrite: n[3]})
+		window, _ := strconv.ParseInt(string(i[2]), 10, 64)
+		l.Context, l.Window = max(ints(i[1], "total_tokens")[0], 0), max(window, 0)
 	}
-	if lim := v.Payload.Limits; lim != nil {
-		for _, w := range []struct {
-			name string
-			w    *window
-		}{{"primary", lim.Primary}, {"secondary", lim.Secondary}} {
-			if w.w != nil && w.w.Used >= 0 && w.w.Used <= 100 {
-				at := time.Time{}
-				if w.w.Resets > 0 {
-					at = time.Unix(w.w.Resets, 0).UTC()
-				}
-				l.Limits = append(l.Limits, Limit{Name: w.name, UsedPct: w.w.Used, WindowMin: max(w.w.Minutes, 0), ResetsAt: at})
-			}
+	for _, name := range []string{"primary", "secondary"} {
+		w, _ := jsonAt(p[2], name)
+		used := jsonFloat(w, "used_percent")
+		if len(w) == 0 || string(w) == "null" || !(used >= 0 && used <= 100) {
+			continue
 		}
+		n := ints(w, "window_minutes", "resets_at")
+		var at time.Time
+		if n[1] > 0 {
+			at = time.Unix(n[1], 0).UTC()
+		}
+		l.Limits = append(l.Limits, Limit{Name: name, UsedPct: used, WindowMin: max(n[0], 0), ResetsAt: at})
 	}
 	return l, l.Cumulative || l.Limits != nil
 }}

@@ -1,7 +1,6 @@
 package state
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 )
@@ -181,23 +180,12 @@ func geminiOption(l string) bool {
 // Gemini CLI: a "gemini" message's line, written again when the message
 // gains its tool calls (testdata/real/usage/gemini). Its input counts the
 // cached part too; its thoughts are output.
-var geminiUsage = UsageReading{Marker: []byte(`"tokens"`), Read: func(b []byte) (UsageLine, bool) {
-	var v struct {
-		ID        string `json:"id"`
-		Type      string `json:"type"`
-		Timestamp string `json:"timestamp"`
-		Tokens    *struct {
-			In       int64 `json:"input"`
-			Out      int64 `json:"output"`
-			Cached   int64 `json:"cached"`
-			Thoughts int64 `json:"thoughts"`
-			Tool     int64 `json:"tool"`
-		} `json:"tokens"`
-	}
-	if json.Unmarshal(b, &v) != nil || v.Type != "gemini" || v.Tokens == nil {
+var geminiUsage = UsageReading{Markers: markers(`"tokens"`), Read: func(b []byte) (UsageLine, bool) {
+	top := fields(b, "id", "type", "timestamp", "tokens")
+	if str(top[1]) != "gemini" || top[3] == nil {
 		return UsageLine{}, false
 	}
-	t := v.Tokens
-	n := counts(Tokens{In: t.In - t.Cached + t.Tool, Out: t.Out + t.Thoughts, CacheRead: t.Cached})
-	return UsageLine{Msg: v.ID, Tokens: n, Context: n.Total(), At: stamp(v.Timestamp)}, true
+	t := ints(top[3], "input", "output", "cached", "thoughts", "tool")
+	n := counts(Tokens{In: t[0] - t[2] + t[4], Out: t[1] + t[3], CacheRead: t[2]})
+	return UsageLine{Msg: str(top[0]), Tokens: n, Context: n.Total(), At: stamp(str(top[2]))}, true
 }}

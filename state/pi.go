@@ -2,7 +2,6 @@ package state
 
 import (
 	"cmp"
-	"encoding/json"
 	"strings"
 )
 
@@ -102,30 +101,15 @@ var piEndKeeps = []string{"new", "resume", "fork", "reload"}
 
 // pi: an assistant message's line with its usage and the cost pi
 // computed from its model's prices (testdata/real/usage/pi).
-var piUsage = UsageReading{Marker: []byte(`"usage"`), Read: func(b []byte) (UsageLine, bool) {
-	var v struct {
-		ID        string `json:"id"`
-		Type      string `json:"type"`
-		Timestamp string `json:"timestamp"`
-		Message   struct {
-			Role  string `json:"role"`
-			Usage *struct {
-				In         int64 `json:"input"`
-				Out        int64 `json:"output"`
-				CacheRead  int64 `json:"cacheRead"`
-				CacheWrite int64 `json:"cacheWrite"`
-				Cost       struct {
-					Total float64 `json:"total"`
-				} `json:"cost"`
-			} `json:"usage"`
-		} `json:"message"`
-	}
-	if json.Unmarshal(b, &v) != nil || v.Type != "message" || v.Message.Role != "assistant" || v.Message.Usage == nil {
+var piUsage = UsageReading{Markers: markers(`"usage"`), Read: func(b []byte) (UsageLine, bool) {
+	top := fields(b, "id", "type", "timestamp", "message")
+	m := fields(top[3], "role", "usage")
+	if str(top[1]) != "message" || str(m[0]) != "assistant" || m[1] == nil {
 		return UsageLine{}, false
 	}
-	u := v.Message.Usage
-	n := counts(Tokens{In: u.In, Out: u.Out, CacheRead: u.CacheRead, CacheWrite: u.CacheWrite, CostMicros: micros(u.Cost.Total)})
+	u := ints(m[1], "input", "output", "cacheRead", "cacheWrite")
+	n := counts(Tokens{In: u[0], Out: u[1], CacheRead: u[2], CacheWrite: u[3], CostMicros: micros(jsonFloat(m[1], "cost", "total"))})
 	ctx := n
 	ctx.CostMicros = 0
-	return UsageLine{Msg: v.ID, Tokens: n, Context: ctx.Total(), At: stamp(v.Timestamp)}, true
+	return UsageLine{Msg: str(top[0]), Tokens: n, Context: ctx.Total(), At: stamp(str(top[2]))}, true
 }}

@@ -1,8 +1,6 @@
 package state
 
-import (
-	"encoding/json"
-)
+import ()
 
 // AgentQwen is Qwen Code.
 const AgentQwen Agent = "qwen"
@@ -113,22 +111,12 @@ var qwenMarkers = Markers{
 
 // Qwen Code: an assistant message's line with the API's usage metadata
 // (testdata/real/usage/qwen); the prompt's count holds the cached part.
-var qwenUsage = UsageReading{Marker: []byte(`"usageMetadata"`), Read: func(b []byte) (UsageLine, bool) {
-	var v struct {
-		UUID      string `json:"uuid"`
-		Type      string `json:"type"`
-		Timestamp string `json:"timestamp"`
-		Usage     *struct {
-			Prompt   int64 `json:"promptTokenCount"`
-			Out      int64 `json:"candidatesTokenCount"`
-			Thoughts int64 `json:"thoughtsTokenCount"`
-			Cached   int64 `json:"cachedContentTokenCount"`
-		} `json:"usageMetadata"`
-	}
-	if json.Unmarshal(b, &v) != nil || v.Type != "assistant" || v.Usage == nil {
+var qwenUsage = UsageReading{Markers: markers(`"usageMetadata"`), Read: func(b []byte) (UsageLine, bool) {
+	top := fields(b, "uuid", "type", "timestamp", "usageMetadata")
+	if str(top[1]) != "assistant" || top[3] == nil {
 		return UsageLine{}, false
 	}
-	u := v.Usage
-	n := counts(Tokens{In: u.Prompt - u.Cached, Out: u.Out + u.Thoughts, CacheRead: u.Cached})
-	return UsageLine{Msg: v.UUID, Tokens: n, Context: n.Total(), At: stamp(v.Timestamp)}, true
+	u := ints(top[3], "promptTokenCount", "candidatesTokenCount", "thoughtsTokenCount", "cachedContentTokenCount")
+	n := counts(Tokens{In: u[0] - u[3], Out: u[1] + u[2], CacheRead: u[3]})
+	return UsageLine{Msg: str(top[0]), Tokens: n, Context: n.Total(), At: stamp(str(top[2]))}, true
 }}

@@ -6,21 +6,34 @@ import (
 	"time"
 )
 
-// UsageReading is how lanes reads usage from one agent's records: Marker
-// is a text every line worth decoding holds (a line without it is passed
-// over undecoded: most of a transcript is messages), Read what one such
-// line says.
+// UsageReading is how lanes reads usage from one agent's records:
+// Markers are texts every line worth reading holds (a line without them
+// is passed over unread: most of a transcript is messages), Read what one
+// such line says (jsonpath.go: walked to its numbers, not decoded whole).
 type UsageReading struct {
-	Marker []byte
-	Read   func(line []byte) (UsageLine, bool)
+	Markers [][]byte
+	Read    func(line []byte) (UsageLine, bool)
+}
+
+func markers(m ...string) [][]byte {
+	out := make([][]byte, len(m))
+	for i, s := range m {
+		out[i] = []byte(s)
+	}
+	return out
 }
 
 // ReadUsage is what line of agent a's record says about usage; false when
 // it says nothing (or a is no agent whose records lanes reads).
 func ReadUsage(a Agent, line []byte) (UsageLine, bool) {
 	rd, ok := ReadingOf(a)
-	if !ok || rd.Usage == nil || !bytes.Contains(line, rd.Usage.Marker) {
+	if !ok || rd.Usage == nil {
 		return UsageLine{}, false
+	}
+	for _, m := range rd.Usage.Markers {
+		if !bytes.Contains(line, m) {
+			return UsageLine{}, false
+		}
 	}
 	return rd.Usage.Read(line)
 }

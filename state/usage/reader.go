@@ -20,14 +20,20 @@ import (
 const (
 	// CycleBytes is the most of one record a cycle reads: a long
 	// transcript met for the first time (an adopted session's) is read
-	// over as many cycles as it takes, from where the last stopped.
-	CycleBytes = 16 << 20
+	// over as many cycles as it takes, one after the other, from where
+	// the last stopped (500 MB in about two minutes, at a few ms each).
+	CycleBytes = 4 << 20
 	// LineMax is the longest line read whole; a longer one (a message
 	// holding a big file) is passed over without being held, uncounted.
 	LineMax = 8 << 20
 	// EndedFor is how long after its session ended a record is still read:
 	// the agent's last lines land after its last hook.
 	EndedFor = 2 * time.Minute
+	// Every is how often a record is read at most: each at its own pace
+	// between Every/2 and Every, so that a hundred sessions at work are
+	// not all read in one cycle (scripts/bench: ≤ 1 ms a cycle at 100).
+	// The first read of each is at once (`lanes usage` reads once).
+	Every = 10 * time.Second
 )
 
 // Reader reads, beside a cycle's transaction, what each session's agent
@@ -39,6 +45,17 @@ type Reader struct {
 	// seen is each record's file as the last read left it: unchanged, it
 	// is not opened again.
 	seen map[string]fileSeen
+	// every is Every (0: each cycle, for tests), and next when each record
+	// is read again.
+	every time.Duration
+	next  map[string]time.Time
+	// br, long and last are the read's buffers, one for every file: the
+	// stream, a line longer than br holds, the last bytes read (known of
+	// them in order, counted from where the stream began).
+	br    *bufio.Reader
+	long  []byte
+	last  []byte
+	known int64
 }
 
 type fileSeen struct {
@@ -49,7 +66,10 @@ type fileSeen struct {
 }
 
 // NewReader returns a Reader of the files this process's user owns.
-func NewReader() *Reader { return &Reader{uid: os.Getuid(), seen: map[string]fileSeen{}} }
+func NewReader() *Reader {
+	return &Reader{uid: os.Getuid(), seen: map[string]fileSeen{}, every: Every, next: map[string]time.Time{},
+		br: bufio.NewReaderSize(nil, 64<<10), last: make([]byte, 0, 2*state.TailBytes)}
+}
 
 // Read is one record's read: the source it started from and the usage it
 // came to.
@@ -77,9 +97,10 @@ func (rd *Reader) Read(recs []*state.Record, now time.Time) map[string]Read {
 		if r.Usage.Src.Path == "" || r.Runtime.Terminated && now.Sub(r.Runtime.TerminatedAt) > EndedFor {
 			continue
 		}
-		if _, ok := state.ReadingOf(r.Agent); !ok {
+		if _, ok := state.ReadingOf(r.Agent); !ok || now.Before(rd.next[r.ID]) {
 			continue
 		}
+		rd.next[r.ID] = now.Add(rd.pace(r.ID))
 		u, ok, err := rd.read(r, now)
 		if err != nil || !ok {
 			continue // unreadable now: the numbers stay as they are
@@ -90,6 +111,18 @@ func (rd *Reader) Read(recs []*state.Record, now time.Time) map[string]Read {
 		out[r.ID] = Read{From: r.Usage.Src, Usage: u}
 	}
 	return out
+}
+
+// pace is how long after a read record id is read again: its own share
+// of Every, between Every/2 and Every, so that the records read in one
+// cycle part ways.
+func (rd *Reader) pace(id string) time.Duration {
+	if rd.every <= 0 {
+		return 0
+	}
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return rd.every/2 + time.Duration(h.Sum32())%(rd.every/2)
 }
 
 var errRefused = errors.New("not a file lanes reads")
@@ -116,23 +149,27 @@ func (rd *Reader) read(r *state.Record, now time.Time) (state.Usage, bool, error
 	}
 	u := r.Usage
 	u.Limits, u.Days = append([]state.Limit(nil), u.Limits...), append([]state.DayUsage(nil), u.Days...)
-	if ident = identOf(fi); ident != src.Ident || fi.Size() < src.Offset || !holds(f, src.Offset, src.Tail) {
+	anew := func() { u.Src = state.UsageSource{Path: src.Path, Ident: identOf(fi)} }
+	if identOf(fi) != src.Ident || fi.Size() < src.Offset || !rd.from(f, fi.Size(), src.Offset, src.Tail) {
 		// Another file at the path (rotated, replaced), or this one cut
 		// short or written anew: a record of its own, read from its start.
-		u.Src = state.UsageSource{Path: src.Path, Ident: ident}
+		anew()
+		rd.from(f, fi.Size(), 0, "")
 	}
-	n, more, err := scan(f, u.Src.Offset, func(line []byte) {
+	n, more, err := rd.scan(func(line []byte) {
 		if l, ok := state.ReadUsage(r.Agent, line); ok {
 			u.Take(l, now)
 		}
 	})
 	if n > 0 {
 		u.Src.Offset += n
-		u.Src.Tail = tail(f, u.Src.Offset)
+		u.Src.Tail = rd.tail(f, u.Src.Offset)
 	}
 	delete(rd.seen, r.ID)
-	if !more { // read to its end: not opened again until it changes
-		rd.seen[r.ID] = fileSeen{src.Path, ident, fi.Size(), fi.ModTime(), u.Src.Offset}
+	if more {
+		delete(rd.next, r.ID) // the rest at the next cycle
+	} else { // read to its end: not opened again until it changes
+		rd.seen[r.ID] = fileSeen{src.Path, identOf(fi), fi.Size(), fi.ModTime(), u.Src.Offset}
 	}
 	if err != nil {
 		return state.Usage{}, false, err
@@ -140,19 +177,36 @@ func (rd *Reader) read(r *state.Record, now time.Time) (state.Usage, bool, error
 	return u, u.Src != r.Usage.Src, nil
 }
 
-// holds reports whether f still holds what was read up to offset, as far
-// as its tail's digest says.
-func holds(f *os.File, offset int64, digest string) bool {
-	return offset == 0 || tail(f, offset) == digest
+// from sets the Reader to read f (of size bytes) from offset on, in one
+// stream that starts with the state.TailBytes before offset: it reports
+// whether they still digest to tail (what was read then is still there).
+func (rd *Reader) from(f *os.File, size, offset int64, tail string) bool {
+	before := min(offset, state.TailBytes)
+	rd.br.Reset(io.NewSectionReader(f, offset-before, min(size-offset, CycleBytes+LineMax)+before))
+	rd.last = rd.last[:before]
+	rd.known = before
+	if _, err := io.ReadFull(rd.br, rd.last); err != nil {
+		return false
+	}
+	return before == 0 || digest(rd.last) == tail
 }
 
-// tail is the digest of the state.TailBytes of f before offset (or all
-// of them when fewer).
-func tail(f *os.File, offset int64) string {
-	b := make([]byte, min(offset, state.TailBytes))
-	if _, err := f.ReadAt(b, offset-int64(len(b))); err != nil {
+// tail is the digest of the state.TailBytes of f before offset (all of
+// them when fewer): from the lines just read where they hold them, else
+// read again (a line passed over unread was last).
+func (rd *Reader) tail(f *os.File, offset int64) string {
+	want := min(offset, state.TailBytes)
+	if rd.known >= want {
+		return digest(rd.last[int64(len(rd.last))-want:])
+	}
+	b := make([]byte, want)
+	if _, err := f.ReadAt(b, offset-want); err != nil {
 		return ""
 	}
+	return digest(b)
+}
+
+func digest(b []byte) string {
 	sum := fnv.New64a()
 	sum.Write(b)
 	return strconv.FormatUint(sum.Sum64(), 16)
@@ -188,20 +242,17 @@ func identOf(fi fs.FileInfo) string {
 	return ""
 }
 
-// scan calls line for each whole line of f from offset on, up to
-// CycleBytes of them, and returns how many bytes they took and whether
-// it stopped before the end: a last line with no newline yet is left for
-// the next read; a line over LineMax is passed over unread.
-func scan(f *os.File, offset int64, line func([]byte)) (n int64, more bool, err error) {
-	if _, err := f.Seek(offset, io.SeekStart); err != nil {
-		return 0, false, err
-	}
-	br := bufio.NewReaderSize(io.LimitReader(f, CycleBytes+LineMax), 64<<10)
+// scan calls line for each whole line the Reader reads, up to CycleBytes
+// of them, and returns how many bytes they took and whether it stopped
+// before the end: a last line with no newline yet is left for the next
+// read; a line over LineMax is passed over unread. It keeps the last
+// state.TailBytes of the lines it read (Reader.tail).
+func (rd *Reader) scan(line func([]byte)) (n int64, more bool, err error) {
 	var pending int64 // bytes of the line under way
-	var long []byte
+	long := rd.long[:0]
 	skipping := false
 	for n < CycleBytes {
-		chunk, err := br.ReadSlice('\n')
+		chunk, err := rd.br.ReadSlice('\n')
 		pending += int64(len(chunk))
 		if skipping = skipping || pending > LineMax; skipping {
 			long = long[:0]
@@ -217,15 +268,28 @@ func scan(f *os.File, offset int64, line func([]byte)) (n int64, more bool, err 
 		case err != nil:
 			return n, false, err
 		}
-		if !skipping {
+		if skipping {
+			rd.last, rd.known = rd.last[:0], 0
+		} else {
 			whole := chunk
 			if len(long) > 0 {
 				whole = append(long, chunk...)
 			}
+			rd.keep(whole)
 			line(bytes.TrimSuffix(whole, []byte{'\n'}))
 		}
 		n += pending
 		pending, long, skipping = 0, long[:0], false
 	}
+	rd.long = long[:0]
 	return n, true, nil
+}
+
+// keep notes b as the last bytes read, keeping state.TailBytes of them.
+func (rd *Reader) keep(b []byte) {
+	rd.last = append(rd.last, b[max(len(b)-state.TailBytes, 0):]...)
+	rd.known += int64(len(b))
+	if extra := len(rd.last) - state.TailBytes; extra > 0 {
+		rd.last = append(rd.last[:0], rd.last[extra:]...)
+	}
 }

@@ -32,7 +32,9 @@ func newRig(t *testing.T) *rig {
 	path := filepath.Join(t.TempDir(), "session.jsonl")
 	r := &state.Record{ID: "abcd1234", Agent: state.AgentClaude}
 	r.Usage.Follow(path)
-	return &rig{t: t, path: path, rec: r, rd: NewReader()}
+	rd := NewReader()
+	rd.every = 0 // every cycle: the tests' clock stands still
+	return &rig{t: t, path: path, rec: r, rd: rd}
 }
 
 func (g *rig) write(s string) {
@@ -170,7 +172,8 @@ func TestReaderPassesOverAHugeLine(t *testing.T) {
 	g := newRig(t)
 	huge := `{"type":"assistant","message":{"id":"big","usage":{"input_tokens":999,"output_tokens":999}},"pad":"` + strings.Repeat("x", LineMax) + "\"}\n"
 	g.write(claudeLine("m1", 1, 1) + huge + claudeLine("m2", 2, 2))
-	g.cycle()
+	for g.cycle() { // a cycle's worth at a time
+	}
 	g.want(3, 3)
 	if fi, _ := os.Stat(g.path); g.rec.Usage.Src.Offset != fi.Size() {
 		t.Fatalf("offset %d of %d: the huge line was not passed over", g.rec.Usage.Src.Offset, fi.Size())
@@ -205,7 +208,7 @@ func TestReaderTakesOneOfTwoReads(t *testing.T) {
 	g := newRig(t)
 	g.write(claudeLine("m1", 10, 1))
 	a := g.rd.Read([]*state.Record{g.rec}, now)[g.rec.ID]
-	b := NewReader().Read([]*state.Record{g.rec}, now)[g.rec.ID]
+	b := NewReader().Read([]*state.Record{g.rec}, now)[g.rec.ID] // another process's first read
 	if !a.Apply(g.rec) || b.Apply(g.rec) {
 		t.Fatal("both reads were taken, or neither")
 	}

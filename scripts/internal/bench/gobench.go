@@ -103,6 +103,11 @@ func benchBranches(_ string, m map[string]float64) {
 	add("worktree HEAD reads per cycle, 100 sessions", "≤ 1 ms", fmt.Sprintf("%.3f ms", ms), ms <= 1)
 }
 
+func benchUsage(_ string, m map[string]float64) {
+	ms := m["ns/op"] / 1e6
+	add("usage reads per cycle, 100 sessions at work", "≤ 1 ms", fmt.Sprintf("%.3f ms", ms), ms <= 1)
+}
+
 func benchIngest(_ string, m map[string]float64) {
 	add("spool ingest into the store", "≥ 50 000 events/s", fmt.Sprintf("%.0f events/s", m["events/s"]), m["events/s"] >= 50000)
 }

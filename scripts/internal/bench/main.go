@@ -81,6 +81,7 @@ func main() {
 	goBench("collector cycle", "./internal/cli", "^BenchmarkCycle$", "15x", []string{"LANES_BENCH_SESSIONS=" + counts}, benchCycle)
 	benchWitness()
 	goBench("worktree HEAD reads", "./state/store", "^BenchmarkBranches100$", "", nil, benchBranches)
+	goBench("usage reads", "./state/usage", "^BenchmarkUsage100$", "1000x", nil, benchUsage)
 	goBench("board View()", "./tui", view, "", nil, benchView)
 	goBench("ingest", "./state/store", "^BenchmarkIngest$", "3x", nil, benchIngest)
 	// Sessions only grow from here: 40 → 100 → 200 (→ 500 → 1,000).
