@@ -13,19 +13,8 @@ import (
 	"lanes/agent"
 	"lanes/internal/testenv"
 	"lanes/state"
+	"lanes/state/statetest"
 )
-
-const usageFixtures = "../../testdata/real/usage"
-
-// served is a run's <run>.expected.json: what the scripted model server
-// served that session (testdata/real/usage/README.md).
-type served struct {
-	Input      int64 `json:"input"`
-	Output     int64 `json:"output"`
-	CacheRead  int64 `json:"cache_read"`
-	CacheWrite int64 `json:"cache_write"`
-	CostMicros int64 `json:"cost_micros"`
-}
 
 // `lanes usage --json` over a session per recorded run of every real agent
 // totals exactly what the model server served them all: the records read
@@ -34,35 +23,28 @@ type served struct {
 func TestUsageTotalsWhatWasServed(t *testing.T) {
 	now := time.Now()
 	var recs []*state.Record
-	var want served
-	files, _ := filepath.Glob(filepath.Join(usageFixtures, "*", "*.expected.json"))
+	var want state.Tokens
 	dir := t.TempDir()
-	var opencode []string // the OpenCode runs' events
-	for i, exp := range files {
-		var s served
-		b, err := os.ReadFile(exp)
-		if err != nil || json.Unmarshal(b, &s) != nil {
-			t.Fatalf("%s: %v", exp, err)
-		}
-		want = served{want.Input + s.Input, want.Output + s.Output, want.CacheRead + s.CacheRead, want.CacheWrite + s.CacheWrite, want.CostMicros + s.CostMicros}
-		ag := state.Agent(filepath.Base(filepath.Dir(exp)))
+	var opencode []string // the OpenCode runs' records and events
+	runs := statetest.UsageRuns(t)
+	for i, run := range runs {
+		want = want.Add(run.Served)
 		r := lsRecord(fmt.Sprintf("use%05d", i), fmt.Sprintf("s%d", i), state.ActivityIdle, now)
-		r.Agent = ag
+		r.Agent = run.Agent
 		recs = append(recs, r)
-		run := strings.TrimSuffix(exp, ".expected.json")
-		if ag == state.AgentOpenCode {
-			opencode = append(opencode, r.ID+"\t"+run+".events.jsonl")
+		if run.File == "" {
+			opencode = append(opencode, r.ID+"\t"+run.Events)
 			continue
 		}
-		copied := filepath.Join(dir, filepath.Base(filepath.Dir(exp))+"-"+filepath.Base(run)+".jsonl")
-		b, err = os.ReadFile(run + ".jsonl")
+		copied := filepath.Join(dir, fmt.Sprintf("%d.jsonl", i))
+		b, err := os.ReadFile(run.File)
 		if err != nil || os.WriteFile(copied, b, 0o600) != nil {
 			t.Fatal(err)
 		}
 		r.Usage.Follow(copied)
 	}
-	if len(files) < 14 || len(opencode) == 0 {
-		t.Fatalf("%d recorded runs (%d of OpenCode), want those of testdata/real/usage", len(files), len(opencode))
+	if len(opencode) == 0 {
+		t.Fatal("no recorded OpenCode run")
 	}
 	e := lsEnv(t, recs...)
 	for _, oc := range opencode {
@@ -80,8 +62,8 @@ func TestUsageTotalsWhatWasServed(t *testing.T) {
 		t.Fatal(err)
 	}
 	tot := got.Total
-	if g := (served{tot.Input, tot.Output, tot.CacheRead, tot.CacheWrite, tot.CostMicros}); g != want || tot.Sessions != len(files) {
-		t.Fatalf("lanes usage totals %+v over %d sessions, served %+v over %d", g, tot.Sessions, want, len(files))
+	if g := (state.Tokens{In: tot.Input, Out: tot.Output, CacheRead: tot.CacheRead, CacheWrite: tot.CacheWrite, CostMicros: tot.CostMicros}); g != want || tot.Sessions != len(runs) {
+		t.Fatalf("lanes usage totals %+v over %d sessions, served %+v over %d", g, tot.Sessions, want, len(runs))
 	}
 	// By agent, the rows add up to the same.
 	if err := json.Unmarshal([]byte(e.must("usage", "--json", "--by", "agent", "--since", "7d")), &got); err != nil {
@@ -91,7 +73,7 @@ func TestUsageTotalsWhatWasServed(t *testing.T) {
 	for _, r := range got.Rows {
 		sum += r.Total
 	}
-	if len(got.Rows) != 6 || sum != want.Input+want.Output+want.CacheRead+want.CacheWrite {
+	if len(got.Rows) != 6 || sum != want.Total() {
 		t.Fatalf("by agent: %+v", got.Rows)
 	}
 	// Numbers are not content: they show with LANES_CONTENT=off too.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"lanes/state"
+	"lanes/state/statetest"
 )
 
 // BenchmarkUsage100 is what reading usage adds to a cycle at 100 working
@@ -19,7 +20,7 @@ import (
 // about 4 KB: a model answers a request of a session at work in more than
 // 2 s), and each cycle reads and takes what those due grew by.
 func BenchmarkUsage100(b *testing.B) {
-	real, err := os.ReadFile(filepath.Join(fixtures, "claude", "tokens.jsonl"))
+	real, err := os.ReadFile(filepath.Join(statetest.RealDir, "usage", "claude", "tokens.jsonl"))
 	if err != nil {
 		b.Fatal(err)
 	}
