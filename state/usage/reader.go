@@ -92,6 +92,7 @@ func (rd Read) Apply(r *state.Record) bool {
 
 // Read reads the records of recs' sessions that grew, by session id.
 func (rd *Reader) Read(recs []*state.Record, now time.Time) map[string]Read {
+	rd.forget(recs)
 	var out map[string]Read
 	for _, r := range recs {
 		if r.Usage.Src.Path == "" || r.Runtime.Terminated && now.Sub(r.Runtime.TerminatedAt) > EndedFor {
@@ -111,6 +112,24 @@ func (rd *Reader) Read(recs []*state.Record, now time.Time) map[string]Read {
 		out[r.ID] = Read{From: r.Usage.Src, Usage: u}
 	}
 	return out
+}
+
+// forget lets go of what the Reader remembers of records no longer in
+// recs (removed sessions), once there is more of it than of them.
+func (rd *Reader) forget(recs []*state.Record) {
+	if len(rd.next) <= 2*len(recs)+64 {
+		return
+	}
+	keep := make(map[string]bool, len(recs))
+	for _, r := range recs {
+		keep[r.ID] = true
+	}
+	for id := range rd.next {
+		if !keep[id] {
+			delete(rd.next, id)
+			delete(rd.seen, id)
+		}
+	}
 }
 
 // pace is how long after a read record id is read again: its own share
@@ -188,7 +207,7 @@ func (rd *Reader) from(f *os.File, size, offset int64, tail string) bool {
 	if _, err := io.ReadFull(rd.br, rd.last); err != nil {
 		return false
 	}
-	return before == 0 || digest(rd.last) == tail
+	return before == 0 || tail == "" || digest(rd.last) == tail // "": not known, the file's identity says
 }
 
 // tail is the digest of the state.TailBytes of f before offset (all of

@@ -230,3 +230,20 @@ func TestReaderSkips(t *testing.T) {
 		t.Fatal("a shell's record was read")
 	}
 }
+
+// What the Reader remembers of removed sessions goes once it outnumbers
+// the sessions left.
+func TestReaderForgetsRemovedSessions(t *testing.T) {
+	rd := NewReader()
+	var recs []*state.Record
+	for i := range 200 {
+		r := &state.Record{ID: fmt.Sprintf("r%07d", i), Agent: state.AgentClaude}
+		r.Usage.Follow(filepath.Join(t.TempDir(), "none.jsonl"))
+		recs = append(recs, r)
+	}
+	rd.Read(recs, now)
+	rd.Read(recs[:3], now)
+	if len(rd.next) != 3 {
+		t.Fatalf("%d records remembered, want the 3 left", len(rd.next))
+	}
+}
