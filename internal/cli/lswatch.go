@@ -167,6 +167,7 @@ type streamer struct {
 func (s *streamer) at() string { return listing.RFC3339Nano(s.now()) }
 
 func (s *streamer) snapshot(host string, list []listing.Session) error {
+	listing.StreamDays(list)
 	for _, l := range list {
 		b, err := json.Marshal(l)
 		if err != nil {
@@ -184,6 +185,7 @@ func (s *streamer) snapshot(host string, list []listing.Session) error {
 // what was sent (or that is new), in list's order, then a gone line for
 // each sent session list no longer has; wrote says if any line went.
 func (s *streamer) changes(list []listing.Session) (wrote bool, err error) {
+	listing.StreamDays(list)
 	at := s.at()
 	here := make(map[string]bool, len(list))
 	for i := range list {

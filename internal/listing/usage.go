@@ -120,3 +120,18 @@ func (j *Usage) state() state.Usage {
 	}
 	return u
 }
+
+// StreamedDays is how many of a session's days the watch stream carries:
+// a board says today's total (another host's today may be this one's
+// yesterday), and `lanes usage --all-hosts` asks for every day with `ls
+// --json`. A line per change of a session at work stays small.
+const StreamedDays = 2
+
+// StreamDays keeps the last StreamedDays of each session's days.
+func StreamDays(list []Session) {
+	for i := range list {
+		if u := list[i].Usage; u != nil && len(u.Days) > StreamedDays {
+			u.Days = u.Days[len(u.Days)-StreamedDays:]
+		}
+	}
+}

@@ -67,3 +67,13 @@ func TestUsageFromAnotherHostIsKeptSane(t *testing.T) {
 		t.Error("a sum of another host's numbers overflowed")
 	}
 }
+
+// The watch stream carries a session's last two days only.
+func TestStreamDays(t *testing.T) {
+	u := &Usage{Days: []Day{{Day: "2026-12-01"}, {Day: "2026-12-02"}, {Day: "2026-12-03"}}}
+	list := []Session{{Usage: u}, {}}
+	StreamDays(list)
+	if len(u.Days) != 2 || u.Days[0].Day != "2026-12-02" {
+		t.Fatalf("days %+v", u.Days)
+	}
+}
