@@ -50,21 +50,17 @@ var errNoPayload = errors.New("no payload on stdin")
 // goroutine may stay blocked on r: the hook exits right after.
 func readPayload(r io.Reader, first time.Duration) ([]byte, error) {
 	type result struct {
-		raw json.RawMessage
-		err error
+		raw  json.RawMessage
+		err  error
+		seen *bytes.Buffer // what the decoder read: salvaged when it is cut
 	}
 	done := make(chan result, 1)
 	arrived := make(chan struct{})
 	go func() {
-		var res result
-		var seen bytes.Buffer // what the decoder read: salvaged when it is cut
-		res.err = json.NewDecoder(io.TeeReader(&noticeRead{r: io.LimitReader(r, maxPayloadBytes), first: arrived}, &seen)).Decode(&res.raw)
-		if res.err != nil && seen.Len() >= maxPayloadBytes {
-			// Over the bound (a Write of a large file): the fields read
-			// before the cut still say what the agent asks, so its dialog
-			// shows; the rest of stdin is drained, not left to the agent.
-			res.raw, res.err = salvagePayload(seen.Bytes()), nil
-			go func() { _, _ = io.Copy(io.Discard, r) }()
+		res := result{seen: &bytes.Buffer{}}
+		res.err = json.NewDecoder(io.TeeReader(&noticeRead{r: io.LimitReader(r, maxPayloadBytes), first: arrived}, res.seen)).Decode(&res.raw)
+		if res.err != nil && res.seen.Len() >= maxPayloadBytes {
+			go func() { _, _ = io.Copy(io.Discard, r) }() // the rest of stdin is drained, not left to the agent
 		}
 		done <- res
 	}()
@@ -82,6 +78,12 @@ func readPayload(r io.Reader, first time.Duration) ([]byte, error) {
 		case <-time.After(payloadWhole - time.Since(start)):
 			return nil, fmt.Errorf("the payload on stdin did not end within %v", payloadWhole)
 		}
+	}
+	if res.err != nil && res.seen.Len() >= maxPayloadBytes {
+		// Over the bound (a Write of a large file): the fields read before
+		// the cut still say what the agent asks, so its dialog shows. Read
+		// here, past the wait: the deadline is for stdin, not for this.
+		res.raw, res.err = salvagePayload(res.seen.Bytes()), nil
 	}
 	switch {
 	case errors.Is(res.err, io.EOF):
