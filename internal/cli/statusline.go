@@ -180,7 +180,8 @@ func (a *app) statusData(ctx context.Context, deadline time.Time, countsOnly boo
 	}
 	ctx, cancel := context.WithDeadline(ctx, tmuxBy)
 	defer cancel()
-	budget(2) // the cycle opens the store twice
+	budget(2)        // the cycle opens the store twice
+	c.NoUsage = true // it shows none; the board and ls read it
 	res, err := c.Cycle(ctx)
 	if err == nil && res.TmuxErr != nil && res.Watching {
 		err = fmt.Errorf("%w: %w", session.ErrTmuxDown, res.TmuxErr)
