@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 	"lanes/theme"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // spending is r with usage: tokens in, today (fixedNow's day) and at a
@@ -120,4 +122,42 @@ func markTexts(d state.Derived) []string {
 		out = append(out, theme.MarkShort(m, d.Rec, true))
 	}
 	return out
+}
+
+// usageFixture is the board's fixture with what each agent spent: a
+// context near its end, a limit window near its end, a cost.
+func usageFixture() []*state.Record {
+	recs := fixture()
+	for i, r := range recs {
+		n := int64(i + 1)
+		r.Usage = state.Usage{}
+		r.Usage.Take(state.UsageLine{Tokens: state.Tokens{In: n * 123_457, Out: n * 4_321}, Context: n * 9_000, At: fixedNow}, fixedNow)
+		switch i {
+		case 0:
+			r.Usage.Window = 100_000
+		case 1:
+			r.Usage.Context, r.Usage.Window = 9_500, 10_000 // over 90 %: the context mark
+		case 2:
+			r.Usage.Limits = []state.Limit{{Name: "secondary", UsedPct: 96, WindowMin: 10080, ResetsAt: fixedNow.Add(30 * time.Hour)}}
+		case 3:
+			r.Usage.CostMicros = 1_234_567
+		}
+	}
+	return recs
+}
+
+// TestGoldenUsage shows the cards with what their agents spent, the two
+// marks and today's total on the top line, dark and light, narrow and wide.
+func TestGoldenUsage(t *testing.T) {
+	for _, th := range []string{ThemeDark, ThemeLight} {
+		for _, sz := range sizes {
+			t.Run(fmt.Sprintf("%s/%dx%d", th, sz.w, sz.h), func(t *testing.T) {
+				m := loaded(usageFixture(), th, sz.w, sz.h)
+				m.o.UsageTopLine = true
+				out := m.View().Content
+				checkFrame(t, out, sz.w, sz.h)
+				golden.RequireEqual(t, out)
+			})
+		}
+	}
 }
