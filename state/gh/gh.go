@@ -148,6 +148,11 @@ func With(bin string, env []string) Run {
 }
 
 func runGH(ctx context.Context, bin string, env []string, dir string, args ...string) ([]byte, error) {
+	// gh runs git in dir: never in another user's checkout, as lanes' own
+	// git never does (git.ForeignCheckout).
+	if err := git.ForeignCheckout(dir); err != nil {
+		return nil, err
+	}
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = dir
 	// gh runs git (git remote, git config): its git gets lanes' git

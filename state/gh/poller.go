@@ -108,16 +108,26 @@ func (p *Poller) repoOf(dir string) string {
 	if head == "" {
 		return ""
 	}
+	if p.dirs == nil {
+		p.dirs = map[string]string{}
+	}
+	if git.ForeignCheckout(dir) != nil {
+		// Another user's checkout (or one they may write): no PRs read
+		// there, and its files not even opened again (the 28th hostile
+		// re-run: a planted commondir FIFO hung the cycle, the store
+		// held, and /dev/zero behind it took all memory).
+		p.dirs[dir] = ""
+		return ""
+	}
 	repo := filepath.Dir(head)
-	if b, err := os.ReadFile(filepath.Join(repo, "commondir")); err == nil { // a worktree's
+	// A worktree's names its repository: a git file, opened so that
+	// nothing planted blocks or floods the read.
+	if b, err := git.ReadFile(filepath.Join(repo, "commondir")); err == nil {
 		c := strings.TrimSpace(string(b))
 		if !filepath.IsAbs(c) {
 			c = filepath.Join(repo, c)
 		}
 		repo = filepath.Clean(c)
-	}
-	if p.dirs == nil {
-		p.dirs = map[string]string{}
 	}
 	p.dirs[dir] = repo
 	return repo
@@ -325,7 +335,10 @@ func (p *Poller) Apply(r *state.Record, reads []Read) bool {
 		if !followed(r, rd.at) || p.repoOf(r.Dir) != rd.repo {
 			continue
 		}
-		for _, g := range rd.prs {
+		for k, g := range rd.prs {
+			if g.Number <= 0 || slices.ContainsFunc(rd.prs[k+1:], func(o ghPR) bool { return o.Number == g.Number }) {
+				continue // no PR's number, or said again below: the last one says (gh lists each once)
+			}
 			f := g.fact()
 			i := slices.IndexFunc(r.PRs, func(o state.PR) bool { return o.Number == f.Number })
 			if g.IsCrossRepo || i < 0 && (g.HeadRefName != r.Branch || g.State != "OPEN" && g.changed().Before(r.CreatedAt)) {

@@ -236,6 +236,13 @@ func ForeignCheckout(dir string) error {
 			if _, err := ReadFile(head); errors.Is(err, errNotGitFile) {
 				return fmt.Errorf("the git checkout at %s has a HEAD that is no git file (%v); lanes runs no git there", d, err)
 			}
+			// A linked worktree's commondir, which git opens too (a FIFO
+			// there hung it, and the cycle with it).
+			if head != "" {
+				if _, err := ReadFile(filepath.Join(filepath.Dir(head), "commondir")); errors.Is(err, errNotGitFile) {
+					return fmt.Errorf("the git checkout at %s has a commondir that is no git file (%v); lanes runs no git there", d, err)
+				}
+			}
 			return configsOwned(d)
 		}
 		parent := filepath.Dir(d)
