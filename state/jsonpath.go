@@ -70,15 +70,18 @@ func members(b []byte, keys []string, vals [][]byte) {
 	}
 }
 
-// ints are the integers of object b's members keys, in one pass (0 for
-// one it lacks or that is no whole number).
+// ints are the integers of object b's members keys, in one pass, each
+// held between 0 and CountMax (0 for one it lacks or that is no whole
+// number in range).
 func ints(b []byte, keys ...string) []int64 {
 	var buf [8][]byte
 	vals := buf[:len(keys)]
 	members(b, keys, vals)
 	out := make([]int64, len(keys))
 	for k, v := range vals {
-		out[k], _ = strconv.ParseInt(string(v), 10, 64)
+		if n, err := strconv.ParseInt(string(v), 10, 64); err == nil { // out of range: none
+			out[k] = Clamp(n)
+		}
 	}
 	return out
 }

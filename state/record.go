@@ -328,6 +328,7 @@ func (r *Record) CloneInto(c *Record) {
 	c.Activity.Scheduled = slices.Clone(r.Activity.Scheduled)
 	c.Usage.Limits = slices.Clone(r.Usage.Limits)
 	c.Usage.Days = slices.Clone(r.Usage.Days)
+	c.Usage.Past = slices.Clone(r.Usage.Past)
 	if r.Pane.ExitStatus != nil {
 		st := *r.Pane.ExitStatus
 		c.Pane.ExitStatus = &st

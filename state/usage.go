@@ -34,9 +34,17 @@ type Usage struct {
 	Days []DayUsage
 	// At is when the numbers last changed.
 	At time.Time
-	// Src is where the numbers are read from and how far.
-	Src UsageSource
+	// Src is where the numbers are read from and how far; Past the
+	// records read before it, newest first, at most UsagePast: a hook
+	// naming one of them again (a /resume to an earlier conversation)
+	// goes on where it was, never counting it twice.
+	Src  UsageSource
+	Past []UsageSource
 }
+
+// UsagePast is how many earlier records a session remembers how far it
+// read.
+const UsagePast = 4
 
 // Tokens are token counts: In is input not read from a cache (whatever
 // the API counts as input, the cached part is CacheRead's), CacheWrite
@@ -50,9 +58,29 @@ type Tokens struct {
 // Total is every token counted, cache reads included.
 func (t Tokens) Total() int64 { return t.In + t.Out + t.CacheRead + t.CacheWrite }
 
-// Add returns t + d.
+// Add returns t + d, each count held at TokensMax: no sum of what agents
+// or hosts say wraps around (the 28th hostile re-run made totals go
+// below zero).
 func (t Tokens) Add(d Tokens) Tokens {
-	return Tokens{t.In + d.In, t.Out + d.Out, t.CacheRead + d.CacheRead, t.CacheWrite + d.CacheWrite, t.CostMicros + d.CostMicros}
+	return Tokens{sat(t.In, d.In), sat(t.Out, d.Out), sat(t.CacheRead, d.CacheRead), sat(t.CacheWrite, d.CacheWrite), sat(t.CostMicros, d.CostMicros)}
+}
+
+// TokensMax is the most a count holds; CountMax the most one line, one
+// message or one host's session may say (more than any session spends).
+const (
+	TokensMax = 1 << 60
+	CountMax  = 1e15
+)
+
+func sat(a, b int64) int64 {
+	switch s := a + b; {
+	case b > 0 && (s > TokensMax || s < a):
+		return TokensMax
+	case b < 0 && (s < -TokensMax || s > a):
+		return -TokensMax
+	default:
+		return s
+	}
 }
 
 // Sub returns t − d.
@@ -248,12 +276,22 @@ func (u *Usage) NearLimit(now time.Time) (Limit, bool) {
 }
 
 // Follow points u at the record path: another path than the one read is
-// a new record, read from its start (the totals go on).
+// a new record, read from its start (the totals go on), unless it is one
+// of Past, which goes on from where it was.
 func (u *Usage) Follow(path string) bool {
 	if path == "" || path == u.Src.Path {
 		return false
 	}
-	u.Src = UsageSource{Path: path}
+	next := UsageSource{Path: path}
+	if i := slices.IndexFunc(u.Past, func(s UsageSource) bool { return s.Path == path }); i >= 0 {
+		next = u.Past[i]
+		u.Past = slices.Delete(u.Past, i, i+1)
+	}
+	if u.Src.Path != "" {
+		u.Past = slices.Insert(u.Past, 0, u.Src)
+		u.Past = u.Past[:min(len(u.Past), UsagePast)]
+	}
+	u.Src = next
 	return true
 }
 
@@ -304,21 +342,21 @@ func (b Budget) String() string {
 }
 
 // ParseBudget reads a budget: a number of tokens ("2000000", "500k",
-// "2M", "1.5G") or of dollars ("$20", "$0.50"); "" is none.
+// "2M", "1.5G", either case) or of dollars ("$20", "$0.50"); "" is none.
 func ParseBudget(s string) (Budget, error) {
 	if s == "" {
 		return Budget{}, nil
 	}
 	if usd, ok := strings.CutPrefix(s, "$"); ok {
 		f, err := strconv.ParseFloat(usd, 64)
-		if err != nil || !(f > 0 && f < 1e9) {
-			return Budget{}, fmt.Errorf("want dollars such as \"$20\", not %q", s)
+		if err != nil || !(f >= 0.000001 && f < 1e9) {
+			return Budget{}, fmt.Errorf("want dollars such as \"$20\" (at least $0.000001), not %q", s)
 		}
 		return Budget{CostMicros: int64(math.Round(f * 1e6))}, nil
 	}
 	n, mult := s, 1.0
-	for unit, m := range map[string]float64{"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9} {
-		if v, ok := strings.CutSuffix(s, unit); ok {
+	for unit, m := range map[string]float64{"k": 1e3, "m": 1e6, "g": 1e9} {
+		if v, ok := strings.CutSuffix(strings.ToLower(s), unit); ok {
 			n, mult = v, m
 		}
 	}

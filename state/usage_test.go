@@ -1,6 +1,7 @@
 package state
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -115,6 +116,17 @@ func TestUsageFollow(t *testing.T) {
 	if !u.Follow("/b.jsonl") || u.Src != (UsageSource{Path: "/b.jsonl"}) || u.In != 7 {
 		t.Fatalf("another record: %+v, tokens %+v", u.Src, u.Tokens)
 	}
+	// Back to the first (a /resume): where it was, not its start (the
+	// 28th hostile re-run flipped between two and counted each again).
+	if !u.Follow("/a.jsonl") || u.Src.Offset != 99 || u.Src.Msg != "m" || len(u.Past) != 1 || u.Past[0].Path != "/b.jsonl" {
+		t.Fatalf("back to the first: %+v, past %+v", u.Src, u.Past)
+	}
+	for i := range UsagePast + 3 {
+		u.Follow(fmt.Sprintf("/%d.jsonl", i))
+	}
+	if len(u.Past) != UsagePast {
+		t.Fatalf("%d records remembered, want %d", len(u.Past), UsagePast)
+	}
 }
 
 func TestValidTranscript(t *testing.T) {
@@ -134,5 +146,39 @@ func TestValidTranscript(t *testing.T) {
 		if got := ValidTranscript(p); got != want {
 			t.Errorf("ValidTranscript(%q) = %v, want %v", p, got, want)
 		}
+	}
+}
+
+// Numbers out of range count as none, and no sum wraps around (the 28th
+// hostile re-run: a huge count made the totals go below zero).
+func TestUsageNumbersNeverWrap(t *testing.T) {
+	huge := []byte(`{"type":"assistant","message":{"id":"m","usage":{"input_tokens":99999999999999999999,"output_tokens":5000000000000000}}}`)
+	l, ok := ReadUsage(AgentClaude, huge)
+	if !ok || l.In != 0 || l.Out != CountMax {
+		t.Fatalf("read %+v", l.Tokens)
+	}
+	var u Usage
+	for i := range 20_000 {
+		u.Take(UsageLine{Msg: fmt.Sprint(i), Tokens: Tokens{In: CountMax, CostMicros: CountMax}}, usageNow)
+	}
+	if u.In != TokensMax || u.Total() <= 0 || u.Days[0].In != TokensMax {
+		t.Fatalf("tokens %+v, day %+v", u.Tokens, u.Days[0])
+	}
+}
+
+func TestParseBudget(t *testing.T) {
+	for s, want := range map[string]Budget{"": {}, "500k": {Tokens: 500_000}, "20m": {Tokens: 20_000_000}, "2G": {Tokens: 2_000_000_000},
+		"1500": {Tokens: 1500}, "$20": {CostMicros: 20_000_000}, "$0.000001": {CostMicros: 1}} {
+		if got, err := ParseBudget(s); err != nil || got != want {
+			t.Errorf("ParseBudget(%q) = %+v, %v; want %+v", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"$1e-7", "$0.0000004", "-5", "0", "$", "5x", "NaN", "$inf", "1e16"} {
+		if b, err := ParseBudget(s); err == nil {
+			t.Errorf("ParseBudget(%q) = %+v, want it refused", s, b)
+		}
+	}
+	if s := (Budget{Tokens: 2_000_000}).String(); s != "2M" {
+		t.Errorf("String = %q", s)
 	}
 }

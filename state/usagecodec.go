@@ -24,7 +24,14 @@ func (e *encoder) usage(r *Record) {
 		e.tokens(d.Tokens)
 	}
 	e.time(u.At)
-	s := &u.Src
+	e.source(&u.Src)
+	e.uint(uint64(len(u.Past)))
+	for i := range u.Past {
+		e.source(&u.Past[i])
+	}
+}
+
+func (e *encoder) source(s *UsageSource) {
 	e.str(s.Path)
 	e.int(s.Offset)
 	e.str(s.Ident)
@@ -53,7 +60,16 @@ func (d *decoder) usage(r *Record) {
 		}
 	}
 	u.At = d.time()
-	s := &u.Src
+	d.source(&u.Src)
+	if n := d.countOf(15); n > 0 {
+		u.Past = make([]UsageSource, n)
+		for i := range u.Past {
+			d.source(&u.Past[i])
+		}
+	}
+}
+
+func (d *decoder) source(s *UsageSource) {
 	s.Path = d.str()
 	s.Offset = d.int()
 	s.Ident = d.str()

@@ -53,8 +53,13 @@ func micros(usd float64) int64 {
 }
 
 // counts keeps a line's numbers sane: a count below zero is nonsense and
-// counts as none.
+// counts as none, one past CountMax as CountMax.
 func counts(t Tokens) Tokens {
-	t.In, t.Out, t.CacheRead, t.CacheWrite, t.CostMicros = max(t.In, 0), max(t.Out, 0), max(t.CacheRead, 0), max(t.CacheWrite, 0), max(t.CostMicros, 0)
+	for _, n := range []*int64{&t.In, &t.Out, &t.CacheRead, &t.CacheWrite, &t.CostMicros} {
+		*n = Clamp(*n)
+	}
 	return t
 }
+
+// Clamp is n held between 0 and CountMax.
+func Clamp(n int64) int64 { return min(max(n, 0), CountMax) }

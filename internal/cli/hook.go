@@ -35,12 +35,14 @@ func hookErrorsLog(stateDir string) string { return filepath.Join(stateDir, "hoo
 // and of a tool's input, a question and a message only the summaries
 // hookContent makes.
 type hookPayload struct {
-	HookEventName    string          `json:"hook_event_name"`
-	SessionID        string          `json:"session_id"`
-	Cwd              string          `json:"cwd"`
-	TranscriptPath   string          `json:"transcript_path"`
-	MessageID        string          `json:"message_id"` // OpenCode's message.usage
-	Usage            *payloadUsage   `json:"usage"`
+	HookEventName string `json:"hook_event_name"`
+	SessionID     string `json:"session_id"`
+	Cwd           string `json:"cwd"`
+	// Of a type other than said (a number for a path, a string for a
+	// count), a value is passed over, never the event (text, usageOf).
+	TranscriptPath   json.RawMessage `json:"transcript_path"`
+	MessageID        json.RawMessage `json:"message_id"` // OpenCode's message.usage
+	Usage            json.RawMessage `json:"usage"`
 	Source           string          `json:"source"`
 	Reason           string          `json:"reason"`
 	ToolName         string          `json:"tool_name"`
@@ -80,12 +82,14 @@ type payloadUsage struct {
 	Cost       float64 `json:"cost"` // US dollars
 }
 
-// line is u as a spool line carries it; nil for none.
-func (u *payloadUsage) line(msg string) *state.LineUsage {
-	if u == nil {
+// usageOf is a payload's usage as a spool line carries it; nil for none,
+// or for one that is not numbers.
+func usageOf(raw json.RawMessage, msg string) *state.LineUsage {
+	var u payloadUsage
+	if len(raw) == 0 || json.Unmarshal(raw, &u) != nil {
 		return nil
 	}
-	n := func(f float64) int64 { return int64(min(max(f, 0), 1e15)) }
+	n := func(f float64) int64 { return state.Clamp(int64(min(max(f, 0), state.CountMax))) }
 	return &state.LineUsage{Msg: msg, In: n(u.Input), Out: n(u.Output), CacheRead: n(u.CacheRead),
 		CacheWrite: n(u.CacheWrite), CostMicros: n(math.Round(u.Cost * 1e6))}
 }
@@ -252,10 +256,10 @@ func (a *app) hook(dir string, h hookArgs) error {
 	l.Background, l.BackgroundStart = state.BackgroundList(p.BackgroundTasks), state.BackgroundStarted(p.ToolResponse)
 	l.Automatic, l.TaskDone = state.AutomaticPrompt(p.Prompt)
 	l.Scheduled, l.PromptSum = state.ScheduledList(p.SessionCrons), state.PromptSum(p.Prompt)
-	if state.ValidTranscript(p.TranscriptPath) { // where its usage is read: a path, never what it holds
-		l.Transcript = p.TranscriptPath
+	if path := text(p.TranscriptPath); state.ValidTranscript(path) { // where its usage is read: a path, never what it holds
+		l.Transcript = path
 	}
-	l.Usage = p.Usage.line(p.MessageID)
+	l.Usage = usageOf(p.Usage, text(p.MessageID))
 	if err := store.AppendLine(dir, l); err != nil {
 		return fmt.Errorf("lanes hook %s %s: appending to the spool of %s: %w", ag, event, id, err)
 	}

@@ -140,3 +140,23 @@ for (const line of readFileSync(`+"`"+abs+"`"+`, "utf8").split("\n").filter(Bool
 	}
 	return out
 }
+
+// A hook value of the wrong type is passed over, never the event: a
+// number for the transcript's path, strings for OpenCode's counts (the
+// 28th hostile re-run: the whole line was dropped).
+func TestHookPassesOverUsageOfTheWrongType(t *testing.T) {
+	e := hookEnv(t)
+	for _, hook := range [][2]string{
+		{"claude", `{"hook_event_name":"Stop","session_id":"s","transcript_path":12}`},
+		{"opencode", `{"hook_event_name":"message.usage","session_id":"s","message_id":7,"usage":{"input":"12","output":1}}`},
+	} {
+		e.stdin = hook[1]
+		if _, errs, code := e.run("hook", hook[0]); code != 0 || errs != "" {
+			t.Fatalf("%s: exit %d %s", hook[0], code, errs)
+		}
+	}
+	lines := spoolLines(t, e.state, "abcd1234")
+	if len(lines) != 2 || lines[0].Transcript != "" || lines[1].Usage != nil || lines[1].Event != "message.usage" {
+		t.Fatalf("lines %+v", lines)
+	}
+}

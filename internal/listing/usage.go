@@ -55,16 +55,12 @@ func TokensOf(t state.Tokens) Tokens {
 }
 
 // state is t as a record holds it: another host's numbers, each kept
-// between 0 and countMax so that no sum of them overflows.
+// between 0 and state.CountMax so that no sum of them overflows.
 func (t Tokens) state() state.Tokens {
 	return state.Tokens{In: sane(t.Input), Out: sane(t.Output), CacheRead: sane(t.CacheRead), CacheWrite: sane(t.CacheWrite), CostMicros: sane(t.CostMicros)}
 }
 
-// countMax is more tokens, or millionths of a dollar, than any session
-// spends.
-const countMax = 1e15
-
-func sane(n int64) int64 { return min(max(n, 0), countMax) }
+func sane(n int64) int64 { return state.Clamp(n) }
 
 // usageOf is u as a listing says it; nil before anything was read.
 func usageOf(u state.Usage) *Usage {
@@ -110,8 +106,8 @@ func (j *Usage) state() state.Usage {
 		u.Limits = append(u.Limits, state.Limit{Name: l.Name, UsedPct: l.UsedPct, WindowMin: l.WindowMinutes, ResetsAt: parse(deref(l.ResetsAt))})
 	}
 	for _, d := range j.Days {
-		if _, err := time.Parse(time.DateOnly, d.Day); err != nil {
-			continue
+		if _, err := time.Parse(time.DateOnly, d.Day); err != nil || len(u.Days) > 0 && d.Day <= u.Days[len(u.Days)-1].Day {
+			continue // no day, or one said again or out of order
 		}
 		u.Days = append(u.Days, state.DayUsage{Day: d.Day, Tokens: d.Tokens.state()})
 	}

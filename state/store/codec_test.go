@@ -182,8 +182,8 @@ func TestCodecReadsOlderVersions(t *testing.T) {
 	// for an hour, so a 14 may have it: TestCodecReadsBothFourteens),
 	// version 15 one, version 16 two, version 17 one, version 18
 	// one, version 19 one, each one byte when
-	// zero or empty, version 20 the usage and the profile, 26 bytes when zero.
-	for v, cut := range map[byte]int{1: 69, 2: 64, 3: 61, 4: 60, 5: 54, 6: 53, 7: 47, 8: 46, 9: 45, 10: 44, 11: 42, 12: 36, 13: 33, 14: 32, 15: 31, 16: 29, 17: 28, 18: 27, 19: 26} {
+	// zero or empty, version 20 the usage and the profile, 27 bytes when zero.
+	for v, cut := range map[byte]int{1: 70, 2: 65, 3: 62, 4: 61, 5: 55, 6: 54, 7: 48, 8: 47, 9: 46, 10: 45, 11: 43, 12: 37, 13: 34, 14: 33, 15: 32, 16: 30, 17: 29, 18: 28, 19: 27} {
 		got, err := state.DecodeRecord(append([]byte{v}, b[1:len(b)-cut]...))
 		if err != nil {
 			t.Fatalf("version %d: %v", v, err)
@@ -202,7 +202,7 @@ func TestCodecReadsBothFourteens(t *testing.T) {
 	r := statetest.Rec(state.ActivityIdle, statetest.PROpen)
 	r.Activity.Scheduled = []string{"abc"}
 	b := state.EncodeRecord(r)
-	b = b[:len(b)-31] // before the queued prompts
+	b = b[:len(b)-32] // before the queued prompts
 	b[0] = 14
 	got, err := state.DecodeRecord(b) // with scheduled
 	if err != nil || !reflect.DeepEqual(got, r) {
@@ -210,7 +210,7 @@ func TestCodecReadsBothFourteens(t *testing.T) {
 	}
 	r.Activity.Scheduled = nil
 	b = state.EncodeRecord(r)
-	got, err = state.DecodeRecord(append([]byte{14}, b[1:len(b)-32]...)) // killing_at alone
+	got, err = state.DecodeRecord(append([]byte{14}, b[1:len(b)-33]...)) // killing_at alone
 	if err != nil || !reflect.DeepEqual(got, r) {
 		t.Fatalf("14 without scheduled: %v\n got %+v\nwant %+v", err, got, r)
 	}
@@ -229,7 +229,7 @@ func TestCodecOlderAskIsADialog(t *testing.T) {
 		r := statetest.Rec(state.ActivityBlocked, statetest.PROpen)
 		r.Agent, r.Activity.Outcome = c.agent, c.outcome
 		b := state.EncodeRecord(r)
-		got, err := state.DecodeRecord(append([]byte{2}, b[1:len(b)-64]...))
+		got, err := state.DecodeRecord(append([]byte{2}, b[1:len(b)-65]...))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,6 +22,7 @@ func TestCloneSharesNothing(t *testing.T) {
 	r.Activity.Scheduled = []string{"0a1b"}
 	r.Usage.Limits = []state.Limit{{Name: "primary", UsedPct: 42}}
 	r.Usage.Days = []state.DayUsage{{Day: "2026-12-04", Tokens: state.Tokens{In: 1}}}
+	r.Usage.Past = []state.UsageSource{{Path: "/a.jsonl", Offset: 9}}
 	r.Pane.ExitStatus = intp(3)
 	c := r.Clone()
 	if !reflect.DeepEqual(r, c) {

@@ -44,7 +44,7 @@ func TestSchemaNamesTheCodec(t *testing.T) {
 	b := state.EncodeRecord(v1)
 	rawUpdate(t, s, func(btx *bolt.Tx) error {
 		_ = btx.Bucket(bucketSessions).Put([]byte(v2.ID), state.EncodeRecord(v2))
-		_ = btx.Bucket(bucketSessions).Put([]byte(v1.ID), append([]byte{1}, b[1:len(b)-69]...))
+		_ = btx.Bucket(bucketSessions).Put([]byte(v1.ID), append([]byte{1}, b[1:len(b)-70]...))
 		return btx.Bucket(bucketMeta).Put(keySchema, []byte("2"))
 	})
 	var schema, n int

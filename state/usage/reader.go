@@ -49,6 +49,9 @@ type Reader struct {
 	// is read again.
 	every time.Duration
 	next  map[string]time.Time
+	// skip is where a record's line too long to read goes on, for the
+	// read after the one that stopped inside it.
+	skip map[string]int64
 	// br, long and last are the read's buffers, one for every file: the
 	// stream, a line longer than br holds, the last bytes read (known of
 	// them in order, counted from where the stream began).
@@ -67,7 +70,7 @@ type fileSeen struct {
 
 // NewReader returns a Reader of the files this process's user owns.
 func NewReader() *Reader {
-	return &Reader{uid: os.Getuid(), seen: map[string]fileSeen{}, every: Every, next: map[string]time.Time{},
+	return &Reader{uid: os.Getuid(), seen: map[string]fileSeen{}, every: Every, next: map[string]time.Time{}, skip: map[string]int64{},
 		br: bufio.NewReaderSize(nil, 64<<10), last: make([]byte, 0, 2*state.TailBytes)}
 }
 
@@ -128,6 +131,7 @@ func (rd *Reader) forget(recs []*state.Record) {
 		if !keep[id] {
 			delete(rd.next, id)
 			delete(rd.seen, id)
+			delete(rd.skip, id)
 		}
 	}
 }
@@ -151,6 +155,9 @@ var errRefused = errors.New("not a file lanes reads")
 func (rd *Reader) read(r *state.Record, now time.Time) (state.Usage, bool, error) {
 	src := r.Usage.Src
 	fi, err := os.Lstat(src.Path)
+	if err == nil {
+		err = refused(src.Path, fi, rd.uid) // not even opened: opening a device may do something
+	}
 	if err != nil {
 		return state.Usage{}, false, err
 	}
@@ -175,11 +182,16 @@ func (rd *Reader) read(r *state.Record, now time.Time) (state.Usage, bool, error
 		anew()
 		rd.from(f, fi.Size(), 0, "")
 	}
-	n, more, err := rd.scan(func(line []byte) {
+	skip := u.Src.Offset > 0 && rd.skip[r.ID] == u.Src.Offset
+	n, more, skipping, err := rd.scan(skip, func(line []byte) {
 		if l, ok := state.ReadUsage(r.Agent, line); ok {
 			u.Take(l, now)
 		}
 	})
+	delete(rd.skip, r.ID)
+	if skipping { // the rest of a line too long to read, from there on
+		rd.skip[r.ID] = u.Src.Offset + n
+	}
 	if n > 0 {
 		u.Src.Offset += n
 		u.Src.Tail = rd.tail(f, u.Src.Offset)
@@ -239,18 +251,26 @@ func open(path string, uid int) (*os.File, error) {
 		return nil, err
 	}
 	fi, err := f.Stat()
-	switch {
-	case err != nil:
-	case !fi.Mode().IsRegular():
-		err = fmt.Errorf("%w: %s is %s", errRefused, path, fi.Mode().Type())
-	case fsafe.Owner(fi) != uid:
-		err = fmt.Errorf("%w: %s is %s's", errRefused, path, fsafe.Who(fsafe.Owner(fi)))
+	if err == nil {
+		err = refused(path, fi, uid) // what is open now, whatever the path named before
 	}
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	return f, nil
+}
+
+// refused says why fi, at path, is no file lanes reads: anything but a
+// regular file of uid's.
+func refused(path string, fi fs.FileInfo, uid int) error {
+	switch {
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("%w: %s is %s", errRefused, path, fi.Mode().Type())
+	case fsafe.Owner(fi) != uid:
+		return fmt.Errorf("%w: %s is %s's", errRefused, path, fsafe.Who(fsafe.Owner(fi)))
+	}
+	return nil
 }
 
 // identOf names the file fi is: its device and inode.
@@ -264,12 +284,13 @@ func identOf(fi fs.FileInfo) string {
 // scan calls line for each whole line the Reader reads, up to CycleBytes
 // of them, and returns how many bytes they took and whether it stopped
 // before the end: a last line with no newline yet is left for the next
-// read; a line over LineMax is passed over unread. It keeps the last
-// state.TailBytes of the lines it read (Reader.tail).
-func (rd *Reader) scan(line func([]byte)) (n int64, more bool, err error) {
+// read; a line over LineMax is passed over unread, starting with the one
+// it is told it is inside (skipping), and said when the read ends inside
+// it (skipped). It keeps the last state.TailBytes of the lines it read
+// (Reader.tail).
+func (rd *Reader) scan(skipping bool, line func([]byte)) (n int64, more, skipped bool, err error) {
 	var pending int64 // bytes of the line under way
 	long := rd.long[:0]
-	skipping := false
 	for n < CycleBytes {
 		chunk, err := rd.br.ReadSlice('\n')
 		pending += int64(len(chunk))
@@ -282,10 +303,16 @@ func (rd *Reader) scan(line func([]byte)) (n int64, more bool, err error) {
 				long = append(long, chunk...)
 			}
 			continue
+		case err == io.EOF && skipping:
+			// What a read holds ends inside a line too long to read:
+			// passed over so far, the rest at the next read (and what
+			// was read last is none of the lines kept).
+			rd.last, rd.known = rd.last[:0], 0
+			return n + pending, true, true, nil
 		case err == io.EOF:
-			return n, false, nil // a line not yet whole is read again next time
+			return n, false, false, nil // a line not yet whole is read again next time
 		case err != nil:
-			return n, false, err
+			return n, false, false, err
 		}
 		if skipping {
 			rd.last, rd.known = rd.last[:0], 0
@@ -301,7 +328,7 @@ func (rd *Reader) scan(line func([]byte)) (n int64, more bool, err error) {
 		pending, long, skipping = 0, long[:0], false
 	}
 	rd.long = long[:0]
-	return n, true, nil
+	return n, true, false, nil
 }
 
 // keep notes b as the last bytes read, keeping state.TailBytes of them.

@@ -175,6 +175,14 @@ func TestReaderPassesOverAHugeLine(t *testing.T) {
 	for g.cycle() { // a cycle's worth at a time
 	}
 	g.want(3, 3)
+	// Longer than a read holds: passed over over several reads, and the
+	// lines after it still count (the 28th hostile re-run: it stopped the
+	// session's usage for good).
+	longer := `{"type":"assistant","message":{"id":"big2","usage":{"input_tokens":999}},"pad":"` + strings.Repeat("y", CycleBytes+LineMax) + "\"}\n"
+	g.write(longer + claudeLine("m3", 4, 4))
+	for g.cycle() {
+	}
+	g.want(7, 7)
 	if fi, _ := os.Stat(g.path); g.rec.Usage.Src.Offset != fi.Size() {
 		t.Fatalf("offset %d of %d: the huge line was not passed over", g.rec.Usage.Src.Offset, fi.Size())
 	}
@@ -246,4 +254,24 @@ func TestReaderForgetsRemovedSessions(t *testing.T) {
 	if len(rd.next) != 3 {
 		t.Fatalf("%d records remembered, want the 3 left", len(rd.next))
 	}
+}
+
+// A hook naming an earlier record again (A, B, A) goes on where A was:
+// nothing counts twice.
+func TestReaderFlipFlop(t *testing.T) {
+	g := newRig(t)
+	a := g.path
+	g.write(claudeLine("a1", 100, 1))
+	g.cycle()
+	b := filepath.Join(filepath.Dir(a), "b.jsonl")
+	if err := os.WriteFile(b, []byte(claudeLine("b1", 5, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		g.rec.Usage.Follow(b)
+		g.cycle()
+		g.rec.Usage.Follow(a)
+		g.cycle()
+	}
+	g.want(105, 2)
 }
