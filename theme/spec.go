@@ -157,16 +157,34 @@ func SaySpec(s state.Say) Spec {
 }
 
 // limitSays is a limit window near its end as a card says it: "limit
-// 95%", or with room "primary limit 95% used, resets Fri 14:02" (local
+// 95%", or with room "weekly limit 95% used, resets Fri 14:02" (local
 // time).
 func limitSays(l state.Limit, short bool) string {
 	s := "limit " + strconv.Itoa(int(l.UsedPct)) + "%"
 	if short {
 		return s
 	}
-	s = l.Name + " " + s + " used"
+	s = WindowName(l) + " " + s + " used"
 	if l.ResetsAt.IsZero() {
 		return s
 	}
 	return s + ", resets " + l.ResetsAt.Local().Format("Mon 15:04")
+}
+
+// WindowName names a limit window by its length as people do ("5-hour",
+// "weekly"), else by the agent's name for it (Codex's "primary").
+func WindowName(l state.Limit) string {
+	switch m := l.WindowMin; {
+	case m == 7*24*60:
+		return "weekly"
+	case m == 24*60:
+		return "daily"
+	case m > 0 && m%60 == 0 && m < 24*60:
+		return strconv.FormatInt(m/60, 10) + "-hour"
+	case m > 0 && m%(24*60) == 0:
+		return strconv.FormatInt(m/(24*60), 10) + "-day"
+	case m > 0:
+		return strconv.FormatInt(m, 10) + "-minute"
+	}
+	return l.Name
 }

@@ -191,3 +191,11 @@ func TestTerminatedIsNeverDanger(t *testing.T) {
 		}
 	}
 }
+
+func TestWindowName(t *testing.T) {
+	for m, want := range map[int64]string{300: "5-hour", 10080: "weekly", 1440: "daily", 4320: "3-day", 90: "90-minute", 0: "primary"} {
+		if got := WindowName(state.Limit{Name: "primary", WindowMin: m}); got != want {
+			t.Errorf("WindowName(%d min) = %q, want %q", m, got, want)
+		}
+	}
+}

@@ -36,14 +36,22 @@ func (w *budgetWatch) crossings(recs []*state.Record, b state.Budgets, now time.
 	for _, r := range recs {
 		day = day.Add(r.Usage.Since(today))
 		if pb, ok := b.Profiles[r.Profile]; ok && r.Profile != "" && pb.Crossed(r.Usage.Tokens) {
-			cross("session "+r.ID, r.Name+" spent its profile "+r.Profile+"'s budget of "+pb.String()+" ("+spent(r.Usage.Tokens)+")")
+			cross("session "+r.ID, r.Name+" spent its profile "+r.Profile+"'s budget of "+budgetWords(pb)+" ("+spent(r.Usage.Tokens)+")")
 		}
 	}
 	if b.Day.Crossed(day) {
-		cross("day "+today, "the agents spent today's budget of "+b.Day.String()+" ("+spent(day)+")")
+		cross("day "+today, "the agents spent today's budget of "+budgetWords(b.Day)+" ("+spent(day)+" when crossed)")
 	}
 	slices.Sort(said)
 	return said
+}
+
+// budgetWords is b with its unit: "2M tok", "$20".
+func budgetWords(b state.Budget) string {
+	if b.CostMicros > 0 {
+		return dollars(b.CostMicros)
+	}
+	return b.String() + " tok"
 }
 
 // spent is what t says in a few words: "2.1M tok, $4.20".
@@ -73,15 +81,28 @@ func (m *Model) budgetNotify(now time.Time) tea.Cmd {
 }
 
 // usageToday is what the agents of every session the board shows spent
-// today, as the top line says it ("" for nothing).
-func (m *Model) usageToday() string {
+// today, as the top line says it ("" for nothing), and whether this
+// host's spending crossed the day's budget, which it then names: "today
+// 21M of 20M tok".
+func (m *Model) usageToday() (string, bool) {
 	today := m.now.Local().Format(time.DateOnly)
-	var t state.Tokens
+	var all, here state.Tokens
 	for _, v := range m.withHosts() {
-		t = t.Add(v.Rec.Usage.Since(today))
+		t := v.Rec.Usage.Since(today)
+		all = all.Add(t)
+		if v.Host == "" {
+			here = here.Add(t)
+		}
 	}
-	if t.Total() == 0 {
-		return ""
+	if all.Total() == 0 {
+		return "", false
 	}
-	return "today " + spent(t)
+	b := m.o.Budgets.Day
+	switch {
+	case b.Tokens > 0:
+		return "today " + count(all.Total()) + " of " + count(b.Tokens) + " tok", b.Crossed(here)
+	case b.CostMicros > 0:
+		return "today " + spent(all) + " of " + dollars(b.CostMicros), b.Crossed(here)
+	}
+	return "today " + spent(all), false
 }

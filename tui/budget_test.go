@@ -47,7 +47,7 @@ func TestBudgetNotifiesOnceWhenCrossed(t *testing.T) {
 		t.Fatalf("nothing newly crossed, yet: %+v", got)
 	}
 	got := budget(spending(api, 2500, 0), spending(web, 20, 600_000))
-	if len(got) != 1 || !strings.Contains(got[0].Body, "web spent its profile cheap's budget of $0.5 (20 tok, $0.60)") {
+	if len(got) != 1 || !strings.Contains(got[0].Body, "web spent its profile cheap's budget of $0.50 (20 tok, $0.60)") {
 		t.Fatalf("the profile's budget crossed: %+v", got)
 	}
 	if got := budget(spending(api, 2600, 0), spending(web, 30, 700_000)); len(got) != 0 {
@@ -65,7 +65,7 @@ func TestDayBudgetSumsTheSessions(t *testing.T) {
 	rawOf(b.m.budgetNotify(fixedNow))
 	b.m.recs = []*state.Record{spending(api, 600, 0), spending(web, 500, 0)}
 	rawOf(b.m.budgetNotify(fixedNow))
-	if len(b.out) != 1 || !strings.Contains(b.out[0].Body, "the agents spent today's budget of 1k (1.1k tok)") {
+	if len(b.out) != 1 || !strings.Contains(b.out[0].Body, "the agents spent today's budget of 1k tok (1.1k tok when crossed)") {
 		t.Fatalf("notices %+v", b.out)
 	}
 }
@@ -80,6 +80,15 @@ func TestTopLineSaysToday(t *testing.T) {
 	}
 	m.o.UsageTopLine = true
 	if top := firstLine(m); !strings.Contains(top, "today 12.3k tok, $0.42") {
+		t.Fatalf("top line %q", top)
+	}
+	// With a day's budget, it says how much of it, and once it is spent.
+	m.o.Budgets.Day = state.Budget{Tokens: 20_000}
+	if top := firstLine(m); !strings.HasSuffix(strings.TrimSpace(top), "today 12.3k of 20.0k tok") {
+		t.Fatalf("top line %q", top)
+	}
+	m.o.Budgets.Day = state.Budget{Tokens: 10_000}
+	if top := firstLine(m); !strings.HasSuffix(strings.TrimSpace(top), "✗ today 12.3k of 10.0k tok") {
 		t.Fatalf("top line %q", top)
 	}
 }

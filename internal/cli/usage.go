@@ -113,7 +113,9 @@ func usageReport(views []state.Derived, by, from string) usageSums {
 		}
 		t := u.Tokens
 		if from != "" {
-			t = u.Since(from)
+			if t = u.Since(from); t == (state.Tokens{}) {
+				continue // nothing spent in those days: no row of zeros
+			}
 		}
 		total = total.Add(t)
 		rep.Total.Sessions++

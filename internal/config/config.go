@@ -62,7 +62,7 @@ var Settings = []Setting{
 	{Key: "usage.top_line", Kind: Bool, Default: "true",
 		Doc: "the board's top line shows what the agents spent today (tokens, and cost where they report it)"},
 	{Key: "usage.day_budget", Kind: String,
-		Doc: "tokens (\"2M\") or dollars (\"$20\") the agents of this host may spend a day; crossing it notifies once (\"\": none)", check: checkBudget},
+		Doc: "tokens (\"2M\") or dollars (\"$20\": of agents that report a cost) the agents of this host may spend a day; crossing it notifies once (\"\": none)", check: checkBudget},
 	{Key: "worktree.enabled", Kind: Bool, Flag: "new --worktree", Default: "false",
 		Doc: "true: `lanes new` starts every session in a new worktree (new --worktree=false: not this one)"},
 	{Key: "worktree.root", Kind: String, Env: "LANES_WORKTREE_ROOT",
