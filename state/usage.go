@@ -373,3 +373,13 @@ type Budgets struct {
 	Day      Budget
 	Profiles map[string]Budget
 }
+
+// Spent is what removed sessions of one agent spent on one local day
+// (the store keeps it when their records go): Sessions counts those whose
+// last day it was.
+type Spent struct {
+	Day      string
+	Agent    Agent
+	Sessions int
+	Tokens
+}

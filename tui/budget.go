@@ -19,7 +19,7 @@ type budgetWatch struct {
 
 // crossings are what crossed a budget since the last call, in words: the
 // day's total of this host's sessions, or a session its profile's.
-func (w *budgetWatch) crossings(recs []*state.Record, b state.Budgets, now time.Time) []string {
+func (w *budgetWatch) crossings(recs []*state.Record, removed []state.Spent, b state.Budgets, now time.Time) []string {
 	today := now.Local().Format(time.DateOnly)
 	was, first := w.crossed, w.crossed == nil
 	if first {
@@ -32,7 +32,7 @@ func (w *budgetWatch) crossings(recs []*state.Record, b state.Budgets, now time.
 		}
 		w.crossed[key] = true
 	}
-	var day state.Tokens
+	day := spentOn(removed, today)
 	for _, r := range recs {
 		day = day.Add(r.Usage.Since(today))
 		if pb, ok := b.Profiles[r.Profile]; ok && r.Profile != "" && pb.Crossed(r.Usage.Tokens) {
@@ -54,6 +54,17 @@ func budgetWords(b state.Budget) string {
 	return b.String() + " tok"
 }
 
+// spentOn is what the removed sessions spent on day.
+func spentOn(removed []state.Spent, day string) state.Tokens {
+	var t state.Tokens
+	for _, s := range removed {
+		if s.Day == day {
+			t = t.Add(s.Tokens)
+		}
+	}
+	return t
+}
+
 // spent is what t says in a few words: "2.1M tok, $4.20".
 func spent(t state.Tokens) string {
 	s := count(t.Total()) + " tok"
@@ -66,7 +77,7 @@ func spent(t state.Tokens) string {
 // budgetNotify tells the user about each budget crossed since the last
 // cycle, as entering Needs you does (the same ways, the same quiet).
 func (m *Model) budgetNotify(now time.Time) tea.Cmd {
-	said := m.budgets.crossings(m.recs, m.o.Budgets, now)
+	said := m.budgets.crossings(m.recs, m.spent, m.o.Budgets, now)
 	if len(said) == 0 || m.o.NoNotify || m.quiet {
 		return nil
 	}
@@ -86,7 +97,8 @@ func (m *Model) budgetNotify(now time.Time) tea.Cmd {
 // 21M of 20M tok".
 func (m *Model) usageToday() (string, bool) {
 	today := m.now.Local().Format(time.DateOnly)
-	var all, here state.Tokens
+	here := spentOn(m.spent, today)
+	all := here
 	for _, v := range m.withHosts() {
 		t := v.Rec.Usage.Since(today)
 		all = all.Add(t)

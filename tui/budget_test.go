@@ -170,3 +170,21 @@ func TestGoldenUsage(t *testing.T) {
 		}
 	}
 }
+
+// What sessions removed today spent still counts: clearing Done takes a
+// record, not the day's total or its budget's count.
+func TestRemovedSessionsStillCount(t *testing.T) {
+	b := newNotifyBoard(t, Options{Budgets: state.Budgets{Day: state.Budget{Tokens: 1000}}, UsageTopLine: true})
+	api := spending(rec("abcd1234", "api", state.ActivityActive, time.Minute), 600, 0)
+	b.m.recs = []*state.Record{api}
+	b.m.rebuild()
+	rawOf(b.m.budgetNotify(fixedNow))
+	b.m.spent = []state.Spent{{Day: fixedNow.Local().Format(time.DateOnly), Agent: state.AgentClaude, Sessions: 1, Tokens: state.Tokens{In: 500}}}
+	rawOf(b.m.budgetNotify(fixedNow))
+	if len(b.out) != 1 {
+		t.Fatalf("notices %+v", b.out)
+	}
+	if today, over := b.m.usageToday(); today != "today 1.1k of 1.0k tok" || !over {
+		t.Fatalf("top line says %q (over %v)", today, over)
+	}
+}

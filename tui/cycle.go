@@ -65,7 +65,7 @@ func (m Model) onCycle(msg cycleMsg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, m.flashOnce("store: "+msg.err.Error()))
 	default:
 		m.trouble, m.readAt = nil, msg.now
-		m.recs = msg.res.Records
+		m.recs, m.spent = msg.res.Records, msg.res.Spent
 		switch {
 		case msg.ingest: // no tmux read: says nothing about tmux
 		case msg.res.TmuxErr != nil && msg.res.Watching:

@@ -85,6 +85,9 @@ type Model struct {
 
 	notifier notifier // who entered Needs you (docs/design.md §15)
 	budgets  budgetWatch
+	// spent is what sessions removed since yesterday spent: today's
+	// total and budget count it (store.Tx.Spent).
+	spent []state.Spent
 	// voice is this board's claim to notify; quiet is set while another
 	// board holds it (this one then tells nobody).
 	voice *notifyLock

@@ -14,6 +14,7 @@ import (
 
 	"lanes/internal/listing"
 	"lanes/state"
+	"lanes/state/store"
 )
 
 // usageBys are what `lanes usage --by` sums by.
@@ -53,7 +54,11 @@ func (a *app) cmdUsage(ctx context.Context, args []string) int {
 			done = exitError
 		}
 	}
-	rep := usageReport(views, *by, from)
+	var spent []state.Spent // removed sessions': their records went, their numbers did not
+	if st, err := a.svc().Store(); err == nil {
+		_ = st.View(func(tx *store.Tx) error { spent = tx.Spent(from); return nil })
+	}
+	rep := usageReport(views, spent, *by, from)
 	if *asJSON {
 		b, err := json.Marshal(rep)
 		if err != nil {
@@ -84,9 +89,9 @@ type usageSums struct {
 	Total usageRow   `json:"total"`
 }
 
-// usageReport sums what views' sessions spent by by, from the day from on
-// ("" the sessions' whole totals).
-func usageReport(views []state.Derived, by, from string) usageSums {
+// usageReport sums what views' sessions and the removed ones (spent)
+// spent by by, from the day from on ("" the sessions' whole totals).
+func usageReport(views []state.Derived, spent []state.Spent, by, from string) usageSums {
 	type sum struct {
 		state.Tokens
 		key, id  string
@@ -97,13 +102,13 @@ func usageReport(views []state.Derived, by, from string) usageSums {
 	if from != "" {
 		rep.Since = &from
 	}
-	add := func(key, id string, t state.Tokens) {
+	add := func(key, id string, t state.Tokens, sessions int) {
 		r := rows[key+" "+id]
 		if r == nil {
 			r = &sum{key: key, id: id}
 			rows[key+" "+id] = r
 		}
-		r.Tokens, r.sessions = r.Add(t), r.sessions+1
+		r.Tokens, r.sessions = r.Add(t), r.sessions+sessions
 	}
 	var total state.Tokens
 	for _, v := range views {
@@ -123,16 +128,21 @@ func usageReport(views []state.Derived, by, from string) usageSums {
 		case "day":
 			for _, d := range u.Days {
 				if d.Day >= from {
-					add(d.Day, "", d.Tokens)
+					add(d.Day, "", d.Tokens, 1)
 				}
 			}
 		case "agent":
-			add(string(v.Rec.Agent), "", t)
+			add(string(v.Rec.Agent), "", t, 1)
 		case "host":
-			add(cmp.Or(v.Host, localHost), "", t)
+			add(cmp.Or(v.Host, localHost), "", t, 1)
 		default:
-			add(sessionKey(v), v.Rec.ID, t)
+			add(sessionKey(v), v.Rec.ID, t, 1)
 		}
+	}
+	for _, s := range spent {
+		total = total.Add(s.Tokens)
+		rep.Total.Sessions += s.Sessions
+		add(spentKey(by, s), "", s.Tokens, s.Sessions)
 	}
 	for _, k := range slices.Sorted(maps.Keys(rows)) {
 		r := rows[k]
@@ -140,6 +150,23 @@ func usageReport(views []state.Derived, by, from string) usageSums {
 	}
 	rep.Total.Tokens = listing.TokensOf(total)
 	return rep
+}
+
+// removedRow sums, in a row by session, the sessions removed since
+// (lanes rm, clearing Done): their records went, their numbers stay.
+const removedRow = "(removed sessions)"
+
+// spentKey is the row removed sessions' spending goes to.
+func spentKey(by string, s state.Spent) string {
+	switch by {
+	case "day":
+		return s.Day
+	case "agent":
+		return string(s.Agent)
+	case "host":
+		return localHost
+	}
+	return removedRow
 }
 
 // sessionKey names a session in a row: NAME, NAME@HOST for another

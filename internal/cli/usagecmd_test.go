@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -46,6 +47,7 @@ func TestUsageTotalsWhatWasServed(t *testing.T) {
 	if len(opencode) == 0 {
 		t.Fatal("no recorded OpenCode run")
 	}
+	state.Terminate(recs[0], "killed by user", "user", now) // removed below
 	e := lsEnv(t, recs...)
 	for _, oc := range opencode {
 		id, events, _ := strings.Cut(oc, "\t")
@@ -75,6 +77,17 @@ func TestUsageTotalsWhatWasServed(t *testing.T) {
 	}
 	if len(got.Rows) != 6 || sum != want.Total() {
 		t.Fatalf("by agent: %+v", got.Rows)
+	}
+	// A removed session takes its record, not its numbers (clearing Done
+	// is routine; the day's total and its budget go on).
+	e.must("rm", recs[0].Name, "--yes")
+	if err := json.Unmarshal([]byte(e.must("usage", "--json")), &got); err != nil {
+		t.Fatal(err)
+	}
+	tot = got.Total
+	if g := (state.Tokens{In: tot.Input, Out: tot.Output, CacheRead: tot.CacheRead, CacheWrite: tot.CacheWrite, CostMicros: tot.CostMicros}); g != want || tot.Sessions != len(runs) ||
+		!slices.ContainsFunc(got.Rows, func(r usageRow) bool { return r.Key == removedRow && r.Sessions == 1 }) {
+		t.Fatalf("after rm: totals %+v over %d sessions, rows %+v", g, tot.Sessions, got.Rows)
 	}
 	// Numbers are not content: they show with LANES_CONTENT=off too.
 	e.vars[state.EnvContent] = "off"

@@ -91,7 +91,10 @@ type CycleResult struct {
 	// PRsStopped is why PR facts from GitHub stopped coming after they
 	// came (gh.Poller.Stopped).
 	PRsStopped error
-	At         time.Time
+	// Spent is what sessions removed since yesterday spent (Tx.Spent):
+	// today's total goes on when Done is cleared.
+	Spent []state.Spent
+	At    time.Time
 }
 
 func (c *Collector) now() time.Time {
@@ -201,21 +204,6 @@ func (c *Collector) cycle(ctx context.Context, readTmux bool) (CycleResult, erro
 	return c.takeCaptures(ctx, res, captures)
 }
 
-// readFiles reads what a cycle takes from files, before its transaction
-// and not while the store is held (a checkout's files and an agent's
-// records may be anyone's): the live branches, a file read per session
-// dir and no process, and what the agents' records gained (state/usage).
-func (c *Collector) readFiles(start, now time.Time) (map[string]string, map[string]usage.Read) {
-	recs := c.recordsNow()
-	if c.NoUsage {
-		return c.heads.Branches(recs, start), nil
-	}
-	if c.usage == nil {
-		c.usage = usage.NewReader()
-	}
-	return c.heads.Branches(recs, start), c.usage.Read(recs, now)
-}
-
 // takeCaptures takes the witness's captures the cycle chose: beside the
 // cycles when a WitnessRunner is there (the board's), else now.
 func (c *Collector) takeCaptures(ctx context.Context, res CycleResult, captures []witnessCapture) (CycleResult, error) {
@@ -259,6 +247,7 @@ func (c *Collector) transact(now time.Time, read bool, res *CycleResult, body fu
 			return err
 		}
 		res.Records = ct.records
+		res.Spent = tx.Spent(now.Local().AddDate(0, 0, -1).Format(time.DateOnly))
 		c.cache, c.cacheTx, c.known = ct.records, committed, ct.records
 		if !tx.wrote {
 			return errUnchanged // roll back: nothing to commit, no fsync

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"time"
+
 	"lanes/state"
 	"lanes/state/git"
 	"lanes/state/usage"
@@ -58,4 +60,19 @@ func (c *Collector) recordsNow() []*state.Record {
 		return err
 	})
 	return recs
+}
+
+// readFiles reads what a cycle takes from files, before its transaction
+// and not while the store is held (a checkout's files and an agent's
+// records may be anyone's): the live branches, a file read per session
+// dir and no process, and what the agents' records gained (state/usage).
+func (c *Collector) readFiles(start, now time.Time) (map[string]string, map[string]usage.Read) {
+	recs := c.recordsNow()
+	if c.NoUsage {
+		return c.heads.Branches(recs, start), nil
+	}
+	if c.usage == nil {
+		c.usage = usage.NewReader()
+	}
+	return c.heads.Branches(recs, start), c.usage.Read(recs, now)
 }

@@ -203,7 +203,7 @@ type salvaged struct {
 func (s *Store) salvage(src *bolt.DB, got *salvaged) {
 	_ = s.guard(func() error {
 		return src.View(func(btx *bolt.Tx) error {
-			for _, name := range [][]byte{bucketMeta, bucketSessions, bucketSpool, bucketCounters} {
+			for _, name := range [][]byte{bucketMeta, bucketSessions, bucketSpool, bucketCounters, bucketSpent} {
 				got.buckets[string(name)] = s.readBucket(func() *bolt.Bucket { return btx.Bucket(name) })
 			}
 			ids := s.readBucket(func() *bolt.Bucket { return btx.Bucket(bucketHistory) })
@@ -369,7 +369,7 @@ func (got *salvaged) write(btx *bolt.Tx, schema int) error {
 			return err
 		}
 	}
-	for _, name := range [][]byte{bucketSessions, bucketSpool, bucketCounters} {
+	for _, name := range [][]byte{bucketSessions, bucketSpool, bucketCounters, bucketSpent} {
 		if _, err := btx.CreateBucketIfNotExists(name); err != nil {
 			return err
 		}

@@ -261,6 +261,11 @@ func (t *Tx) All() ([]*state.Record, error) {
 // Delete removes a record and its history.
 func (t *Tx) Delete(id string) error {
 	t.wrote = true
+	if r, err := t.Get(id); err == nil {
+		if err := t.keepSpent(r); err != nil {
+			return err
+		}
+	}
 	if h := t.bucket(bucketHistory); h != nil && h.Bucket([]byte(id)) != nil {
 		if err := h.DeleteBucket([]byte(id)); err != nil {
 			return err
