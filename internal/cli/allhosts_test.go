@@ -30,9 +30,7 @@ func hostsWorld(t *testing.T, now time.Time, here []*state.Record, there []*stat
 		t.Fatal(err)
 	}
 	log := filepath.Join(dir, "argv")
-	fake := filepath.Join(dir, "ssh")
-	script := `#!/bin/sh
-printf '%s\n' "$*" >> ` + shellQuote(log) + `
+	script := `printf '%s\n' "$*" >> ` + shellQuote(log) + `
 while [ "$1" != "--" ]; do shift; done
 dest=$2
 lanes() { [ "$*" = "ls --json" ] && cat ` + shellQuote(listingFile) + `; }
@@ -41,9 +39,9 @@ me@build.example) eval "$3" ;;
 *) echo "ssh: connect to host $dest port 22: Connection refused" >&2; exit 255 ;;
 esac
 `
-	if err := os.WriteFile(fake, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	// Written by a child process: a file this one held open for writing
+	// fails a parallel test's exec of it with "text file busy".
+	fake := writeScript(t, dir, "ssh", script)
 	cfg := filepath.Join(dir, "config")
 	if err := os.MkdirAll(filepath.Join(cfg, "lanes"), 0o700); err != nil {
 		t.Fatal(err)

@@ -30,9 +30,7 @@ func fakeClaude(t *testing.T, e *env, name string) (received string) {
 		t.Fatal(err)
 	}
 	script := "#!/bin/sh\nclear; cat " + shellQuote(screen) + "; stty raw -echo && exec cat > " + shellQuote(received) + "\n"
-	if err := os.WriteFile(filepath.Join(dir, "claude"), []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	writeExec(t, filepath.Join(dir, "claude"), script)
 	e.newAs(name, state.AgentClaude, filepath.Join(dir, "claude"))
 	return received
 }
@@ -341,9 +339,7 @@ func TestAnswerWatchesTheDialogGo(t *testing.T) {
 	}
 	// Shows the dialog; the first key clears it and shows Claude at work.
 	script := "#!/bin/sh\nclear; cat " + shellQuote(screen) + "; stty raw -echo; dd bs=1 count=1 of=/dev/null 2>/dev/null; clear; echo '✻ Running… (esc to interrupt)'; exec sleep 60\n"
-	if err := os.WriteFile(filepath.Join(dir, "claude"), []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	writeExec(t, filepath.Join(dir, "claude"), script)
 	e.newAs("api", state.AgentClaude, filepath.Join(dir, "claude"))
 	waitPane(t, e.tc, "lanes-api", "Do you want to proceed?")
 	// The dialog opened a few seconds ago: past the witness's draw grace,

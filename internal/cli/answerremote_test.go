@@ -97,9 +97,7 @@ func fakeClaudeOn(t *testing.T, h *sshtest.Host, name string) (received string) 
 	}
 	fake := filepath.Join(dir, "claude")
 	script := "#!/bin/sh\nclear; cat " + shellQuote(screen) + "; stty raw -echo && exec cat > " + shellQuote(received) + "\n"
-	if err := os.WriteFile(fake, []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	writeExec(t, fake, script)
 	h.Lanes(t, "new", name, "--dir", dir, "--", fake)
 	// Its record says claude (a custom command started it: lanes looks
 	// agents up on PATH, which the rig's lanes shares with this test).

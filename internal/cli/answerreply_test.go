@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,8 +80,6 @@ func fakeOpenCode(t *testing.T, e *env, name, reply string, again bool) {
 	script := "#!/bin/sh\nclear; printf '%s' \"$(cat " + shellQuote(screen) + ")\"\nstty raw -echo; dd bs=1 count=1 of=/dev/null 2>/dev/null\n" +
 		"printf '%s' " + shellQuote(payload) + " | LANES_STATE_DIR=" + shellQuote(e.state) + " " + shellQuote(lanesBin) + " hook opencode --session " + name + "\n" +
 		after + "; exec sleep 60\n"
-	if err := os.WriteFile(filepath.Join(dir, "opencode"), []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	writeExec(t, filepath.Join(dir, "opencode"), script)
 	e.newAs(name, state.AgentOpenCode, filepath.Join(dir, "opencode"))
 }

@@ -103,9 +103,7 @@ func TestAtHostHintsNameTheHost(t *testing.T) {
 func fakeHost(t *testing.T, dir, script string) func(stdin string, args ...string) (string, string, int) {
 	t.Helper()
 	ssh := filepath.Join(dir, "ssh")
-	if err := os.WriteFile(ssh, []byte("#!/bin/sh\n"+script), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	writeExec(t, ssh, "#!/bin/sh\n"+script)
 	cfg := filepath.Join(dir, "config")
 	if err := os.MkdirAll(filepath.Join(cfg, "lanes"), 0o700); err != nil {
 		t.Fatal(err)

@@ -18,15 +18,11 @@ func TestHookBinaryPrefersLanesNextToTheBoard(t *testing.T) {
 	dir, state := t.TempDir(), t.TempDir()
 	board := filepath.Join(dir, boardName)
 	lean := filepath.Join(dir, "lanes")
-	if err := os.WriteFile(board, []byte("board"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExec(t, board, "board")
 	if got, err := hookBinaryFor(board, state); err != nil || got != board {
 		t.Errorf("without lanes beside it, hooks run %q (%v), want the board itself", got, err)
 	}
-	if err := os.WriteFile(lean, []byte("lanes"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExec(t, lean, "lanes")
 	if got, err := hookBinaryFor(board, state); err != nil || got != lean {
 		t.Errorf("hooks run %q (%v), want %q", got, err, lean)
 	}
@@ -39,9 +35,7 @@ func TestHookBinaryPrefersLanesNextToTheBoard(t *testing.T) {
 	if err := os.MkdirAll(filepath.Dir(run), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(run, []byte("built"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExec(t, run, "built")
 	got, err := hookBinaryFor(run, state)
 	if body, _ := os.ReadFile(got); err != nil || got != filepath.Join(state, "bin", "lanes") || string(body) != "built" {
 		t.Errorf("go run binary: hooks run %q (%v), body %q", got, err, body)
@@ -81,9 +75,7 @@ func TestBoardMissingExplains(t *testing.T) {
 	}
 
 	// Beside it, lanes finds the board (doctor says where).
-	if err := os.WriteFile(filepath.Join(dir, boardName), []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExec(t, filepath.Join(dir, boardName), "#!/bin/sh\n")
 	doctor = exec.Command(alone, "doctor")
 	doctor.Env = cmd.Env
 	out, _ = doctor.CombinedOutput()

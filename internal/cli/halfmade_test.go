@@ -26,9 +26,7 @@ func slowTmux(t *testing.T) (path, mark string) {
 	script := "#!/bin/sh\n'" + real + "' \"$@\"; rc=$?\n" +
 		"case \" $* \" in *\" new-session \"*) if [ ! -e '" + mark + "' ]; then : > '" + mark + "'; exec sleep 60; fi;; esac\n" +
 		"exit $rc\n"
-	if err := os.WriteFile(filepath.Join(dir, "tmux"), []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExec(t, filepath.Join(dir, "tmux"), script)
 	return dir + string(os.PathListSeparator) + os.Getenv("PATH"), mark
 }
 

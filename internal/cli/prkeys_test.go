@@ -19,15 +19,21 @@ import (
 func writeScript(t *testing.T, dir, name, body string) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
-	// Written by a child process, never through a descriptor of this one:
-	// a parallel test's fork would inherit it until its exec, and running
-	// the script meanwhile fails "text file busy" (it did, once).
+	writeExec(t, p, "#!/bin/sh\n"+body)
+	return p
+}
+
+// writeExec writes an executable file whole, by a child process, never
+// through a descriptor of this one: a parallel test's fork would inherit
+// it until its exec, and running the file meanwhile fails "text file
+// busy" (it did, once).
+func writeExec(t *testing.T, p, content string) {
+	t.Helper()
 	cmd := exec.Command("/bin/sh", "-c", `cat > "$1" && chmod 700 "$1"`, "sh", p)
-	cmd.Stdin = strings.NewReader("#!/bin/sh\n" + body)
+	cmd.Stdin = strings.NewReader(content)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("writing %s: %v %s", p, err, out)
 	}
-	return p
 }
 
 // waitLines waits for a stand-in's log file and returns its lines.

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -18,9 +17,7 @@ func TestRelativeCommandFromTheSessionDir(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	proj := t.TempDir()
-	if err := os.WriteFile(filepath.Join(proj, "agent.sh"), []byte("#!/bin/sh\nexec sleep 3600\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExec(t, filepath.Join(proj, "agent.sh"), "#!/bin/sh\nexec sleep 3600\n")
 	e.must("new", "rel", "--dir", proj, "--", "./agent.sh")
 	e.waitFor("rel running", 10*time.Second, func(m map[string]listing.Session) bool { return m["rel"].Status == state.StatusIdle })
 	e.must("restart", "rel")

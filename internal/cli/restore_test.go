@@ -27,9 +27,7 @@ func fakeAgents(t *testing.T) (argvLog string) {
 	script := "#!/bin/sh\nfor a in \"$0\" \"$@\"; do printf '%s\\n' \"$a\"; done >> " + shellQuote(argvLog) +
 		"\necho -- >> " + shellQuote(argvLog) + "\nexec sleep 3600\n"
 	for _, name := range []string{"claude", "codex"} {
-		if err := os.WriteFile(filepath.Join(bin, name), []byte(script), 0o700); err != nil {
-			t.Fatal(err)
-		}
+		writeExec(t, filepath.Join(bin, name), script)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	return argvLog
@@ -228,9 +226,7 @@ func TestRestoreAllSkipsAStart(t *testing.T) {
 func TestRestoreAllKeepsTheReasonWhole(t *testing.T) {
 	bin := t.TempDir()
 	cmd := filepath.Join(bin, "slxyzzy-wait")
-	if err := os.WriteFile(cmd, []byte("#!/bin/sh\nexec sleep 3600\n"), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	writeExec(t, cmd, "#!/bin/sh\nexec sleep 3600\n")
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	e := newEnv(t)
 	e.must("new", "sl", "--dir", t.TempDir(), "--", "slxyzzy-wait")

@@ -371,9 +371,7 @@ func TestOneTmuxReadPerCycle(t *testing.T) {
 func TestInstalledHooksCount(t *testing.T) {
 	e := newEnv(t)
 	bin := t.TempDir()
-	if err := os.WriteFile(filepath.Join(bin, "opencode"), []byte("#!/bin/sh\nsleep 600\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	writeExec(t, filepath.Join(bin, "opencode"), "#!/bin/sh\nsleep 600\n")
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	e.vars["PATH"] = os.Getenv("PATH")
 	e.vars["OPENCODE_CONFIG_DIR"] = t.TempDir()
