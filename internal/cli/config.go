@@ -175,6 +175,13 @@ func profileSays(p config.Profile, agent string) string {
 	if p.Worktree != nil {
 		parts = append(parts, map[bool]string{true: "worktree", false: "no worktree"}[*p.Worktree])
 	}
+	if p.Budget != (state.Budget{}) {
+		budget := p.Budget.String() + " tok"
+		if p.Budget.CostMicros > 0 {
+			budget = p.Budget.String()
+		}
+		parts = append(parts, "budget "+budget)
+	}
 	return strings.Join(parts, " · ")
 }
 

@@ -79,6 +79,19 @@ type usageRow struct {
 	ID       string `json:"id,omitempty"`
 	Sessions int    `json:"sessions"`
 	listing.Tokens
+	// CostUSD is the agents' own cost figures summed, null where none of
+	// them reports one (cost_micros is then 0).
+	CostUSD *float64 `json:"cost_usd"`
+}
+
+// row is a row with its cost said the listing's way.
+func row(key, id string, sessions int, t state.Tokens) usageRow {
+	r := usageRow{Key: key, ID: id, Sessions: sessions, Tokens: listing.TokensOf(t)}
+	if t.CostMicros > 0 {
+		usd := float64(t.CostMicros) / 1e6
+		r.CostUSD = &usd
+	}
+	return r
 }
 
 // usageSums is `lanes usage`'s answer.
@@ -98,7 +111,7 @@ func usageReport(views []state.Derived, spent []state.Spent, by, from string) us
 		sessions int
 	}
 	rows := map[string]*sum{} // by key, or a session's by its id
-	rep := usageSums{By: by, Rows: []usageRow{}, Total: usageRow{Key: "total"}}
+	rep := usageSums{By: by, Rows: []usageRow{}}
 	if from != "" {
 		rep.Since = &from
 	}
@@ -111,6 +124,7 @@ func usageReport(views []state.Derived, spent []state.Spent, by, from string) us
 		r.Tokens, r.sessions = r.Add(t), r.sessions+sessions
 	}
 	var total state.Tokens
+	sessions := 0
 	for _, v := range views {
 		u := &v.Rec.Usage
 		if u.At.IsZero() {
@@ -123,7 +137,7 @@ func usageReport(views []state.Derived, spent []state.Spent, by, from string) us
 			}
 		}
 		total = total.Add(t)
-		rep.Total.Sessions++
+		sessions++
 		switch by {
 		case "day":
 			for _, d := range u.Days {
@@ -141,14 +155,14 @@ func usageReport(views []state.Derived, spent []state.Spent, by, from string) us
 	}
 	for _, s := range spent {
 		total = total.Add(s.Tokens)
-		rep.Total.Sessions += s.Sessions
+		sessions += s.Sessions
 		add(spentKey(by, s), "", s.Tokens, s.Sessions)
 	}
 	for _, k := range slices.Sorted(maps.Keys(rows)) {
 		r := rows[k]
-		rep.Rows = append(rep.Rows, usageRow{Key: r.key, ID: r.id, Sessions: r.sessions, Tokens: listing.TokensOf(r.Tokens)})
+		rep.Rows = append(rep.Rows, row(r.key, r.id, r.sessions, r.Tokens))
 	}
-	rep.Total.Tokens = listing.TokensOf(total)
+	rep.Total = row("total", "", sessions, total)
 	return rep
 }
 

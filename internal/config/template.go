@@ -39,6 +39,7 @@ func Template() string {
 # env = { ANTHROPIC_LOG = "debug" }
 # dir = "~/src/api"
 # worktree = true
+# budget = "$5"            # each session of it: tokens ("2M") or the agent's cost; crossing it notifies once
 `)
 	return b.String()
 }
