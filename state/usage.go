@@ -341,6 +341,17 @@ func (b Budget) String() string {
 	return ""
 }
 
+// Words is b with its unit, as messages say it: "2M tok", "$20.00".
+func (b Budget) Words() string {
+	switch {
+	case b.CostMicros >= 10_000: // to the cent, as the board says dollars
+		return "$" + strconv.FormatFloat(float64(b.CostMicros)/1e6, 'f', 2, 64)
+	case b.CostMicros > 0:
+		return b.String()
+	}
+	return b.String() + " tok"
+}
+
 // ParseBudget reads a budget: a number of tokens ("2000000", "500k",
 // "2M", "1.5G", either case) or of dollars ("$20", "$0.50"); "" is none.
 func ParseBudget(s string) (Budget, error) {

@@ -36,22 +36,14 @@ func (w *budgetWatch) crossings(recs []*state.Record, removed []state.Spent, b s
 	for _, r := range recs {
 		day = day.Add(r.Usage.Since(today))
 		if pb, ok := b.Profiles[r.Profile]; ok && r.Profile != "" && pb.Crossed(r.Usage.Tokens) {
-			cross("session "+r.ID, r.Name+" spent its profile "+r.Profile+"'s budget of "+budgetWords(pb)+" ("+spent(r.Usage.Tokens)+")")
+			cross("session "+r.ID, r.Name+" spent its profile "+r.Profile+"'s budget of "+pb.Words()+" ("+spent(r.Usage.Tokens)+")")
 		}
 	}
 	if b.Day.Crossed(day) {
-		cross("day "+today, "the agents spent today's budget of "+budgetWords(b.Day)+" ("+spent(day)+" when crossed)")
+		cross("day "+today, "the agents spent today's budget of "+b.Day.Words()+" ("+spent(day)+" when crossed)")
 	}
 	slices.Sort(said)
 	return said
-}
-
-// budgetWords is b with its unit: "2M tok", "$20".
-func budgetWords(b state.Budget) string {
-	if b.CostMicros > 0 {
-		return dollars(b.CostMicros)
-	}
-	return b.String() + " tok"
 }
 
 // spentOn is what the removed sessions spent on day.
@@ -91,21 +83,27 @@ func (m *Model) budgetNotify(now time.Time) tea.Cmd {
 	return tea.Batch(notifyCmd(m.ctx, n, m.o.TmuxEnv != "", way(m.o.NotifyWays, "terminal"), m.o.Notify), m.flash(n.Body, false))
 }
 
-// usageToday is what the agents of every session the board shows spent
-// today, as the top line says it ("" for nothing), and whether this
-// host's spending crossed the day's budget, which it then names: "today
-// 21M of 20M tok".
-func (m *Model) usageToday() (string, bool) {
-	today := m.now.Local().Format(time.DateOnly)
-	here := spentOn(m.spent, today)
-	all := here
-	for _, v := range m.withHosts() {
+// spentToday sums what the sessions ds spent today: all of them, and
+// this host's. rebuild keeps it, so that View only formats it.
+func spentToday(ds []state.Derived, now time.Time) (all, here state.Tokens) {
+	today := now.Local().Format(time.DateOnly)
+	for _, v := range ds {
 		t := v.Rec.Usage.Since(today)
 		all = all.Add(t)
 		if v.Host == "" {
 			here = here.Add(t)
 		}
 	}
+	return all, here
+}
+
+// usageToday is what the agents of every session the board shows spent
+// today, as the top line says it ("" for nothing), and whether this
+// host's spending crossed the day's budget, which it then names: "today
+// 21M of 20M tok".
+func (m *Model) usageToday() (string, bool) {
+	removed := spentOn(m.spent, m.now.Local().Format(time.DateOnly))
+	all, here := m.today.all.Add(removed), m.today.here.Add(removed)
 	if all.Total() == 0 {
 		return "", false
 	}

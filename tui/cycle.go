@@ -126,6 +126,7 @@ func (m *Model) rebuild() {
 	}
 	m.board.set(ds, m.now, m.filter, m.showAll, !m.o.NoContent)
 	m.sidebar.setRecords(ds)
+	m.today.all, m.today.here = spentToday(ds, m.now)
 }
 
 // active reports whether an animated dot (theme says which: only active

@@ -88,6 +88,9 @@ type Model struct {
 	// spent is what sessions removed since yesterday spent: today's
 	// total and budget count it (store.Tx.Spent).
 	spent []state.Spent
+	// today is what the sessions shown spent today, all and this host's
+	// (spentToday, at each rebuild).
+	today struct{ all, here state.Tokens }
 	// voice is this board's claim to notify; quiet is set while another
 	// board holds it (this one then tells nobody).
 	voice *notifyLock

@@ -164,7 +164,7 @@ func (m Model) titleLine() string {
 		const note = "✗ PRs from GitHub off"
 		right, rw = l.errText.s(note), width(note)
 	}
-	if today, over := m.usageToday(); m.o.UsageTopLine && rw == 0 && today != "" && m.w-7-1-sw-1 >= width(today)+2 {
+	if today, over := m.usageToday(); m.o.UsageTopLine && rw == 0 && today != "" && m.w-7-1-sw-1 >= width(today)+2 { // formatted only: rebuild summed it
 		right, rw = l.muted.s(today), width(today)
 		if over { // the day's budget is spent: said until the day ends
 			right, rw = l.errText.s("✗ "+today), width(today)+2

@@ -176,11 +176,7 @@ func profileSays(p config.Profile, agent string) string {
 		parts = append(parts, map[bool]string{true: "worktree", false: "no worktree"}[*p.Worktree])
 	}
 	if p.Budget != (state.Budget{}) {
-		budget := p.Budget.String() + " tok"
-		if p.Budget.CostMicros > 0 {
-			budget = p.Budget.String()
-		}
-		parts = append(parts, "budget "+budget)
+		parts = append(parts, "budget "+p.Budget.Words())
 	}
 	return strings.Join(parts, " · ")
 }
