@@ -166,20 +166,6 @@ func skipValue(b []byte, i int) int {
 	return j
 }
 
-// jsonInt is the integer at path; 0 when there is none (a count the line
-// does not give, or anything but a whole number).
-func jsonInt(b []byte, path ...string) int64 {
-	v, ok := jsonAt(b, path...)
-	if !ok {
-		return 0
-	}
-	n, err := strconv.ParseInt(string(v), 10, 64)
-	if err != nil {
-		return 0
-	}
-	return n
-}
-
 // jsonFloat is the number at path; 0 when there is none.
 func jsonFloat(b []byte, path ...string) float64 {
 	v, ok := jsonAt(b, path...)
@@ -191,18 +177,4 @@ func jsonFloat(b []byte, path ...string) float64 {
 		return 0
 	}
 	return f
-}
-
-// jsonStr is the string at path; "" when there is none, or one this
-// reader does not take (escapes, or not UTF-8: ids and times have
-// neither).
-func jsonStr(b []byte, path ...string) string {
-	v, _ := jsonAt(b, path...)
-	return str(v)
-}
-
-// jsonHas reports whether path leads to a value that is not null.
-func jsonHas(b []byte, path ...string) bool {
-	v, ok := jsonAt(b, path...)
-	return ok && string(v) != "null"
 }

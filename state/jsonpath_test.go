@@ -26,17 +26,20 @@ func TestJSONAt(t *testing.T) {
 			t.Errorf("jsonAt(%v) = %q, %v; want %q, %v", tt.path, got, ok, tt.want, tt.ok)
 		}
 	}
-	if n := jsonInt(line, "m", "usage", "input_tokens"); n != 12 {
-		t.Errorf("jsonInt = %d", n)
+	if u, _ := jsonAt(line, "m", "usage"); ints(u, "input_tokens")[0] != 12 {
+		t.Errorf("input_tokens = %d", ints(u, "input_tokens")[0])
 	}
 	if f := jsonFloat(line, "f"); f != 0.0015 {
 		t.Errorf("jsonFloat = %v", f)
 	}
-	if s := jsonStr(line, "e"); s != "" {
-		t.Errorf("an escaped string read as %q, want none", s)
+	if v, _ := jsonAt(line, "e"); str(v) != "" {
+		t.Errorf("an escaped string read as %q, want none", str(v))
 	}
-	if !jsonHas(line, "a") || jsonHas(line, "m", "usage", "n") {
-		t.Error("jsonHas")
+	if a, _ := jsonAt(line, "a"); len(a) == 0 || string(a) == "null" {
+		t.Error(`"a" read as none`)
+	}
+	if n, ok := jsonAt(line, "m", "usage", "n"); !ok || string(n) != "null" {
+		t.Error(`"n" read as a value`)
 	}
 }
 

@@ -89,7 +89,7 @@ func usageOf(raw json.RawMessage, msg string) *state.LineUsage {
 	if len(raw) == 0 || json.Unmarshal(raw, &u) != nil {
 		return nil
 	}
-	n := func(f float64) int64 { return state.Clamp(int64(min(max(f, 0), state.CountMax))) }
+	n := func(f float64) int64 { return int64(min(max(f, 0), state.CountMax)) } // bounded before it is an int
 	return &state.LineUsage{Msg: msg, In: n(u.Input), Out: n(u.Output), CacheRead: n(u.CacheRead),
 		CacheWrite: n(u.CacheWrite), CostMicros: n(math.Round(u.Cost * 1e6))}
 }

@@ -86,12 +86,7 @@ type usageRow struct {
 
 // row is a row with its cost said the listing's way.
 func row(key, id string, sessions int, t state.Tokens) usageRow {
-	r := usageRow{Key: key, ID: id, Sessions: sessions, Tokens: listing.TokensOf(t)}
-	if t.CostMicros > 0 {
-		usd := float64(t.CostMicros) / 1e6
-		r.CostUSD = &usd
-	}
-	return r
+	return usageRow{Key: key, ID: id, Sessions: sessions, Tokens: listing.TokensOf(t), CostUSD: listing.USD(t.CostMicros)}
 }
 
 // usageSums is `lanes usage`'s answer.

@@ -57,10 +57,17 @@ func TokensOf(t state.Tokens) Tokens {
 // state is t as a record holds it: another host's numbers, each kept
 // between 0 and state.CountMax so that no sum of them overflows.
 func (t Tokens) state() state.Tokens {
-	return state.Tokens{In: sane(t.Input), Out: sane(t.Output), CacheRead: sane(t.CacheRead), CacheWrite: sane(t.CacheWrite), CostMicros: sane(t.CostMicros)}
+	return state.Tokens{In: state.Clamp(t.Input), Out: state.Clamp(t.Output), CacheRead: state.Clamp(t.CacheRead), CacheWrite: state.Clamp(t.CacheWrite), CostMicros: state.Clamp(t.CostMicros)}
 }
 
-func sane(n int64) int64 { return state.Clamp(n) }
+// USD is micros as a listing says a cost: dollars, null for none.
+func USD(micros int64) *float64 {
+	if micros <= 0 {
+		return nil
+	}
+	usd := float64(micros) / 1e6
+	return &usd
+}
 
 // usageOf is u as a listing says it; nil before anything was read.
 func usageOf(u state.Usage) *Usage {
@@ -68,10 +75,7 @@ func usageOf(u state.Usage) *Usage {
 		return nil
 	}
 	j := &Usage{Tokens: TokensOf(u.Tokens), Context: u.Context, Limits: []Limit{}, Days: []Day{}, At: RFC3339(u.At)}
-	if u.CostMicros > 0 {
-		usd := float64(u.CostMicros) / 1e6
-		j.CostUSD = &usd
-	}
+	j.CostUSD = USD(u.CostMicros)
 	if p, ok := u.ContextPct(); ok {
 		w := u.Window
 		j.ContextWindow, j.ContextPct = &w, &p
@@ -95,9 +99,9 @@ func (j *Usage) state() state.Usage {
 	if j == nil {
 		return state.Usage{}
 	}
-	u := state.Usage{Tokens: j.Tokens.state(), Context: sane(j.Context), At: parse(j.At)}
+	u := state.Usage{Tokens: j.Tokens.state(), Context: state.Clamp(j.Context), At: parse(j.At)}
 	if j.ContextWindow != nil {
-		u.Window = sane(*j.ContextWindow)
+		u.Window = state.Clamp(*j.ContextWindow)
 	}
 	for _, l := range j.Limits {
 		if !(l.UsedPct >= 0 && l.UsedPct <= 100) {
